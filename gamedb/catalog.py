@@ -1,0 +1,125 @@
+"""The ``game`` table: creating, finding, listing and deleting stored games."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+
+from . import __version__
+from .errors import GameExists, GameNotFound, GamedbError
+from .games import game_from_parameters
+from .games.base import Game
+from .store.schema import ENUMERATING, SOLVED, game as game_table, player as player_table
+
+
+@dataclass
+class GameRecord:
+    """One row of the ``game`` table."""
+
+    id: int
+    name: str
+    family: str
+    parameters: dict
+    rules_version: int
+    impartial: bool
+    status: str
+    start_code: int
+    start_position: str
+    positions: int | None
+    moves: int | None
+    created_at: str
+    solved_at: str | None
+    enumerate_seconds: float | None
+    solve_seconds: float | None
+    gamedb_version: str
+    info: dict | None
+    progress: dict | None
+
+    @property
+    def solved(self) -> bool:
+        return self.status == SOLVED
+
+    def rules(self) -> Game:
+        """The game's rules, rebuilt from the stored parameters."""
+        return game_from_parameters(self.family, self.parameters)
+
+    def require_solved(self) -> None:
+        if not self.solved:
+            raise GamedbError(
+                f"game {self.name!r} is not fully solved (status: {self.status}); "
+                "run the same `gamedb solve` command again to finish it"
+            )
+
+
+def _record(row) -> GameRecord:
+    data = dict(row._mapping)
+    for key in ("parameters", "info", "progress"):
+        if isinstance(data.get(key), str):
+            data[key] = json.loads(data[key])
+    return GameRecord(**data)
+
+
+def find(conn, name: str) -> GameRecord | None:
+    row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
+    return _record(row) if row else None
+
+
+def get(conn, name: str) -> GameRecord:
+    record = find(conn, name)
+    if record is None:
+        names = [r.name for r in all_games(conn)]
+        hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
+        raise GameNotFound(f"no game named {name!r} in this database{hint}")
+    return record
+
+
+def all_games(conn) -> list[GameRecord]:
+    return [_record(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
+
+
+def same_game(record: GameRecord, game: Game) -> bool:
+    return (
+        record.family == game.family
+        and record.rules_version == game.rules_version
+        and json.dumps(record.parameters, sort_keys=True) == json.dumps(game.parameters(), sort_keys=True)
+    )
+
+
+def create(conn, name: str, game: Game) -> GameRecord:
+    if find(conn, name) is not None:
+        raise GameExists(f"a game named {name!r} already exists")
+    start = game.start()
+    conn.execute(
+        game_table.insert().values(
+            name=name,
+            family=game.family,
+            parameters=game.parameters(),
+            rules_version=game.rules_version,
+            impartial=game.impartial,
+            status=ENUMERATING,
+            start_code=game.encode(start),
+            start_position=game.format(start),
+            created_at=now(),
+            gamedb_version=__version__,
+        )
+    )
+    record = get(conn, name)
+    conn.execute(player_table.insert(), [{"game_id": record.id, "idx": i, "name": n} for i, n in enumerate(game.players)])
+    return record
+
+
+def delete(conn, record: GameRecord) -> None:
+    for table in ("move", "position", "solve_queue", "solve_counter", "player"):
+        conn.execute(sa.text(f"DELETE FROM {table} WHERE game_id = :g"), {"g": record.id})
+    conn.execute(sa.text("DELETE FROM game WHERE id = :g"), {"g": record.id})
+
+
+def update(conn, record: GameRecord, **values) -> None:
+    conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,62 @@
+"""One exception family for everything a user can get wrong.
+
+The CLI maps these to one-line messages and exit codes in one place:
+:class:`InputError` (malformed input: bad graph, bad position text, bad
+option) exits 2; every other :class:`GamedbError` (game not found, not a
+gamedb file, position not in the table) exits 1.
+"""
+
+from __future__ import annotations
+
+
+class GamedbError(Exception):
+    """Base class of every error gamedb raises on purpose."""
+
+    exit_code = 1
+
+
+class InputError(GamedbError, ValueError):
+    """Malformed input from the user (exit code 2)."""
+
+    exit_code = 2
+
+
+class GraphError(InputError):
+    """A game description (graph, grid, file) breaks the format or the rules."""
+
+
+class PositionError(InputError):
+    """Position text that does not parse, or is not a legal position."""
+
+
+class UnknownFamily(GamedbError, KeyError):
+    """No game family of that name is registered."""
+
+    def __str__(self) -> str:  # KeyError quotes its argument; we want the message
+        return str(self.args[0]) if self.args else ""
+
+
+class GameNotFound(GamedbError, KeyError):
+    """No game of that name is stored in the database."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class PositionNotFound(GamedbError, KeyError):
+    """The position parses, but is not among the stored (reachable) positions."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class DatabaseError(GamedbError):
+    """The file is not a usable gamedb database (wrong format, version, SQLite too old)."""
+
+
+class GameExists(GamedbError):
+    """A game of that name is already stored."""
+
+
+class VerifyError(GamedbError):
+    """A stored value disagrees with the rules."""

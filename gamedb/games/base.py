@@ -1,0 +1,153 @@
+"""The protocol every game family implements.
+
+A family is a subclass of :class:`Game`. It declares its name, its options
+(:class:`Param`), its players, and implements the rules on its own state
+values (any hashable). The engine sees only integer codes (:meth:`encode`)
+and the text form (:meth:`format`); it knows nothing about any family.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Hashable, Iterable, Sequence
+
+from ..errors import InputError
+
+State = Hashable
+Move = tuple[str, State]  # (label, child state)
+
+
+@dataclass(frozen=True)
+class Param:
+    """One option of a family (``--graph``, ``--max``), as the CLI shows it."""
+
+    name: str
+    type: type
+    help: str
+    default: Any = None
+    required: bool = False
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+
+class Game(ABC):
+    """Rules of one game, with fixed parameters.
+
+    Subclasses set the class attributes and implement the abstract methods.
+    ``moves`` must return the legal moves in a fixed order with unique
+    labels; a position with a primitive value has no moves.
+    """
+
+    #: family name used on the command line (``cat-mouse``)
+    family: ClassVar[str]
+    #: one line for ``gamedb games``
+    summary: ClassVar[str] = ""
+    #: how positions are written, for ``gamedb games`` and error messages
+    position_syntax: ClassVar[str] = ""
+    #: the family's options
+    params: ClassVar[Sequence[Param]] = ()
+    #: impartial games get Sprague-Grundy values
+    impartial: ClassVar[bool] = False
+    #: bump when the rules or encodings of the family change
+    rules_version: ClassVar[int] = 1
+
+    players: tuple[str, str] = ("first", "second")
+
+    # --- construction -------------------------------------------------
+    @classmethod
+    def from_options(cls, **options: Any) -> "Game":
+        """Build from command-line options; raise :class:`InputError` if invalid."""
+        return cls(**options)
+
+    @classmethod
+    def from_parameters(cls, parameters: dict) -> "Game":
+        """Rebuild from the JSON stored in the ``game`` table."""
+        return cls(**parameters)
+
+    def parameters(self) -> dict:
+        """Canonical, JSON-serialisable parameters (stored with the game)."""
+        return {}
+
+    def default_name(self) -> str:
+        """Name a solved game gets when the user gives none."""
+        return self.family
+
+    # --- rules ----------------------------------------------------------
+    @abstractmethod
+    def start(self) -> State:
+        """The start position."""
+
+    @abstractmethod
+    def moves(self, state: State) -> list[Move]:
+        """Legal moves as (label, child) in a fixed order."""
+
+    @abstractmethod
+    def primitive(self, state: State) -> str | None:
+        """``win``/``lose``/``tie`` for the player to move if the game is over, else None."""
+
+    @abstractmethod
+    def to_move(self, state: State) -> int:
+        """Index (0 or 1) of the player to move."""
+
+    # --- codecs -----------------------------------------------------------
+    @abstractmethod
+    def encode(self, state: State) -> int:
+        """A non-negative integer below 2**63, unique per position."""
+
+    @abstractmethod
+    def decode(self, code: int) -> State:
+        """Inverse of :meth:`encode`."""
+
+    @abstractmethod
+    def format(self, state: State) -> str:
+        """The position's text form (unique per position)."""
+
+    @abstractmethod
+    def parse(self, text: str) -> State:
+        """Inverse of :meth:`format`; raise :class:`~gamedb.errors.PositionError`."""
+
+    def describe(self, state: State) -> str | None:
+        """Optional extra picture of the position (a board) for ``query``."""
+        return None
+
+    def parse_move(self, state: State, text: str) -> str | None:
+        """Map what a user typed to a move label (default: the label itself)."""
+        text = text.strip()
+        labels = [label for label, _ in self.moves(state)]
+        return text if text in labels else None
+
+    # --- helpers for the engine -------------------------------------------
+    def expand(self, code: int):
+        """(player, text, primitive, [(label, child code), ...]) for one position."""
+        state = self.decode(code)
+        prim = self.primitive(state)
+        moves = [] if prim is not None else [(label, self.encode(child)) for label, child in self.moves(state)]
+        return self.to_move(state), self.format(state), prim, moves
+
+    def player_name(self, index: int) -> str:
+        return self.players[index]
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items())
+        return f"{type(self).__name__}({args})"
+
+
+def require_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
+    """Validate an integer option, with a message naming it."""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise InputError(f"--{name} must be a whole number, got {value!r}") from None
+    if low is not None and number < low:
+        raise InputError(f"--{name} must be at least {low}, got {number}")
+    if high is not None and number > high:
+        raise InputError(f"--{name} must be at most {high}, got {number}")
+    return number
+
+
+def unique_labels(moves: Iterable[Move]) -> bool:
+    labels = [label for label, _ in moves]
+    return len(labels) == len(set(labels))

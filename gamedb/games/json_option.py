@@ -1,0 +1,38 @@
+"""Options that take JSON either inline or as a file path (``--graph``, ``--grid``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import GraphError
+
+
+def load_json_option(value: Any, option: str) -> Any:
+    """Parse ``value`` as inline JSON, or read it from the file it names.
+
+    Already-parsed values (lists, dicts from Python callers) pass through.
+    """
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    if not text:
+        raise GraphError(f"--{option} is empty")
+    if text[0] not in "[{":
+        path = Path(text).expanduser()
+        if not path.exists():
+            raise GraphError(f"--{option}: no such file {text!r} (give a file path or inline JSON)")
+        if path.is_dir():
+            raise GraphError(f"--{option}: {text!r} is a directory")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise GraphError(f"--{option}: cannot read {str(path)!r}: {exc}") from None
+        where = str(path)
+    else:
+        where = "inline value"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise GraphError(f"--{option}: bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None

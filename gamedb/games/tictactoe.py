@@ -1,0 +1,79 @@
+"""Tic-tac-toe on a 3x3 board.
+
+X moves first; players alternate placing their mark on an empty cell; three
+in a row (row, column or diagonal) wins; a full board without a line is a tie.
+
+Position text: nine characters of ``X``, ``O``, ``.`` row by row
+(``X...O....``). Move labels: the cell number 1-9, row by row.
+"""
+
+from __future__ import annotations
+
+from ..errors import PositionError
+from ..values import LOSE, TIE
+from .base import Game
+
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
+EMPTY, X, O = 0, 1, 2
+_CHARS = ".XO"
+_POWERS = tuple(3**i for i in range(9))
+
+
+def _has_line(board: tuple[int, ...], mark: int) -> bool:
+    return any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
+
+
+class TicTacToe(Game):
+    family = "tictactoe"
+    summary = "Tic-tac-toe on a 3x3 board"
+    position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
+    players = ("X", "O")
+
+    def start(self):
+        return (EMPTY,) * 9
+
+    def to_move(self, board) -> int:
+        return 0 if board.count(X) == board.count(O) else 1
+
+    def primitive(self, board) -> str | None:
+        last = O if self.to_move(board) == 0 else X  # the player who just moved
+        if _has_line(board, last):
+            return LOSE
+        if EMPTY not in board:
+            return TIE
+        return None
+
+    def moves(self, board):
+        if self.primitive(board) is not None:
+            return []
+        mark = X if self.to_move(board) == 0 else O
+        return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
+
+    def encode(self, board) -> int:
+        return sum(cell * p for cell, p in zip(board, _POWERS))
+
+    def decode(self, code: int):
+        cells = []
+        for _ in range(9):
+            code, cell = divmod(code, 3)
+            cells.append(cell)
+        return tuple(cells)
+
+    def format(self, board) -> str:
+        return "".join(_CHARS[c] for c in board)
+
+    def parse(self, text: str):
+        t = text.strip().upper().replace("-", ".").replace("_", ".")
+        if len(t) != 9 or any(ch not in _CHARS for ch in t):
+            raise PositionError(f"bad tic-tac-toe position {text!r}: expected {self.position_syntax}")
+        board = tuple(_CHARS.index(ch) for ch in t)
+        xs, os_ = board.count(X), board.count(O)
+        if not (xs == os_ or xs == os_ + 1):
+            raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")
+        if _has_line(board, X) and _has_line(board, O):
+            raise PositionError(f"bad tic-tac-toe position {text!r}: both players have three in a row")
+        return board
+
+    def describe(self, board) -> str:
+        rows = ["".join(_CHARS[c] for c in board[r * 3 : r * 3 + 3]) for r in range(3)]
+        return "\n".join(" ".join(row) for row in rows)

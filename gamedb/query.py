@@ -1,0 +1,158 @@
+"""Answering questions about a solved game: probe a position, stats, list positions."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Iterator
+
+import sqlalchemy as sa
+
+from .catalog import GameRecord
+from .errors import PositionNotFound
+from .games.base import Game
+from .values import RESULTS, move_sort_key
+
+
+@dataclass
+class MoveValue:
+    """One legal move and the value of the position it leads to (for the player to move there)."""
+
+    move: str
+    position: str
+    result: str
+    remoteness: int | None
+
+
+@dataclass
+class Answer:
+    game: str
+    position: str
+    player: str
+    result: str
+    winner: str | None
+    remoteness: int | None
+    degree: int
+    best_move: str | None
+    grundy: int | None = None
+    moves: list[MoveValue] = field(default_factory=list)
+    board: str | None = None
+
+    def to_json(self, impartial: bool = False) -> dict:
+        data = asdict(self)
+        data.pop("board")
+        if not impartial and data["grundy"] is None:
+            data.pop("grundy")
+        return data
+
+
+_ROW = sa.text(
+    "SELECT code, text, player, result, remoteness, degree, best_move, grundy "
+    "FROM position WHERE game_id = :g AND code = :c"
+)
+_CHILDREN = sa.text(
+    "SELECT code, text, result, remoteness FROM position WHERE game_id = :g AND code IN :codes"
+).bindparams(sa.bindparam("codes", expanding=True))
+
+CHUNK = 10000
+
+
+def winner_of(game: Game, player: int, result: str) -> str | None:
+    if result == "win":
+        return game.player_name(player)
+    if result == "lose":
+        return game.player_name(1 - player)
+    return None
+
+
+def fetch_values(conn, game_id: int, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness) for the given codes, in chunks."""
+    codes = list(dict.fromkeys(codes))
+    found = {}
+    for i in range(0, len(codes), CHUNK):
+        rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
+        for code, text, result, remoteness in rows:
+            found[code] = (text, result, remoteness)
+    return found
+
+
+def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
+    """The stored value of one position and of every move from it."""
+    state = game.start() if position is None else game.parse(position)
+    code = game.encode(state)
+    row = conn.execute(_ROW, {"g": record.id, "c": code}).first()
+    text = game.format(state)
+    if row is None:
+        raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
+    moves = game.moves(state) if game.primitive(state) is None else []
+    child_codes = [game.encode(child) for _, child in moves]
+    values = fetch_values(conn, record.id, child_codes)
+    listed = []
+    for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
+        ctext, cresult, crem = values[child]
+        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem)))
+    listed.sort(key=lambda pair: pair[0])
+    return Answer(
+        game=record.name,
+        position=row.text,
+        player=game.player_name(row.player),
+        result=row.result,
+        winner=winner_of(game, row.player, row.result),
+        remoteness=row.remoteness,
+        degree=row.degree,
+        best_move=row.best_move,
+        grundy=row.grundy,
+        moves=[mv for _, mv in listed],
+        board=game.describe(state),
+    )
+
+
+def stats(conn, record: GameRecord) -> dict:
+    """Counts by result, by player, the start position's value and timings."""
+    g = {"g": record.id}
+    by_result = dict.fromkeys(RESULTS, 0)
+    for result, count in conn.execute(
+        sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
+    ):
+        by_result[result] = count
+    primitive = conn.execute(
+        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
+    ).scalar()
+    max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
+    start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
+    return {
+        "game": record.name,
+        "family": record.family,
+        "parameters": record.parameters,
+        "status": record.status,
+        "positions": record.positions,
+        "moves": record.moves,
+        "primitive": primitive,
+        "results": by_result,
+        "max_remoteness": max_rem,
+        "start": {
+            "position": record.start_position,
+            "result": start.result if start else None,
+            "remoteness": start.remoteness if start else None,
+        },
+        "enumerate_seconds": record.enumerate_seconds,
+        "solve_seconds": record.solve_seconds,
+        "solved_at": record.solved_at,
+        "gamedb_version": record.gamedb_version,
+    }
+
+
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
+    """Every stored position with its values, streamed in pages ordered by code."""
+    page = sa.text(
+        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
+        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+    )
+    after = -1
+    while True:
+        with engine.connect() as conn:
+            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
+        if not rows:
+            return
+        for row in rows:
+            yield dict(row._mapping)
+        after = rows[-1].code

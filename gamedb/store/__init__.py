@@ -1,0 +1,1 @@
+"""Storage: the SQL schema, opening databases, and schema migrations."""

@@ -1,0 +1,168 @@
+"""Opening a database: URLs, SQLite settings, schema version checks, migrations.
+
+A plain path means SQLite (``gamedb.sqlite``); anything with ``://`` is a
+SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``).
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from ..errors import DatabaseError
+from .schema import metadata
+
+MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
+DEFAULT_PATH = "gamedb.sqlite"
+
+
+def to_url(db: str | os.PathLike) -> str:
+    """A SQLAlchemy URL for a path or URL given by the user."""
+    text = os.fspath(db)
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser().absolute()}"
+
+
+def is_sqlite_url(url: str) -> bool:
+    return url.startswith("sqlite")
+
+
+def check_sqlite_version() -> None:
+    found = tuple(int(x) for x in sqlite3.sqlite_version.split("."))
+    if found < MIN_SQLITE:
+        need = ".".join(map(str, MIN_SQLITE))
+        raise DatabaseError(
+            f"gamedb needs SQLite {need} or newer (UPDATE ... FROM); this Python has SQLite {sqlite3.sqlite_version}"
+        )
+
+
+def _sqlite_pragmas(dbapi_conn, _record) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA busy_timeout = 30000")
+    cur.execute("PRAGMA foreign_keys = ON")
+    cur.execute("PRAGMA cache_size = -131072")  # 128 MiB page cache
+    cur.execute("PRAGMA temp_store = MEMORY")
+    cur.close()
+
+
+def _migrations_dir() -> str:
+    try:
+        return str(resources.files("gamedb.migrations"))
+    except ModuleNotFoundError:  # running from a source tree that is not installed
+        return str(Path(__file__).resolve().parents[2] / "migrations")
+
+
+def alembic_config(connection=None):
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", _migrations_dir())
+    cfg.set_main_option("path_separator", "os")
+    if connection is not None:
+        cfg.attributes["connection"] = connection
+    return cfg
+
+
+def head_revision() -> str:
+    from alembic.script import ScriptDirectory
+
+    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+def current_revision(conn) -> str | None:
+    inspector = sa.inspect(conn)
+    if not inspector.has_table("alembic_version"):
+        return None
+    row = conn.execute(sa.text("SELECT version_num FROM alembic_version")).first()
+    return row[0] if row else None
+
+
+def upgrade(conn) -> None:
+    """Bring the schema to the newest revision (creates it in an empty database)."""
+    from alembic import command
+
+    command.upgrade(alembic_config(conn), "head")
+
+
+def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool = False) -> sa.Engine:
+    """Open (and if ``create``, create) a gamedb database and check its schema.
+
+    Raises :class:`DatabaseError` with a one-line reason when the file is
+    missing, is not SQLite, is not a gamedb database, or has another schema
+    revision.
+    """
+    url = to_url(db)
+    if is_sqlite_url(url):
+        check_sqlite_version()
+        path = Path(url.split("///", 1)[1]) if "///" in url else None
+        if path is not None and not path.exists() and not create:
+            raise DatabaseError(f"no database at {path} (solve a game first, or pass --db)")
+        if path is not None and path.exists() and path.is_dir():
+            raise DatabaseError(f"{path} is a directory, not a database file")
+        if readonly and path is not None:
+            engine = sa.create_engine(
+                "sqlite://",
+                creator=lambda: sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False),
+            )
+        else:
+            engine = sa.create_engine(url)
+        event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            _check_schema(conn, create=create and not readonly)
+    except DatabaseError:
+        engine.dispose()
+        raise
+    except sa.exc.DatabaseError as exc:
+        engine.dispose()
+        reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
+        raise DatabaseError(f"cannot open {db} as a gamedb database: {reason}") from None
+    return engine
+
+
+def _check_schema(conn, *, create: bool) -> None:
+    head = head_revision()
+    found = current_revision(conn)
+    if found == head:
+        return
+    if found is None:
+        tables = sa.inspect(conn).get_table_names()
+        if tables:
+            raise DatabaseError("not a gamedb database (it has tables but no gamedb schema version)")
+        if not create:
+            raise DatabaseError("the database is empty: no game has been solved in it")
+        upgrade(conn)
+        return
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    known = {rev.revision for rev in script.walk_revisions()}
+    if found not in known:
+        raise DatabaseError(
+            f"this database has schema revision {found}, newer than this gamedb knows ({head}); upgrade gamedb"
+        )
+    raise DatabaseError(
+        f"this database has an older schema revision ({found}, newest is {head}); run `gamedb db upgrade`"
+    )
+
+
+def finish_file(engine: sa.Engine) -> None:
+    """Make a SQLite file self-contained and fast to read: ANALYZE, no WAL left."""
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql("ANALYZE")
+        conn.commit()
+
+
+__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file"]

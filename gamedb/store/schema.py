@@ -1,0 +1,105 @@
+"""The SQL schema, as SQLAlchemy Core tables.
+
+Alembic revisions in ``migrations/`` create exactly these tables (a test runs
+``alembic check``), plus the read-only views defined in :mod:`.views`.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
+
+#: status of a game row
+ENUMERATING = "enumerating"
+SOLVING = "solving"
+SOLVED = "solved"
+
+game = sa.Table(
+    "game",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.Text, nullable=False, unique=True),
+    sa.Column("family", sa.Text, nullable=False),
+    sa.Column("parameters", sa.JSON, nullable=False),
+    sa.Column("rules_version", sa.Integer, nullable=False),
+    sa.Column("impartial", sa.Boolean, nullable=False),
+    sa.Column("status", sa.Text, nullable=False),
+    sa.Column("start_code", sa.BigInteger, nullable=False),
+    sa.Column("start_position", sa.Text, nullable=False),
+    sa.Column("positions", sa.BigInteger),
+    sa.Column("moves", sa.BigInteger),
+    sa.Column("created_at", sa.Text, nullable=False),
+    sa.Column("solved_at", sa.Text),
+    sa.Column("enumerate_seconds", sa.Float),
+    sa.Column("solve_seconds", sa.Float),
+    sa.Column("gamedb_version", sa.Text, nullable=False),
+    sa.Column("info", sa.JSON),
+    sa.Column("progress", sa.JSON),
+)
+
+player = sa.Table(
+    "player",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("idx", sa.SmallInteger, primary_key=True),
+    sa.Column("name", sa.Text, nullable=False),
+)
+
+position = sa.Table(
+    "position",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("code", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("text", sa.Text, nullable=False),
+    sa.Column("player", sa.SmallInteger, nullable=False),
+    sa.Column("result", sa.Text),
+    sa.Column("remoteness", sa.Integer),
+    sa.Column("degree", sa.Integer, nullable=False),
+    sa.Column("best_move", sa.Text),
+    sa.Column("grundy", sa.Integer),
+    sa.Index("ix_position_text", "game_id", "text", unique=True),
+    sa.Index("ix_position_remoteness", "game_id", "remoteness"),
+    sqlite_with_rowid=False,
+)
+
+move = sa.Table(
+    "move",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("parent", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("ord", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("child", sa.BigInteger, nullable=False),
+    sa.Column("label", sa.Text, nullable=False),
+    sa.Index("ix_move_child", "game_id", "child"),
+    sqlite_with_rowid=False,
+)
+
+# --- working tables of an unfinished solve (emptied when a solve ends) ----
+
+solve_queue = sa.Table(
+    "solve_queue",
+    metadata,
+    sa.Column("game_id", sa.Integer, primary_key=True),
+    sa.Column("code", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("depth", sa.Integer, nullable=False),
+    sa.Index("ix_solve_queue_depth", "game_id", "depth"),
+    sqlite_with_rowid=False,
+)
+
+solve_counter = sa.Table(
+    "solve_counter",
+    metadata,
+    sa.Column("game_id", sa.Integer, primary_key=True),
+    sa.Column("code", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("pending", sa.Integer, nullable=False),
+    sqlite_with_rowid=False,
+)

@@ -1,0 +1,59 @@
+"""Value conventions (Gamesman): every value is for the player to move.
+
+Preference of the mover: lose < draw < tie < win.
+"""
+
+from __future__ import annotations
+
+WIN = "win"
+LOSE = "lose"
+TIE = "tie"
+DRAW = "draw"
+
+RESULTS = (WIN, LOSE, TIE, DRAW)
+
+#: rank of a result for the player to move (higher is better)
+PREFERENCE = {LOSE: 0, DRAW: 1, TIE: 2, WIN: 3}
+
+#: a child's value is for the opponent; this is what it means for the mover
+FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
+
+
+def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
+    """Sort key that puts the mover's best move first.
+
+    ``result`` and ``remoteness`` are the child's (for the opponent). Winning
+    moves come first, fastest win first; then ties (shortest first), then
+    draws, then losing moves (longest resistance first); equal moves keep the
+    family's move order.
+    """
+    mine = FOR_MOVER[result]
+    r = remoteness if remoteness is not None else 0
+    if mine == WIN:
+        return (0, r, order)
+    if mine == TIE:
+        return (1, r, order)
+    if mine == DRAW:
+        return (2, 0, order)
+    return (3, -r, order)
+
+
+def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]):
+    """The (result, remoteness) a position must have, from its children's values.
+
+    ``children`` holds (result, remoteness) of every child, for the opponent.
+    Used by ``verify``; the engine computes the same thing set-based in SQL.
+    """
+    if primitive is not None:
+        return primitive, 0
+    if not children:
+        raise ValueError("a non-primitive position must have moves")
+    loses = [r for res, r in children if res == LOSE]
+    if loses:
+        return WIN, 1 + min(loses)
+    if all(res == WIN for res, _ in children):
+        return LOSE, 1 + max(r for _, r in children)
+    ties = [r for res, r in children if res == TIE]
+    if ties:
+        return TIE, 1 + min(ties)
+    return DRAW, None

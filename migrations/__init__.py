@@ -1,0 +1,1 @@
+"""Alembic migrations of the gamedb schema (installed as ``gamedb.migrations``)."""
