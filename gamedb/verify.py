@@ -30,6 +30,8 @@ class VerifyReport:
     positions: int
 
 
+MAX_FAILURES = 100_000
+
 _PAGE = sa.text(
     "SELECT code, text, player, result, remoteness, degree, best_move FROM position "
     "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
@@ -37,9 +39,15 @@ _PAGE = sa.text(
 
 
 def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> VerifyReport:
-    """Raise :class:`VerifyError` naming the first wrong position."""
+    """Raise :class:`VerifyError` naming a wrong position.
+
+    The whole table is checked. When values disagree, the position named is
+    the first (in code order) whose children all passed: a hand-edited value
+    makes its parents disagree too, and this names the edited one.
+    """
     record.require_solved()
     checked, after = 0, -1
+    failures: dict[int, tuple[str, list[int]]] = {}
     with engine.connect() as conn:
         if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
             raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
@@ -51,20 +59,40 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
             expanded = [game.expand(row.code) for row in rows]
             values = fetch_values(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
             for row, exp in zip(rows, expanded):
-                _check(record, row, exp, values)
+                problem = _check(row, exp, values)
+                if problem and len(failures) < MAX_FAILURES:
+                    failures[row.code] = (f"position {row.text!r}: {problem}", [c for _, c in exp[3]])
             checked += len(rows)
             if progress:
                 progress("verify", checked, record.positions)
+    if failures:
+        roots = [code for code, (_, children) in failures.items() if not any(c in failures for c in children)]
+        first = failures[min(roots) if roots else min(failures)][0]
+        more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
+        raise VerifyError(f"{record.name}: {first}{more}")
     if record.positions is not None and checked != record.positions:
         raise VerifyError(f"{record.name}: {checked} positions stored, the game row says {record.positions}")
     return VerifyReport(record.name, checked)
 
 
-def _check(record: GameRecord, row, expanded, values) -> None:
+class _Mismatch(Exception):
+    pass
+
+
+def _check(row, expanded, values) -> str | None:
+    """What is wrong with one stored position, or None."""
+    try:
+        _check_row(row, expanded, values)
+    except _Mismatch as exc:
+        return str(exc)
+    return None
+
+
+def _check_row(row, expanded, values) -> None:
     player, text, prim, moves = expanded
 
     def fail(what: str):
-        raise VerifyError(f"{record.name}: position {row.text!r}: {what}")
+        raise _Mismatch(what)
 
     if text != row.text:
         fail(f"stored text differs from the rules' text {text!r}")

@@ -1,0 +1,381 @@
+"""The ``gamedb`` command line: thin — parse, call the library, print.
+
+Data goes to stdout, messages and progress bars to stderr. Errors raised by
+the library (:mod:`gamedb.errors`) become one-line ``Error: ...`` messages
+here, in one place: exit 1 for operational errors, 2 for malformed input.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import json
+import os
+import sys
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .errors import GamedbError
+from .games import family, family_names
+
+app = typer.Typer(
+    name="gamedb",
+    help="Strongly solve finite two-player games and keep every answer in SQL.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+solve_app = typer.Typer(
+    help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
+    no_args_is_help=True,
+    rich_markup_mode=None,
+)
+app.add_typer(solve_app, name="solve")
+
+EXIT_INTERRUPTED = 130
+
+
+# --- plumbing ----------------------------------------------------------------
+
+def _err(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _out(text: str) -> None:
+    print(text, flush=True)
+
+
+def handle_errors(fn):
+    """Turn gamedb's errors (and database errors) into one line and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except GamedbError as exc:
+            _err(f"Error: {exc}")
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            _err("Interrupted. Work committed so far is kept; run the same command again to resume.")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Exception as exc:  # database driver errors: one line, never a traceback
+            if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+                reason = getattr(exc, "orig", None) or exc
+                _err(f"Error: database error: {str(reason).splitlines()[0]}")
+                raise typer.Exit(1) from None
+            raise
+
+    return wrapper
+
+
+class _State:
+    db: str = "gamedb.sqlite"
+
+
+STATE = _State()
+
+
+def _open(*, create: bool = False, readonly: bool = False):
+    from .api import Database
+
+    return Database(STATE.db, create=create, readonly=readonly and "://" not in STATE.db)
+
+
+class ProgressBars:
+    """Rich progress bars on stderr, one per phase, drawn only once work reports progress."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.bar = None
+        self.tasks: dict[str, Any] = {}
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None:
+        if self.quiet:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description:>16}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+            )
+            self.bar.start()
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(phase, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def __enter__(self) -> "ProgressBars":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _show_json(data: Any) -> None:
+    _out(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+# --- global options ------------------------------------------------------------
+
+def _version(value: bool) -> None:
+    if value:
+        from . import __version__
+
+        _out(f"gamedb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            envvar="GAMEDB_DB",
+            help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
+        ),
+    ] = "gamedb.sqlite",
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = None,
+) -> None:
+    """Strongly solve finite two-player games and keep every answer in SQL.
+
+    Example:
+
+        gamedb solve tictactoe
+
+        gamedb query tictactoe X...O....
+    """
+    STATE.db = db
+
+
+# --- games ---------------------------------------------------------------------
+
+@app.command("games", epilog="Example:  gamedb games --json")
+@handle_errors
+def games_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
+) -> None:
+    """List the game families, their options and position syntax."""
+    rows = []
+    for name in family_names():
+        cls = family(name)
+        rows.append(
+            {
+                "family": name,
+                "summary": cls.summary,
+                "impartial": cls.impartial,
+                "options": [
+                    {"option": p.flag, "type": p.type.__name__, "required": p.required, "default": p.default, "help": p.help}
+                    for p in cls.params
+                ],
+                "position": cls.position_syntax,
+            }
+        )
+    if as_json:
+        _show_json(rows)
+        return
+    for row in rows:
+        _out(f"{row['family']}: {row['summary']}")
+        for opt in row["options"]:
+            need = "required" if opt["required"] else f"default {opt['default']}"
+            _out(f"    {opt['option']} ({need}): {opt['help']}")
+        _out(f"    position: {row['position']}")
+        _out("")
+
+
+# --- solve (one subcommand per family) ---------------------------------------------
+
+def _solve_command(fam: str):
+    cls = family(fam)
+
+    def command(**kwargs) -> None:
+        name = kwargs.pop("name")
+        force = kwargs.pop("force")
+        quiet = kwargs.pop("quiet")
+        options = {k: v for k, v in kwargs.items() if v is not None}
+        game = cls.from_options(**options)
+        db = _open(create=True)
+        with ProgressBars(quiet) as bars:
+            report = db.solve(game, name, force=force, progress=bars)
+        if report.already_solved:
+            _err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
+            return
+        answer = db.probe(report.name)
+        value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
+        _out(
+            f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+            f"Start {answer.position}: {answer.player} to move, {value}."
+        )
+
+    params = []
+    for p in cls.params:
+        default = ... if p.required else p.default
+        annotation = p.type if p.required else Optional[p.type]
+        params.append(
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=default,
+                annotation=Annotated[annotation, typer.Option(p.flag, help=p.help, show_default=not p.required)],
+            )
+        )
+    params += [
+        inspect.Parameter(
+            "name",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[Optional[str], typer.Option("--name", help=f"Name to store the game under (default: {fam}).")],
+        ),
+        inspect.Parameter(
+            "force",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")],
+        ),
+        inspect.Parameter(
+            "quiet",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
+        ),
+    ]
+    command.__signature__ = inspect.Signature(params)
+    command.__name__ = f"solve_{fam.replace('-', '_')}"
+    example = " ".join([f"gamedb solve {fam}"] + [f"{p.flag} ..." for p in cls.params if p.required])
+    doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
+    solve_app.command(fam, help=doc, epilog=f"Example:  {example}")(handle_errors(command))
+
+
+for _fam in family_names():
+    _solve_command(_fam)
+
+
+# --- list / query / stats / verify --------------------------------------------------
+
+@app.command("list", epilog="Example:  gamedb --db games.sqlite list")
+@handle_errors
+def list_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """List the games stored in the database, solved or not."""
+    db = _open(readonly=True)
+    records = db.games()
+    rows = [
+        {
+            "name": r.name,
+            "family": r.family,
+            "status": r.status,
+            "positions": r.positions,
+            "moves": r.moves,
+            "start": r.start_position,
+            "solved_at": r.solved_at,
+        }
+        for r in records
+    ]
+    if as_json:
+        _show_json(rows)
+        return
+    if not rows:
+        _err("No games in this database yet.")
+        return
+    width = max(len(r["name"]) for r in rows)
+    for r in rows:
+        count = f"{r['positions']:,} positions" if r["positions"] is not None else "positions not counted yet"
+        status = r["status"] if r["status"] == "solved" else f"UNFINISHED ({r['status']})"
+        _out(f"{r['name']:<{width}}  {r['family']:<10}  {status:<10}  {count}")
+
+
+def _value(result: str, remoteness: int | None) -> str:
+    return result if remoteness is None else f"{result} in {remoteness}"
+
+
+@app.command(
+    "query",
+    epilog="Example:  gamedb query tictactoe X...O....    gamedb query cat-mouse mouse=1,cat=2,turn=mouse --json",
+)
+@handle_errors
+def query_command(
+    name: Annotated[str, typer.Argument(help="Name of a solved game (see `gamedb list`).")],
+    position: Annotated[Optional[str], typer.Argument(help="Position text; omitted means the start position.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Show the value of a position and of every move from it, best move first."""
+    from .values import FOR_MOVER
+
+    db = _open(readonly=True)
+    record = db.game(name)
+    answer = db.probe(name, position)
+    if as_json:
+        _show_json(answer.to_json(impartial=record.impartial))
+        return
+    winner = f" ({answer.winner} wins)" if answer.winner else ""
+    _out(f"game       {answer.game}")
+    _out(f"position   {answer.position}")
+    if answer.board:
+        for line in answer.board.splitlines():
+            _out(f"           {line}")
+    _out(f"to move    {answer.player}")
+    _out(f"value      {_value(answer.result, answer.remoteness)}{winner}")
+    if answer.grundy is not None:
+        _out(f"grundy     {answer.grundy}")
+    _out(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
+    if answer.moves:
+        _out(f"moves (best first; value for {answer.player}):")
+        mw = max(len(m.move) for m in answer.moves)
+        pw = max(len(m.position) for m in answer.moves)
+        for m in answer.moves:
+            _out(f"  {m.move:<{mw}}  {m.position:<{pw}}  {_value(FOR_MOVER[m.result], m.remoteness)}")
+
+
+@app.command("stats", epilog="Example:  gamedb stats tictactoe --json")
+@handle_errors
+def stats_command(
+    name: Annotated[str, typer.Argument(help="Name of a stored game.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """Counts of positions by result, the start position's value, timings."""
+    db = _open(readonly=True)
+    data = db.stats(name)
+    if as_json:
+        _show_json(data)
+        return
+    _out(f"game            {data['game']} ({data['family']}, {data['status']})")
+    _out(f"positions       {data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)")
+    _out(f"moves           {data['moves'] or 0:,}")
+    for result, count in data["results"].items():
+        _out(f"  {result:<13} {count:,}")
+    start = data["start"]
+    if start["result"]:
+        _out(f"start           {start['position']}: {_value(start['result'], start['remoteness'])}")
+    _out(f"max remoteness  {data['max_remoteness']}")
+    for key in ("enumerate_seconds", "solve_seconds"):
+        if data.get(key) is not None:
+            _out(f"{key.replace('_', ' '):<15} {data[key]:.2f}")
+    for key, value in (data.get("extra") or {}).items():
+        _out(f"{key:<15} {value}")
+
+
+@app.command("verify", epilog="Example:  gamedb verify tictactoe")
+@handle_errors
+def verify_command(
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
+    db = _open(readonly=True)
+    with ProgressBars(quiet) as bars:
+        report = db.verify(name, progress=bars)
+    _out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="gamedb")

@@ -1,0 +1,71 @@
+"""Tic-tac-toe: published counts and values, checked through the CLI and the API."""
+
+import json
+
+from gamedb import make_game
+
+# Reachable positions of tic-tac-toe and their values for the player to move
+# (well-known counts: 5,478 legal positions reachable from the empty board).
+EXPECTED = {"win": 2836, "lose": 1574, "tie": 1068, "draw": 0}
+
+
+def test_counts_through_cli(cli):
+    solved = cli("solve", "tictactoe", "--quiet")
+    assert solved.exit_code == 0, solved.stderr
+    stats = cli("stats", "tictactoe", "--json")
+    assert stats.exit_code == 0
+    data = json.loads(stats.stdout)
+    assert data["positions"] == 5478
+    assert data["results"] == EXPECTED
+    assert data["start"] == {"position": ".........", "result": "tie", "remoteness": 9}
+
+
+def test_empty_board_every_first_move_ties(fresh_db):
+    db = fresh_db()
+    db.solve(make_game("tictactoe"))
+    answer = db.probe("tictactoe")
+    assert (answer.result, answer.remoteness, answer.winner) == ("tie", 9, None)
+    assert [m.move for m in answer.moves] == [str(i) for i in range(1, 10)]
+    assert all(m.result == "tie" and m.remoteness == 8 for m in answer.moves)
+    assert answer.best_move == "1"  # ties broken by lowest move order
+
+
+def _negamax(board, memo):
+    """Independent oracle: plain recursive search on 9-character strings."""
+    if board in memo:
+        return memo[board]
+    lines = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+    mover = "X" if board.count("X") == board.count("O") else "O"
+    other = "O" if mover == "X" else "X"
+    if any(all(board[i] == other for i in line) for line in lines):
+        memo[board] = ("lose", 0)
+        return memo[board]
+    if "." not in board:
+        memo[board] = ("tie", 0)
+        return memo[board]
+    children = [_negamax(board[:i] + mover + board[i + 1 :], memo) for i in range(9) if board[i] == "."]
+    loses = [r for v, r in children if v == "lose"]
+    if loses:
+        memo[board] = ("win", 1 + min(loses))
+    elif all(v == "win" for v, _ in children):
+        memo[board] = ("lose", 1 + max(r for _, r in children))
+    else:
+        memo[board] = ("tie", 1 + min(r for v, r in children if v == "tie"))
+    return memo[board]
+
+
+def test_every_position_matches_negamax(fresh_db):
+    db = fresh_db()
+    db.solve(make_game("tictactoe"))
+    memo = {}
+    rows = list(db.positions("tictactoe"))
+    assert len(rows) == 5478
+    for row in rows:
+        assert (row["result"], row["remoteness"]) == _negamax(row["text"], memo), row["text"]
+
+
+def test_solving_twice_gives_identical_tables(fresh_db):
+    a, b = fresh_db(), fresh_db()
+    a.solve(make_game("tictactoe"))
+    b.solve(make_game("tictactoe"))
+    assert list(a.positions("tictactoe")) == list(b.positions("tictactoe"))
