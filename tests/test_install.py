@@ -1,0 +1,48 @@
+"""A non-editable install in a fresh virtual environment works from another directory.
+
+This is what a user does: `pip install .`, then `gamedb` anywhere. It proves the
+Alembic migrations ship inside the wheel (gamedb.migrations) and are found
+with importlib.resources, not from the source tree.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_pip_install_then_solve_and_query_elsewhere(tmp_path):
+    # copy the source so the build cannot see the checkout's state (egg-info, build/)
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(".git", ".venv", "build", "*.egg-info", "__pycache__", "*.sqlite", ".pytest_cache"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    bin_dir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    pip = subprocess.run(
+        [str(bin_dir / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(src)],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    shutil.rmtree(src)  # nothing may be read from the source tree any more
+
+    work = tmp_path / "elsewhere"
+    work.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "GAMEDB_DB")}
+    gamedb = str(bin_dir / "gamedb")
+    solved = subprocess.run([gamedb, "solve", "tictactoe", "--quiet"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    assert solved.returncode == 0, solved.stderr
+    assert (work / "gamedb.sqlite").exists()
+    query = subprocess.run([gamedb, "query", "tictactoe", "--json"], cwd=work, capture_output=True, text=True, env=env, timeout=60)
+    assert query.returncode == 0, query.stderr
+    data = json.loads(query.stdout)
+    assert (data["result"], data["remoteness"]) == ("tie", 9)
+    as_module = subprocess.run([str(bin_dir / "python"), "-m", "gamedb", "--help"], cwd=work, capture_output=True, text=True, env=env)
+    assert as_module.returncode == 0 and "solve" in as_module.stdout
