@@ -13,6 +13,7 @@ from .engine import propagate
 from .enumerate import enumerate_game
 from .errors import GameExists
 from .games.base import Game
+from .locking import solve_lock
 from .store.database import finish_file
 from .store.schema import ENUMERATING, SOLVED, SOLVING
 
@@ -42,9 +43,15 @@ def solve(
 
     A game already solved with the same rules is left alone; an unfinished
     solve of the same game resumes; another game of that name is refused
-    unless ``force`` (which deletes it first).
+    unless ``force`` (which deletes it first). A second solve of the same
+    game while one runs is refused (:class:`~gamedb.locking.SolveInProgress`).
     """
     name = name or game.default_name()
+    with solve_lock(engine, name):
+        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch)
+
+
+def _solve_locked(engine, game, name, *, force, progress, batch) -> SolveReport:
     t0 = time.perf_counter()
     with engine.begin() as conn:
         record = catalog.find(conn, name)
