@@ -59,6 +59,10 @@ def handle_errors(fn):
         except KeyboardInterrupt:
             _err("Interrupted. Work committed so far is kept; run the same command again to resume.")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except OSError as exc:  # a file we cannot read or write
+            where = f": {exc.filename}" if exc.filename else ""
+            _err(f"Error: {exc.strerror or exc}{where}")
+            raise typer.Exit(1) from None
         except Exception as exc:  # database driver errors: one line, never a traceback
             if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
                 reason = getattr(exc, "orig", None) or exc
@@ -374,6 +378,54 @@ def verify_command(
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
     _out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
+
+
+# --- copy / compact -------------------------------------------------------------------
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
+
+
+@app.command(
+    "copy",
+    epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
+    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite --game tictactoe",
+)
+@handle_errors
+def copy_command(
+    src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
+    dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
+    games: Annotated[
+        Optional[list[str]], typer.Option("--game", help="Copy only this game; repeat for several. Default: every solved game.")
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
+    from .api import Database
+
+    source = Database(src, readonly="://" not in src)
+    target = Database(dst, create=True)
+    with ProgressBars(quiet) as bars:
+        report = source.copy_to(target, games or None, force=force, progress=bars)
+    for name in report.skipped:
+        _err(f"Skipped {name}: not fully solved.")
+    if not report.games:
+        _err("No solved games to copy.")
+        return
+    _out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
+
+
+@app.command("compact", epilog="Example:  gamedb compact tictactoe")
+@handle_errors
+def compact_command(
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+) -> None:
+    """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
+    db = _open()
+    report = db.compact(name)
+    size = f"; file {_size(report.bytes_before)} -> {_size(report.bytes_after)}" if report.bytes_before is not None else ""
+    _out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
 
 
 def main() -> None:

@@ -39,7 +39,10 @@ def solve_lock(engine: sa.Engine, name: str):
             yield
             return
         lock_path = Path(db_path).with_name(Path(db_path).name + ".lock")
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise GamedbError(f"cannot solve into {db_path}: {exc.strerror} creating {lock_path}") from None
         try:
             # one byte range per game name, so solves of different games do not block each other
             offset = _key(name) & 0x7FFFFFFF
