@@ -396,7 +396,7 @@ def copy_command(
     src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
     dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
     games: Annotated[
-        Optional[list[str]], typer.Option("--game", help="Copy only this game; repeat for several. Default: every solved game.")
+        Optional[list[str]], typer.Option("--game", metavar="NAME", help="Copy only this game; repeat for several. Default: every solved game.")
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
@@ -426,6 +426,24 @@ def compact_command(
     report = db.compact(name)
     size = f"; file {_size(report.bytes_before)} -> {_size(report.bytes_after)}" if report.bytes_before is not None else ""
     _out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
+
+
+db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade", epilog="Example:  gamedb --db old.sqlite db upgrade")
+@handle_errors
+def db_upgrade_command() -> None:
+    """Upgrade a database made by an older gamedb to the newest schema (a SQLite file is backed up first)."""
+    from .store.upgrade import upgrade_database
+
+    report = upgrade_database(STATE.db)
+    if not report.changed:
+        _out(f"{report.location} is already at the newest schema revision ({report.after}).")
+        return
+    backup = f"; backup at {report.backup}" if report.backup else ""
+    _out(f"Upgraded {report.location} from schema revision {report.before} to {report.after}{backup}.")
 
 
 def main() -> None:

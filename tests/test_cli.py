@@ -252,7 +252,7 @@ def test_every_command_has_help_with_example():
     from gamedb.games import family_names
 
     runner = CliRunner()
-    commands = [["games"], ["list"], ["query"], ["stats"], ["verify"]] + [["solve", f] for f in family_names()]
+    commands = [["games"], ["list"], ["query"], ["stats"], ["verify"], ["db", "upgrade"]] + [["solve", f] for f in family_names()]
     for command in commands:
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0, command

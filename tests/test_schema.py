@@ -62,3 +62,34 @@ def test_missing_file_is_not_created_by_readers(tmp_path):
     with pytest.raises(DatabaseError, match="no database at"):
         Database(path)
     assert not path.exists()
+
+
+def test_db_upgrade_on_current_file_is_a_no_op(cli, db_path):
+    cli("solve", "tictactoe", "-q")
+    run = cli("db", "upgrade")
+    assert run.exit_code == 0 and "already at the newest" in run.stdout
+
+
+def test_db_upgrade_from_older_revision_backs_up_first(cli, db_path):
+    from gamedb.store.database import alembic_config
+    from alembic.script import ScriptDirectory
+
+    revisions = [r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
+    if len(revisions) < 2:
+        pytest.skip("only one schema revision exists so far")
+    oldest = revisions[-1]
+    up = _alembic("-x", f"db={db_path}", "upgrade", oldest)
+    assert up.returncode == 0, up.stderr
+    refused = cli("list")
+    assert refused.exit_code == 1 and "gamedb db upgrade" in refused.stderr
+    run = cli("db", "upgrade")
+    assert run.exit_code == 0, run.stderr
+    assert (db_path.parent / f"{db_path.name}.backup-{oldest}").exists()
+    assert cli("list").exit_code == 0
+
+
+def test_db_upgrade_refuses_strangers(cli, tmp_path):
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not sqlite at all" * 64)
+    run = cli("db", "upgrade", db=junk)
+    assert run.exit_code == 1 and run.stderr.startswith("Error:") and run.stderr.count("\n") == 1
