@@ -80,9 +80,23 @@ def all_games(conn) -> list[GameRecord]:
     return [_record(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
 
 
+def family_key(game: Game) -> str:
+    """What the ``family`` column stores: the family's name when that name finds
+    this class again (built-in or installed plugin), else ``module:Class``."""
+    from .errors import UnknownFamily
+    from .games import family
+
+    try:
+        if family(game.family) is type(game):
+            return game.family
+    except UnknownFamily:
+        pass
+    return f"{type(game).__module__}:{type(game).__qualname__}"
+
+
 def same_game(record: GameRecord, game: Game) -> bool:
     return (
-        record.family == game.family
+        record.family == family_key(game)
         and record.rules_version == game.rules_version
         and json.dumps(record.parameters, sort_keys=True) == json.dumps(game.parameters(), sort_keys=True)
     )
@@ -95,7 +109,7 @@ def create(conn, name: str, game: Game) -> GameRecord:
     conn.execute(
         game_table.insert().values(
             name=name,
-            family=game.family,
+            family=family_key(game),
             parameters=game.parameters(),
             rules_version=game.rules_version,
             impartial=game.impartial,

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .errors import GamedbError
+from .errors import GamedbError, InputError
 from .games import family, family_names
 
 app = typer.Typer(
@@ -28,7 +28,6 @@ app = typer.Typer(
 )
 solve_app = typer.Typer(
     help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
-    no_args_is_help=True,
     rich_markup_mode=None,
 )
 app.add_typer(solve_app, name="solve")
@@ -59,6 +58,10 @@ def handle_errors(fn):
         except KeyboardInterrupt:
             _err("Interrupted. Work committed so far is kept; run the same command again to resume.")
             raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:  # `gamedb export ... | head`: the reader has had enough
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(0) from None
         except OSError as exc:  # a file we cannot read or write
             where = f": {exc.filename}" if exc.filename else ""
             _err(f"Error: {exc.strerror or exc}{where}")
@@ -197,6 +200,68 @@ def games_command(
 
 # --- solve (one subcommand per family) ---------------------------------------------
 
+def _run_solve(game, name: str | None, force: bool, quiet: bool) -> None:
+    db = _open(create=True)
+    with ProgressBars(quiet) as bars:
+        report = db.solve(game, name, force=force, progress=bars)
+    if report.already_solved:
+        _err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
+        return
+    answer = db.probe(report.name)
+    value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
+    _out(
+        f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+        f"Start {answer.position}: {answer.player} to move, {value}."
+    )
+
+
+@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
+@handle_errors
+def solve_plugin(
+    ctx: typer.Context,
+    game: Annotated[
+        Optional[str],
+        typer.Option("--game", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
+    ] = None,
+    settings: Annotated[
+        Optional[list[str]], typer.Option("--set", help="Option of that game as KEY=VALUE (repeatable).")
+    ] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: its family name).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Solve a game: enumerate every reachable position and store its value. One subcommand per family."""
+    if ctx.invoked_subcommand is not None:
+        if game is not None:
+            raise InputError("--game and a family name cannot be used together")
+        return
+    if game is None:
+        _out(ctx.get_help())
+        raise typer.Exit(0)
+    cls = family(game)
+    options = _parse_settings(cls, settings or [])
+    _run_solve(cls.from_options(**options), name, force, quiet)
+
+
+def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
+    """--set KEY=VALUE pairs, converted with the family's declared option types."""
+    types = {p.name: p.type for p in cls.params}
+    options: dict[str, Any] = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        key = key.strip().lstrip("-").replace("-", "_")
+        if not sep or not key:
+            raise InputError(f"--set takes KEY=VALUE, got {item!r}")
+        if key not in types:
+            known = ", ".join(types) or "none"
+            raise InputError(f"{cls.family} has no option {key!r} (options: {known})")
+        try:
+            options[key] = types[key](value)
+        except ValueError:
+            raise InputError(f"--set {key}: {value!r} is not a valid {types[key].__name__}") from None
+    return options
+
+
 def _solve_command(fam: str):
     cls = family(fam)
 
@@ -205,19 +270,7 @@ def _solve_command(fam: str):
         force = kwargs.pop("force")
         quiet = kwargs.pop("quiet")
         options = {k: v for k, v in kwargs.items() if v is not None}
-        game = cls.from_options(**options)
-        db = _open(create=True)
-        with ProgressBars(quiet) as bars:
-            report = db.solve(game, name, force=force, progress=bars)
-        if report.already_solved:
-            _err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
-            return
-        answer = db.probe(report.name)
-        value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
-        _out(
-            f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
-            f"Start {answer.position}: {answer.player} to move, {value}."
-        )
+        _run_solve(cls.from_options(**options), name, force, quiet)
 
     params = []
     for p in cls.params:
@@ -312,8 +365,6 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from .values import FOR_MOVER
-
     db = _open(readonly=True)
     record = db.game(name)
     answer = db.probe(name, position)
@@ -333,10 +384,8 @@ def query_command(
     _out(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
     if answer.moves:
         _out(f"moves (best first; value for {answer.player}):")
-        mw = max(len(m.move) for m in answer.moves)
-        pw = max(len(m.position) for m in answer.moves)
-        for m in answer.moves:
-            _out(f"  {m.move:<{mw}}  {m.position:<{pw}}  {_value(FOR_MOVER[m.result], m.remoteness)}")
+        for line in _moves_table(answer):
+            _out(line)
 
 
 @app.command("stats", epilog="Example:  gamedb stats tictactoe --json")
@@ -426,6 +475,129 @@ def compact_command(
     report = db.compact(name)
     size = f"; file {_size(report.bytes_before)} -> {_size(report.bytes_after)}" if report.bytes_before is not None else ""
     _out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
+
+
+@app.command("export", epilog="Example:  gamedb export tictactoe --format csv > tictactoe.csv")
+@handle_errors
+def export_command(
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv or jsonl.")] = "csv",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+) -> None:
+    """Stream every position of a solved game with its values, as CSV or JSON lines."""
+    from .export import export_lines
+
+    db = _open(readonly=True)
+    record = db.game(name)
+    lines = export_lines(db.engine, record, fmt.lower())
+    first = next(lines)  # raises before any output on a bad format or an unfinished game
+    if output is None:
+        sys.stdout.write(first)
+        for line in lines:
+            sys.stdout.write(line)
+        sys.stdout.flush()
+        return
+    count = 0
+    with open(output, "w", encoding="utf-8", newline="") as handle:
+        handle.write(first)
+        for line in lines:
+            handle.write(line)
+            count += 1
+    _err(f"Wrote {count + (1 if fmt.lower() == 'jsonl' else 0):,} positions of {name} to {output}.")
+
+
+def _moves_table(answer) -> list[str]:
+    from .values import FOR_MOVER
+
+    if not answer.moves:
+        return []
+    mw = max(len(m.move) for m in answer.moves)
+    pw = max(len(m.position) for m in answer.moves)
+    # seen from the player to move now: the move itself is one more ply
+    return [
+        f"  {m.move:<{mw}}  {m.position:<{pw}}  {_value(FOR_MOVER[m.result], None if m.remoteness is None else m.remoteness + 1)}"
+        for m in answer.moves
+    ]
+
+
+def _show_position(answer) -> None:
+    _out("")
+    _out(f"position   {answer.position}")
+    if answer.board:
+        for line in answer.board.splitlines():
+            _out(f"           {line}")
+    winner = f" ({answer.winner} wins)" if answer.winner else ""
+    _out(f"to move    {answer.player}: {_value(answer.result, answer.remoteness)}{winner}")
+    if answer.moves:
+        _out(f"moves (best first; value for {answer.player}):")
+        for line in _moves_table(answer):
+            _out(line)
+
+
+@app.command(
+    "play",
+    epilog="Example:  gamedb play tictactoe --as O\n\nAt your turn type a move label, or hint, undo, quit.",
+)
+@handle_errors
+def play_command(
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    as_player: Annotated[
+        Optional[str], typer.Option("--as", help="The player you play (default: the player who moves first).")
+    ] = None,
+    start: Annotated[Optional[str], typer.Option("--from", help="Start from this position instead of the start.")] = None,
+) -> None:
+    """Play against perfect play in the terminal; the value of every move is shown after each move."""
+    from .play import PlaySession
+
+    db = _open(readonly=True)
+    record, game = db.rules(name)
+    players = list(game.players)
+    if as_player is None:
+        human = 0
+    else:
+        lowered = [p.lower() for p in players]
+        if as_player.lower() not in lowered:
+            raise InputError(f"--as must be one of {', '.join(players)}, got {as_player!r}")
+        human = lowered.index(as_player.lower())
+    session = PlaySession(db, name, human)
+    answer = session.start(start)
+    _out(f"You play {players[human]}; gamedb plays {players[1 - human]} perfectly. Type a move, hint, undo or quit.")
+    while True:
+        _show_position(answer)
+        if not answer.moves:
+            if answer.winner:
+                verdict = "You win!" if answer.winner == players[human] else f"{answer.winner} wins."
+            else:
+                verdict = f"Game over: {answer.result}."
+            _out(f"Game over. {verdict}")
+            return
+        if not session.humans_turn(answer):
+            move = session.perfect_move(answer)
+            _out(f"{answer.player} plays {move}")
+            answer = session.play(answer, move)
+            continue
+        try:
+            typed = input(f"{answer.player} to move> ")
+        except EOFError:
+            _out("")
+            return
+        command = typed.strip().lower()
+        if command in ("quit", "q", "exit"):
+            return
+        if command in ("hint", "h", "?"):
+            _out(f"hint: {answer.best_move} ({_value(answer.result, answer.remoteness)} for {answer.player})")
+            continue
+        if command in ("undo", "u"):
+            if not session.undo():
+                _out("Nothing to undo.")
+            answer = session.answer()
+            continue
+        if not command:
+            continue
+        try:
+            answer = session.play(answer, typed)
+        except InputError as exc:
+            _out(str(exc))
 
 
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None)

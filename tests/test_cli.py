@@ -2,6 +2,7 @@
 
 import json
 import sqlite3
+from pathlib import Path
 
 import pytest
 
@@ -245,15 +246,28 @@ def test_not_a_gamedb_database(cli, tmp_path):
     assert run.exit_code == 1 and "not a gamedb database" in run.stderr
 
 
+def _all_commands(group, prefix=()):
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from _all_commands(command, (*prefix, name))
+        else:
+            yield [*prefix, name]
+
+
 def test_every_command_has_help_with_example():
+    """Walks every command (families included) and fails if one has no help or no Example."""
+    import typer
     from typer.testing import CliRunner
 
     from gamedb.cli import app
-    from gamedb.games import family_names
 
     runner = CliRunner()
-    commands = [["games"], ["list"], ["query"], ["stats"], ["verify"], ["db", "upgrade"]] + [["solve", f] for f in family_names()]
-    for command in commands:
+    commands = list(_all_commands(typer.main.get_command(app)))
+    assert {"query", "play", "export"} <= {c[-1] for c in commands} and ["solve", "tictactoe"] in commands
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    for command in commands + [["solve"]]:
         result = runner.invoke(app, [*command, "--help"])
         assert result.exit_code == 0, command
         assert "Example:" in result.stdout, command
+        if command[0] != "solve":
+            assert f"gamedb {' '.join(command)}" in readme or f"{command[-1]} " in readme, f"{command} missing from README"

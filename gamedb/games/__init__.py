@@ -16,26 +16,66 @@ from .base import Game, Param
 BUILTIN: dict[str, str] = {
     "cat-mouse": "gamedb.games.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",
+    "connect4": "gamedb.games.connect4:Connect4",
+    "graph": "gamedb.games.graph_file:GraphGame",
+    "cat-mouse-grid": "gamedb.games.cat_mouse_grid:CatMouseGrid",
 }
 
 
+#: entry point group through which installed packages add families
+ENTRY_POINT_GROUP = "gamedb.games"
+
+
+def _plugin_entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    found = {}
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name not in BUILTIN:
+            found.setdefault(ep.name, ep)
+    return found
+
+
 def family_names() -> list[str]:
-    return list(BUILTIN)
+    """Built-in families, then families of installed plugin packages."""
+    return list(BUILTIN) + sorted(_plugin_entry_points())
 
 
 def load_class(spec: str) -> type[Game]:
-    module_name, _, attr = spec.partition(":")
-    module = importlib.import_module(module_name)
-    return getattr(module, attr)
+    """Import ``package.module:ClassName`` and check that it is a game family."""
+    module_name, sep, attr = spec.partition(":")
+    if not sep or not module_name or not attr:
+        raise UnknownFamily(f"bad game class {spec!r}: expected package.module:ClassName")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UnknownFamily(f"cannot import {module_name!r} for game {spec!r}: {exc}") from None
+    cls = getattr(module, attr, None)
+    if cls is None:
+        raise UnknownFamily(f"module {module_name!r} has no {attr!r} (game {spec!r})")
+    if not (isinstance(cls, type) and issubclass(cls, Game)):
+        raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
+    return cls
 
 
 def family(name: str) -> type[Game]:
-    """The class of a family, by its command-line name."""
+    """The class of a family: a built-in name, an installed plugin's name, or ``module:Class``."""
     spec = BUILTIN.get(name)
-    if spec is None:
-        known = ", ".join(family_names())
-        raise UnknownFamily(f"unknown game family {name!r} (known: {known})")
-    return load_class(spec)
+    if spec is not None:
+        return load_class(spec)
+    if ":" in name:
+        return load_class(name)
+    plugin = _plugin_entry_points().get(name)
+    if plugin is not None:
+        try:
+            cls = plugin.load()
+        except Exception as exc:  # a broken plugin must not take gamedb down
+            raise UnknownFamily(f"game family {name!r} from package entry point {plugin.value!r} failed to load: {exc}") from None
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            raise UnknownFamily(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
+        return cls
+    known = ", ".join(family_names())
+    raise UnknownFamily(f"unknown game family {name!r} (known: {known})")
 
 
 def make_game(name: str, **options: Any) -> Game:

@@ -1,0 +1,46 @@
+"""Streaming every position of a solved game as CSV or JSON lines."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Iterator
+
+from .catalog import GameRecord
+from .errors import InputError
+from .query import positions, winner_of
+
+FORMATS = ("csv", "jsonl")
+COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
+
+
+def export_lines(engine, record: GameRecord, fmt: str) -> Iterator[str]:
+    """Lines (with their newline) of the export, streamed page by page."""
+    if fmt not in FORMATS:
+        raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
+    record.require_solved()
+    game = record.rules()
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        yield buffer.getvalue()
+    for row in positions(engine, record):
+        item = {
+            "position": row["text"],
+            "player": game.player_name(row["player"]),
+            "result": row["result"],
+            "winner": winner_of(game, row["player"], row["result"]),
+            "remoteness": row["remoteness"],
+            "degree": row["degree"],
+            "best_move": row["best_move"],
+            "grundy": row["grundy"],
+            "code": row["code"],
+        }
+        if fmt == "jsonl":
+            yield json.dumps(item, ensure_ascii=False) + "\n"
+        else:
+            buffer = io.StringIO()
+            csv.writer(buffer, lineterminator="\n").writerow(["" if item[c] is None else item[c] for c in COLUMNS])
+            yield buffer.getvalue()
