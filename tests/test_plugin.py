@@ -1,0 +1,69 @@
+"""The example plugin package: installed as a package, its family solves, queries, verifies and exports."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PLUGIN = ROOT / "examples" / "plugin"
+
+
+@pytest.fixture(scope="module")
+def plugin_path(tmp_path_factory):
+    target = tmp_path_factory.mktemp("site")
+    run = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", str(target), str(PLUGIN)],
+        capture_output=True, text=True, timeout=600,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    return target
+
+
+def _gamedb(plugin_path, db, *args):
+    env = dict(os.environ, PYTHONPATH=str(plugin_path))
+    env.pop("GAMEDB_DB", None)
+    return subprocess.run([sys.executable, "-m", "gamedb", "--db", str(db), *args], capture_output=True, text=True, env=env, timeout=300)
+
+
+def _takeaway_oracle(matches, max_take):
+    """Independent: the player to move loses exactly when matches % (max_take + 1) == 0."""
+    return "lose" if matches % (max_take + 1) == 0 else "win"
+
+
+def test_installed_plugin_family(plugin_path, tmp_path):
+    db = tmp_path / "p.sqlite"
+    games = json.loads(_gamedb(plugin_path, db, "games", "--json").stdout)
+    assert "takeaway" in {g["family"] for g in games}
+    solved = _gamedb(plugin_path, db, "solve", "takeaway", "--matches", "21", "--max-take", "3", "-q")
+    assert solved.returncode == 0, solved.stderr
+    for n in range(22):
+        data = json.loads(_gamedb(plugin_path, db, "query", "takeaway", f"matches={n},turn=bob", "--json").stdout) if n in (0, 5, 8, 21) else None
+        if data:
+            assert data["result"] == _takeaway_oracle(n, 3)
+    start = json.loads(_gamedb(plugin_path, db, "query", "takeaway", "--json").stdout)
+    assert (start["player"], start["result"], start["winner"], start["best_move"]) == ("alice", "win", "alice", "1")
+    assert _gamedb(plugin_path, db, "verify", "takeaway", "-q").returncode == 0
+    exported = _gamedb(plugin_path, db, "export", "takeaway", "-f", "jsonl").stdout.splitlines()
+    assert len(exported) == 22 * 2 - 1 - 21  # positions reachable from 21 with alternating turns
+    for line in exported:
+        row = json.loads(line)
+        n = int(row["position"].split(",")[0].split("=")[1])
+        assert row["result"] == _takeaway_oracle(n, 3)
+
+
+def test_game_class_by_module_path(plugin_path, tmp_path):
+    db = tmp_path / "q.sqlite"
+    solved = _gamedb(plugin_path, db, "solve", "--game", "gamedb_takeaway:TakeAway", "--set", "matches=10", "--set", "max_take=2", "--name", "tk", "-q")
+    assert solved.returncode == 0, solved.stderr
+    data = json.loads(_gamedb(plugin_path, db, "query", "tk", "--json").stdout)
+    assert data["result"] == _takeaway_oracle(10, 2)
+    listed = json.loads(_gamedb(plugin_path, db, "list", "--json").stdout)
+    assert listed[0]["family"] == "takeaway"  # found again through the installed entry point
+    bad = _gamedb(plugin_path, db, "solve", "--game", "gamedb_takeaway:TakeAway", "--set", "colour=red", "-q")
+    assert bad.returncode == 2 and "no option 'colour'" in bad.stderr
+    missing = _gamedb(plugin_path, db, "solve", "--game", "no_such_module:Game", "-q")
+    assert missing.returncode == 1 and "cannot import" in missing.stderr
