@@ -366,10 +366,12 @@ def query_command(
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
     db = _open(readonly=True)
-    record = db.game(name)
+    record, game = db.rules(name)
     answer = db.probe(name, position)
+    # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
+    verdict = game.verdict(answer.result, answer.remoteness, answer.player) if hasattr(game, "verdict") else {}
     if as_json:
-        _show_json(answer.to_json(impartial=record.impartial))
+        _show_json({**answer.to_json(impartial=record.impartial), **verdict})
         return
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     _out(f"game       {answer.game}")
@@ -382,6 +384,8 @@ def query_command(
     if answer.grundy is not None:
         _out(f"grundy     {answer.grundy}")
     _out(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
+    for key, value in verdict.items():
+        _out(f"{key.replace('_', ' ')}: {value}")
     if answer.moves:
         _out(f"moves (best first; value for {answer.player}):")
         for line in _moves_table(answer):
