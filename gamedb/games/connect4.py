@@ -1,0 +1,224 @@
+"""Connect-Four on small boards (``--width``, ``--height``, ``--connect``).
+
+Rules: X moves first; players alternate dropping a stone into a column that
+is not full, where it falls to the lowest empty cell. A player who makes a
+line of ``--connect`` stones (across, up, or diagonal) wins at once, so the
+position after that move is a ``lose`` for the player to move; a full board
+without a line is a ``tie``.
+
+Position text: the moves from the empty board as 1-based column numbers,
+``4453``. ``-`` (or an empty string) is the start. Any legal sequence is
+accepted, but the stored position is the *board*: sequences that transpose
+into the same board are one position, written as the lexicographically
+smallest legal sequence that reaches it (``2413`` is stored as ``1324``).
+Boards wider than 9 columns separate the moves with commas (``10,3,12``);
+commas or spaces are accepted on any board. Move labels: the column number.
+
+Code: the usual bitboard with one sentinel bit per column. Column ``c``
+takes bits ``c*(H+1) .. c*(H+1)+H``; a column holding ``h`` stones stores
+``1 << h`` (the sentinel, just above the top stone) plus one bit per X stone
+below it. The code is therefore unique per board and below
+``2**(W*(H+1))``, so boards with ``W*(H+1) > 63`` are refused.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..errors import InputError, PositionError
+from ..values import LOSE, TIE
+from .base import Game, Param, require_int
+
+#: positions are stored as signed 64-bit integers
+MAX_BITS = 63
+_SEPARATORS = re.compile(r"[,\s]+")
+
+
+class Connect4(Game):
+    family = "connect4"
+    summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
+    position_syntax = (
+        "the moves from the empty board as column numbers, e.g. 4453; - is the start; "
+        "any move order that reaches the board is accepted; boards wider than 9 separate moves with commas (10,3,12)"
+    )
+    params = (
+        Param("width", int, "Number of columns.", default=4),
+        Param("height", int, "Number of rows.", default=4),
+        Param("connect", int, "Stones in a row needed to win.", default=4),
+    )
+    players = ("X", "O")
+
+    def __init__(self, width: int = 4, height: int = 4, connect: int = 4):
+        self.width = w = require_int("width", width, 1)
+        self.height = h = require_int("height", height, 1)
+        self.connect = k = require_int("connect", connect, 1)
+        if w * (h + 1) > MAX_BITS:
+            raise InputError(
+                f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
+                f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})"
+            )
+        if k > max(w, h):
+            raise InputError(f"--connect {k} cannot fit on a {w}x{h} board (at most {max(w, h)})")
+        self._stride = s = h + 1
+        self._bottom = [1 << (c * s) for c in range(w)]
+        self._top = [1 << (c * s + h - 1) for c in range(w)]
+        self._column = [((1 << h) - 1) << (c * s) for c in range(w)]
+        self._bottom_all = sum(self._bottom)
+        self._full = sum(self._column)
+        self._shifts = [tuple(d * i for i in range(1, k)) for d in (1, s, s + 1, s - 1)]
+        self._labels = [str(c + 1) for c in range(w)]
+        self._sep = "" if w <= 9 else ","
+
+    def parameters(self) -> dict:
+        return {"width": self.width, "height": self.height, "connect": self.connect}
+
+    def default_name(self) -> str:
+        name = f"connect4-{self.width}x{self.height}"
+        return name if self.connect == 4 else f"{name}-k{self.connect}"
+
+    # --- rules --------------------------------------------------------------
+    # A state is (x, mask): the bits of X's stones and of all stones.
+
+    def start(self):
+        return (0, 0)
+
+    def to_move(self, state) -> int:
+        return state[1].bit_count() & 1
+
+    def primitive(self, state) -> str | None:
+        x, mask = state
+        last = x if mask.bit_count() & 1 else mask ^ x  # stones of the player who just moved
+        if self._has_line(last):
+            return LOSE
+        if mask == self._full:
+            return TIE
+        return None
+
+    def moves(self, state):
+        if self.primitive(state) is not None:
+            return []
+        x, mask = state
+        x_moves = not mask.bit_count() & 1
+        result = []
+        for c in range(self.width):
+            if mask & self._top[c]:
+                continue
+            cell = (mask + self._bottom[c]) & self._column[c]
+            result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
+        return result
+
+    # --- codecs ---------------------------------------------------------------
+    def encode(self, state) -> int:
+        x, mask = state
+        return x + mask + self._bottom_all
+
+    def decode(self, code: int):
+        x = mask = 0
+        s = self._stride
+        for c in range(self.width):
+            chunk = (code >> (c * s)) & ((1 << s) - 1)
+            h = chunk.bit_length() - 1
+            mask |= ((1 << h) - 1) << (c * s)
+            x |= (chunk ^ (1 << h)) << (c * s)
+        return (x, mask)
+
+    def format(self, state) -> str:
+        columns = self._sequence(state)
+        if columns is None:
+            raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
+        if not columns:
+            return "-"
+        return self._sep.join(self._labels[c] for c in columns)
+
+    def parse(self, text: str):
+        tokens = self._tokens(text)
+        state = self.start()
+        for i, token in enumerate(tokens, 1):
+            where = f"bad connect4 position {text!r}: move {i}"
+            if not (token.isascii() and token.isdigit()):
+                raise PositionError(f"{where}: {token!r} is not a column number (1-{self.width})")
+            column = int(token)
+            if not 1 <= column <= self.width:
+                raise PositionError(f"{where}: there is no column {column} (columns are 1-{self.width})")
+            over = self.primitive(state)
+            if over == LOSE:
+                winner = self.players[1 - self.to_move(state)]
+                raise PositionError(f"{where} (column {column}): the game is over, {winner} made a line of {self.connect} at move {i - 1}")
+            if over == TIE:
+                raise PositionError(f"{where} (column {column}): the game is over, the board is full")
+            if state[1] & self._top[column - 1]:
+                raise PositionError(f"{where} (column {column}): column {column} is full")
+            state = dict(self.moves(state))[self._labels[column - 1]]
+        return state
+
+    def describe(self, state) -> str:
+        x, mask = state
+        rows = []
+        for r in reversed(range(self.height)):
+            cells = []
+            for c in range(self.width):
+                bit = 1 << (c * self._stride + r)
+                cells.append("X" if x & bit else "O" if mask & bit else ".")
+            rows.append(" ".join(cells))
+        if self.width <= 9:
+            rows.append(" ".join(self._labels))
+        return "\n".join(rows)
+
+    # --- helpers ----------------------------------------------------------------
+    def _has_line(self, stones: int) -> bool:
+        for shifts in self._shifts:
+            m = stones
+            for shift in shifts:
+                m &= stones >> shift
+                if not m:
+                    break
+            if m:
+                return True
+        return False
+
+    def _tokens(self, text: str) -> list[str]:
+        t = text.strip()
+        if t in ("", "-"):
+            return []
+        if _SEPARATORS.search(t):
+            return [tok for tok in _SEPARATORS.split(t) if tok]
+        if self.width <= 9:
+            return list(t)
+        return [t]
+
+    def _sequence(self, state) -> list[int] | None:
+        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``.
+
+        Depth first over prefixes of the target board, smallest column first;
+        a prefix is fixed by its mask, so dead ends are remembered by mask.
+        Only a board with a line needs the prefixes checked for lines (the
+        line may only appear with the last stone).
+        """
+        x, target = state
+        n = target.bit_count()
+        check = self._has_line(x) or self._has_line(target ^ x)
+        bottom, column, width = self._bottom, self._column, self.width
+        failed: set[int] = set()
+        seq: list[int] = []
+
+        def extend(mask: int, k: int) -> bool:
+            if k == n:
+                return True
+            if mask in failed:
+                return False
+            x_turn = not k & 1
+            for c in range(width):
+                cell = (mask + bottom[c]) & column[c]
+                if not cell & target or bool(cell & x) != x_turn:
+                    continue
+                grown = mask | cell
+                if check and k + 1 < n and self._has_line((x if x_turn else target ^ x) & grown):
+                    continue
+                seq.append(c)
+                if extend(grown, k + 1):
+                    return True
+                seq.pop()
+            failed.add(mask)
+            return False
+
+        return seq if extend(0, 0) else None
