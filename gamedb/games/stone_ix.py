@@ -1,0 +1,137 @@
+"""Stone game IX (LeetCode 2029, seed 004) as a two-player game between Alice and Bob.
+
+A row of stones carries values; Alice and Bob take turns, Alice first, each
+removing one stone. A player whose removal makes the sum of all removed
+values divisible by 3 loses. If the last stone goes without that, Bob wins --
+even when it was Alice who removed it. Only residues mod 3 matter, so a
+position is the number of stones left of each residue, the removed sum mod 3
+and who is to move.
+
+Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob``. ``sum=0`` with nothing to
+add is the start (nothing removed yet, Alice to move); the position right
+after a losing removal is written with ``,over`` (``c0=1,c1=0,c2=2,sum=0,
+turn=bob,over``: Alice just made the sum divisible by 3, so Bob has won).
+``query`` also takes a plain list of stone values, ``5,1,2,4,3``: the start
+with those stones. Move labels: the residue (0, 1 or 2) of the stone removed.
+
+``--max N`` solves every start with at most N stones of each residue, and
+everything reachable from them.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import product
+from typing import NamedTuple
+
+from ..errors import PositionError, PositionNotFound
+from ..values import LOSE, WIN
+from .base import Game, Param, require_int
+
+ALICE, BOB = 0, 1
+_NAMES = ("alice", "bob")
+_TEXT = re.compile(
+    r"^\s*c0\s*=\s*(\d+)\s*,\s*c1\s*=\s*(\d+)\s*,\s*c2\s*=\s*(\d+)\s*,\s*sum\s*=\s*(\d+)\s*,"
+    r"\s*turn\s*=\s*(alice|bob)\s*(,\s*over\s*)?$",
+    re.IGNORECASE,
+)
+_STONES = re.compile(r"^\s*\[?\s*(-?\d+(\s*[,\s]\s*-?\d+)*)?\s*,?\s*\]?\s*$")
+
+
+class State(NamedTuple):
+    counts: tuple[int, int, int]  # stones left with value = 0, 1, 2 (mod 3)
+    removed: int  # sum of the removed stones mod 3
+    turn: int  # ALICE or BOB
+    over: bool = False  # the last removal made the removed sum divisible by 3
+
+
+class StoneIX(Game):
+    family = "stone-ix"
+    summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"
+    position_syntax = "c0=2,c1=1,c2=0,sum=1,turn=bob (add ,over after a losing removal), or a stones list 5,1,2,4,3"
+    params = (Param("max", int, "Most stones of each residue (mod 3): every start with up to MAX of each is solved.", default=20),)
+    players = ("Alice", "Bob")
+
+    def __init__(self, max=20):
+        self.max_count = require_int("max", max, 0, 1000)
+        self.radix = self.max_count + 1
+
+    def parameters(self) -> dict:
+        return {"max": self.max_count}
+
+    # --- rules ---------------------------------------------------------------
+    def start(self) -> State:
+        return State((self.max_count,) * 3, 0, ALICE)
+
+    def starts(self):
+        return [State(counts, 0, ALICE) for counts in product(range(self.radix), repeat=3)]
+
+    def to_move(self, state: State) -> int:
+        return state.turn
+
+    def primitive(self, state: State) -> str | None:
+        if state.over:  # the opponent's removal made the sum divisible by 3
+            return WIN
+        if not any(state.counts):  # every stone gone without that: Bob wins
+            return WIN if state.turn == BOB else LOSE
+        return None
+
+    def moves(self, state: State):
+        if self.primitive(state) is not None:
+            return []
+        result = []
+        for residue in range(3):
+            if state.counts[residue]:
+                counts = tuple(c - (i == residue) for i, c in enumerate(state.counts))
+                removed = (state.removed + residue) % 3
+                result.append((str(residue), State(counts, removed, 1 - state.turn, removed == 0)))
+        return result
+
+    # --- codecs --------------------------------------------------------------
+    def encode(self, state: State) -> int:
+        c0, c1, c2 = state.counts
+        return (((c0 * self.radix + c1) * self.radix + c2) * 4 + (3 if state.over else state.removed)) * 2 + state.turn
+
+    def decode(self, code: int) -> State:
+        rest, turn = divmod(code, 2)
+        rest, removed = divmod(rest, 4)
+        rest, c2 = divmod(rest, self.radix)
+        c0, c1 = divmod(rest, self.radix)
+        if removed == 3:
+            return State((c0, c1, c2), 0, turn, True)
+        return State((c0, c1, c2), removed, turn)
+
+    def format(self, state: State) -> str:
+        c0, c1, c2 = state.counts
+        text = f"c0={c0},c1={c1},c2={c2},sum={state.removed},turn={_NAMES[state.turn]}"
+        return text + ",over" if state.over else text
+
+    def parse(self, text: str) -> State:
+        match = _TEXT.match(text)
+        if match:
+            counts = tuple(int(match.group(i)) for i in (1, 2, 3))
+            removed, turn, over = int(match.group(4)), _NAMES.index(match.group(5).lower()), bool(match.group(6))
+            if removed > 2:
+                raise PositionError(f"bad stone-ix position {text!r}: sum is the removed sum mod 3 (0, 1 or 2)")
+            if over and removed:
+                raise PositionError(f"bad stone-ix position {text!r}: ',over' follows a removal that made the sum 0 (sum=0)")
+            if removed == 0 and not over and turn == BOB:
+                raise PositionError(
+                    f"bad stone-ix position {text!r}: with sum=0 nothing has been removed yet, so Alice moves "
+                    "(after a losing removal add ',over')"
+                )
+            state = State(counts, removed, turn, over)
+        elif _STONES.match(text) and "=" not in text:
+            values = [int(v) for v in re.findall(r"-?\d+", text)]
+            if any(v < 0 for v in values):
+                raise PositionError(f"bad stones list {text!r}: stone values are not negative")
+            state = State(tuple(sum(1 for v in values if v % 3 == r) for r in range(3)), 0, ALICE)
+        else:
+            raise PositionError(f"bad stone-ix position {text!r}: expected {self.position_syntax}")
+        for residue, count in enumerate(state.counts):
+            if count > self.max_count:
+                raise PositionNotFound(
+                    f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
+                    f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
+                )
+        return state
