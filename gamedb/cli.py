@@ -200,10 +200,10 @@ def games_command(
 
 # --- solve (one subcommand per family) ---------------------------------------------
 
-def _run_solve(game, name: str | None, force: bool, quiet: bool) -> None:
+def _run_solve(game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
     db = _open(create=True)
     with ProgressBars(quiet) as bars:
-        report = db.solve(game, name, force=force, progress=bars)
+        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=memory_limit)
     if report.already_solved:
         _err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
         return
@@ -269,8 +269,10 @@ def _solve_command(fam: str):
         name = kwargs.pop("name")
         force = kwargs.pop("force")
         quiet = kwargs.pop("quiet")
+        engine = kwargs.pop("engine")
+        memory_limit = kwargs.pop("memory_limit")
         options = {k: v for k, v in kwargs.items() if v is not None}
-        _run_solve(cls.from_options(**options), name, force, quiet)
+        _run_solve(cls.from_options(**options), name, force, quiet, engine, memory_limit)
 
     params = []
     for p in cls.params:
@@ -289,7 +291,7 @@ def _solve_command(fam: str):
             "name",
             inspect.Parameter.KEYWORD_ONLY,
             default=None,
-            annotation=Annotated[Optional[str], typer.Option("--name", help=f"Name to store the game under (default: {fam}).")],
+            annotation=Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
         ),
         inspect.Parameter(
             "force",
@@ -302,6 +304,33 @@ def _solve_command(fam: str):
             inspect.Parameter.KEYWORD_ONLY,
             default=False,
             annotation=Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
+        ),
+        inspect.Parameter(
+            "engine",
+            inspect.Parameter.KEYWORD_ONLY,
+            default="auto",
+            annotation=Annotated[
+                str,
+                typer.Option(
+                    "--engine",
+                    help="auto: in memory (numpy) when the game fits --memory-limit, else in SQL; "
+                    "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
+                    "memory: in memory or fail. Both write the same tables.",
+                ),
+            ],
+        ),
+        inspect.Parameter(
+            "memory_limit",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[
+                Optional[str],
+                typer.Option(
+                    "--memory-limit",
+                    help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
+                    "also sizes SQLite's cache for the SQL engine.",
+                ),
+            ],
         ),
     ]
     command.__signature__ = inspect.Signature(params)
@@ -417,7 +446,7 @@ def stats_command(
         if data.get(key) is not None:
             _out(f"{key.replace('_', ' '):<15} {data[key]:.2f}")
     for key, value in (data.get("extra") or {}).items():
-        _out(f"{key:<15} {value}")
+        _out(f"{key:<16} {value}")
 
 
 @app.command("verify", epilog="Example:  gamedb verify tictactoe")
@@ -518,10 +547,14 @@ def _moves_table(answer) -> list[str]:
     mw = max(len(m.move) for m in answer.moves)
     pw = max(len(m.position) for m in answer.moves)
     # seen from the player to move now: the move itself is one more ply
-    return [
-        f"  {m.move:<{mw}}  {m.position:<{pw}}  {_value(FOR_MOVER[m.result], None if m.remoteness is None else m.remoteness + 1)}"
-        for m in answer.moves
-    ]
+    lines = []
+    for m in answer.moves:
+        value = _value(FOR_MOVER[m.result], None if m.remoteness is None else m.remoteness + 1)
+        grundy = f"  (grundy {m.grundy})" if m.grundy is not None else ""
+        lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value}{grundy}")
+    if not answer.moves_complete:
+        lines.append(f"  ... {answer.degree:,} moves in all; only the best is listed")
+    return lines
 
 
 def _show_position(answer) -> None:

@@ -38,6 +38,9 @@ class PlaySession:
         return self.db.probe(self.name, self.position)
 
     def humans_turn(self, answer: Answer) -> bool:
+        if self.record.impartial:
+            # positions of impartial games do not say whose turn it is: plies alternate
+            return (len(self.history) - 1) % 2 == self.human
         return answer.player == self.game.player_name(self.human)
 
     def play(self, answer: Answer, typed: str) -> Answer:
