@@ -11,7 +11,9 @@
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+import sqlalchemy as sa
 
 from . import catalog
 from .catalog import GameRecord
@@ -20,6 +22,17 @@ from .query import Answer, positions, probe, stats
 from .solve import Progress, SolveReport, solve
 from .store.database import DEFAULT_PATH, open_engine
 from .verify import VerifyReport, verify
+
+if TYPE_CHECKING:
+    from .compact import CompactReport
+    from .transfer import CopyReport
+
+
+# everything that identifies a stored game row (parameters as stored: no JSON decoding)
+_STAMP = sa.text(
+    "SELECT id, family, rules_version, status, created_at, solved_at, start_code, positions, parameters "
+    "FROM game WHERE name = :n"
+)
 
 
 class Database:
@@ -32,6 +45,9 @@ class Database:
     def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
         self.location = os.fspath(db)
         self.engine = open_engine(db, create=create, readonly=readonly)
+        # name -> (what identifies the stored game, its rules): building the
+        # rules (a large graph validated) costs more than a query
+        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}
 
     def close(self) -> None:
         self.engine.dispose()
@@ -52,12 +68,39 @@ class Database:
             return catalog.get(conn, name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
+        """The stored game and its rules.
+
+        Both are kept between calls while the stored row is unchanged (one
+        small query checks): rebuilding them (parsing and validating a large
+        graph) costs far more than answering a query.
+        """
+        with self.engine.connect() as conn:
+            stamp = conn.execute(_STAMP, {"n": name}).first()
+        cached = self._rules.get(name)
+        if stamp is not None and cached is not None and cached[0] == tuple(stamp):
+            return cached[1], cached[2]
         record = self.game(name)
-        return record, record.rules()
+        game = record.rules()
+        if stamp is not None:
+            self._rules[name] = (tuple(stamp), record, game)
+        return record, game
 
     # --- work -------------------------------------------------------------
-    def solve(self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None) -> SolveReport:
-        return solve(self.engine, game, name, force=force, progress=progress)
+    def solve(
+        self,
+        game: Game,
+        name: str | None = None,
+        *,
+        force: bool = False,
+        progress: Progress | None = None,
+        engine: str = "auto",
+        memory_limit: int | str | None = None,
+    ) -> SolveReport:
+        """Solve ``game``; ``engine`` is ``auto``, ``sql`` or ``memory`` (see :func:`gamedb.solve.solve`)."""
+        from .store.tuning import parse_size
+
+        limit = None if memory_limit is None else parse_size(memory_limit)
+        return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         record, game = self.rules(name)
@@ -78,3 +121,18 @@ class Database:
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)
+
+    # --- sharing ------------------------------------------------------------
+    def compact(self, name: str) -> "CompactReport":
+        """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
+        from .compact import compact
+
+        return compact(self.engine, self.game(name))
+
+    def copy_to(
+        self, other: "Database", names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
+    ) -> "CopyReport":
+        """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
+        from .transfer import copy_games
+
+        return copy_games(self.engine, other.engine, names, force=force, progress=progress)

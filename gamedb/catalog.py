@@ -126,7 +126,7 @@ def create(conn, name: str, game: Game) -> GameRecord:
 
 
 def delete(conn, record: GameRecord) -> None:
-    for table in ("move", "position", "solve_queue", "solve_counter", "player"):
+    for table in ("move", "heap_rule", "position", "solve_queue", "solve_counter", "player"):
         conn.execute(sa.text(f"DELETE FROM {table} WHERE game_id = :g"), {"g": record.id})
     conn.execute(sa.text("DELETE FROM game WHERE id = :g"), {"g": record.id})
 

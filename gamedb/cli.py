@@ -471,14 +471,14 @@ def _size(n: int) -> str:
 @app.command(
     "copy",
     epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
-    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite --game tictactoe",
+    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office",
 )
 @handle_errors
 def copy_command(
     src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
     dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
     games: Annotated[
-        Optional[list[str]], typer.Option("--game", metavar="NAME", help="Copy only this game; repeat for several. Default: every solved game.")
+        Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,

@@ -6,6 +6,11 @@ page, never the whole game. Each page is expanded by the game's rules and
 written in one transaction (positions, their moves, and newly discovered
 children queued at the next depth), so a killed enumeration resumes where it
 stopped: rows are inserted with ON CONFLICT DO NOTHING.
+
+Rows go to the driver as tuples (no per-row SQLAlchemy work). A family with
+a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
+numpy, and a graph game writes the page's moves with one SQL join of the
+new positions with its adjacency lists.
 """
 
 from __future__ import annotations
@@ -16,8 +21,8 @@ import sqlalchemy as sa
 
 from .errors import GamedbError
 from .games.base import Game
-from .store.bulk import insert_rows
-from .store.schema import move, position, solve_queue
+from .store.bulk import executemany, insert_rows
+from .store.schema import solve_queue
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -27,12 +32,21 @@ _PAGE = sa.text(
 
 _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIMIT 1")
 
+# rows go straight to the driver as tuples (see store.bulk.executemany)
+_INSERT_POSITION = (
+    "INSERT INTO position (game_id, code, text, player, result, remoteness, degree, best_move, grundy) "
+    "VALUES ({g}, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING"
+)
+_INSERT_MOVE = "INSERT INTO move (game_id, parent, ord, child, label) VALUES ({g}, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+_PAGE_CODES = "SELECT code FROM solve_queue WHERE game_id = {g} AND depth = {d} AND code BETWEEN {lo} AND {hi}"
+_INSERT_QUEUED = "INSERT INTO solve_queue (game_id, code, depth) VALUES ({g}, ?, {d}) ON CONFLICT DO NOTHING"
+
 
 def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 20000, progress: Progress | None = None) -> tuple[int, int]:
     """Fill ``position`` and ``move`` for ``game_id``; return (positions, moves)."""
     with engine.begin() as conn:
-        start = game.encode(game.start())
-        insert_rows(conn, solve_queue, [{"game_id": game_id, "code": start, "depth": 0}], ignore=True)
+        starts = dict.fromkeys(game.encode(state) for state in game.starts())
+        insert_rows(conn, solve_queue, [{"game_id": game_id, "code": code, "depth": 0} for code in starts], ignore=True)
         depth = conn.execute(
             sa.text(
                 "SELECT MIN(q.depth) FROM solve_queue q WHERE q.game_id = :g AND NOT EXISTS "
@@ -41,6 +55,8 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
             {"g": game_id},
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
+    vector = game.vector()
+    sql_moves = vector is not None and vector.sql_moves
     while depth is not None:
         after = -1
         while True:
@@ -49,11 +65,13 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                 if not codes:
                     break
                 after = codes[-1]
-                pos_rows, move_rows, queued = _expand_page(game, game_id, codes)
-                insert_rows(conn, position, pos_rows, ignore=True)
-                insert_rows(conn, move, move_rows, ignore=True)
-                queue_rows = [{"game_id": game_id, "code": c, "depth": depth + 1} for c in queued]
-                insert_rows(conn, solve_queue, queue_rows, ignore=True)
+                pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=not sql_moves)
+                executemany(conn, _INSERT_POSITION.format(g=int(game_id)), pos_rows)
+                if sql_moves:  # the page's moves by one join with the family's adjacency lists
+                    vector.insert_moves(conn, game_id, _PAGE_CODES.format(g=int(game_id), d=int(depth), lo=int(codes[0]), hi=int(codes[-1])))
+                else:
+                    executemany(conn, _INSERT_MOVE.format(g=int(game_id)), move_rows)
+                executemany(conn, _INSERT_QUEUED.format(g=int(game_id), d=int(depth) + 1), [(c,) for c in queued])
             done += len(codes)
             if progress:
                 progress("enumerate", done, None)
@@ -67,26 +85,39 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
     return n_pos, n_mov
 
 
-def _expand_page(game: Game, game_id: int, codes):
+def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True):
+    """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples for :func:`executemany`."""
+    if vector is not None:
+        return _expand_page_vector(game, vector, codes, with_moves)
     pos_rows, move_rows, queued = [], [], {}
     for code in codes:
         player, text, prim, moves = game.expand(code)
         if prim is None and not moves:
             raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
-        pos_rows.append(
-            {
-                "game_id": game_id,
-                "code": code,
-                "text": text,
-                "player": player,
-                "result": prim,
-                "remoteness": 0 if prim is not None else None,
-                "degree": len(moves),
-                "best_move": None,
-                "grundy": None,
-            }
-        )
+        pos_rows.append((code, text, player, prim, 0 if prim is not None else None, len(moves)))
         for order, (label, child) in enumerate(moves):
-            move_rows.append({"game_id": game_id, "parent": code, "ord": order, "child": child, "label": label})
+            move_rows.append((code, order, child, label))
             queued[child] = None
     return pos_rows, move_rows, list(queued)
+
+
+def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
+    import numpy as np
+
+    from .games.vector import RESULT_NAMES, UNDECIDED
+
+    page = np.array(codes, dtype=np.int64)
+    exp = vector.expand(page)
+    stuck = np.flatnonzero((exp.primitive == UNDECIDED) & (exp.degree == 0))
+    if len(stuck):
+        text = game.format(game.decode(codes[stuck[0]]))
+        raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
+    prims = [RESULT_NAMES[p] for p in exp.primitive.tolist()]
+    pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist()))
+    move_rows = []
+    if with_moves:
+        parents = np.repeat(page, exp.degree)
+        ends = np.cumsum(exp.degree)
+        orders = np.arange(len(parents), dtype=np.int64) - np.repeat(ends - exp.degree, exp.degree)
+        move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children)))
+    return pos_rows, move_rows, np.unique(exp.children).tolist()

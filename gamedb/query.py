@@ -10,6 +10,7 @@ import sqlalchemy as sa
 from .catalog import GameRecord
 from .errors import PositionNotFound
 from .games.base import Game
+from .games.heap import HeapGame
 from .values import RESULTS, move_sort_key
 
 
@@ -21,6 +22,8 @@ class MoveValue:
     position: str
     result: str
     remoteness: int | None
+    #: Sprague-Grundy value of the position moved to (impartial games)
+    grundy: int | None = None
 
 
 @dataclass
@@ -36,12 +39,21 @@ class Answer:
     grundy: int | None = None
     moves: list[MoveValue] = field(default_factory=list)
     board: str | None = None
+    #: False when ``moves`` holds only the best move because the position has
+    #: too many moves to list (a sum of huge heaps); ``degree`` still counts them all
+    moves_complete: bool = True
 
     def to_json(self, impartial: bool = False) -> dict:
         data = asdict(self)
         data.pop("board")
         if not impartial and data["grundy"] is None:
             data.pop("grundy")
+        if not impartial:
+            for move in data["moves"]:
+                if move["grundy"] is None:
+                    move.pop("grundy")
+        if data["moves_complete"]:
+            data.pop("moves_complete")
         return data
 
 
@@ -50,7 +62,7 @@ _ROW = sa.text(
     "FROM position WHERE game_id = :g AND code = :c"
 )
 _CHILDREN = sa.text(
-    "SELECT code, text, result, remoteness FROM position WHERE game_id = :g AND code IN :codes"
+    "SELECT code, text, result, remoteness, grundy FROM position WHERE game_id = :g AND code IN :codes"
 ).bindparams(sa.bindparam("codes", expanding=True))
 
 CHUNK = 10000
@@ -64,19 +76,28 @@ def winner_of(game: Game, player: int, result: str) -> str | None:
     return None
 
 
-def fetch_values(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness) for the given codes, in chunks."""
+def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
     codes = list(dict.fromkeys(codes))
     found = {}
     for i in range(0, len(codes), CHUNK):
         rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
-        for code, text, result, remoteness in rows:
-            found[code] = (text, result, remoteness)
+        for code, text, result, remoteness, grundy in rows:
+            found[code] = (text, result, remoteness, grundy)
     return found
+
+
+def fetch_values(conn, game_id: int, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness) for the given codes, in chunks."""
+    return {code: row[:3] for code, row in fetch_rows(conn, game_id, codes).items()}
 
 
 def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
     """The stored value of one position and of every move from it."""
+    if isinstance(game, HeapGame):  # sums of heaps: XOR of the stored components
+        from .sums import probe_sum
+
+        return probe_sum(conn, record, game, position)
     state = game.start() if position is None else game.parse(position)
     code = game.encode(state)
     row = conn.execute(_ROW, {"g": record.id, "c": code}).first()
@@ -85,11 +106,11 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
         raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
     moves = game.moves(state) if game.primitive(state) is None else []
     child_codes = [game.encode(child) for _, child in moves]
-    values = fetch_values(conn, record.id, child_codes)
+    values = fetch_rows(conn, record.id, child_codes)
     listed = []
     for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
-        ctext, cresult, crem = values[child]
-        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem)))
+        ctext, cresult, crem, cgrundy = values[child]
+        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
     listed.sort(key=lambda pair: pair[0])
     return Answer(
         game=record.name,
@@ -119,7 +140,7 @@ def stats(conn, record: GameRecord) -> dict:
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
     start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
-    return {
+    data = {
         "game": record.name,
         "family": record.family,
         "parameters": record.parameters,
@@ -139,6 +160,14 @@ def stats(conn, record: GameRecord) -> dict:
         "solved_at": record.solved_at,
         "gamedb_version": record.gamedb_version,
     }
+    if record.impartial and start is not None:
+        data["start"]["grundy"] = start.grundy
+    if record.info and "periodicity" in record.info:  # heap games
+        from .sums import periodicity_summary
+
+        data["periodicity"] = record.info["periodicity"]
+        data["extra"] = periodicity_summary(record)
+    return data
 
 
 def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:

@@ -18,7 +18,8 @@ import sqlalchemy as sa
 from .catalog import GameRecord
 from .errors import VerifyError
 from .games.base import Game
-from .query import fetch_values
+from .games.heap import HeapGame
+from .query import fetch_rows
 from .values import DRAW, LOSE, TIE, WIN, value_from_children
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -33,7 +34,7 @@ class VerifyReport:
 MAX_FAILURES = 100_000
 
 _PAGE = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move FROM position "
+    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
     "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
 )
 
@@ -46,6 +47,10 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     makes its parents disagree too, and this names the edited one.
     """
     record.require_solved()
+    if isinstance(game, HeapGame):  # one row per heap, moves as rules
+        from .heap_verify import verify_heaps
+
+        return VerifyReport(record.name, verify_heaps(engine, record, game, progress=progress))
     checked, after = 0, -1
     failures: dict[int, tuple[str, list[int]]] = {}
     with engine.connect() as conn:
@@ -57,9 +62,9 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
                 break
             after = rows[-1].code
             expanded = [game.expand(row.code) for row in rows]
-            values = fetch_values(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
+            values = fetch_rows(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
             for row, exp in zip(rows, expanded):
-                problem = _check(row, exp, values)
+                problem = _check(row, exp, values, record.impartial)
                 if problem and len(failures) < MAX_FAILURES:
                     failures[row.code] = (f"position {row.text!r}: {problem}", [c for _, c in exp[3]])
             checked += len(rows)
@@ -79,10 +84,12 @@ class _Mismatch(Exception):
     pass
 
 
-def _check(row, expanded, values) -> str | None:
+def _check(row, expanded, values, impartial: bool = False) -> str | None:
     """What is wrong with one stored position, or None."""
     try:
         _check_row(row, expanded, values)
+        if impartial:
+            _check_grundy(row, expanded, values)
     except _Mismatch as exc:
         return str(exc)
     return None
@@ -104,7 +111,7 @@ def _check_row(row, expanded, values) -> None:
     for label, child in moves:
         if child not in values:
             fail(f"move {label} leads to a position that is not stored (code {child})")
-        _, cres, crem = values[child]
+        _, cres, crem, _ = values[child]
         if cres is None:
             fail(f"move {label} leads to a position with no stored result")
         children.append((cres, crem))
@@ -117,6 +124,25 @@ def _check_row(row, expanded, values) -> None:
     best = _best_move(result, remoteness, moves, children)
     if row.best_move != best:
         fail(f"stored best move {row.best_move!r}, expected {best!r}")
+
+
+def _check_grundy(row, expanded, values) -> None:
+    """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
+    grundies = [values[child][3] for _, child in expanded[3]]
+    grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
+    if row.grundy != grundy:
+        raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
+    if grundy is not None and (grundy == 0) != (row.result == LOSE):
+        raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
+
+
+def mex(values) -> int:
+    """The least non-negative integer not among ``values``."""
+    present = set(values)
+    least = 0
+    while least in present:
+        least += 1
+    return least
 
 
 def _best_move(result, remoteness, moves, children):

@@ -18,10 +18,10 @@ def test_readers_and_writers_during_a_solve(tmp_path):
     db = tmp_path / "busy.sqlite"
     Database(db, create=True).solve(make_game("tictactoe"))
     graph = tmp_path / "graph.json"
-    graph.write_text(json.dumps(random_graph(random.Random(3), 90, 0.08)))
+    graph.write_text(json.dumps(random_graph(random.Random(3), 200, 0.04)))
 
     solver = subprocess.Popen(
-        [sys.executable, "-m", "gamedb", "--db", str(db), "solve", "cat-mouse", "--graph", str(graph), "-q"],
+        [sys.executable, "-m", "gamedb", "--db", str(db), "solve", "cat-mouse", "--graph", str(graph), "-q", "--engine", "sql"],  # SQL: long enough to watch
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

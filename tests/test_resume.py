@@ -19,7 +19,7 @@ from gamedb.games import make_game
 from gamedb.solve import solve
 from gamedb.store.database import open_engine
 db, graph, batch = sys.argv[1], sys.argv[2], int(sys.argv[3])
-solve(open_engine(db, create=True), make_game("cat-mouse", graph=graph), "cm", batch=batch)
+solve(open_engine(db, create=True), make_game("cat-mouse", graph=graph), "cm", batch=batch, method="sql")
 """
 
 
@@ -35,7 +35,7 @@ def dump(path):
 @pytest.fixture(scope="module")
 def graph_file(tmp_path_factory):
     rng = random.Random(6)
-    graph = random_graph(rng, 70, 0.08)
+    graph = random_graph(rng, 150, 0.05)
     path = tmp_path_factory.mktemp("graph") / "graph.json"
     path.write_text(json.dumps(graph))
     return path

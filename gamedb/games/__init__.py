@@ -19,6 +19,12 @@ BUILTIN: dict[str, str] = {
     "connect4": "gamedb.games.connect4:Connect4",
     "graph": "gamedb.games.graph_file:GraphGame",
     "cat-mouse-grid": "gamedb.games.cat_mouse_grid:CatMouseGrid",
+    "flip": "gamedb.games.flip:Flip",
+    "octal": "gamedb.games.octal:Octal",
+    "grundy": "gamedb.games.grundy_game:GrundyGame",
+    "nim": "gamedb.games.nim:Nim",
+    "subtraction": "gamedb.games.subtraction:Subtraction",
+    "stone-ix": "gamedb.games.stone_ix:StoneIX",
 }
 
 

@@ -80,6 +80,12 @@ class Game(ABC):
     def start(self) -> State:
         """The start position."""
 
+    def starts(self) -> Iterable[State]:
+        """Every position enumeration starts from: :meth:`start`, and for a
+        family that solves a whole range of starts (stone-ix: every stone
+        count up to --max) the others too. Queries default to :meth:`start`."""
+        return [self.start()]
+
     @abstractmethod
     def moves(self, state: State) -> list[Move]:
         """Legal moves as (label, child) in a fixed order."""
@@ -126,6 +132,14 @@ class Game(ABC):
         prim = self.primitive(state)
         moves = [] if prim is not None else [(label, self.encode(child)) for label, child in self.moves(state)]
         return self.to_move(state), self.format(state), prim, moves
+
+    def vector(self):
+        """The rules on numpy arrays (:class:`~gamedb.games.vector.VectorRules`), or None.
+
+        A family whose moves are simple arithmetic on codes offers this fast
+        path to the solvers; the default is None (one :meth:`expand` per position).
+        """
+        return None
 
     def player_name(self, index: int) -> str:
         return self.players[index]

@@ -50,6 +50,11 @@ class CatMouse(Game):
     def parameters(self) -> dict:
         return {"graph": self.graph}
 
+    def vector(self):
+        from .cat_mouse_vector import CatMouseVector
+
+        return CatMouseVector(self.graph, self.players)
+
     def start(self) -> State:
         return State(1, 2, MOUSE)
 

@@ -1,4 +1,5 @@
-"""Opening a database: URLs, SQLite settings, schema version checks, migrations.
+"""Opening a database: URLs, SQLite settings, schema version checks, migrations;
+finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM).
 
 A plain path means SQLite (``gamedb.sqlite``); anything with ``://`` is a
 SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``).
@@ -22,11 +23,41 @@ DEFAULT_PATH = "gamedb.sqlite"
 
 
 def to_url(db: str | os.PathLike) -> str:
-    """A SQLAlchemy URL for a path or URL given by the user."""
+    """A SQLAlchemy URL for a path or URL given by the user.
+
+    ``postgresql://`` and ``postgres://`` (as found in DATABASE_URL
+    variables) mean the psycopg driver that gamedb ships with.
+    """
     text = os.fspath(db)
     if "://" in text:
+        scheme, rest = text.split("://", 1)
+        if scheme in ("postgresql", "postgres"):
+            return f"postgresql+psycopg://{rest}"
         return text
     return f"sqlite:///{Path(text).expanduser().absolute()}"
+
+
+def describe(db: str | os.PathLike) -> str:
+    """The database as it may be shown to a user: a path, or a URL with its password hidden."""
+    text = os.fspath(db)
+    if "://" not in text:
+        return text
+    try:
+        return sa.engine.make_url(text).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):
+        return text.split("://", 1)[0] + "://..."
+
+
+def _create_server_engine(url: str, db) -> sa.Engine:
+    try:
+        return sa.create_engine(url)
+    except sa.exc.NoSuchModuleError:
+        raise DatabaseError(f"{describe(db)}: SQLAlchemy has no driver for {url.split('://', 1)[0]!r}") from None
+    except (sa.exc.ArgumentError, ValueError):
+        raise DatabaseError(f"{describe(db)} is not a database URL (e.g. postgresql+psycopg://user@host/dbname)") from None
+    except ImportError as exc:
+        extra = " (pip install 'gamedb[postgres]')" if url.startswith("postgresql+psycopg://") else ""
+        raise DatabaseError(f"{describe(db)}: the database driver is not installed: {exc}{extra}") from None
 
 
 def is_sqlite_url(url: str) -> bool:
@@ -70,6 +101,11 @@ def alembic_config(connection=None):
 
 
 def head_revision() -> str:
+    from .revisions import head_from_files
+
+    head = head_from_files(_migrations_dir())  # without importing Alembic (fast queries)
+    if head is not None:
+        return head
     from alembic.script import ScriptDirectory
 
     return ScriptDirectory.from_config(alembic_config()).get_current_head()
@@ -114,7 +150,7 @@ def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool =
             engine = sa.create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        engine = sa.create_engine(url)
+        engine = _create_server_engine(url, db)
     try:
         with engine.begin() as conn:
             _check_schema(conn, create=create and not readonly)
@@ -124,7 +160,7 @@ def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool =
     except sa.exc.DatabaseError as exc:
         engine.dispose()
         reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
-        raise DatabaseError(f"cannot open {db} as a gamedb database: {reason}") from None
+        raise DatabaseError(f"cannot open {describe(db)} as a gamedb database: {reason.splitlines()[0] if reason else reason}") from None
     return engine
 
 
@@ -154,15 +190,78 @@ def _check_schema(conn, *, create: bool) -> None:
     )
 
 
+def sqlite_file(engine: sa.Engine) -> Path | None:
+    """The file of a SQLite engine's main database (None for servers and in-memory databases)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    with engine.connect() as conn:
+        for _seq, name, file in conn.exec_driver_sql("PRAGMA database_list"):
+            if name == "main":
+                return Path(file) if file else None
+    return None
+
+
+def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "solve_counter", "solve_queue")) -> None:
+    """ANALYZE the solver's tables on a server before the levels start.
+
+    PostgreSQL plans from the statistics of its last ANALYZE: taken before a
+    game was enumerated they say the new game has no rows, and the planner
+    re-runs the frontier subquery for every parent (a 1 s tic-tac-toe level
+    took over 10 minutes). SQLite needs nothing: the engine pins its plans
+    with INDEXED BY.
+    """
+    if engine.dialect.name == "sqlite":
+        return
+    with engine.begin() as conn:
+        conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
+
+
 def finish_file(engine: sa.Engine) -> None:
-    """Make a SQLite file self-contained and fast to read: ANALYZE, no WAL left."""
+    """Leave the database ready to be read or handed on.
+
+    On a server: ANALYZE. On a SQLite file: ANALYZE (the planner's
+    statistics travel with the file), then the WAL is checkpointed into the
+    file and the journal mode set back to DELETE, so the database is one
+    self-contained file. That needs the only connection to the file: the
+    engine's pool is emptied first; if another process still has the file
+    open, the file stays in WAL mode (still correct, just two files).
+    """
     if engine.dialect.name != "sqlite":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")
         return
+    path = sqlite_file(engine)
+    if path is not None:
+        engine.dispose()  # an idle pooled connection would block leaving WAL mode
     with engine.connect() as conn:
         conn.exec_driver_sql("ANALYZE")
         conn.commit()
+        if path is None:
+            return
+        conn.exec_driver_sql("PRAGMA busy_timeout = 1000")
+        try:
+            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+            conn.exec_driver_sql("PRAGMA journal_mode = DELETE")
+        except sa.exc.OperationalError:  # another process has the file open
+            pass
+        finally:
+            conn.exec_driver_sql("PRAGMA busy_timeout = 30000")
+        conn.commit()
 
 
-__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file"]
+def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) -> None:
+    """Give the space of deleted rows back: VACUUM the SQLite file, or VACUUM ANALYZE the tables on a server."""
+    if engine.dialect.name == "sqlite":
+        if sqlite_file(engine) is not None:
+            engine.dispose()
+            with engine.connect() as conn:
+                conn.exec_driver_sql("VACUUM")
+                conn.commit()
+        finish_file(engine)
+        return
+    with engine.connect() as conn:
+        conn = conn.execution_options(isolation_level="AUTOCOMMIT")  # VACUUM cannot run in a transaction
+        conn.exec_driver_sql(f"VACUUM (ANALYZE) {', '.join(tables)}")
+
+
+__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "vacuum", "sqlite_file", "refresh_statistics"]

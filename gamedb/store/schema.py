@@ -83,6 +83,25 @@ move = sa.Table(
     sqlite_with_rowid=False,
 )
 
+# Moves of heap games (octal games, Nim, subtraction games, Grundy's game, the
+# flip game), declaratively: from one heap remove ``take`` tokens and leave
+# ``parts`` heaps -- 0: only when the heap had exactly ``take`` tokens; 1: the
+# rest as one heap; 2: the rest split into two non-empty heaps (of different
+# sizes when ``unequal``). ``idx`` orders the rules (moves are listed in rule
+# order, then by the smaller part). The engine generates every option of a
+# heap from these rows by joins over the stored heaps (no move rows); the
+# ``heap_moves`` view lists them for SQL users.
+heap_rule = sa.Table(
+    "heap_rule",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("parts", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("take", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("idx", sa.Integer, nullable=False),
+    sa.Column("unequal", sa.SmallInteger, nullable=False),
+    sqlite_with_rowid=False,
+)
+
 # --- working tables of an unfinished solve (emptied when a solve ends) ----
 
 solve_queue = sa.Table(

@@ -1,0 +1,115 @@
+"""Cat and mouse (LeetCode 913) on numpy arrays: the fast path of :mod:`.cat_mouse`.
+
+Codes are ``(mouse * n + cat) * 2 + turn``, so a page of positions is
+expanded with a few array operations over the adjacency lists in CSR form
+(one table for the mouse, one for the cat, which never enters the hole).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
+
+MOUSE, CAT = 0, 1
+HOLE = 0
+
+
+class CatMouseVector(VectorRules):
+    sql_moves = True
+
+    def __init__(self, graph: list[list[int]], players: tuple[str, str]):
+        n = self.n = len(graph)
+        self.code_limit = 2 * n * n
+        mouse_moves = [sorted(nbrs) for nbrs in graph]
+        cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in graph]
+        # one CSR table for both players: row turn * n + node
+        rows = mouse_moves + cat_moves
+        self._degree = np.array([len(r) for r in rows], dtype=np.int64)
+        self._offset = np.concatenate(([0], np.cumsum(self._degree)))
+        self._target = np.array([b for r in rows for b in r], dtype=np.int64)
+        self._players = players
+        self._node_text = [str(i) for i in range(n)]
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        n = self.n
+        codes = np.asarray(codes, dtype=np.int64)
+        turn = codes & 1
+        rest = codes >> 1
+        mouse, cat = rest // n, rest % n
+        primitive = np.full(len(codes), UNDECIDED, dtype=np.int8)
+        caught = mouse == cat
+        primitive[caught] = np.where(turn[caught] == CAT, WIN, LOSE)
+        escaped = mouse == HOLE  # checked last: it wins over "caught" (the cat never stands on 0)
+        primitive[escaped] = np.where(turn[escaped] == MOUSE, WIN, LOSE)
+        row = turn * n + np.where(turn == MOUSE, mouse, cat)
+        degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
+        parent = np.repeat(np.arange(len(codes)), degree)
+        starts = self._offset[row]
+        ends = np.cumsum(degree)
+        within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - degree, degree)
+        b = self._target[starts[parent] + within]
+        pt = turn[parent]
+        children = np.where(pt == MOUSE, (b * n + cat[parent]) * 2 + CAT, (mouse[parent] * n + b) * 2 + MOUSE)
+        return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        n, names = self.n, self._players
+        rest = (np.asarray(codes, dtype=np.int64) >> 1).tolist()
+        turns = (np.asarray(codes, dtype=np.int64) & 1).tolist()
+        return [f"mouse={r // n},cat={r % n},turn={names[t]}" for r, t in zip(rest, turns)]
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        n = self.n
+        rest = np.asarray(children, dtype=np.int64) >> 1
+        node = np.where((np.asarray(parents) & 1) == MOUSE, rest // n, rest % n)
+        text = self._node_text
+        return [text[b] for b in node.tolist()]
+
+    # --- every move with one SQL join ---------------------------------------------------------
+
+    def insert_moves(self, conn, game_id: int, codes_sql: str | None = None) -> bool:
+        """Moves of stored non-primitive positions: their row of the adjacency table, in order.
+
+        ``codes_sql`` (a SELECT of one column ``code``) limits them to those
+        parents; None means every stored position of the game.
+        """
+        n = self.n
+        adjacency = self._adjacency_table(conn)
+        # code = (mouse * n + cat) * 2 + turn; the mouse (turn 0) moves along row mouse, the cat along row n + cat
+        source = "position p" if codes_sql is None else f"({codes_sql}) s CROSS JOIN position p"
+        join = "" if codes_sql is None else "AND p.code = s.code"
+        mod = "%%" if conn.dialect.paramstyle in ("format", "pyformat") else "%"  # psycopg reads a bare % as a placeholder
+        conn.exec_driver_sql(
+            f"""
+            INSERT INTO move (game_id, parent, ord, child, label)
+            SELECT p.game_id, p.code, a.ord,
+                   CASE p.player WHEN 0 THEN (a.target * {n} + (p.code / 2) {mod} {n}) * 2 + 1
+                                 ELSE ((p.code / 2) / {n} * {n} + a.target) * 2 END,
+                   CAST(a.target AS TEXT)
+            FROM {source} CROSS JOIN {adjacency} a
+            WHERE p.game_id = {int(game_id)} {join} AND p.degree > 0
+              AND a.adj_row = CASE p.player WHEN 0 THEN (p.code / 2) / {n} ELSE {n} + (p.code / 2) {mod} {n} END
+            ORDER BY p.code, a.ord
+            ON CONFLICT DO NOTHING
+            """
+        )
+        return True
+
+    def _adjacency_table(self, conn) -> str:
+        """A temporary table of this graph's move lists (row = turn * n + node), made once per connection."""
+        import hashlib
+
+        digest = hashlib.sha1(self._target.tobytes() + self._degree.tobytes()).hexdigest()[:16]
+        name = f"gamedb_adjacency_{digest}"
+        conn.exec_driver_sql(
+            f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} "
+            "(adj_row INTEGER NOT NULL, ord INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (adj_row, ord))"
+        )
+        if conn.exec_driver_sql(f"SELECT COUNT(*) FROM {name}").scalar() == 0:
+            from ..store.bulk import executemany
+
+            start, target = self._offset.tolist(), self._target.tolist()
+            rows = [(row, pos - start[row], target[pos]) for row in range(2 * self.n) for pos in range(start[row], start[row + 1])]
+            executemany(conn, f"INSERT INTO {name} (adj_row, ord, target) VALUES (?, ?, ?)", rows)
+        return name

@@ -1,0 +1,74 @@
+"""Optional fast path of a family: the rules applied to a whole array of positions.
+
+A family whose rules are simple arithmetic on codes (graph games) may return
+a :class:`VectorRules` from :meth:`Game.vector <gamedb.games.base.Game.vector>`.
+The solvers then expand a page (SQL engine) or the whole game (memory
+engine) with a few numpy operations instead of one Python call per position.
+It must agree exactly with the family's per-position rules (``expand``):
+same players, primitive values, moves in the same order, same text and
+labels; a family's tests compare the two.
+
+numpy is imported only by the modules that use this path.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: primitive/result codes used by the array paths (0: not decided)
+UNDECIDED, WIN, LOSE, TIE, DRAW = 0, 1, 2, 3, 4
+RESULT_CODES = {"win": WIN, "lose": LOSE, "tie": TIE, "draw": DRAW}
+RESULT_NAMES = (None, "win", "lose", "tie", "draw")
+
+
+@dataclass
+class Expansion:
+    """The rules applied to ``codes`` (one entry per position, moves flattened).
+
+    ``children`` lists the child codes of every move, grouped by parent in
+    the order of ``codes`` and, within a parent, in the family's move order;
+    ``degree[i]`` moves belong to ``codes[i]``.
+    """
+
+    player: "np.ndarray"  # int8, index of the player to move
+    primitive: "np.ndarray"  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
+    degree: "np.ndarray"  # int64, number of legal moves
+    children: "np.ndarray"  # int64, child code of every move
+
+
+class VectorRules(ABC):
+    """A family's rules on numpy arrays of codes."""
+
+    #: every code of the game is below this bound (codes are dense enough for a bitmap)
+    code_limit: int
+    #: whether :meth:`insert_moves` writes the move rows with SQL
+    sql_moves: bool = False
+
+    @abstractmethod
+    def expand(self, codes: "np.ndarray") -> Expansion:
+        """Player, primitive value and moves of every position in ``codes``."""
+
+    @abstractmethod
+    def texts(self, codes: "np.ndarray") -> list[str]:
+        """The text form of every position in ``codes``."""
+
+    @abstractmethod
+    def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
+        """The label of every move ``parents[i] -> children[i]``."""
+
+    def insert_moves(self, conn, game_id: int, codes_sql: str | None = None) -> bool:
+        """Insert the ``move`` rows of stored positions of ``game_id`` with SQL joins.
+
+        Optional (set :attr:`sql_moves`): a graph game generates its moves
+        with one join of the stored positions with its adjacency lists, far
+        faster than sending each row from Python. ``codes_sql`` is a SELECT of
+        one column ``code`` naming the parents (stored already); None means
+        every stored position of the game. Rows already there are kept.
+        Returns False when the family has no such path.
+        """
+        return False

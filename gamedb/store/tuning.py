@@ -1,0 +1,92 @@
+"""SQLite settings for the duration of a solve, and memory sizes.
+
+While a solve writes, the file is in WAL mode with ``synchronous = NORMAL``:
+every level still commits atomically (a killed solve keeps every finished
+level and resumes), but a commit no longer waits for the disk, and readers
+in other processes are never blocked. The page cache is an eighth of the
+memory limit (at most 256 MiB) and SQLite's temporary sort files go to disk,
+so a game larger than memory solves with bounded memory.
+:func:`~gamedb.store.database.finish_file` checkpoints the WAL and sets the
+journal back to DELETE afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from contextlib import contextmanager
+
+import sqlalchemy as sa
+from sqlalchemy import event
+
+from ..errors import InputError
+
+#: the page cache a solve uses at most (SQLite's default is 2 MiB)
+MAX_CACHE = 256 << 20
+
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str | int) -> int:
+    """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB`` or a plain number of bytes."""
+    if isinstance(text, int):
+        return text
+    match = _SIZE.match(str(text))
+    if not match:
+        raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
+    number, unit = float(match.group(1)), match.group(2).lower()
+    return int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
+
+
+def default_memory_limit() -> int:
+    """Half of the memory available now (Linux), else 2 GiB."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024 // 2
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2
+    except (ValueError, OSError, AttributeError):
+        return 2 << 30
+
+
+@contextmanager
+def solve_settings(engine: sa.Engine, memory_limit: int | None = None):
+    """WAL, ``synchronous = NORMAL`` and a cache sized to ``memory_limit`` on every connection of the solve."""
+    if engine.dialect.name != "sqlite":
+        yield
+        return
+    limit = memory_limit if memory_limit is not None else default_memory_limit()
+    cache = max(8 << 20, min(MAX_CACHE, limit // 8))
+    # temporary b-trees (the sorts of a large level) spill to files rather than grow without bound
+    temp_store = "FILE"
+
+    def tune(dbapi_conn, _record, _proxy=None) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute(f"PRAGMA cache_size = -{cache // 1024}")
+        cur.execute(f"PRAGMA temp_store = {temp_store}")
+        cur.close()
+
+    with engine.connect() as conn:
+        before = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+        try:
+            conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+        except sa.exc.OperationalError:  # another process holds the file; the rollback journal works too
+            pass
+    event.listen(engine, "checkout", tune)
+    try:
+        yield
+    finally:
+        event.remove(engine, "checkout", tune)
+        engine.dispose()  # later connections get the default settings again
+        if before and before.lower() != "wal":  # nothing solved (or a failure): leave the file as it was
+            with engine.connect() as conn:
+                try:
+                    conn.exec_driver_sql(f"PRAGMA journal_mode = {before}")
+                except sa.exc.OperationalError:  # another process has it open: it stays in WAL mode, still correct
+                    pass
+            engine.dispose()

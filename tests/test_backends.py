@@ -1,0 +1,182 @@
+"""PostgreSQL gives the same answers as SQLite: every family, every position row.
+
+These tests need a server: GAMEDB_TEST_PG (see tests/conftest.py, .ci/run).
+Each test gets its own database, created from a migrated template and
+dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
+from gamedb import Database, make_game
+from gamedb.games import BUILTIN, family
+from oracles.cat_mouse import random_graph
+from tables import RUN_COLUMNS, assert_same_game, game_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples" / "graphs"
+
+
+def _random_graphs(count: int) -> list[list[list[int]]]:
+    rng = random.Random(5)
+    return [random_graph(rng, rng.randint(4, 12), rng.choice([0.15, 0.3, 0.5])) for _ in range(count)]
+
+
+#: (test id, family, options): small instances; every registered family needs one
+EXPLICIT_CASES = [
+    ("tictactoe", "tictactoe", {}),
+    ("cat-mouse-seed1", "cat-mouse", {"graph": SEED_GRAPH_1}),
+    ("cat-mouse-seed2", "cat-mouse", {"graph": SEED_GRAPH_2}),
+    ("cat-mouse-seed3", "cat-mouse", {"graph": [[2, 3], [3, 4], [0, 4], [0, 1], [1, 2]]}),
+    *[(f"cat-mouse-random{i}", "cat-mouse", {"graph": g}) for i, g in enumerate(_random_graphs(3))],
+    ("connect4-3x3-k3", "connect4", {"width": 3, "height": 3, "connect": 3}),
+    ("connect4-1x62", "connect4", {"width": 1, "height": 62, "connect": 4}),  # codes above 2**62
+    *[(f"graph-{p.stem}", "graph", {"file": str(p)}) for p in sorted(EXAMPLES.glob("*.json"))],
+    ("cat-mouse-grid", "cat-mouse-grid", {"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2}),
+    ("flip-60", "flip", {"max": 60}),
+    ("octal-0.77", "octal", {"code": "0.77", "max": 200}),
+    ("octal-4.07", "octal", {"code": "4.07", "max": 80}),
+    ("grundy-150", "grundy", {"max": 150}),
+    ("nim-30", "nim", {"max": 30}),
+    ("subtraction-1,2,5", "subtraction", {"set": "1,2,5", "max": 100}),
+    ("stone-ix-6", "stone-ix", {"max": 6}),
+]
+
+
+def _cases():
+    """The explicit cases, plus the default options of any other registered family."""
+    cases = list(EXPLICIT_CASES)
+    covered = {fam for _, fam, _ in cases}
+    for fam in BUILTIN:
+        if fam not in covered and not any(p.required for p in family(fam).params):
+            cases.append((f"{fam}-defaults", fam, {}))
+    return cases
+
+
+CASES = _cases()
+
+
+def test_every_family_has_a_backend_case():
+    covered = {fam for _, fam, _ in CASES}
+    missing = sorted(set(BUILTIN) - covered)
+    assert not missing, f"add a small case for {missing} to EXPLICIT_CASES in {Path(__file__).name}"
+
+
+@pytest.mark.parametrize("case_id,fam,options", CASES, ids=[c[0] for c in CASES])
+def test_postgresql_stores_the_same_rows_as_sqlite(fresh_db, pg_url, case_id, fam, options):
+    """The SQL engine on SQLite, and on PostgreSQL both the SQL engine and the default (auto) one."""
+    lite = fresh_db()
+    with Database(pg_url) as pg:
+        lite.solve(make_game(fam, **options), case_id, engine="sql")
+        pg.solve(make_game(fam, **options), case_id, engine="sql")
+        pg.solve(make_game(fam, **options), "auto", engine="auto")
+        assert_same_game(lite, pg, case_id, ignore=RUN_COLUMNS)
+        assert game_rows(pg, "auto") == game_rows(pg, case_id)
+        assert pg.probe(case_id) == lite.probe(case_id)
+        assert pg.stats(case_id)["results"] == lite.stats(case_id)["results"]
+        assert pg.verify(case_id).positions == lite.game(case_id).positions
+    lite.close()
+
+
+def test_many_games_in_one_postgresql_database(pg_url):
+    """A game solved after others: the planner must not plan its levels from the others' statistics."""
+    with Database(pg_url) as pg:
+        for i, graph in enumerate(_random_graphs(4)):
+            pg.solve(make_game("cat-mouse", graph=graph), f"g{i}", engine="sql")
+        pg.solve(make_game("tictactoe"), engine="sql")
+        assert [g.name for g in pg.games()] == ["g0", "g1", "g2", "g3", "tictactoe"]
+        pg.solve(make_game("tictactoe"), force=True, engine="sql")  # delete and solve again
+        for g in pg.games():
+            pg.verify(g.name)
+
+
+def test_resume_after_interrupted_level_on_postgresql(pg_url, fresh_db):
+    """A solve stopped mid-way (status 'solving', progress at some level) resumes to the same tables."""
+    game = make_game("cat-mouse", graph=SEED_GRAPH_1)
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_level_2(phase, done, total):
+        if phase == "win/lose levels" and done == 2:
+            raise Stop
+
+    with Database(pg_url) as pg:
+        with pytest.raises(Stop):
+            pg.solve(game, progress=stop_at_level_2, engine="sql")
+        assert pg.game("cat-mouse").status == "solving"
+        assert pg.solve(game, engine="sql").resumed
+        lite = fresh_db()
+        lite.solve(game, engine="sql")
+        assert_same_game(lite, pg, "cat-mouse", ignore=RUN_COLUMNS + ("progress",))
+        lite.close()
+
+
+# --- schema on PostgreSQL --------------------------------------------------------------
+
+def _alembic(*args):
+    return subprocess.run([sys.executable, "-m", "alembic", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def test_alembic_upgrade_check_downgrade_on_empty_postgresql(pg_server):
+    url = pg_server.new_database(migrated=False)
+    try:
+        up = _alembic("-x", f"db={url}", "upgrade", "head")
+        assert up.returncode == 0, up.stderr
+        check = _alembic("-x", f"db={url}", "check")
+        assert check.returncode == 0, check.stdout + check.stderr
+        down = _alembic("-x", f"db={url}", "downgrade", "base")
+        assert down.returncode == 0, down.stderr
+        assert _alembic("-x", f"db={url}", "upgrade", "head").returncode == 0
+    finally:
+        pg_server.drop(url)
+
+
+def test_new_postgresql_database_gets_schema_and_views(pg_server):
+    url = pg_server.new_database(migrated=False)
+    try:
+        with Database(url, create=True) as db:
+            db.solve(make_game("cat-mouse", graph=SEED_GRAPH_2))
+            with db.engine.connect() as conn:
+                views = set(conn.execute(sa.text("SELECT table_name FROM information_schema.views WHERE table_schema = 'public'")).scalars())
+                assert {"positions", "moves"} <= views
+                row = conn.execute(
+                    sa.text("SELECT result, winner, remoteness, best_move FROM positions WHERE game = 'cat-mouse' AND position = 'mouse=1,cat=2,turn=mouse'")
+                ).one()
+                assert tuple(row) == ("win", "mouse", 1, "0")
+                moves = conn.execute(sa.text("SELECT move, child, child_result FROM moves WHERE game = 'cat-mouse' AND position = 'mouse=1,cat=2,turn=mouse'")).all()
+                assert [tuple(m) for m in moves] == [("0", "mouse=0,cat=2,turn=cat", "lose")]
+    finally:
+        pg_server.drop(url)
+
+
+# --- the command line against a server ------------------------------------------------
+
+def test_cli_on_postgresql_answers_like_sqlite(cli, pg_url, db_path):
+    graph = json.dumps(SEED_GRAPH_1)
+    for db in (db_path, pg_url):
+        assert cli("solve", "cat-mouse", "--graph", graph, "-q", db=db).exit_code == 0
+        assert cli("solve", "tictactoe", "-q", db=db).exit_code == 0
+    for args in (["query", "cat-mouse", "--json"], ["query", "tictactoe", "X...O....", "--json"], ["query", "cat-mouse", "mouse=3,cat=2,turn=cat"]):
+        lite, pg = cli(*args, db=db_path), cli(*args, db=pg_url)
+        assert (pg.exit_code, pg.stdout) == (lite.exit_code, lite.stdout) == (0, lite.stdout)
+    assert cli("verify", "tictactoe", "-q", db=pg_url).exit_code == 0
+    listed = json.loads(cli("list", "--json", db=pg_url).stdout)
+    assert [g["name"] for g in listed] == ["cat-mouse", "tictactoe"]
+    missing = cli("query", "nope", db=pg_url)
+    assert missing.exit_code == 1 and "no game named 'nope'" in missing.stderr
+
+
+def test_cli_reports_unreachable_server_in_one_line(cli):
+    run = cli("list", db="postgresql+psycopg://nobody@127.0.0.1:1/nothing")
+    assert run.exit_code == 1
+    assert run.stderr.startswith("Error: ") and "Traceback" not in run.stderr
