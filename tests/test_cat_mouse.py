@@ -28,8 +28,11 @@ def _gamedb_leetcode(answer):
     return {None: 0, "mouse": 1, "cat": 2}[answer.winner]
 
 
-def _compare(db, graph, name="g"):
-    db.solve(make_game("cat-mouse", graph=graph), name)
+ENGINES = pytest.mark.parametrize("engine", ["sql", "memory"])
+
+
+def _compare(db, graph, name="g", engine="auto"):
+    db.solve(make_game("cat-mouse", graph=graph), name, engine=engine)
     expected = solve_queue(graph)
     reachable = reachable_states(graph)
     stored = {row["text"]: (row["result"], row["remoteness"]) for row in db.positions(name)}
@@ -39,21 +42,23 @@ def _compare(db, graph, name="g"):
     return expected
 
 
+@ENGINES
 @pytest.mark.parametrize("graph,answer", [(SEED_GRAPH_1, 0), (SEED_GRAPH_2, 1), ([[2, 3], [3, 4], [0, 4], [0, 1], [1, 2]], 1)])
-def test_seed_examples(fresh_db, graph, answer):
+def test_seed_examples(fresh_db, graph, answer, engine):
     db = fresh_db()
-    _compare(db, graph)
+    _compare(db, graph, engine=engine)
     assert _gamedb_leetcode(db.probe("g")) == answer
 
 
-def test_300_random_graphs_match_queue_solver(fresh_db):
+@ENGINES
+def test_300_random_graphs_match_queue_solver(fresh_db, engine):
     rng = random.Random(913)
     outcomes = {0: 0, 1: 0, 2: 0}
     for i in range(300):
         n = rng.randint(3, 30)
         graph = random_graph(rng, n, rng.choice([0.08, 0.15, 0.3, 0.5]))
         db = fresh_db()
-        expected = _compare(db, graph)
+        expected = _compare(db, graph, engine=engine)
         answer = _gamedb_leetcode(db.probe("g"))
         assert answer == leetcode_answer(expected)
         outcomes[answer] += 1
@@ -62,14 +67,15 @@ def test_300_random_graphs_match_queue_solver(fresh_db):
     assert all(count > 10 for count in outcomes.values()), outcomes
 
 
-def test_graphs_where_draw_after_2n_moves_is_wrong(fresh_db):
+@ENGINES
+def test_graphs_where_draw_after_2n_moves_is_wrong(fresh_db, engine):
     """On these graphs the classic top-down search (draw once 2n moves are played) answers wrongly."""
     cases = json.loads((DATA / "cat_mouse_2n_counterexamples.json").read_text())
     assert len(cases) >= 3
     for case in cases:
         graph = case["graph"]
         db = fresh_db()
-        expected = _compare(db, graph)
+        expected = _compare(db, graph, engine=engine)
         answer = db.probe("g")
         assert _gamedb_leetcode(answer) == leetcode_answer(expected) == case["queue_answer"]
         assert topdown_2n(graph) != case["queue_answer"]

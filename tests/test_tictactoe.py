@@ -2,7 +2,11 @@
 
 import json
 
+import pytest
+
 from gamedb import make_game
+
+ENGINES = pytest.mark.parametrize("engine", ["sql", "memory"])
 
 # Reachable positions of tic-tac-toe and their values for the player to move
 # (well-known counts: 5,478 legal positions reachable from the empty board).
@@ -54,18 +58,40 @@ def _negamax(board, memo):
     return memo[board]
 
 
-def test_every_position_matches_negamax(fresh_db):
+def _best_move(board, memo):
+    """The oracle's best move (cell 1-9): DESIGN.md's rule, ties broken by the lowest cell."""
+    value, _ = _negamax(board, memo)
+    mover = "X" if board.count("X") == board.count("O") else "O"
+    options = []
+    for i in range(9):
+        if board[i] == ".":
+            child = board[:i] + mover + board[i + 1 :]
+            options.append((i + 1, *_negamax(child, memo)))
+    if not options or _negamax(board, memo)[1] == 0:
+        return None
+    if value == "win":  # a losing child, least remoteness
+        return min((r, i) for i, v, r in options if v == "lose")[1]
+    if value == "tie":  # a tie child, least remoteness
+        return min((r, i) for i, v, r in options if v == "tie")[1]
+    return min((-r, i) for i, v, r in options)[1]  # lose: the child of greatest remoteness
+
+
+@ENGINES
+def test_every_position_matches_negamax(fresh_db, engine):
     db = fresh_db()
-    db.solve(make_game("tictactoe"))
+    db.solve(make_game("tictactoe"), engine=engine)
     memo = {}
     rows = list(db.positions("tictactoe"))
     assert len(rows) == 5478
     for row in rows:
         assert (row["result"], row["remoteness"]) == _negamax(row["text"], memo), row["text"]
+        expected = _best_move(row["text"], memo)
+        assert row["best_move"] == (None if expected is None else str(expected)), row["text"]
 
 
-def test_solving_twice_gives_identical_tables(fresh_db):
+@ENGINES
+def test_solving_twice_gives_identical_tables(fresh_db, engine):
     a, b = fresh_db(), fresh_db()
-    a.solve(make_game("tictactoe"))
-    b.solve(make_game("tictactoe"))
+    a.solve(make_game("tictactoe"), engine=engine)
+    b.solve(make_game("tictactoe"), engine=engine)
     assert list(a.positions("tictactoe")) == list(b.positions("tictactoe"))

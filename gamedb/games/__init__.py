@@ -61,7 +61,15 @@ def load_class(spec: str) -> type[Game]:
         raise UnknownFamily(f"module {module_name!r} has no {attr!r} (game {spec!r})")
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
+    _require_concrete(cls, spec)
     return cls
+
+
+def _require_concrete(cls: type[Game], spec: str) -> None:
+    """Refuse a game class that leaves part of the protocol unwritten (it could not be instantiated)."""
+    missing = sorted(getattr(cls, "__abstractmethods__", ()))
+    if missing:
+        raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
 
 
 def family(name: str) -> type[Game]:
