@@ -129,3 +129,22 @@ def test_bad_codes_are_input_errors(code, message):
 
     with pytest.raises(InputError, match=message):
         make_game("octal", code=code, max=10)
+
+
+def test_kayles_proof_needs_exactly_the_heaps_the_theorem_names(tmp_path):
+    """Guy and Smith: with pre-period n0, period p and at most t tokens taken, values agreeing for
+    n0 <= n < 2*n0 + p + t prove the period; that compares heaps up to 2*n0 + 2*p + t - 1 (167 for Kayles)."""
+    from gamedb import Database
+
+    n0, p, t = 71, 12, 2
+    needed = 2 * n0 + 2 * p + t - 1
+    db = Database(tmp_path / "kayles.sqlite", create=True)
+    db.solve(make_game("octal", code="0.77", max=needed - 1), "short")
+    db.solve(make_game("octal", code="0.77", max=needed), "enough")
+    assert db.stats("short")["periodicity"]["proven"] is False
+    enough = db.stats("enough")["periodicity"]
+    assert (enough["proven"], enough["period"], enough["preperiod"]) == (True, p, n0)
+    with pytest.raises(PositionNotFound, match="not proven periodic"):
+        db.probe("short", str(10**12 + 7))
+    assert db.probe("enough", str(10**12 + 7)).grundy == periodic_value(octal_values("0.77", needed), n0, p, 10**12 + 7)
+    db.close()
