@@ -668,6 +668,8 @@ def play_command(
             _out("")
             return
         command = typed.strip().lower()
+        if typed.strip() in {m.move for m in answer.moves}:  # a move label wins over a command of the same name
+            command = "move"
         if command in ("quit", "q", "exit"):
             return
         if command in ("hint", "h", "?"):

@@ -312,3 +312,25 @@ def test_file_may_be_a_path_object():
     game = make_game("graph", file=ROOT / "examples/graphs/coin-split.json")
     assert game.default_name() == "graph-coin-split"
     assert game.format(game.start()) == "pile=4,X=0,O=0,turn=X"
+
+
+def test_cli_solves_queries_verifies_and_exports_a_graph_file(cli, tmp_path):
+    """Issue 4, item 3, through the command line as a user types it."""
+    path = ROOT / "examples" / "graphs" / "coin-split.json"
+    data = json.loads(path.read_text())
+    expected = oracle.solve(data)  # the independent oracle
+    solved = cli("solve", "graph", "--file", str(path), "--name", "coins", "--quiet")
+    assert solved.exit_code == 0, solved.stderr
+    start = json.loads(cli("query", "coins", "--json").stdout)
+    assert (start["position"], start["result"], start["remoteness"]) == (data["start"], expected[data["start"]]["result"], expected[data["start"]]["remoteness"])
+    assert [m["move"] for m in start["moves"]] != []
+    assert cli("verify", "coins").exit_code == 0
+    exported = cli("export", "coins", "--format", "jsonl")
+    assert exported.exit_code == 0, exported.stderr
+    rows = [json.loads(line) for line in exported.stdout.splitlines()]
+    assert {row["position"] for row in rows} == set(expected)
+    for row in rows:
+        want = expected[row["position"]]
+        assert (row["result"], row["remoteness"], row["best_move"]) == (want["result"], want["remoteness"], want["best_move"]), row
+    csv_out = cli("export", "coins", "--format", "csv").stdout.splitlines()
+    assert len(csv_out) == len(rows) + 1  # a header, then one line per position

@@ -66,3 +66,21 @@ def test_game_class_by_module_path(plugin_path, tmp_path):
     assert bad.returncode == 2 and "no option 'colour'" in bad.stderr
     missing = _gamedb(plugin_path, db, "solve", "--game", "no_such_module:Game", "-q")
     assert missing.returncode == 1 and "cannot import" in missing.stderr
+
+
+def test_game_module_in_the_working_directory(tmp_path):
+    """`gamedb solve --game mygame:Class` finds mygame.py (or a package) where the user stands, as `python -m` would."""
+    import shutil
+
+    shutil.copytree(PLUGIN / "gamedb_takeaway", tmp_path / "mytake")
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.pop("GAMEDB_DB", None)
+
+    def gamedb(*args):
+        return subprocess.run([sys.executable, "-c", "from gamedb.cli import main; main()", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+
+    solved = gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=9", "--name", "here", "-q")
+    assert solved.returncode == 0, solved.stderr
+    data = json.loads(gamedb("query", "here", "--json").stdout)
+    assert data["result"] == _takeaway_oracle(9, 3)

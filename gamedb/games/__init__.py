@@ -52,6 +52,7 @@ def load_class(spec: str) -> type[Game]:
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise UnknownFamily(f"bad game class {spec!r}: expected package.module:ClassName")
+    _look_in_working_directory()
     try:
         module = importlib.import_module(module_name)
     except ImportError as exc:
@@ -63,6 +64,19 @@ def load_class(spec: str) -> type[Game]:
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
     _require_concrete(cls, spec)
     return cls
+
+
+def _look_in_working_directory() -> None:
+    """Let ``--game mygame:MyGame`` find ``mygame.py`` in the working directory, as ``python -m`` would.
+
+    The directory goes last on the path, so an installed module of the same name still wins.
+    """
+    import os
+    import sys
+
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.append(here)
 
 
 def _require_concrete(cls: type[Game], spec: str) -> None:
