@@ -19,7 +19,7 @@ from .catalog import GameRecord
 from .errors import VerifyError
 from .games.heap import HeapGame
 from .heap_engine import analyse
-from .values import LOSE, WIN
+from .values import LOSE, WIN, is_remoteness
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -68,7 +68,15 @@ def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
     if row.player != 0:
         return f"stored player {row.player}, impartial positions are stored with player 0"
     if row.degree != game.heap_degree(n):
-        return f"stored degree {row.degree}, the rules give {game.heap_degree(n)} moves"
+        return f"stored degree {row.degree!r}, the rules give {game.heap_degree(n)} moves"
+    # malformed values first: the rows of larger heaps read this one's grundy,
+    # remoteness and degree, and must never trip over them
+    if not is_remoteness(row.grundy):
+        return f"stored grundy {row.grundy!r} is not a non-negative integer"
+    if row.result not in (WIN, LOSE):
+        return f"stored result {row.result!r}, a heap game position is a win or a lose"
+    if row.remoteness is not None and not is_remoteness(row.remoteness):
+        return f"stored remoteness {row.remoteness!r} is not a non-negative integer"
     options = []  # (order, idx, parts, value, remoteness or None)
     for order, (idx, parts) in enumerate(game.heap_options(n)):
         value = 0

@@ -38,16 +38,43 @@ def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
     return (3, -r, order)
 
 
+def is_remoteness(value) -> bool:
+    """A remoteness as stored for a decided position: a non-negative integer."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def value_problem(result, remoteness) -> str | None:
+    """What makes a stored (result, remoteness) pair impossible, or None when it is well formed.
+
+    A result is one of :data:`RESULTS`; win, lose and tie carry a
+    non-negative integer remoteness, a draw none. Says nothing about whether
+    the value is *right* (that needs the children).
+    """
+    if result not in RESULTS:
+        return f"stored result {result!r} is not one of {', '.join(RESULTS)}"
+    if result == DRAW:
+        if remoteness is not None:
+            return f"stored draw with remoteness {remoteness!r} (a draw has none)"
+    elif not is_remoteness(remoteness):
+        return f"stored {result} with remoteness {remoteness!r} (a {result} needs a non-negative integer)"
+    return None
+
+
 def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]):
     """The (result, remoteness) a position must have, from its children's values.
 
     ``children`` holds (result, remoteness) of every child, for the opponent.
     Used by ``verify``; the engine computes the same thing set-based in SQL.
+    Raises ValueError (never TypeError) for a malformed child value, naming it.
     """
     if primitive is not None:
         return primitive, 0
     if not children:
         raise ValueError("a non-primitive position must have moves")
+    for res, rem in children:
+        problem = value_problem(res, rem)
+        if problem:
+            raise ValueError(f"a child has a malformed value: {problem}")
     loses = [r for res, r in children if res == LOSE]
     if loses:
         return WIN, 1 + min(loses)

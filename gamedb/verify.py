@@ -10,8 +10,9 @@ everywhere, draws included.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 import sqlalchemy as sa
 
@@ -20,7 +21,7 @@ from .errors import VerifyError
 from .games.base import Game
 from .games.heap import HeapGame
 from .query import fetch_rows
-from .values import DRAW, LOSE, TIE, WIN, value_from_children
+from .values import DRAW, LOSE, TIE, WIN, is_remoteness, value_from_children, value_problem
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -42,9 +43,15 @@ _PAGE = sa.text(
 def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> VerifyReport:
     """Raise :class:`VerifyError` naming a wrong position.
 
-    The whole table is checked. When values disagree, the position named is
-    the first (in code order) whose children all passed: a hand-edited value
-    makes its parents disagree too, and this names the edited one.
+    The whole table is checked. A hand-edited value makes its parents
+    disagree too, so the position named is chosen among those that disagree:
+    first one whose own stored row is impossible (wrong text, player or
+    degree, a malformed result or remoteness, a grundy value in a partisan
+    game); else the values of the disagreeing positions are derived again
+    from the rules with the values of the agreeing ones, and the position
+    named is one that still disagrees (in code order, preferring one whose
+    children all agree). A malformed stored value never raises anything but
+    :class:`VerifyError`.
     """
     record.require_solved()
     if isinstance(game, HeapGame):  # one row per heap, moves as rules
@@ -52,7 +59,7 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
 
         return VerifyReport(record.name, verify_heaps(engine, record, game, progress=progress))
     checked, after = 0, -1
-    failures: dict[int, tuple[str, list[int]]] = {}
+    failures: dict[int, _Failure] = {}
     with engine.connect() as conn:
         if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
             raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
@@ -64,56 +71,82 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
             expanded = [game.expand(row.code) for row in rows]
             values = fetch_rows(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
             for row, exp in zip(rows, expanded):
-                problem = _check(row, exp, values, record.impartial)
-                if problem and len(failures) < MAX_FAILURES:
-                    failures[row.code] = (f"position {row.text!r}: {problem}", [c for _, c in exp[3]])
+                found = _check(row, exp, values, record.impartial)
+                if found and len(failures) < MAX_FAILURES:
+                    problem, own = found
+                    children = {c: values[c] for _, c in exp[3] if c in values}
+                    failures[row.code] = _Failure(row, exp, children, problem, own)
             checked += len(rows)
             if progress:
                 progress("verify", checked, record.positions)
     if failures:
-        roots = [code for code, (_, children) in failures.items() if not any(c in failures for c in children)]
-        first = failures[min(roots) if roots else min(failures)][0]
+        row, problem = _culprit(failures, record.impartial)
         more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
-        raise VerifyError(f"{record.name}: {first}{more}")
+        raise VerifyError(f"{record.name}: position {row.text!r}: {problem}{more}")
     if record.positions is not None and checked != record.positions:
         raise VerifyError(f"{record.name}: {checked} positions stored, the game row says {record.positions}")
     return VerifyReport(record.name, checked)
 
 
+@dataclass
+class _Failure:
+    """A stored position that disagrees, with what is needed to judge it again."""
+
+    row: Any
+    expanded: tuple
+    #: the children's stored values: code -> (text, result, remoteness, grundy)
+    children: dict
+    problem: str
+    #: wrong whatever its children hold (text, player, degree, a malformed value)
+    own: bool
+
+
 class _Mismatch(Exception):
-    pass
+    def __init__(self, what: str, own: bool = False):
+        super().__init__(what)
+        self.own = own
 
 
-def _check(row, expanded, values, impartial: bool = False) -> str | None:
-    """What is wrong with one stored position, or None."""
+def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] | None:
+    """What is wrong with one stored position and whether it is wrong by itself, or None."""
     try:
-        _check_row(row, expanded, values)
+        _check_row(row, expanded, values, impartial)
         if impartial:
             _check_grundy(row, expanded, values)
     except _Mismatch as exc:
-        return str(exc)
+        return str(exc), exc.own
     return None
 
 
-def _check_row(row, expanded, values) -> None:
+def _check_row(row, expanded, values, impartial: bool = False) -> None:
     player, text, prim, moves = expanded
 
-    def fail(what: str):
-        raise _Mismatch(what)
+    def fail(what: str, own: bool = False):
+        raise _Mismatch(what, own)
 
     if text != row.text:
-        fail(f"stored text differs from the rules' text {text!r}")
+        fail(f"stored text differs from the rules' text {text!r}", own=True)
     if player != row.player:
-        fail(f"stored player {row.player}, the rules say {player}")
+        fail(f"stored player {row.player!r}, the rules say {player}", own=True)
     if row.degree != len(moves):
-        fail(f"stored degree {row.degree}, the rules give {len(moves)} moves")
+        fail(f"stored degree {row.degree!r}, the rules give {len(moves)} moves", own=True)
+    malformed = value_problem(row.result, row.remoteness)
+    if malformed:
+        fail(malformed, own=True)
+    if impartial:
+        if row.grundy is not None and not is_remoteness(row.grundy):
+            fail(f"stored grundy {row.grundy!r} is not a non-negative integer", own=True)
+    elif row.grundy is not None:
+        fail(f"stored grundy {row.grundy!r} in a partisan game (only impartial games have grundy values)", own=True)
+    if prim is None and not moves:
+        fail("a non-primitive position must have moves", own=True)
     children = []
     for label, child in moves:
         if child not in values:
-            fail(f"move {label} leads to a position that is not stored (code {child})")
-        _, cres, crem, _ = values[child]
-        if cres is None:
-            fail(f"move {label} leads to a position with no stored result")
+            fail(f"move {label} leads to a position that is not stored (code {child})", own=True)
+        ctext, cres, crem, _ = values[child]
+        if value_problem(cres, crem):
+            fail(f"move {label} leads to {ctext!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
         children.append((cres, crem))
     try:
         result, remoteness = value_from_children(prim, children)
@@ -134,6 +167,103 @@ def _check_grundy(row, expanded, values) -> None:
         raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
     if grundy is not None and (grundy == 0) != (row.result == LOSE):
         raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
+
+
+def _culprit(failures: dict[int, _Failure], impartial: bool):
+    """The (row, problem) to report among the positions that disagree."""
+    own = [code for code, f in failures.items() if f.own]
+    if own:
+        failure = failures[min(own)]
+        return failure.row, failure.problem
+    pool = _still_wrong(failures, impartial) or {code: f.problem for code, f in failures.items()}
+    roots = [code for code in pool if not any(child in pool for _, child in failures[code].expanded[3])]
+    code = min(roots) if roots else min(pool)
+    return failures[code].row, pool[code]
+
+
+def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, str]:
+    """The disagreeing positions that still disagree once the values of all of them are derived again.
+
+    The positions that agree keep their stored values; the others get the
+    values the rules give them from those (:func:`_resolve`). A position
+    that disagreed only because a child's stored value was wrong then
+    agrees: on a cycle of draws this tells the edited position from its
+    neighbours, which plain "first whose children agree" cannot.
+    """
+    if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
+        return {}
+    stored: dict[int, tuple] = {}
+    for failure in failures.values():
+        stored.update(failure.children)
+    outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
+    if any(value_problem(*value) for value in outside.values()):
+        return {}
+    nodes = {code: (f.expanded[2], [child for _, child in f.expanded[3]]) for code, f in failures.items()}
+    derived = _resolve(nodes, outside)
+    values = {code: (text, *derived[code], grundy) if code in derived else (text, res, rem, grundy) for code, (text, res, rem, grundy) in stored.items()}
+    still = {}
+    for code, failure in failures.items():
+        found = _check(failure.row, failure.expanded, values, impartial)
+        if found:
+            still[code] = found[0]
+    return still
+
+
+def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tuple]:
+    """Retrograde analysis of a part of the game, the rest fixed.
+
+    ``nodes``: code -> (primitive value or None, child codes); ``outside``:
+    code -> (result, remoteness) of the children not in ``nodes``. Returns
+    code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
+    levels, then tie levels, the rest draws.
+    """
+    value: dict[int, tuple] = {}
+    parents: dict[int, list[int]] = defaultdict(list)
+    pending: dict[int, int] = {}
+    winlose: dict[int, set] = defaultdict(set)
+    ties: dict[int, set] = defaultdict(set)
+    for code, (prim, children) in nodes.items():
+        if prim is not None:
+            value[code] = (prim, 0)
+        pending[code] = len(children)
+        for child in children:
+            parents[child].append(code)
+
+    def known(code):
+        return value[code] if code in nodes else outside[code]
+
+    for code, (res, rem) in [*value.items(), *outside.items()]:
+        if res in (WIN, LOSE):
+            winlose[rem].add(code)
+        elif res == TIE:
+            ties[rem].add(code)
+    k = 0
+    while winlose and k <= max(winlose):
+        for child in winlose.get(k, ()):
+            lost = known(child)[0] == LOSE
+            for code in parents.get(child, ()):
+                if code in value:
+                    continue
+                if lost:
+                    value[code] = (WIN, k + 1)
+                    winlose[k + 1].add(code)
+                else:
+                    pending[code] -= 1
+                    if pending[code] == 0:
+                        value[code] = (LOSE, k + 1)
+                        winlose[k + 1].add(code)
+        k += 1
+    t = 0
+    while ties and t <= max(ties):
+        for child in ties.get(t, ()):
+            for code in parents.get(child, ()):
+                if code not in value:
+                    value[code] = (TIE, t + 1)
+                    ties[t + 1].add(code)
+        t += 1
+    for code in nodes:
+        value.setdefault(code, (DRAW, None))
+    return value
 
 
 def mex(values) -> int:

@@ -1,4 +1,19 @@
-"""A solve killed at any moment (SIGKILL) resumes and ends with the same tables."""
+"""A solve killed at any moment (SIGKILL) resumes and ends with the same tables.
+
+The solver runs in a child process that kills itself with SIGKILL at a
+chosen point -- deterministically, not after some wall-clock time: on the
+k-th progress report of a phase (just after a committed page or level), or
+before the N-th SQL statement matching a pattern, or a few statements after
+it (inside a transaction: after a page's positions but before its moves,
+after a level's first update but before its commit, ...). One database is
+killed at eleven points in turn, through enumeration and every propagation
+phase (win/lose levels, tie levels, draws), each time resumed by the same
+solve call; after every kill the file must be consistent, `query` must
+refuse it and `list` must show it unfinished, and in the end every row must
+equal those of an uninterrupted solve.
+"""
+
+from __future__ import annotations
 
 import json
 import random
@@ -6,21 +21,97 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 
-from gamedb import Database, make_game
-from oracles.cat_mouse import random_graph
-
-SOLVER = """
-import sys
 from gamedb.games import make_game
 from gamedb.solve import solve
 from gamedb.store.database import open_engine
-db, graph, batch = sys.argv[1], sys.argv[2], int(sys.argv[3])
-solve(open_engine(db, create=True), make_game("cat-mouse", graph=graph), "cm", batch=batch, method="sql")
+
+BATCH = 20  # positions per enumeration page: the game takes some fifteen pages
+
+SOLVER = """
+import json, os, signal, sys
+from sqlalchemy import event
+from gamedb.games import make_game
+from gamedb.solve import solve
+from gamedb.store.database import open_engine
+
+db, game_file, batch, spec = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
+engine = open_engine(db, create=True)
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)
+
+progress = None
+if "phase" in spec:  # on a progress report (made just after a commit)
+    calls = [0]
+    def progress(phase, done, total):
+        if phase == spec["phase"]:
+            calls[0] += 1
+            if calls[0] == spec.get("call") or done == spec.get("done"):
+                die()
+elif "sql" in spec:  # before the statement `offset` statements after the n-th one matching
+    seen, left = [0], [None]
+    @event.listens_for(engine, "before_cursor_execute")
+    def kill_at(conn, cursor, statement, parameters, context, executemany):
+        if left[0] is None and all(part in statement for part in spec["sql"]):
+            seen[0] += 1
+            if seen[0] == spec["n"]:
+                left[0] = spec.get("offset", 0)
+        if left[0] is not None:
+            if left[0] == 0:
+                die()
+            left[0] -= 1
+solve(engine, make_game("graph", file=game_file), "g", batch=batch, method="sql", progress=progress)
 """
+
+#: (what, kill spec, expected status and game.progress after the kill), in the order a solve meets them
+KILLS = [
+    ("enumeration: after the 3rd page committed", {"phase": "enumerate", "call": 3}, ("enumerating", None)),
+    ("enumeration: inside the 2nd page, its positions written but not its moves", {"sql": ["INSERT INTO move"], "n": 2}, ("enumerating", None)),
+    ("enumeration: inside the 2nd page, its moves written but its children not queued", {"sql": ["INSERT INTO solve_queue"], "n": 3}, ("enumerating", None)),
+    ("enumeration finished, the game row not yet 'solving'", {"sql": ["UPDATE game SET", "status"], "n": 1}, ("enumerating", None)),
+    ("propagation: counters started, not committed", {"sql": ["INSERT INTO solve_counter"], "n": 1, "offset": 1}, ("solving", None)),
+    ("win/lose level 3: wins decided, counters not yet lowered", {"sql": ["UPDATE solve_counter SET pending"], "n": 4}, ("solving", {"phase": "winlose", "level": 3})),
+    ("win/lose: after level 10 committed", {"phase": "win/lose levels", "done": 10}, ("solving", {"phase": "winlose", "level": 10})),
+    ("tie level 2: ties decided, the level not committed", {"sql": ["SET result = 'tie'"], "n": 3, "offset": 1}, ("solving", {"phase": "tie", "level": 2})),
+    ("tie levels: after level 6 committed", {"phase": "tie levels", "done": 6}, ("solving", {"phase": "tie", "level": 6})),
+    ("draws: results written, best moves not", {"sql": ["SET result = 'draw'"], "n": 1, "offset": 1}, ("solving", {"phase": "draw"})),
+    ("propagation done, the game row not yet 'solved'", {"sql": ["UPDATE game SET", "status"], "n": 1}, ("solving", {"phase": "done"})),
+]
+
+
+def resume_game(seed: int = 6, n: int = 400, chain: int = 14, ties: int = 5) -> dict:
+    """A graph game with wins, losses, ties and draws and many levels of each (some 290 positions)."""
+    rng = random.Random(seed)
+    names = [f"r{i:03d}" for i in range(n)]
+    players = ("first", "second")
+    pos = {}
+    for name in names:
+        if rng.random() < 0.12:
+            pos[name] = {"player": rng.choice(players), "value": rng.choice(["win", "lose", "lose", "lose", "tie"])}
+        else:
+            pos[name] = {"player": rng.choice(players), "moves": sorted(rng.sample(names, rng.randint(1, 3)))}
+    # long chains: win/lose remoteness up to `chain`, tie remoteness up to `ties`
+    pos["w00"] = {"player": "first", "value": "lose"}
+    for i in range(1, chain + 1):
+        pos[f"w{i:02d}"] = {"player": players[i % 2], "moves": [f"w{i - 1:02d}"]}
+    pos["t00"] = {"player": "first", "value": "tie"}
+    for i in range(1, ties + 1):
+        pos[f"t{i:02d}"] = {"player": players[i % 2], "moves": [f"t{i - 1:02d}"]}
+    # a cycle left only into wins for the opponent: draws
+    pos["d0"] = {"player": "first", "moves": ["d1"]}
+    pos["d1"] = {"player": "second", "moves": ["d0", "d2", "w01"]}
+    pos["d2"] = {"player": "first", "moves": ["d0", "w03"]}
+    pos["start"] = {"player": "first", "moves": [*names[:8], f"w{chain:02d}", f"t{ties:02d}", "d0"]}
+    for name in rng.sample(names, 20):
+        if "moves" in pos[name]:
+            pos[name]["moves"] = sorted(set(pos[name]["moves"]) | {rng.choice([f"w{chain:02d}", f"t{ties:02d}"])})
+    return {"start": "start", "positions": pos}
+
+
+GAME_ROW = "name, family, parameters, rules_version, impartial, status, start_code, start_position, positions, moves, info, progress"
 
 
 def dump(path):
@@ -28,59 +119,95 @@ def dump(path):
         positions = con.execute("SELECT * FROM position ORDER BY game_id, code").fetchall()
         moves = con.execute("SELECT * FROM move ORDER BY game_id, parent, ord").fetchall()
         work = con.execute("SELECT (SELECT COUNT(*) FROM solve_queue) + (SELECT COUNT(*) FROM solve_counter)").fetchone()
-        game = con.execute("SELECT name, status, positions, moves, start_code FROM game").fetchall()
+        game = con.execute(f"SELECT {GAME_ROW} FROM game").fetchall()
+    con.close()
     return positions, moves, work, game
 
 
 @pytest.fixture(scope="module")
-def graph_file(tmp_path_factory):
-    rng = random.Random(6)
-    graph = random_graph(rng, 150, 0.05)
-    path = tmp_path_factory.mktemp("graph") / "graph.json"
-    path.write_text(json.dumps(graph))
+def game_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("graph") / "game.json"
+    path.write_text(json.dumps(resume_game()))
     return path
 
 
-def test_killed_solves_resume_to_identical_tables(tmp_path, graph_file):
-    reference = tmp_path / "reference.sqlite"
-    Database(reference, create=True).solve(make_game("cat-mouse", graph=str(graph_file)), "cm")
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, game_file):
+    """An uninterrupted solve, with the same engine and page size."""
+    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
+    engine = open_engine(path, create=True)
+    solve(engine, make_game("graph", file=str(game_file)), "g", batch=BATCH, method="sql")
+    engine.dispose()
+    return path
 
-    # kill solver processes after random short stretches of work until one finishes
+
+def test_reference_game_has_every_phase(reference):
+    with sqlite3.connect(reference) as con:
+        results = dict(con.execute("SELECT result, COUNT(*) FROM position GROUP BY result").fetchall())
+        (progress,) = con.execute("SELECT progress FROM game").fetchone()
+    con.close()
+    assert set(results) == {"win", "lose", "tie", "draw"}, results
+    levels = json.loads(progress)
+    # the kill points above lie inside these
+    assert levels["winlose_levels"] > 11 and levels["tie_levels"] > 7, levels
+    assert sum(results.values()) > 10 * BATCH
+
+
+def _run_solver(db, game_file, spec):
+    return subprocess.run(
+        [sys.executable, "-c", SOLVER, str(db), str(game_file), str(BATCH), json.dumps(spec)], capture_output=True, text=True, timeout=120
+    )
+
+
+def _state(db):
+    with sqlite3.connect(db) as con:
+        status, progress = con.execute("SELECT status, progress FROM game").fetchone()
+        unbalanced = con.execute(  # a page is written whole or not at all
+            "SELECT COUNT(*) FROM position p WHERE p.degree <> "
+            "(SELECT COUNT(*) FROM move m WHERE m.game_id = p.game_id AND m.parent = p.code)"
+        ).fetchone()[0]
+        decided = con.execute("SELECT code, result, remoteness, best_move FROM position WHERE result IS NOT NULL").fetchall()
+        count = con.execute("SELECT COUNT(*) FROM position").fetchone()[0]
+    con.close()
+    return status, json.loads(progress) if progress else None, unbalanced, decided, count
+
+
+def test_killed_solves_resume_to_identical_tables(tmp_path, game_file, reference, cli):
+    with sqlite3.connect(reference) as con:
+        final = {row[0]: row[1:] for row in con.execute("SELECT code, result, remoteness, best_move FROM position")}
+        primitive = {row[0] for row in con.execute("SELECT code FROM position WHERE degree = 0")}
+    con.close()
     target = tmp_path / "killed.sqlite"
-    rng = random.Random(1)
-    kills, statuses = 0, set()
-    startup = _startup_seconds(reference, graph_file)
-    for attempt in range(40):
-        if kills >= 6 and "solving" in statuses:
-            break
-        proc = subprocess.Popen([sys.executable, "-c", SOLVER, str(target), str(graph_file), "50"])
-        time.sleep(startup + rng.uniform(0.1, 0.8))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
-        proc.wait()
-        if target.exists():
-            with sqlite3.connect(target) as con:
-                try:
-                    row = con.execute("SELECT status FROM game").fetchone()
-                except sqlite3.OperationalError:  # killed while the schema was being created
-                    row = None
-            statuses.add(row[0] if row else None)
-            # an interrupted database is never mistaken for a solved one
-            if row and row[0] != "solved":
-                run = subprocess.run(
-                    [sys.executable, "-m", "gamedb", "--db", str(target), "query", "cm"], capture_output=True, text=True
-                )
-                assert run.returncode == 1 and "not fully solved" in run.stderr
-    assert kills >= 3, "the kills all came too late; the game solves too fast for this test"
-    assert {"enumerating", "solving"} <= statuses, statuses  # killed in both phases
-    subprocess.run([sys.executable, "-c", SOLVER, str(target), str(graph_file), "50"], check=True)
+    counts = []
+    for what, spec, (status, progress) in KILLS:
+        run = _run_solver(target, game_file, spec)
+        assert run.returncode == -signal.SIGKILL, f"{what}: not killed (exit {run.returncode}): {run.stderr[-2000:]}"
+        got_status, got_progress, unbalanced, decided, count = _state(target)
+        assert got_status == status, what
+        if progress is None:
+            assert got_progress is None, (what, got_progress)
+        else:  # the committed level, whatever the kill rolled back
+            assert {key: got_progress.get(key) for key in progress} == progress, (what, got_progress)
+        assert unbalanced == 0, f"{what}: a position without all its moves"
+        # whatever is decided is decided right (enumeration writes the primitive positions decided)
+        wrong = [(code, value) for code, *value in decided if final[code] != tuple(value)]
+        assert not wrong, (what, wrong[:5])
+        if status == "enumerating":
+            assert {code for code, *_ in decided} <= primitive, what
+        counts.append(count)
+        # an unfinished game is never answered from, and is listed as unfinished
+        query = cli("query", "g", db=target)
+        assert query.exit_code == 1 and "not fully solved" in query.stderr, (what, query.stderr)
+        assert "Traceback" not in query.stderr
+        listed = cli("list", db=target)
+        assert listed.exit_code == 0 and f"UNFINISHED ({status})" in listed.stdout, (what, listed.stdout)
+        assert json.loads(cli("list", "--json", db=target).stdout)[0]["status"] == status
+    # enumeration was interrupted early, then went on from where it stopped
+    assert 0 < counts[0] < counts[1] < counts[3] == len(final)
+
+    run = _run_solver(target, game_file, {})  # the same solve, left to finish
+    assert run.returncode == 0, run.stderr
     assert dump(target) == dump(reference)
-    assert Database(target).verify("cm").positions > 0
-
-
-def _startup_seconds(solved_db, graph_file):
-    """How long the solver process takes to start and find the game already solved."""
-    t0 = time.perf_counter()
-    subprocess.run([sys.executable, "-c", SOLVER, str(solved_db), str(graph_file), "50"], check=True)
-    return time.perf_counter() - t0
+    assert cli("verify", "g", "-q", db=target).exit_code == 0
+    assert cli("query", "g", db=target).exit_code == 0
+    assert "UNFINISHED" not in cli("list", db=target).stdout
