@@ -71,8 +71,9 @@ MAX_CELLS = 400
 #: (label, row step, column step), in move order
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
 
-_KEY = re.compile(r"(mouse|cat|turn)\s*=", re.IGNORECASE)
-_CELL = re.compile(r"^[(\[]?\s*r?\s*(\d+)\s*(?:[,:]\s*c?|c|\s)\s*(\d+)\s*[)\]]?$", re.IGNORECASE)
+# ASCII only: \d would also match other scripts' digits, which int() then reads
+_KEY = re.compile(r"(mouse|cat|turn)\s*=", re.IGNORECASE | re.ASCII)
+_CELL = re.compile(r"^[(\[]?\s*r?\s*(\d+)\s*(?:[,:]\s*c?|c|\s)\s*(\d+)\s*[)\]]?$", re.IGNORECASE | re.ASCII)
 
 
 class State(NamedTuple):
@@ -240,6 +241,8 @@ class CatMouseGrid(Game):
         match = _CELL.match(value)
         if not match:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who}={value!r} is not a cell (write rRcC, e.g. r2c0)")
+        if max(len(match.group(i).lstrip("0")) for i in (1, 2)) > 6:  # far off any grid; int() might refuse it
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell {value!r} is off the {self.rows}x{self.cols} grid")
         r, c = int(match.group(1)), int(match.group(2))
         if not (r < self.rows and c < self.cols):
             raise PositionError(

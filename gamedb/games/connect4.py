@@ -137,6 +137,9 @@ class Connect4(Game):
             where = f"bad connect4 position {text!r}: move {i}"
             if not (token.isascii() and token.isdigit()):
                 raise PositionError(f"{where}: {token!r} is not a column number (1-{self.width})")
+            if len(token.lstrip("0")) > len(str(self.width)):  # not converted: it may have thousands of digits
+                shown = token if len(token) <= 20 else f"{token[:12]}... ({len(token)} digits)"
+                raise PositionError(f"{where}: there is no column {shown} (columns are 1-{self.width})")
             column = int(token)
             if not 1 <= column <= self.width:
                 raise PositionError(f"{where}: there is no column {column} (columns are 1-{self.width})")

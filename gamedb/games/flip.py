@@ -22,7 +22,13 @@ class Flip(HeapGame):
     family = "flip"
     summary = "The flip game: turn ++ into -- (octal game 0.07 on the + runs); any +/- string answered"
     position_syntax = "a string of + and - (e.g. ++--+++); moves are the index (from 0) of the first + flipped"
-    params = (max_param(100),)
+    params = (
+        max_param(
+            100,
+            "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
+            "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX).",
+        ),
+    )
     rules_name = "the flip game (octal 0.07)"
     component_name = "+ run of length"
     max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period

@@ -54,8 +54,9 @@ class HeapRule:
 Option = tuple[int, tuple[int, ...]]
 
 
-def max_param(default: int) -> Param:
-    return Param("max", int, "Largest heap solved: heaps 0..MAX are stored and answer any sum of them.", default=default)
+def max_param(default: int, help: str = "Largest heap solved: heaps 0..MAX are stored and answer any sum of them.") -> Param:
+    """The ``--max`` option of a heap family (a family whose components are not heaps words its own ``help``)."""
+    return Param("max", int, help, default=default)
 
 
 class HeapGame(Game):
@@ -194,13 +195,24 @@ class HeapGame(Game):
 
     def parse(self, text: str):
         tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+        if not tokens:
+            raise PositionError(f"empty heap position {text!r}: write 0 for the empty position; expected {self.position_syntax}")
         heaps = []
         for token in tokens:
             if not (token.isascii() and token.isdigit()):
                 raise PositionError(f"bad heap position {text!r}: {token!r} is not a heap size; expected {self.position_syntax}")
-            if int(token):
-                heaps.append(int(token))
+            try:
+                size = int(token)
+            except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+                raise PositionError(f"bad heap position: heap size {_short(token)} is too large") from None
+            if size:
+                heaps.append(size)
         return tuple(heaps)
+
+
+def _short(digits: str) -> str:
+    """A long number as it fits in a message: its first digits and how many there are."""
+    return digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
 
 
 def octal_rules(digits: Sequence[int]) -> list[HeapRule]:

@@ -33,9 +33,15 @@ _NAMES = ("alice", "bob")
 _TEXT = re.compile(
     r"^\s*c0\s*=\s*(\d+)\s*,\s*c1\s*=\s*(\d+)\s*,\s*c2\s*=\s*(\d+)\s*,\s*sum\s*=\s*(\d+)\s*,"
     r"\s*turn\s*=\s*(alice|bob)\s*(,\s*over\s*)?$",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # ASCII digits only: int() would also read other scripts' digits
 )
-_STONES = re.compile(r"^\s*\[?\s*(-?\d+(\s*[,\s]\s*-?\d+)*)?\s*,?\s*\]?\s*$")
+_STONES = re.compile(r"^\s*\[?\s*(-?\d+(\s*[,\s]\s*-?\d+)*)?\s*,?\s*\]?\s*$", re.ASCII)
+_STONE = re.compile(r"-?\d+", re.ASCII)
+
+
+def _shorten(text: str, limit: int = 200) -> str:
+    """Position text as it fits in a one-line message."""
+    return text if len(text) <= limit else f"{text[:limit - 20]}... ({len(text)} characters)"
 
 
 class State(NamedTuple):
@@ -109,25 +115,41 @@ class StoneIX(Game):
     def parse(self, text: str) -> State:
         match = _TEXT.match(text)
         if match:
+            # numbers are compared by length before int(), which refuses texts of thousands of digits
+            for residue in range(3):
+                digits = match.group(residue + 1).lstrip("0")
+                if len(digits) > len(str(self.max_count)):
+                    shown = digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
+                    raise PositionNotFound(
+                        f"stone-ix position {_shorten(text)!r} has {shown} stones of residue {residue}; "
+                        f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
+                    )
             counts = tuple(int(match.group(i)) for i in (1, 2, 3))
-            removed, turn, over = int(match.group(4)), _NAMES.index(match.group(5).lower()), bool(match.group(6))
+            removed = int(match.group(4)) if len(match.group(4).lstrip("0")) <= 1 else 3
+            turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
             if removed > 2:
-                raise PositionError(f"bad stone-ix position {text!r}: sum is the removed sum mod 3 (0, 1 or 2)")
+                raise PositionError(f"bad stone-ix position {_shorten(text)!r}: sum is the removed sum mod 3 (0, 1 or 2)")
             if over and removed:
-                raise PositionError(f"bad stone-ix position {text!r}: ',over' follows a removal that made the sum 0 (sum=0)")
+                raise PositionError(f"bad stone-ix position {_shorten(text)!r}: ',over' follows a removal that made the sum 0 (sum=0)")
             if removed == 0 and not over and turn == BOB:
                 raise PositionError(
-                    f"bad stone-ix position {text!r}: with sum=0 nothing has been removed yet, so Alice moves "
+                    f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
                     "(after a losing removal add ',over')"
                 )
             state = State(counts, removed, turn, over)
         elif _STONES.match(text) and "=" not in text:
-            values = [int(v) for v in re.findall(r"-?\d+", text)]
-            if any(v < 0 for v in values):
-                raise PositionError(f"bad stones list {text!r}: stone values are not negative")
-            state = State(tuple(sum(1 for v in values if v % 3 == r) for r in range(3)), 0, ALICE)
+            values = _STONE.findall(text)  # kept as text: only the sign and the residue mod 3 matter
+            if not values:
+                raise PositionError(
+                    f"bad stones list {_shorten(text)!r}: no stones; give at least one stone value (e.g. 5,1,2,4,3), "
+                    "or a full state such as c0=0,c1=0,c2=0,sum=0,turn=alice"
+                )
+            if any(v.startswith("-") and v.strip("-0") for v in values):
+                raise PositionError(f"bad stones list {_shorten(text)!r}: stone values are not negative")
+            residues = [sum(map(int, v.lstrip("-"))) % 3 for v in values]  # a number is its digit sum mod 3
+            state = State(tuple(residues.count(r) for r in range(3)), 0, ALICE)
         else:
-            raise PositionError(f"bad stone-ix position {text!r}: expected {self.position_syntax}")
+            raise PositionError(f"bad stone-ix position {_shorten(text)!r}: expected {self.position_syntax}")
         for residue, count in enumerate(state.counts):
             if count > self.max_count:
                 raise PositionNotFound(

@@ -35,16 +35,34 @@ class Subtraction(HeapGame):
 
 
 def parse_set(value) -> list[int]:
-    items = value if isinstance(value, (list, tuple)) else str(value).replace(" ", ",").split(",")
+    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
+
+    Commas separate entries and each entry holds one or more numbers separated
+    by spaces; an empty entry (``1,,2``, a leading or trailing comma) is refused
+    rather than silently dropped, since it usually means a number went missing.
+    """
+    if isinstance(value, (list, tuple)):
+        entries = [str(item) for item in value]
+    else:
+        text = str(value)
+        if not text.strip():
+            raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
+        entries = text.split(",")
+    items = []
+    for position, entry in enumerate(entries, 1):
+        words = entry.split()
+        if not words:
+            raise InputError(
+                f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)"
+            )
+        items.extend(words)
     takes = set()
-    for item in items:
-        text = str(item).strip()
-        if not text:
-            continue
-        if not (text.isascii() and text.isdigit()) or int(text) < 1:
+    for text in items:
+        if not (text.isascii() and text.isdigit()) or not text.strip("0"):
             raise InputError(f"--set: {text!r} is not a positive whole number (expected e.g. 1,2,5)")
-        if int(text) > MAX_HEAP_LIMIT:
-            raise InputError(f"--set: {text} is larger than {MAX_HEAP_LIMIT}")
+        if len(text.lstrip("0")) > len(str(MAX_HEAP_LIMIT)) or int(text) > MAX_HEAP_LIMIT:  # length first: int() refuses huge texts
+            shown = text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
+            raise InputError(f"--set: {shown} is larger than {MAX_HEAP_LIMIT}")
         takes.add(int(text))
     if not takes:
         raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")

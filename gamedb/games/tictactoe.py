@@ -72,6 +72,13 @@ class TicTacToe(Game):
             raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")
         if _has_line(board, X) and _has_line(board, O):
             raise PositionError(f"bad tic-tac-toe position {text!r}: both players have three in a row")
+        mover = X if xs == os_ else O
+        if _has_line(board, mover):
+            name, other = ("X", "O") if mover == X else ("O", "X")
+            raise PositionError(
+                f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "
+                f"so the game ended before {other}'s last mark"
+            )
         return board
 
     def describe(self, board) -> str:
