@@ -45,6 +45,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# published Connect-Four figures (issue 4): positions reachable from the empty board, the start's value
+# (for 4x4 also checked by tests/test_connect4.py against an independent oracle)
+CONNECT4_KNOWN = {(4, 4): (161_029, "tie", 16), (5, 4): (3_945_711, "tie", 20)}
+
 # targets (issue 5)
 TARGET_RATIO = 1.0  # gamedb time / pure-Python time on the big graph
 TARGET_PEAK_MB = 2048
@@ -225,6 +229,7 @@ def job_gamedb(args) -> dict:
     seconds = time.perf_counter() - t0
     if clock[1] is not None:
         phases[clock[1]] = phases.get(clock[1], 0) + time.perf_counter() - clock[0]
+    start = db.probe(args.name)
     db.close()
     # the WAL and journal files a solve may leave (the empty NAME.lock of the solve lock holds no data)
     files = [db_path.with_name(db_path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
@@ -234,6 +239,7 @@ def job_gamedb(args) -> dict:
         "moves": report.moves,
         "peak_mb": peak_mb(),
         "engine": report.engine,
+        "start": [start.result, start.remoteness],
         "phases": phases,
         "file_bytes": db_path.stat().st_size,
         "extra_files": sorted(p.name for p in files if p.exists()),
@@ -448,6 +454,11 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         c4_params = json.dumps({"width": width, "height": height})
         c4_run = run_child("gamedb", "--db", str(c4_db), "--name", "c4", "--family", "connect4", "--params", c4_params, "--engine", "auto")
         line("positions, moves", f"{c4_run['positions']:,}, {c4_run['moves']:,}")
+        result, remoteness = c4_run["start"]
+        known = CONNECT4_KNOWN.get((width, height))
+        expected = f"{known[0]:,} positions, a {known[1]} in {known[2]}" if known else "no published figure"
+        agrees = known is not None and (c4_run["positions"], result, remoteness) == known
+        line("  start position", f"{result} in {remoteness}", verdict(agrees, expected) if known else "")
         line(f"gamedb solve, end to end ({c4_run['engine']} engine)", f"{c4_run['seconds']:.1f} s", verdict(c4_run["seconds"] <= TARGET_C4_SECONDS, f"<= {TARGET_C4_SECONDS} s"))
         line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in c4_run["phases"].items()))
         line("  peak memory", f"{c4_run['peak_mb']:,.0f} MB", verdict(c4_run["peak_mb"] <= TARGET_PEAK_MB, f"<= {TARGET_PEAK_MB} MB"))

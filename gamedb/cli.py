@@ -536,6 +536,8 @@ def copy_command(
     from .api import Database
 
     source = Database(src, readonly="://" not in src)
+    for name in games or ():  # an unknown name is refused before the destination is created
+        source.game(name)
     target = Database(dst, create=True)
     with ProgressBars(quiet) as bars:
         report = source.copy_to(target, games or None, force=force, progress=bars)

@@ -36,3 +36,6 @@ def load_json_option(value: Any, option: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise GraphError(f"--{option}: bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a number of thousands of digits, or nesting too deep
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
+        raise GraphError(f"--{option}: bad JSON in {where}: {reason}") from None
