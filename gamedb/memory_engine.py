@@ -98,6 +98,15 @@ def estimate_bytes(positions: int, moves: int, text_bytes: int = 0) -> int:
     return positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE + text_bytes
 
 
+def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
+    """Memory the in-memory engine needs for ``game`` with this many positions and moves,
+    counted as the enumeration counts it (the position texts, unknown before, aside)."""
+    need = estimate_bytes(positions, moves)
+    if game.vector() is None:
+        need += positions * BYTES_PER_PYTHON_POSITION
+    return need
+
+
 # --- 1. enumeration ------------------------------------------------------------------------
 
 
@@ -409,21 +418,37 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
     return [names[i] for i in graph.label_ids[moves].tolist()]
 
 
-def solve_in_memory(engine: sa.Engine, record, game: Game, *, memory_limit: int | None = None, progress: Progress | None = None) -> tuple[int, int]:
+def solve_in_memory(
+    engine: sa.Engine,
+    record,
+    game: Game,
+    *,
+    memory_limit: int | None = None,
+    progress: Progress | None = None,
+    prepare: Callable | None = None,
+) -> tuple[int, int]:
     """Enumerate, solve and write the game of ``record`` in memory; return (positions, moves).
 
     The rows and the finished game row are committed together, so a killed
     solve leaves the game as it was (no rows). Raises :class:`TooLarge`,
     with nothing written, when the game outgrows ``memory_limit``.
+
+    ``prepare(conn)``, when given, runs first inside the writing transaction
+    and returns the game row to fill (``record`` may then be None): the
+    caller creates the row there, so a solve that fails before it writes
+    leaves no trace in the database.
     """
     from . import catalog
     from .store.schema import SOLVED
 
     t0 = time.perf_counter()
-    graph = enumerate_graph(game, memory_limit=memory_limit or default_memory_limit(), progress=progress)
+    limit = memory_limit if memory_limit is not None else default_memory_limit()
+    graph = enumerate_graph(game, memory_limit=limit, progress=progress)
     t1 = time.perf_counter()
     solution = retrograde(graph, progress=progress)
     with engine.begin() as conn:
+        if prepare is not None:
+            record = prepare(conn)
         write(conn, record.id, graph, solution, progress=progress)
         t2 = time.perf_counter()
         catalog.update(

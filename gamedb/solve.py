@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import time
 from dataclasses import dataclass
 from typing import Callable
@@ -12,13 +13,13 @@ from . import catalog
 from . import heap_engine
 from .engine import propagate, propagate_grundy
 from .enumerate import enumerate_game
-from .errors import GameExists, InputError
+from .errors import GamedbError, GameExists, InputError
 from .games.base import Game
 from .games.heap import HeapGame
-from .locking import solve_lock
-from .store.database import finish_file
+from .locking import others_solving, solve_lock
+from .store.database import finish_file, sqlite_file
 from .store.schema import ENUMERATING, SOLVED, SOLVING
-from .store.tuning import solve_settings
+from .store.tuning import default_memory_limit, solve_settings
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -57,47 +58,86 @@ def solve(
     database, memory bounded), ``memory`` (numpy, :mod:`gamedb.memory_engine`)
     or ``auto``: in memory when the game fits ``memory_limit`` bytes (default:
     half the available memory), else SQL. Both write identical tables.
+
+    Before anything is written, a family that can estimate its size
+    (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`) is checked
+    against the free space beside a SQLite file (:class:`NotEnoughSpace`)
+    and, with ``method="memory"``, against the memory limit
+    (:class:`~gamedb.memory_engine.TooLarge`). Every refusal (these, a
+    different game of the same name, a bad option) leaves the file untouched.
     """
     if method not in METHODS:
         raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {method!r}")
+    if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
+        raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     name = name or game.default_name()
+    heaps = isinstance(game, HeapGame)
+    if method == "memory" and (heaps or game.impartial):
+        raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
+    # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
+    with engine.connect() as conn:
+        record = catalog.find(conn, name)
+    if record is not None and not force:
+        _check_stored(record, game, name)
+        if record.solved:
+            return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+        if method == "memory":
+            _in_memory(engine, record, game, method, heaps)  # refuses resuming a begun SQL solve in memory
+    else:
+        check_size(engine, game, name, method=method, memory_limit=memory_limit)
     with solve_lock(engine, name), solve_settings(engine, memory_limit):
         return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=memory_limit)
 
 
+def _check_stored(record, game: Game, name: str) -> None:
+    if not catalog.same_game(record, game):
+        raise GameExists(
+            f"a different game named {name!r} is already stored ({record.family}); "
+            "choose another --name, or --force to replace it"
+        )
+
+
 def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_limit) -> SolveReport:
     t0 = time.perf_counter()
-    with engine.begin() as conn:
+    with engine.connect() as conn:  # again, now that the lock is ours
         record = catalog.find(conn, name)
-        resumed = False
-        if record is not None:
-            if force:
-                catalog.delete(conn, record)
-                record = None
-            elif not catalog.same_game(record, game):
-                raise GameExists(
-                    f"a different game named {name!r} is already stored ({record.family}); "
-                    "choose another --name, or --force to replace it"
-                )
-            elif record.solved:
+    resumed = False
+    replace = None  # a stored game --force replaces
+    if record is not None:
+        if force:
+            replace, record = record, None
+        else:
+            _check_stored(record, game, name)
+            if record.solved:
                 return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
-            else:
-                resumed = True
-        if record is None:
-            record = catalog.create(conn, name, game)
+            resumed = True
 
     heaps = isinstance(game, HeapGame)
     if _in_memory(engine, record, game, method, heaps):
         from . import memory_engine  # numpy: imported only to solve
 
+        def prepare(conn):
+            # the game row is created (and a replaced game deleted) in the transaction that writes
+            # the solved rows: a solve that fails or is killed before leaves the database as it was
+            if replace is not None:
+                catalog.delete(conn, replace)
+            return record if record is not None else catalog.create(conn, name, game)
+
         try:
-            n_pos, n_mov = memory_engine.solve_in_memory(engine, record, game, memory_limit=memory_limit, progress=progress)
+            n_pos, n_mov = memory_engine.solve_in_memory(
+                engine, record, game, memory_limit=memory_limit, progress=progress, prepare=prepare
+            )
         except memory_engine.TooLarge:
             if method == "memory":
                 raise
         else:
-            finish_file(engine)
+            finish_file(engine, wait=_finish_wait(engine, name))
             return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed, engine="memory")
+    if record is None:
+        with engine.begin() as conn:
+            if replace is not None:
+                catalog.delete(conn, replace)
+            record = catalog.create(conn, name, game)
     if record.status == ENUMERATING:
         if heaps:  # one position per heap size, moves as rules: nothing to enumerate
             n_pos, n_mov = heap_engine.fill(engine, record.id, game)
@@ -120,8 +160,80 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
     t2 = time.perf_counter()
     with engine.begin() as conn:
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
-    finish_file(engine)
+    finish_file(engine, wait=_finish_wait(engine, name))
     return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)
+
+
+def _finish_wait(engine, name: str) -> float:
+    """How long :func:`finish_file` may wait for other connections to close: not at all while
+    another game is being solved into the file (that solve finishes the file itself)."""
+    return 0.0 if others_solving(engine, name) else FINISH_WAIT
+
+
+# --- size limits ------------------------------------------------------------------------
+
+#: bytes a solved game takes in a SQLite file per position and per move (tables and
+#: indexes), measured on cat-mouse (about 10 moves per position: ~460 B/position),
+#: Connect-Four 4x4 (~157 B/position) and tic-tac-toe, rounded up
+DISK_BYTES_PER_POSITION = 90
+DISK_BYTES_PER_MOVE = 40
+#: free space a solve needs while it writes, as a multiple of the finished size: the rows
+#: pass through the write-ahead log (or the SQL engine's work tables) before they settle
+DISK_WORK_FACTOR = 2
+#: seconds :func:`finish_file` waits for readers to let go of the file
+FINISH_WAIT = 5.0
+
+
+class NotEnoughSpace(GamedbError):
+    """The game will not fit the free space beside the database file."""
+
+
+def disk_bytes(positions: int, moves: int) -> int:
+    """Estimated size on disk of a solved game with this many positions and moves."""
+    return positions * DISK_BYTES_PER_POSITION + moves * DISK_BYTES_PER_MOVE
+
+
+def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto", memory_limit: int | None = None) -> None:
+    """Refuse a game whose estimated size cannot fit the disk (SQLite) or, for ``method="memory"``,
+    the memory limit; the message gives the estimate. Families without :meth:`Game.estimate` pass."""
+    estimate = game.estimate()
+    if estimate is None:
+        return
+    positions, moves = estimate
+    size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
+    path = sqlite_file(engine)
+    if path is not None:
+        folder = path.parent
+        need = disk_bytes(positions, moves)
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+        if free is not None and need * DISK_WORK_FACTOR > free:
+            raise NotEnoughSpace(
+                f"{size} (~{human_size(need)} on disk, ~{human_size(need * DISK_WORK_FACTOR)} free while solving) "
+                f"but only {human_size(free)} are free in {folder}"
+            )
+    if method == "memory":
+        from . import memory_engine
+
+        limit = memory_limit if memory_limit is not None else default_memory_limit()
+        need = memory_engine.estimate_game_bytes(game, positions, moves)
+        if need > limit:
+            which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None else f"the memory limit is {human_size(limit)} (half the available memory)"
+            raise memory_engine.TooLarge(
+                f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
+                "use --engine sql (or auto), or a larger --memory-limit"
+            )
+
+
+def human_size(n: int) -> str:
+    """``512 B``, ``1.5 kB``, ``120 MB``, ``2.3 GB`` (powers of 1000)."""
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "B" or n >= 100 else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} B"  # not reached
 
 
 #: values of ``method`` (``--engine``)
@@ -129,7 +241,10 @@ METHODS = ("auto", "sql", "memory")
 
 
 def _in_memory(engine, record, game, method: str, heaps: bool) -> bool:
-    """Whether to try the in-memory engine: asked for, or ``auto`` on a game not begun in SQL."""
+    """Whether to try the in-memory engine: asked for, or ``auto`` on a game not begun in SQL
+    (``record`` None: a new game)."""
+    if record is None:
+        return method != "sql" and not heaps and not game.impartial
     if method == "sql" or heaps or game.impartial or record.status != ENUMERATING:
         if method == "memory":
             raise InputError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Iterable, Sequence
+from typing import Any, ClassVar, Hashable, Iterable, NamedTuple, Sequence
 
 from ..errors import InputError
 
@@ -31,6 +31,19 @@ class Param:
     @property
     def flag(self) -> str:
         return "--" + self.name.replace("_", "-")
+
+
+class Estimate(NamedTuple):
+    """Upper bounds on the size of a game, known before enumerating it.
+
+    ``positions`` bounds the reachable positions, ``moves`` the moves out of
+    them. The solver checks them against the free disk space and the memory
+    limit before it writes anything, so they should be cheap to compute and
+    not much larger than the truth.
+    """
+
+    positions: int
+    moves: int
 
 
 class Game(ABC):
@@ -124,6 +137,15 @@ class Game(ABC):
         text = text.strip()
         labels = [label for label, _ in self.moves(state)]
         return text if text in labels else None
+
+    # --- size ------------------------------------------------------------
+    def estimate(self) -> Estimate | None:
+        """Upper bounds on the positions and moves reachable from :meth:`starts`, or None if unknown.
+
+        Cheap (no enumeration); the solver refuses a game whose bounds cannot
+        fit the disk or the memory limit before writing anything.
+        """
+        return None
 
     # --- helpers for the engine -------------------------------------------
     def expand(self, code: int):

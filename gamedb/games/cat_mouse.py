@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
-from .base import Game, Param
+from .base import Estimate, Game, Param
 from .json_option import load_json_option
 
 MOUSE, CAT = 0, 1
@@ -58,6 +58,15 @@ class CatMouse(Game):
     def start(self) -> State:
         return State(1, 2, MOUSE)
 
+    def estimate(self) -> Estimate:
+        """At most 2·n² positions: 2 · (nodes the mouse can reach) · (nodes the cat can reach);
+        moves: the degree of every such position summed."""
+        mouse = _reach(self._mouse_moves, 1, stop=HOLE)  # the game ends when the mouse enters the hole
+        cat = _reach(self._cat_moves, 2)
+        mouse_moves = sum(len(self._mouse_moves[m]) for m in mouse if m != HOLE) * len(cat)
+        cat_moves = sum(len(self._cat_moves[c]) for c in cat) * len(mouse - {HOLE})
+        return Estimate(2 * len(mouse) * len(cat), mouse_moves + cat_moves)
+
     def to_move(self, state: State) -> int:
         return state.turn
 
@@ -97,6 +106,20 @@ class CatMouse(Game):
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
+
+
+def _reach(moves: list[list[int]], start: int, stop: int | None = None) -> set[int]:
+    """Nodes reachable from ``start`` along ``moves`` (not leaving ``stop``)."""
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        if a == stop:
+            continue
+        for b in moves[a]:
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
 
 
 def validate_graph(graph) -> list[list[int]]:

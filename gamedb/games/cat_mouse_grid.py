@@ -58,7 +58,7 @@ from typing import Any, NamedTuple
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
-from .base import Game, Param, require_int
+from .base import Estimate, Game, Param, require_int
 from .json_option import load_json_option
 
 MOUSE, CAT = 0, 1
@@ -126,6 +126,25 @@ class CatMouseGrid(Game):
     # --- rules ------------------------------------------------------------
     def start(self) -> State:
         return self._start
+
+    def estimate(self) -> Estimate:
+        """At most 2 · (cells the mouse can reach) · (cells the cat can reach) positions,
+        and the moves of every such position."""
+        reach = []
+        for who, cell in ((MOUSE, self._start.mouse), (CAT, self._start.cat)):
+            seen, todo = {cell}, [cell]
+            while todo:
+                a = todo.pop()
+                if a == self.food:  # the game ends there
+                    continue
+                for _, b in self._jumps[who][a]:
+                    if b not in seen:
+                        seen.add(b)
+                        todo.append(b)
+            reach.append(seen)
+        mouse, cat = reach
+        moves = sum(len(self._jumps[MOUSE][m]) for m in mouse) * len(cat) + sum(len(self._jumps[CAT][c]) for c in cat) * len(mouse)
+        return Estimate(2 * len(mouse) * len(cat), moves)
 
     def to_move(self, state: State) -> int:
         return state.turn

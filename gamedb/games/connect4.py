@@ -24,10 +24,11 @@ below it. The code is therefore unique per board and below
 from __future__ import annotations
 
 import re
+from math import comb
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Game, Param, require_int
+from .base import Estimate, Game, Param, require_int
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -75,6 +76,35 @@ class Connect4(Game):
     def default_name(self) -> str:
         name = f"connect4-{self.width}x{self.height}"
         return name if self.connect == 4 else f"{name}-k{self.connect}"
+
+    def estimate(self) -> Estimate:
+        """Boards reachable by gravity with X having as many stones as O or one more
+        (ignoring that a line ends the game), and a move per open column of each.
+
+        For every column count the ways to fill the columns so far with ``k``
+        stones of which ``f`` columns are full; a board of ``k`` stones has
+        C(k, ceil(k/2)) colourings. No more boards of ``k`` stones exist than
+        sequences of ``k`` moves, ``width**k`` (a single column has one board
+        per height).
+        """
+        w, h = self.width, self.height
+        ways = {(0, 0): 1}  # (stones, full columns) -> number of height vectors
+        for _ in range(w):
+            grown: dict[tuple[int, int], int] = {}
+            for (k, f), n in ways.items():
+                for stones in range(h + 1):
+                    key = (k + stones, f + (stones == h))
+                    grown[key] = grown.get(key, 0) + n
+            ways = grown
+        boards: dict[int, int] = {}
+        exits: dict[int, int] = {}
+        for (k, f), n in ways.items():
+            colourings = n * comb(k, (k + 1) // 2)
+            boards[k] = boards.get(k, 0) + colourings
+            exits[k] = exits.get(k, 0) + colourings * (w - f)
+        positions = sum(min(count, w**k) for k, count in boards.items())
+        moves = sum(min(count, w ** (k + 1)) for k, count in exits.items())
+        return Estimate(positions, moves)
 
     # --- rules --------------------------------------------------------------
     # A state is (x, mask): the bits of X's stones and of all stones.

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import time
 from importlib import resources
 from pathlib import Path
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -142,9 +144,10 @@ def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool =
         if path is not None and path.exists() and path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
         if readonly and path is not None:
+            uri = _readonly_uri(path)
             engine = sa.create_engine(
                 "sqlite://",
-                creator=lambda: sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False),
+                creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
             )
         else:
             engine = sa.create_engine(url)
@@ -162,6 +165,42 @@ def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool =
         reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
         raise DatabaseError(f"cannot open {describe(db)} as a gamedb database: {reason.splitlines()[0] if reason else reason}") from None
     return engine
+
+
+def _readonly_uri(path: Path) -> str:
+    """The SQLite URI that reads ``path`` without writing anything, beside it or in it.
+
+    A file in rollback-journal (DELETE) mode is read with ``mode=ro``. A file
+    left in WAL mode needs its ``-shm`` index, which a reader creates if it is
+    missing: in a folder it cannot write (a read-only share, another user's
+    files) that fails with "attempt to write a readonly database", and where
+    it can, it leaves files behind. When no ``-wal`` or ``-shm`` file exists,
+    no connection has the file open in WAL mode and the file itself holds
+    every committed row, so it is opened ``immutable`` (no locks, no side
+    files); that is done only when this process cannot write the folder or
+    the file, i.e. the file is shared with it to be read.
+    """
+    uri = f"file:{quote(str(path))}?mode=ro"
+    if _journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
+        wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+        if not shm.exists() and not (wal.exists() and wal.stat().st_size > 0):
+            return uri + "&immutable=1"
+        if not shm.exists():
+            raise DatabaseError(
+                f"cannot read {path}: it was left in WAL mode with unsaved changes in {wal.name}, and the folder is not "
+                "writable here; someone who can write the folder must open it once (e.g. `gamedb list`)"
+            )
+    return uri
+
+
+def _journal_is_wal(path: Path) -> bool:
+    """Whether the SQLite header of ``path`` says WAL mode (file format versions 2 at bytes 18 and 19)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18:20] == b"\x02\x02"
 
 
 def _check_schema(conn, *, create: bool) -> None:
@@ -216,15 +255,18 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
         conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
 
 
-def finish_file(engine: sa.Engine) -> None:
+def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
     """Leave the database ready to be read or handed on.
 
     On a server: ANALYZE. On a SQLite file: ANALYZE (the planner's
     statistics travel with the file), then the WAL is checkpointed into the
     file and the journal mode set back to DELETE, so the database is one
-    self-contained file. That needs the only connection to the file: the
-    engine's pool is emptied first; if another process still has the file
-    open, the file stays in WAL mode (still correct, just two files).
+    self-contained file that can be read from a read-only folder. That needs
+    the only connection to the file: the engine's pool is emptied first, and
+    while another process has the file open (a query) it is tried again for
+    up to ``wait`` seconds; after that the file stays in WAL mode (still
+    correct; the next solve finishes it, and readers that cannot write the
+    folder open it immutable).
     """
     if engine.dialect.name != "sqlite":
         with engine.begin() as conn:
@@ -238,12 +280,21 @@ def finish_file(engine: sa.Engine) -> None:
         conn.commit()
         if path is None:
             return
+        deadline = time.monotonic() + wait
+        pause = 0.05
         conn.exec_driver_sql("PRAGMA busy_timeout = 1000")
         try:
-            conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-            conn.exec_driver_sql("PRAGMA journal_mode = DELETE")
-        except sa.exc.OperationalError:  # another process has the file open
-            pass
+            while True:
+                try:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                    mode = conn.exec_driver_sql("PRAGMA journal_mode = DELETE").scalar()
+                except sa.exc.OperationalError:  # another process has the file open
+                    mode = None
+                conn.commit()
+                if (mode or "").lower() == "delete" or time.monotonic() + pause > deadline:
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
         finally:
             conn.exec_driver_sql("PRAGMA busy_timeout = 30000")
         conn.commit()

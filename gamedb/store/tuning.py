@@ -28,14 +28,20 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
 
 def parse_size(text: str | int) -> int:
-    """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB`` or a plain number of bytes."""
-    if isinstance(text, int):
-        return text
-    match = _SIZE.match(str(text))
-    if not match:
+    """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB`` or a plain number of bytes (more than 0)."""
+    if isinstance(text, bool) or not isinstance(text, (int, str)):
         raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
-    number, unit = float(match.group(1)), match.group(2).lower()
-    return int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
+    if isinstance(text, int):
+        size = text
+    else:
+        match = _SIZE.match(text)
+        if not match:
+            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
+        number, unit = float(match.group(1)), match.group(2).lower()
+        size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
+    if size <= 0:
+        raise InputError(f"--memory-limit must be more than 0 bytes, got {text!r}")
+    return size
 
 
 def default_memory_limit() -> int:
