@@ -250,9 +250,15 @@ def games_command(
 # --- solve (one subcommand per family) ---------------------------------------------
 
 def _run_solve(game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+    from .solve import METHODS
+    from .store.tuning import parse_size
+
+    if engine not in METHODS:  # checked before a new database file is created
+        raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {engine!r}")
+    limit = None if memory_limit is None else parse_size(memory_limit)
     db = _open(create=True)
     with ProgressBars(quiet) as bars:
-        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=memory_limit)
+        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
     if report.already_solved:
         _err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
         return

@@ -96,7 +96,7 @@ def test_forced_memory_engine_over_budget_fails_cleanly(fresh_db):
     with pytest.raises(TooLarge):
         db.solve(game, "ttt", engine="memory", memory_limit=10_000)
     # nothing was written; the same command with room solves it
-    assert db.game("ttt").positions is None
+    assert db.games() == []
     db.solve(game, "ttt", engine="memory")
     assert db.probe("ttt").result == "tie"
 
@@ -120,7 +120,7 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM move").scalar() == 0
     monkeypatch.setattr(memory_engine, "write", original)
     report = db.solve(game, "ttt")
-    assert report.resumed and report.positions == 5478
+    assert not report.resumed and report.positions == 5478  # nothing was left to resume
 
 
 def test_engine_option_is_checked(fresh_db):

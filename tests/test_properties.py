@@ -569,9 +569,6 @@ HUGE = "9" * 5000
             f"mouse={HUGE},cat=2,turn=mouse",
             InputError,
             id="cat-mouse",
-            marks=pytest.mark.xfail(
-                strict=True, raises=ValueError, reason="gamedb/games/cat_mouse.py CatMouse.parse calls int() on a 5000-digit node: ValueError"
-            ),
         ),
         pytest.param(CONNECT4[0].parse, f"1,{HUGE}", InputError, id="connect4"),
         pytest.param(GRIDS[0].parse, f"mouse=r{HUGE}c0,cat=r0c2,turn=mouse", InputError, id="cat-mouse-grid"),

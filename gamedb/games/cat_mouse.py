@@ -22,7 +22,7 @@ from .json_option import load_json_option
 
 MOUSE, CAT = 0, 1
 HOLE = 0
-_TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$")
+_TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
 
 
 class State(NamedTuple):
@@ -98,11 +98,13 @@ class CatMouse(Game):
     def parse(self, text: str) -> State:
         match = _TEXT.match(text)
         if not match:
-            raise PositionError(f"bad cat-mouse position {text!r}: expected {self.position_syntax}")
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise PositionError(f"bad cat-mouse position {shown!r}: expected {self.position_syntax}")
+        for who, digits in (("mouse", match.group(1)), ("cat", match.group(2))):
+            if len(digits) > 18 or int(digits) >= self.n:  # compared by length first: int() refuses 4,300 digits
+                node = digits if len(digits) <= 20 else digits[:17] + "..."
+                raise PositionError(f"bad cat-mouse position: {who} node {node} is not in the graph (0..{self.n - 1})")
         mouse, cat = int(match.group(1)), int(match.group(2))
-        for who, node in (("mouse", mouse), ("cat", cat)):
-            if node >= self.n:
-                raise PositionError(f"bad cat-mouse position {text!r}: {who} node {node} is not in the graph (0..{self.n - 1})")
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
