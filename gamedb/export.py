@@ -31,7 +31,7 @@ def export_lines(engine, record: GameRecord, fmt: str) -> Iterator[str]:
             "position": row["text"],
             "player": game.player_name(row["player"]),
             "result": row["result"],
-            "winner": winner_of(game, row["player"], row["result"]),
+            "winner": winner_of(game, row["player"], row["result"], row["remoteness"]),
             "remoteness": row["remoteness"],
             "degree": row["degree"],
             "best_move": row["best_move"],

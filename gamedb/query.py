@@ -68,12 +68,9 @@ _CHILDREN = sa.text(
 CHUNK = 10000
 
 
-def winner_of(game: Game, player: int, result: str) -> str | None:
-    if result == "win":
-        return game.player_name(player)
-    if result == "lose":
-        return game.player_name(1 - player)
-    return None
+def winner_of(game: Game, player: int, result: str, remoteness: int | None = None) -> str | None:
+    """The winner's name under the family's rules (see :meth:`Game.winner <gamedb.games.base.Game.winner>`)."""
+    return game.winner(player, result, remoteness)
 
 
 def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
@@ -117,7 +114,7 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
         position=row.text,
         player=game.player_name(row.player),
         result=row.result,
-        winner=winner_of(game, row.player, row.result),
+        winner=winner_of(game, row.player, row.result, row.remoteness),
         remoteness=row.remoteness,
         degree=row.degree,
         best_move=row.best_move,

@@ -328,3 +328,23 @@ def test_cli_errors(cli, db_path):
     assert run.exit_code == 2 and "off the 1x3 grid" in run.stderr
     run = cli("query", "cat-mouse-grid", "mouse=r0c2,cat=r0c2,turn=mouse")
     assert run.exit_code == 1 and "not reachable" in run.stderr
+
+
+def test_winner_follows_the_turn_limit(cli):
+    """LeetCode 1728 always has a winner: a mouse win that needs more turns than the limit, or a draw, is the cat's."""
+    corridor = '["M.......F","#########","C........"]'  # the cat cannot reach the food's row in time: the mouse runs
+    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "far", "--turn-limit", "14", "-q").exit_code == 0
+    data = json.loads(cli("query", "far", "--json").stdout)
+    assert (data["result"], data["mouse_wins_within_limit"]) == ("win", data["remoteness"] <= 14)
+    assert data["winner"] == ("mouse" if data["remoteness"] <= 14 else "cat")
+    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "near", "--turn-limit", str(data["remoteness"]), "-q").exit_code == 0
+    assert json.loads(cli("query", "near", "--json").stdout)["winner"] == "mouse"  # eating on the last allowed turn wins
+    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "short", "--turn-limit", str(data["remoteness"] - 1), "-q").exit_code == 0
+    assert json.loads(cli("query", "short", "--json").stdout)["winner"] == "cat"
+    draw = '["...#F",".#.##","M.C.."]'
+    assert cli("solve", "cat-mouse-grid", "--grid", draw, "--name", "stuck", "-q").exit_code == 0
+    data = json.loads(cli("query", "stuck", "--json").stdout)
+    assert (data["result"], data["winner"]) == ("draw", "cat")
+    exported = [json.loads(line) for line in cli("export", "short", "--format", "jsonl").stdout.splitlines()]
+    start = next(row for row in exported if row["position"] == "mouse=r0c0,cat=r2c0,turn=mouse")
+    assert start["winner"] == "cat"

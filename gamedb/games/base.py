@@ -166,6 +166,18 @@ class Game(ABC):
     def player_name(self, index: int) -> str:
         return self.players[index]
 
+    def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
+        """Who wins from a position whose stored value is ``result`` for ``player`` (None: tie or draw).
+
+        A family whose rules add a verdict on top of the stored value (the
+        turn limit of ``cat-mouse-grid``) overrides this.
+        """
+        if result == "win":
+            return self.player_name(player)
+        if result == "lose":
+            return self.player_name(1 - player)
+        return None
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items())
         return f"{type(self).__name__}({args})"

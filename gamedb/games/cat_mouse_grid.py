@@ -32,7 +32,10 @@ answer). A mouse that reaches the food on exactly the ``L``-th turn wins.
 played, before looking at the food, lets the mouse only ``L - 1`` turns; from
 the start the mouse eats on odd turns, so the two readings agree for every
 even limit, LeetCode's 1000 included.) Draws and cat wins are cat wins under
-any limit.
+any limit. So ``winner`` (in ``query``, ``play`` and ``export``) is always
+the mouse or the cat, by the turn limit, while ``result`` and ``remoteness``
+stay the unlimited game's; the ``positions`` SQL view's ``winner`` column,
+which knows no limit, is the unlimited game's.
 
 Position text: ``mouse=rRcC,cat=rRcC,turn=mouse|cat`` with 0-based row and
 column, as in ``grid[R][C]``: ``mouse=r2c0,cat=r1c1,turn=mouse``. Parsing
@@ -216,6 +219,11 @@ class CatMouseGrid(Game):
         return None
 
     # --- the turn limit ---------------------------------------------------------
+    def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
+        """Under LeetCode 1728 someone always wins: the mouse if it can force the food within the
+        turn limit, else the cat (a draw, or a mouse win that takes too long, is the cat's)."""
+        return self.players[MOUSE] if mouse_wins_within(result, remoteness, player, self.turn_limit) else self.players[CAT]
+
     def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict:
         """The turn-limited answer for a position with this stored value.
 
