@@ -9,8 +9,8 @@ stopped: rows are inserted with ON CONFLICT DO NOTHING.
 
 Rows go to the driver as tuples (no per-row SQLAlchemy work). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
-numpy, and a graph game writes the page's moves with one SQL join of the
-new positions with its adjacency lists.
+numpy; a two-token game (cat and mouse, :mod:`gamedb.token_moves`) writes
+the page's moves with one SQL join of the new positions with its move lists.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Callable
 
 import sqlalchemy as sa
 
+from . import token_moves
 from .errors import GamedbError
 from .games.base import Game
 from .store.bulk import executemany, insert_rows
@@ -56,7 +57,10 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
     vector = game.vector()
-    sql_moves = vector is not None and vector.sql_moves
+    tokens = game.token_moves()
+    if tokens is not None:  # a two-token game: its moves come from its move lists by one join per page
+        with engine.begin() as conn:
+            token_moves.store(conn, game_id, tokens)
     while depth is not None:
         after = -1
         while True:
@@ -65,10 +69,10 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                 if not codes:
                     break
                 after = codes[-1]
-                pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=not sql_moves)
+                pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=tokens is None)
                 executemany(conn, _INSERT_POSITION.format(g=int(game_id)), pos_rows)
-                if sql_moves:  # the page's moves by one join with the family's adjacency lists
-                    vector.insert_moves(conn, game_id, _PAGE_CODES.format(g=int(game_id), d=int(depth), lo=int(codes[0]), hi=int(codes[-1])))
+                if tokens is not None:  # the page's moves (working rows) by one join with the move lists
+                    token_moves.insert_moves(conn, game_id, _PAGE_CODES.format(g=int(game_id), d=int(depth), lo=int(codes[0]), hi=int(codes[-1])))
                 else:
                     executemany(conn, _INSERT_MOVE.format(g=int(game_id)), move_rows)
                 executemany(conn, _INSERT_QUEUED.format(g=int(game_id), d=int(depth) + 1), [(c,) for c in queued])

@@ -34,8 +34,9 @@ from typing import Callable
 import numpy as np
 import sqlalchemy as sa
 
+from . import token_moves
 from .errors import GamedbError
-from .games.base import Game
+from .games.base import Game, TokenMoves
 from .games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules
 from .store.tuning import default_memory_limit
 
@@ -336,16 +337,29 @@ def _first_move(parents: np.ndarray, orders: np.ndarray):
 # --- 3. writing the tables ----------------------------------------------------------------------
 
 
-def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, progress: Progress | None = None) -> None:
+def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
     """Insert every position and move row of ``game_id`` (inside the caller's transaction).
 
     Rows go in primary-key order, a chunk at a time, straight to the driver.
-    A family that can generate its moves with one SQL join
-    (:meth:`VectorRules.insert_moves <gamedb.games.vector.VectorRules.insert_moves>`)
-    does so once the positions are in.
+    A two-token game (``tokens``, :mod:`gamedb.token_moves`) keeps its move
+    lists instead of the move rows.
     """
+    from .store.bulk import indexes_built_after
+    from .store.schema import move, position
+
+    with indexes_built_after(conn, position, graph.positions):
+        _write_positions(conn, game_id, graph, solution, progress=progress)
+    if tokens is not None:  # a two-token game keeps its move lists, not a row per move
+        token_moves.store(conn, game_id, tokens)
+    else:
+        with indexes_built_after(conn, move, graph.moves):
+            _write_moves(conn, game_id, graph, progress=progress)
+    if progress:
+        progress("write", graph.positions + graph.moves, graph.positions + graph.moves)
+
+
+def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *, progress: Progress | None) -> None:
     insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
-    insert_moves = _inserter(conn, "move", ("parent", "ord", "child", "label"), game_id)
     codes, offset = graph.codes, graph.offset
     order = np.argsort(codes, kind="stable")
     names = RESULT_NAMES
@@ -375,10 +389,14 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, progress:
         insert_positions(rows)
         if progress:
             progress("write", a + len(idx), total)
-    if graph.vector is not None and graph.vector.sql_moves and graph.vector.insert_moves(conn, game_id):
-        if progress:
-            progress("write", total, total)
-        return
+
+
+def _write_moves(conn, game_id: int, graph: GameGraph, *, progress: Progress | None) -> None:
+    insert_moves = _inserter(conn, "move", ("parent", "ord", "child", "label"), game_id)
+    codes, offset = graph.codes, graph.offset
+    order = np.argsort(codes, kind="stable")
+    n = graph.positions
+    total = n + graph.moves
     written = n
     for a in range(0, n, WRITE_CHUNK):  # the moves of the same chunks of positions, in (parent code, order) order
         idx = order[a : a + WRITE_CHUNK]
@@ -449,7 +467,7 @@ def solve_in_memory(
     with engine.begin() as conn:
         if prepare is not None:
             record = prepare(conn)
-        write(conn, record.id, graph, solution, progress=progress)
+        write(conn, record.id, graph, solution, tokens=game.token_moves(), progress=progress)
         t2 = time.perf_counter()
         catalog.update(
             conn,

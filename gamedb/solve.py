@@ -10,7 +10,7 @@ from typing import Callable
 import sqlalchemy as sa
 
 from . import catalog
-from . import heap_engine
+from . import heap_engine, token_moves
 from .engine import propagate, propagate_grundy
 from .enumerate import enumerate_game
 from .errors import GamedbError, GameExists, InputError
@@ -159,6 +159,8 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
             propagate_grundy(engine, record.id, progress=progress)
     t2 = time.perf_counter()
     with engine.begin() as conn:
+        if game.token_moves() is not None:  # the levels' working move rows go; the move lists stay
+            token_moves.drop_working_moves(conn, record.id)
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
     finish_file(engine, wait=_finish_wait(engine, name))
     return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)

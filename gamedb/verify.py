@@ -61,6 +61,7 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     with engine.connect() as conn:
+        _check_token_moves(conn, record, game)
         if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
             raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
         while True:
@@ -283,3 +284,32 @@ def _best_move(result, remoteness, moves, children):
         if result == DRAW or crem == remoteness - 1:
             return label
     return None
+
+
+def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
+    """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
+    from .store.schema import token_board, token_move
+
+    tokens = game.token_moves()
+    nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
+    stored = conn.execute(
+        sa.select(token_move.c.player, token_move.c.node, token_move.c.ord, token_move.c.target, token_move.c.label)
+        .where(token_move.c.game_id == record.id)
+        .order_by(token_move.c.player, token_move.c.node, token_move.c.ord)
+    ).all()
+    if tokens is None:
+        if nodes is not None or stored:
+            raise VerifyError(f"{record.name}: move lists are stored (token_move) but the {game.family} rules have none")
+        return
+    if nodes != tokens.nodes:
+        raise VerifyError(f"{record.name}: the stored board has {nodes} nodes, the rules {tokens.nodes}")
+    expected = sorted(tokens.rows)
+    for want, got in zip(expected, [tuple(row) for row in stored]):
+        if want != got:
+            player, node, order = want[:3]
+            raise VerifyError(
+                f"{record.name}: move {order} of {game.player_name(player)} at node {node} is stored as {got[3:]}, the rules say {want[3:]}"
+            )
+    if len(stored) != len(expected):
+        raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
+

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 
 import pytest
@@ -11,6 +12,7 @@ import sqlalchemy as sa
 from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import Database, make_game
 from gamedb.errors import GameExists, GameNotFound, GamedbError
+from oracles.cat_mouse import random_graph
 from tables import assert_same_game, game_rows
 
 #: games of a shared file: (name, family, options)
@@ -100,7 +102,7 @@ def test_compact_drops_moves_and_still_answers(backend_db):
 
 def test_compact_refuses_unfinished_and_unknown_games(backend_db):
     db = backend_db()
-    db.solve(make_game("cat-mouse", graph=SEED_GRAPH_1), "g", engine="sql")
+    db.solve(make_game("tictactoe"), "g", engine="sql")
     with db.engine.begin() as conn:
         conn.execute(sa.text("UPDATE game SET status = 'solving' WHERE name = 'g'"))
     with pytest.raises(GamedbError, match="not fully solved"):
@@ -225,3 +227,29 @@ def test_copy_and_compact_have_help_with_example():
     for command in ("copy", "compact"):
         result = CliRunner().invoke(app, [command, "--help"])
         assert result.exit_code == 0 and "Example:" in result.stdout, command
+
+
+# --- two-token games keep move lists, not move rows -------------------------------------
+
+def test_cat_mouse_keeps_move_lists_and_the_moves_view_generates_every_move(backend_db):
+    """Cat and mouse stores the players' move lists; the moves view lists exactly the rules' moves with the children's values."""
+    graph = random_graph(random.Random(7), 12, 0.3)
+    game = make_game("cat-mouse", graph=graph)
+    for engine in ("sql", "memory"):
+        db = backend_db()
+        db.solve(game, "cm", engine=engine)
+        rows = game_rows(db, "cm")
+        assert rows["move"] == []  # the SQL engine's working rows are gone too
+        assert len(rows["token_move"]) == sum(len(nbrs) for nbrs in graph) + sum(len([b for b in nbrs if b]) for nbrs in graph)
+        values = {row["text"]: (row["result"], row["remoteness"]) for row in db.positions("cm")}
+        expected = []
+        for text in values:
+            state = game.parse(text)
+            for order, (label, child) in enumerate(game.moves(state)):
+                expected.append((text, order, label, game.format(child), *values[game.format(child)]))
+        with db.engine.connect() as conn:
+            listed = conn.execute(
+                sa.text("SELECT position, ord, move, child, child_result, child_remoteness FROM moves WHERE game = 'cm'")
+            ).all()
+        assert sorted(map(tuple, listed)) == sorted(expected)
+        assert db.game("cm").moves == len(expected)

@@ -224,17 +224,13 @@ def test_solved_file_is_one_analyzed_file(tmp_path, engine):
     assert {"position", "move"} <= analyzed
 
 
-@pytest.mark.parametrize("sql_moves", [True, False], ids=["moves-by-join", "moves-from-python"])
-def test_cat_mouse_fast_paths_write_the_same_rows(fresh_db, monkeypatch, sql_moves):
-    """Both engines, with the moves written by the SQL join or row by row, against the per-position rules."""
-    from gamedb.games.cat_mouse_vector import CatMouseVector
-
+def test_cat_mouse_fast_paths_write_the_same_rows(fresh_db, monkeypatch):
+    """Both engines on the numpy fast path against the per-position rules."""
     game = make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(3), 25, 0.15)))
     reference = fresh_db()
     monkeypatch.setattr(type(game), "vector", lambda self: None)  # one expand() per position
     reference.solve(game, "cm", engine="sql")
     monkeypatch.undo()
-    monkeypatch.setattr(CatMouseVector, "sql_moves", sql_moves)
     for engine in ("sql", "memory"):
         db = fresh_db()
         db.solve(game, "cm", engine=engine)

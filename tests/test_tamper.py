@@ -246,3 +246,17 @@ def test_tampers_in_a_move_table_impartial_game(tmp_path):
             assert f"position {row['text']!r}:" in str(caught.value), (tamper, changes, row, str(caught.value))
             cases += 1
     assert cases >= 30
+
+
+def test_verify_catches_a_changed_move_list(tmp_path):
+    """Cat and mouse keeps its moves as move lists (token_move); a changed target is named."""
+    from gamedb import Database, make_game
+    from gamedb.errors import VerifyError
+
+    db = Database(tmp_path / "lists.sqlite", create=True)
+    db.solve(make_game("cat-mouse", graph=[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]), "cm")
+    db.verify("cm")
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE token_move SET target = 4 WHERE player = 0 AND node = 1 AND ord = 0")
+    with pytest.raises(VerifyError, match="move 0 of mouse at node 1"):
+        db.verify("cm")

@@ -46,6 +46,21 @@ class Estimate(NamedTuple):
     moves: int
 
 
+@dataclass(frozen=True)
+class TokenMoves:
+    """Every move of a two-token game, as the players' move lists on a board of ``nodes`` nodes.
+
+    The family's codes must be ``(token0 * nodes + token1) * 2 + turn``, the
+    player to move (``turn``, 0 or 1) moving its own token; ``rows`` are
+    ``(player, node, order, target, label)``: from ``node`` that player's
+    move number ``order`` (the family's move order) goes to ``target``.
+    Primitive positions have no moves whatever the lists say.
+    """
+
+    nodes: int
+    rows: list[tuple[int, int, int, int, str]]
+
+
 class Game(ABC):
     """Rules of one game, with fixed parameters.
 
@@ -165,6 +180,10 @@ class Game(ABC):
 
     def player_name(self, index: int) -> str:
         return self.players[index]
+
+    def token_moves(self) -> TokenMoves | None:
+        """Optional: the moves as two-token move lists (see :class:`TokenMoves`), stored instead of move rows."""
+        return None
 
     def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
         """Who wins from a position whose stored value is ``result`` for ``player`` (None: tie or draw).

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
-from .base import Estimate, Game, Param
+from .base import Estimate, Game, Param, TokenMoves
 from .json_option import load_json_option
 
 MOUSE, CAT = 0, 1
@@ -83,6 +83,12 @@ class CatMouse(Game):
         if state.turn == MOUSE:
             return [(str(b), State(b, state.cat, CAT)) for b in self._mouse_moves[state.mouse]]
         return [(str(b), State(state.mouse, b, MOUSE)) for b in self._cat_moves[state.cat]]
+
+    def token_moves(self) -> TokenMoves:
+        """The mouse's and the cat's move lists: the database keeps these instead of a row per move."""
+        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
+        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
+        return TokenMoves(self.n, rows)
 
     def encode(self, state: State) -> int:
         return (state.mouse * self.n + state.cat) * 2 + state.turn

@@ -16,8 +16,6 @@ HOLE = 0
 
 
 class CatMouseVector(VectorRules):
-    sql_moves = True
-
     def __init__(self, graph: list[list[int]], players: tuple[str, str]):
         n = self.n = len(graph)
         self.code_limit = 2 * n * n
@@ -65,51 +63,3 @@ class CatMouseVector(VectorRules):
         node = np.where((np.asarray(parents) & 1) == MOUSE, rest // n, rest % n)
         text = self._node_text
         return [text[b] for b in node.tolist()]
-
-    # --- every move with one SQL join ---------------------------------------------------------
-
-    def insert_moves(self, conn, game_id: int, codes_sql: str | None = None) -> bool:
-        """Moves of stored non-primitive positions: their row of the adjacency table, in order.
-
-        ``codes_sql`` (a SELECT of one column ``code``) limits them to those
-        parents; None means every stored position of the game.
-        """
-        n = self.n
-        adjacency = self._adjacency_table(conn)
-        # code = (mouse * n + cat) * 2 + turn; the mouse (turn 0) moves along row mouse, the cat along row n + cat
-        source = "position p" if codes_sql is None else f"({codes_sql}) s CROSS JOIN position p"
-        join = "" if codes_sql is None else "AND p.code = s.code"
-        mod = "%%" if conn.dialect.paramstyle in ("format", "pyformat") else "%"  # psycopg reads a bare % as a placeholder
-        conn.exec_driver_sql(
-            f"""
-            INSERT INTO move (game_id, parent, ord, child, label)
-            SELECT p.game_id, p.code, a.ord,
-                   CASE p.player WHEN 0 THEN (a.target * {n} + (p.code / 2) {mod} {n}) * 2 + 1
-                                 ELSE ((p.code / 2) / {n} * {n} + a.target) * 2 END,
-                   CAST(a.target AS TEXT)
-            FROM {source} CROSS JOIN {adjacency} a
-            WHERE p.game_id = {int(game_id)} {join} AND p.degree > 0
-              AND a.adj_row = CASE p.player WHEN 0 THEN (p.code / 2) / {n} ELSE {n} + (p.code / 2) {mod} {n} END
-            ORDER BY p.code, a.ord
-            ON CONFLICT DO NOTHING
-            """
-        )
-        return True
-
-    def _adjacency_table(self, conn) -> str:
-        """A temporary table of this graph's move lists (row = turn * n + node), made once per connection."""
-        import hashlib
-
-        digest = hashlib.sha1(self._target.tobytes() + self._degree.tobytes()).hexdigest()[:16]
-        name = f"gamedb_adjacency_{digest}"
-        conn.exec_driver_sql(
-            f"CREATE TEMPORARY TABLE IF NOT EXISTS {name} "
-            "(adj_row INTEGER NOT NULL, ord INTEGER NOT NULL, target INTEGER NOT NULL, PRIMARY KEY (adj_row, ord))"
-        )
-        if conn.exec_driver_sql(f"SELECT COUNT(*) FROM {name}").scalar() == 0:
-            from ..store.bulk import executemany
-
-            start, target = self._offset.tolist(), self._target.tolist()
-            rows = [(row, pos - start[row], target[pos]) for row in range(2 * self.n) for pos in range(start[row], start[row + 1])]
-            executemany(conn, f"INSERT INTO {name} (adj_row, ord, target) VALUES (?, ?, ?)", rows)
-        return name

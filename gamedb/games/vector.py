@@ -46,9 +46,6 @@ class VectorRules(ABC):
 
     #: every code of the game is below this bound (codes are dense enough for a bitmap)
     code_limit: int
-    #: whether :meth:`insert_moves` writes the move rows with SQL
-    sql_moves: bool = False
-
     @abstractmethod
     def expand(self, codes: "np.ndarray") -> Expansion:
         """Player, primitive value and moves of every position in ``codes``."""
@@ -60,15 +57,3 @@ class VectorRules(ABC):
     @abstractmethod
     def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
-
-    def insert_moves(self, conn, game_id: int, codes_sql: str | None = None) -> bool:
-        """Insert the ``move`` rows of stored positions of ``game_id`` with SQL joins.
-
-        Optional (set :attr:`sql_moves`): a graph game generates its moves
-        with one join of the stored positions with its adjacency lists, far
-        faster than sending each row from Python. ``codes_sql`` is a SELECT of
-        one column ``code`` naming the parents (stored already); None means
-        every stored position of the game. Rows already there are kept.
-        Returns False when the family has no such path.
-        """
-        return False

@@ -102,6 +102,31 @@ heap_rule = sa.Table(
     sqlite_with_rowid=False,
 )
 
+# Moves of two-token games on a board (cat and mouse): positions are coded
+# ``(token0 * nodes + token1) * 2 + turn`` and the player to move moves its
+# own token (0 or 1, as ``player``) from ``node`` to ``target``. These few
+# rows describe every move of the game, so a solved token game stores no
+# ``move`` rows (the SQL engine uses them as working rows and drops them at
+# the end); the ``moves`` view generates the moves from these rows.
+token_board = sa.Table(
+    "token_board",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True, autoincrement=False),
+    sa.Column("nodes", sa.Integer, nullable=False),
+)
+
+token_move = sa.Table(
+    "token_move",
+    metadata,
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("player", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("node", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("ord", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("target", sa.Integer, nullable=False),
+    sa.Column("label", sa.Text, nullable=False),
+    sqlite_with_rowid=False,
+)
+
 # --- working tables of an unfinished solve (emptied when a solve ends) ----
 
 solve_queue = sa.Table(
