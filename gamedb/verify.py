@@ -54,6 +54,7 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     :class:`VerifyError`.
     """
     record.require_solved()
+    _check_players(engine, record, game)
     if isinstance(game, HeapGame):  # one row per heap, moves as rules
         from .heap_verify import verify_heaps
 
@@ -312,4 +313,15 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
             )
     if len(stored) != len(expected):
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
+
+
+def _check_players(engine: sa.Engine, record: GameRecord, game: Game) -> None:
+    """The player names (which the positions view joins) must be the rules' own."""
+    from .store.schema import player
+
+    with engine.connect() as conn:
+        stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
+    expected = list(enumerate(game.players))
+    if [tuple(row) for row in stored] != expected:
+        raise VerifyError(f"{record.name}: the stored players {[name for _, name in stored]} are not the rules' {list(game.players)}")
 

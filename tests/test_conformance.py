@@ -111,6 +111,52 @@ def test_random_playouts(name):
             state = rng.choice(moves)[1]
 
 
+def _token_children(tokens, code):
+    """The moves a two-token game's stored move lists give for ``code`` (what the moves view and the SQL engine use)."""
+    n = tokens.nodes
+    turn, rest = code % 2, code // 2
+    first, second = divmod(rest, n)
+    node = first if turn == 0 else second
+    rows = sorted((o, t, label) for p, a, o, t, label in tokens.rows if p == turn and a == node)
+    return [(label, (t * n + second) * 2 + 1 if turn == 0 else (first * n + t) * 2) for _o, t, label in rows]
+
+
+def _has_fast_path(name):
+    game = family(name).from_options(**SMALL[name])
+    return game.vector() is not None or game.token_moves() is not None
+
+
+@pytest.mark.parametrize("name", [name for name in FAMILIES if _has_fast_path(name)])
+def test_fast_paths_agree_with_the_rules_along_playouts(name):
+    """Children seen two other ways must be the rules' own: a family's numpy path, and a two-token game's move lists."""
+    import numpy as np
+
+    from gamedb.games.vector import RESULT_NAMES
+
+    game = family(name).from_options(**SMALL[name])
+    vector, tokens = game.vector(), game.token_moves()
+    rng = random.Random(7)
+    for _ in range(40):
+        state = game.start()
+        for _ply in range(200):
+            code = game.encode(state)
+            moves = game.moves(state)
+            expected = [(label, game.encode(child)) for label, child in moves]
+            if tokens is not None and moves:
+                assert _token_children(tokens, code) == expected, game.format(state)
+            if vector is not None:
+                exp = vector.expand(np.array([code], dtype=np.int64))
+                assert (int(exp.player[0]), RESULT_NAMES[int(exp.primitive[0])]) == (game.to_move(state), game.primitive(state))
+                assert exp.children.tolist() == [c for _, c in expected] and int(exp.degree[0]) == len(expected)
+                assert vector.texts(np.array([code])) == [game.format(state)]
+                if moves:
+                    parents = np.full(len(expected), code, dtype=np.int64)
+                    assert vector.labels(parents, exp.children) == [label for label, _ in expected]
+            if not moves:
+                break
+            state = rng.choice(moves)[1]
+
+
 @pytest.mark.parametrize("name", FAMILIES)
 def test_rebuilds_from_stored_parameters(name):
     import json

@@ -260,3 +260,20 @@ def test_verify_catches_a_changed_move_list(tmp_path):
         conn.exec_driver_sql("UPDATE token_move SET target = 4 WHERE player = 0 AND node = 1 AND ord = 0")
     with pytest.raises(VerifyError, match="move 0 of mouse at node 1"):
         db.verify("cm")
+
+
+def test_verify_catches_changed_or_missing_players(tmp_path):
+    from gamedb import Database, make_game
+    from gamedb.errors import VerifyError
+
+    db = Database(tmp_path / "players.sqlite", create=True)
+    db.solve(make_game("tictactoe"))
+    db.verify("tictactoe")
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE player SET name = 'Y' WHERE idx = 0")
+    with pytest.raises(VerifyError, match="stored players"):
+        db.verify("tictactoe")
+    with db.engine.begin() as conn:
+        conn.exec_driver_sql("DELETE FROM player")
+    with pytest.raises(VerifyError, match="stored players"):
+        db.verify("tictactoe")
