@@ -137,3 +137,22 @@ def update(conn, record: GameRecord, **values) -> None:
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# --- a solve's resume marker (game.progress), committed with each level's work -------------
+
+_SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
+
+
+def load_progress(conn, game_id: int) -> dict:
+    """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
+    raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
+    if raw is None:
+        return {}
+    return raw if isinstance(raw, dict) else json.loads(raw)
+
+
+def save_progress(conn, game_id: int, progress: dict) -> None:
+    """Record, inside the caller's transaction, how far the solve has come."""
+    conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
+

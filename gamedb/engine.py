@@ -26,11 +26,11 @@ solve resumes from the last finished level.
 
 from __future__ import annotations
 
-import json
 from typing import Callable
 
 import sqlalchemy as sa
 
+from .catalog import load_progress, save_progress
 from .errors import GamedbError
 from .store.database import refresh_statistics
 
@@ -125,30 +125,18 @@ WHERE position.game_id = :g AND position.code = d.code
 """
 )
 
-_SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
-
-
-def _load_progress(conn, game_id: int) -> dict:
-    raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
-    if raw is None:
-        return {}
-    return raw if isinstance(raw, dict) else json.loads(raw)
-
-
-def _save(conn, game_id: int, progress: dict) -> None:
-    conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
 
 
 def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict:
     """Decide every position of ``game_id``; returns the number of levels of each phase."""
     sql = statements(engine.dialect.name)
     with engine.begin() as conn:
-        state = _load_progress(conn, game_id)
+        state = load_progress(conn, game_id)
         if "phase" not in state:
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             conn.execute(START_COUNTERS, {"g": game_id})
             state = {"phase": "winlose", "level": 0}
-            _save(conn, game_id, state)
+            save_progress(conn, game_id, state)
     refresh_statistics(engine)
 
     if state["phase"] == "winlose":
@@ -161,7 +149,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
                 decided += conn.execute(sql["lose"], params).rowcount
                 k += 1
                 state = {"phase": "winlose", "level": k} if decided else {"phase": "tie", "level": 0, "winlose_levels": k}
-                _save(conn, game_id, state)
+                save_progress(conn, game_id, state)
             if progress:
                 progress("win/lose levels", k, None)
             if not decided:
@@ -177,7 +165,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
                     state = dict(state, level=t)
                 else:
                     state = {"phase": "draw", "winlose_levels": state.get("winlose_levels"), "tie_levels": t}
-                _save(conn, game_id, state)
+                save_progress(conn, game_id, state)
             if progress:
                 progress("tie levels", t, None)
             if not decided:
@@ -189,7 +177,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
             conn.execute(DRAW_BEST, {"g": game_id})
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             state = {"phase": "done", "winlose_levels": state.get("winlose_levels"), "tie_levels": state.get("tie_levels")}
-            _save(conn, game_id, state)
+            save_progress(conn, game_id, state)
     return state
 
 
@@ -261,7 +249,7 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
     hints = _HINTS.get(engine.dialect.name, _HINTS[None])
     mex, count, nxt = (sa.text(sql.format(**hints)) for sql in (_GRUNDY_MEX, _GRUNDY_COUNT, _GRUNDY_NEXT))
     with engine.begin() as conn:
-        state = _load_progress(conn, game_id)
+        state = load_progress(conn, game_id)
         if state.get("phase") == "done" and "grundy_levels" not in state:
             bad = conn.execute(_NOT_NORMAL_PLAY, {"g": game_id}).first()
             if bad is not None:
@@ -272,7 +260,7 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
             for sql in _GRUNDY_START:
                 conn.execute(sa.text(sql), {"g": game_id})
             state = dict(state, phase="grundy", level=0)
-            _save(conn, game_id, state)
+            save_progress(conn, game_id, state)
     if state.get("phase") == "grundy":
         refresh_statistics(engine)
         k = state["level"]
@@ -290,7 +278,7 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
                     conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
                     state = {key: value for key, value in state.items() if key != "level"}
                     state.update(phase="done", grundy_levels=k)
-                _save(conn, game_id, state)
+                save_progress(conn, game_id, state)
             if progress:
                 progress("grundy levels", k, None)
             if not more:

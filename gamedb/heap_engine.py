@@ -41,6 +41,7 @@ from typing import Callable
 
 import sqlalchemy as sa
 
+from .catalog import load_progress, save_progress
 from .games.heap import HeapGame
 from .periodicity import Periodicity, find_period
 from .store.bulk import insert_rows
@@ -118,7 +119,6 @@ WHERE position.game_id = :g AND position.code = :n
 _BEST_ORDERS = sa.text("SELECT code, best_move FROM position WHERE game_id = :g AND best_move IS NOT NULL")
 _SET_LABEL = sa.text("UPDATE position SET best_move = :label WHERE game_id = :g AND code = :code")
 _GRUNDY = sa.text("SELECT grundy FROM position WHERE game_id = :g ORDER BY code")
-_SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
 def fill(engine: sa.Engine, game_id: int, game: HeapGame, *, batch: int = 20000) -> tuple[int, int]:
@@ -157,23 +157,12 @@ def fill(engine: sa.Engine, game_id: int, game: HeapGame, *, batch: int = 20000)
     return game.max_heap + 1, moves
 
 
-def _load_progress(conn, game_id: int) -> dict:
-    raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
-    if raw is None:
-        return {}
-    return raw if isinstance(raw, dict) else json.loads(raw)
-
-
-def _save(conn, game_id: int, progress: dict) -> None:
-    conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
-
-
 def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Progress | None = None) -> Periodicity | None:
     """Compute every stored heap's values, level by level; return what the values show about their period."""
     top = game.max_heap
     params = {"g": game_id, "stride": game.stride, "span": game.order_span, "rmax": game.max_remoteness}
     with engine.begin() as conn:
-        state = _load_progress(conn, game_id)
+        state = load_progress(conn, game_id)
     if state.get("phase") not in ("heaps", "labels", "done"):
         state = {"phase": "heaps", "level": 0}
     if state["phase"] == "heaps":
@@ -191,7 +180,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
                     if time.perf_counter() - started > COMMIT_EVERY:
                         break
                 state = {"phase": "heaps", "level": n} if n <= top else {"phase": "labels"}
-                _save(conn, game_id, state)
+                save_progress(conn, game_id, state)
             if progress:
                 progress("heaps", n, top + 1)
     periodicity = None
@@ -201,7 +190,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
             periodicity = analyse(conn, game_id, game)
             _store_info(conn, game_id, {"periodicity": periodicity.to_dict() if periodicity else None})
             state = {"phase": "done", "heaps": top + 1}
-            _save(conn, game_id, state)
+            save_progress(conn, game_id, state)
     return periodicity
 
 

@@ -4,9 +4,8 @@ import pytest
 
 from gamedb import make_game
 from gamedb.errors import PositionNotFound
-from gamedb.games.base import Game
-from gamedb.values import LOSE
 
+from flip_string import FlipString
 from oracles.impartial import flip_run_values, grundy_game_values, nim_moves, subtraction_values
 
 
@@ -110,43 +109,6 @@ def test_a_killed_solve_resumes_to_identical_tables(fresh_db, monkeypatch):
     assert report.resumed
     assert list(broken.positions("octal-0.137")) == list(whole.positions("octal-0.137"))
     assert broken.game("octal-0.137").info == whole.game("octal-0.137").info
-
-
-class FlipString(Game):
-    """The flip game on whole strings (no components): solved by the move-table engine."""
-
-    family = "flip-string"
-    impartial = True
-
-    def __init__(self, text):
-        self.text = text
-
-    def parameters(self):
-        return {"text": self.text}
-
-    def start(self):
-        return self.text
-
-    def moves(self, s):
-        return [(str(i), s[:i] + "--" + s[i + 2 :]) for i in range(len(s) - 1) if s[i : i + 2] == "++"]
-
-    def primitive(self, s):
-        return None if "++" in s else LOSE
-
-    def to_move(self, s):
-        return 0
-
-    def encode(self, s):
-        return int("1" + s.replace("+", "1").replace("-", "0"), 2)
-
-    def decode(self, code):
-        return bin(code)[3:].replace("1", "+").replace("0", "-")
-
-    def format(self, s):
-        return s
-
-    def parse(self, text):
-        return text
 
 
 def test_move_table_engine_gives_grundy_values(backend_db):

@@ -22,8 +22,7 @@ import pytest
 from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
 from gamedb.errors import VerifyError
-from gamedb.games.base import Game
-from gamedb.values import LOSE
+from flip_string import FlipString
 
 #: name -> (family, parameters); cat-mouse is LeetCode 913 example 1, with draws
 GAMES = {
@@ -182,43 +181,6 @@ def test_each_tamper_is_named(solved, cli, tmp_path, name, tamper):
 
 
 # --- an impartial game that is not a heap game: grundy values come from the move table
-
-
-class FlipString(Game):
-    """Flip on one whole +/- string (no components), solved by the move-table engine."""
-
-    family = "flip-string"
-    impartial = True
-
-    def __init__(self, text="++++++-+++++"):
-        self.text = text
-
-    def parameters(self):
-        return {"text": self.text}
-
-    def start(self):
-        return self.text
-
-    def moves(self, s):
-        return [(str(i), s[:i] + "--" + s[i + 2 :]) for i in range(len(s) - 1) if s[i : i + 2] == "++"]
-
-    def primitive(self, s):
-        return None if "++" in s else LOSE
-
-    def to_move(self, s):
-        return 0
-
-    def encode(self, s):
-        return int("1" + s.replace("+", "1").replace("-", "0"), 2)
-
-    def decode(self, code):
-        return bin(code)[3:].replace("1", "+").replace("0", "-")
-
-    def format(self, s):
-        return s
-
-    def parse(self, text):
-        return text
 
 
 def test_tampers_in_a_move_table_impartial_game(tmp_path):

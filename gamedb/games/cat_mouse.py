@@ -13,25 +13,19 @@ Position text: ``mouse=M,cat=C,turn=mouse|cat``. Move labels: the node moved to.
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
 from .base import Estimate, Game, Param, TokenMoves
 from .json_option import load_json_option
+from .two_tokens import State, TwoTokenCodes
 
 MOUSE, CAT = 0, 1
 HOLE = 0
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
 
 
-class State(NamedTuple):
-    mouse: int
-    cat: int
-    turn: int  # MOUSE or CAT
-
-
-class CatMouse(Game):
+class CatMouse(TwoTokenCodes, Game):
     family = "cat-mouse"
     summary = "Cat and mouse on an undirected graph (LeetCode 913); draws by repetition"
     position_syntax = "mouse=M,cat=C,turn=mouse|cat  (e.g. mouse=1,cat=2,turn=mouse)"
@@ -89,14 +83,6 @@ class CatMouse(Game):
         rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
         rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
         return TokenMoves(self.n, rows)
-
-    def encode(self, state: State) -> int:
-        return (state.mouse * self.n + state.cat) * 2 + state.turn
-
-    def decode(self, code: int) -> State:
-        rest, turn = divmod(code, 2)
-        mouse, cat = divmod(rest, self.n)
-        return State(mouse, cat, turn)
 
     def format(self, state: State) -> str:
         return f"mouse={state.mouse},cat={state.cat},turn={self.players[state.turn]}"

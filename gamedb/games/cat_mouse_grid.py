@@ -57,12 +57,13 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
 from .base import Estimate, Game, Param, require_int
 from .json_option import load_json_option
+from .two_tokens import State, TwoTokenCodes
 
 MOUSE, CAT = 0, 1
 PLAYERS = ("mouse", "cat")
@@ -79,13 +80,7 @@ _KEY = re.compile(r"(mouse|cat|turn)\s*=", re.IGNORECASE | re.ASCII)
 _CELL = re.compile(r"^[(\[]?\s*r?\s*(\d+)\s*(?:[,:]\s*c?|c|\s)\s*(\d+)\s*[)\]]?$", re.IGNORECASE | re.ASCII)
 
 
-class State(NamedTuple):
-    mouse: int  # cell number row * cols + col
-    cat: int
-    turn: int  # MOUSE or CAT
-
-
-class CatMouseGrid(Game):
+class CatMouseGrid(TwoTokenCodes, Game):
     family = "cat-mouse-grid"
     summary = "Cat and mouse on a grid with walls and food, jumps up to a length (LeetCode 1728)"
     position_syntax = "mouse=rRcC,cat=rRcC,turn=mouse|cat  (0-based row R, column C; e.g. mouse=r2c0,cat=r1c1,turn=mouse)"
@@ -170,14 +165,6 @@ class CatMouseGrid(Game):
         return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
 
     # --- codecs -------------------------------------------------------------
-    def encode(self, state: State) -> int:
-        return (state.mouse * self.n + state.cat) * 2 + state.turn
-
-    def decode(self, code: int) -> State:
-        rest, turn = divmod(code, 2)
-        mouse, cat = divmod(rest, self.n)
-        return State(mouse, cat, turn)
-
     def format(self, state: State) -> str:
         return f"mouse={self._cell_text(state.mouse)},cat={self._cell_text(state.cat)},turn={PLAYERS[state.turn]}"
 
