@@ -93,3 +93,30 @@ def test_db_upgrade_refuses_strangers(cli, tmp_path):
     junk.write_bytes(b"not sqlite at all" * 64)
     run = cli("db", "upgrade", db=junk)
     assert run.exit_code == 1 and run.stderr.startswith("Error:") and run.stderr.count("\n") == 1
+
+
+def test_cat_mouse_solved_before_move_lists_still_verifies_after_upgrade(cli, db_path):
+    """A cat-mouse game solved at schema 0002 kept a move row per move; after `db upgrade` it answers, verifies and lists its moves."""
+    import sqlalchemy as sa
+
+    from gamedb import Database, make_game
+    from gamedb import token_moves
+
+    db = Database(db_path, create=True)
+    db.solve(make_game("cat-mouse", graph=[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]), "old")
+    gid = db.game("old").id
+    with db.engine.begin() as conn:  # the layout of 0002: move rows, no move lists
+        token_moves.insert_moves(conn, gid)
+        moves = conn.execute(sa.text("SELECT COUNT(*) FROM move WHERE game_id = :g"), {"g": gid}).scalar()
+        conn.execute(sa.text("DELETE FROM token_move"))
+        conn.execute(sa.text("DELETE FROM token_board"))
+    db.close()
+    assert moves > 0
+    down = _alembic("-x", f"db={db_path}", "downgrade", "0002")
+    assert down.returncode == 0, down.stderr
+    assert cli("db", "upgrade").exit_code == 0
+    assert cli("verify", "old").exit_code == 0
+    assert cli("query", "old", "--json").exit_code == 0
+    with Database(db_path) as again, again.engine.connect() as conn:
+        listed = conn.execute(sa.text("SELECT COUNT(*) FROM moves WHERE game = 'old'")).scalar()
+    assert listed == moves
