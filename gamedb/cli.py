@@ -488,20 +488,21 @@ def stats_command(
     if as_json:
         _show_json(data)
         return
-    _out(f"game            {data['game']} ({data['family']}, {data['status']})")
-    _out(f"positions       {data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)")
-    _out(f"moves           {data['moves'] or 0:,}")
-    for result, count in data["results"].items():
-        _out(f"  {result:<13} {count:,}")
+    lines = [
+        ("game", f"{data['game']} ({data['family']}, {data['status']})"),
+        ("positions", f"{data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)"),
+        ("moves", f"{data['moves'] or 0:,}"),
+        *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),
+    ]
     start = data["start"]
     if start["result"]:
-        _out(f"start           {start['position']}: {_value(start['result'], start['remoteness'])}")
-    _out(f"max remoteness  {data['max_remoteness']}")
-    for key in ("enumerate_seconds", "solve_seconds"):
-        if data.get(key) is not None:
-            _out(f"{key.replace('_', ' '):<15} {data[key]:.2f}")
-    for key, value in (data.get("extra") or {}).items():
-        _out(f"{key:<16} {value}")
+        lines.append(("start", f"{start['position']}: {_value(start['result'], start['remoteness'])}"))
+    lines.append(("max remoteness", str(data["max_remoteness"])))
+    lines += [(key.replace("_", " "), f"{data[key]:.2f}") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
+    lines += [(key, str(value)) for key, value in (data.get("extra") or {}).items()]
+    width = max(len(label) for label, _ in lines) + 2
+    for label, value in lines:
+        _out(f"{label:<{width}}{value}")
 
 
 @app.command("verify", epilog="Example:  gamedb verify tictactoe")

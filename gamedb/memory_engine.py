@@ -347,24 +347,24 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
     from .store.bulk import indexes_built_after
     from .store.schema import move, position
 
+    total = graph.positions + (graph.moves if tokens is None else 0)  # rows to write
     with indexes_built_after(conn, position, graph.positions):
-        _write_positions(conn, game_id, graph, solution, progress=progress)
+        _write_positions(conn, game_id, graph, solution, total=total, progress=progress)
     if tokens is not None:  # a two-token game keeps its move lists, not a row per move
         token_moves.store(conn, game_id, tokens)
     else:
         with indexes_built_after(conn, move, graph.moves):
-            _write_moves(conn, game_id, graph, progress=progress)
+            _write_moves(conn, game_id, graph, total=total, progress=progress)
     if progress:
-        progress("write", graph.positions + graph.moves, graph.positions + graph.moves)
+        progress("write", total, total)
 
 
-def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *, progress: Progress | None) -> None:
+def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *, total: int, progress: Progress | None) -> None:
     insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
     codes, offset = graph.codes, graph.offset
     order = np.argsort(codes, kind="stable")
     names = RESULT_NAMES
     n = graph.positions
-    total = n + graph.moves
     if progress:
         progress("write", 0, total)
     for a in range(0, n, WRITE_CHUNK):
@@ -391,12 +391,11 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *
             progress("write", a + len(idx), total)
 
 
-def _write_moves(conn, game_id: int, graph: GameGraph, *, progress: Progress | None) -> None:
+def _write_moves(conn, game_id: int, graph: GameGraph, *, total: int, progress: Progress | None) -> None:
     insert_moves = _inserter(conn, "move", ("parent", "ord", "child", "label"), game_id)
     codes, offset = graph.codes, graph.offset
     order = np.argsort(codes, kind="stable")
     n = graph.positions
-    total = n + graph.moves
     written = n
     for a in range(0, n, WRITE_CHUNK):  # the moves of the same chunks of positions, in (parent code, order) order
         idx = order[a : a + WRITE_CHUNK]
