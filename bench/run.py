@@ -4,6 +4,8 @@
     python bench/run.py --quick    # a 300-node graph and Connect-Four 4x4: a smoke test (30 s)
     python bench/run.py --sql      # also the SQL engine on the big graph (about a minute more)
     python bench/run.py --verify   # also `gamedb verify` on the big graph (about a minute more)
+    python bench/run.py --postgres postgresql+psycopg://USER@HOST/DB   # also solve the big graph on a server
+    bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --postgres "$GAMEDB_TEST_PG"'   # ... on a throwaway one
 
 What it measures, each heavy part in a child process of its own so that its
 peak memory (maximum resident set) is its own:
@@ -210,10 +212,11 @@ def peak_mb() -> float:
 def job_gamedb(args) -> dict:
     from gamedb import Database, make_game
 
-    db_path = Path(args.db)
+    server = "://" in args.db  # a SQLAlchemy URL (PostgreSQL) rather than a file
+    db_path = None if server else Path(args.db)
     params = json.loads(args.params)
     game = make_game(args.family, **params)
-    db = Database(db_path, create=True)
+    db = Database(args.db, create=True)
     phases: dict[str, float] = {}
     clock = [time.perf_counter(), None]
 
@@ -225,14 +228,14 @@ def job_gamedb(args) -> dict:
             clock[:] = [now, phase]
 
     t0 = time.perf_counter()
-    report = db.solve(game, args.name, engine=args.engine, progress=progress)
+    report = db.solve(game, args.name, engine=args.engine, progress=progress, force=args.force)
     seconds = time.perf_counter() - t0
     if clock[1] is not None:
         phases[clock[1]] = phases.get(clock[1], 0) + time.perf_counter() - clock[0]
     start = db.probe(args.name)
     db.close()
     # the WAL and journal files a solve may leave
-    files = [db_path.with_name(db_path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
+    files = [] if server else [db_path.with_name(db_path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
     return {
         "seconds": seconds,
         "positions": report.positions,
@@ -241,7 +244,7 @@ def job_gamedb(args) -> dict:
         "engine": report.engine,
         "start": [start.result, start.remoteness],
         "phases": phases,
-        "file_bytes": db_path.stat().st_size,
+        "file_bytes": None if server else db_path.stat().st_size,
         "extra_files": sorted(p.name for p in files if p.exists()),
     }
 
@@ -332,7 +335,21 @@ def job_queries(args) -> dict:
     }
 
 
-JOBS = {"gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries}
+def job_agree(args) -> dict:
+    """Probe the same random positions in two databases (``--db`` and the URL in ``--graph``) and count equal answers."""
+    from gamedb import Database
+
+    a, b = Database(args.db, readonly=True), Database(args.graph)
+    record, game = a.rules(args.name)
+    with sqlite3.connect(f"file:{args.db}?mode=ro", uri=True) as con:
+        codes = [r[0] for r in con.execute("SELECT code FROM position WHERE game_id = ?", (record.id,))]
+    rng = random.Random(3)
+    texts = [game.format(game.decode(code)) for code in rng.sample(codes, min(args.count, len(codes)))]
+    equal = sum(a.probe(args.name, text).to_json() == b.probe(args.name, text).to_json() for text in texts)
+    return {"checked": len(texts), "equal": equal}
+
+
+JOBS = {"gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
 
 
 def child_main(argv: list[str]) -> None:
@@ -341,6 +358,7 @@ def child_main(argv: list[str]) -> None:
     for opt in ("--db", "--name", "--family", "--params", "--engine", "--graph"):
         parser.add_argument(opt)
     parser.add_argument("--flat", action="store_true")
+    parser.add_argument("--force", action="store_true")
     for opt in ("--positions", "--moves", "--count"):
         parser.add_argument(opt, type=int)
     args = parser.parse_args(argv)
@@ -375,6 +393,9 @@ def main() -> None:
     parser.add_argument("--verify", action="store_true", help="also time `gamedb verify` on the big graph")
     parser.add_argument("--dir", help="folder for the database files (default: a temporary folder, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
+    parser.add_argument(
+        "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
+    )
     args = parser.parse_args()
 
     import numpy
@@ -438,6 +459,12 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in sql["phases"].items()))
         line("  ratio to pure-Python / to floor", f"{sql['seconds'] / pure['seconds']:.2f} / {sql['seconds'] / floor['seconds']:.2f}x")
         sql_db.unlink(missing_ok=True)
+
+    if args.postgres:
+        pg = run_child("gamedb", "--db", args.postgres, "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "auto", "--force")
+        line(f"gamedb on PostgreSQL ({pg['engine']} engine)", f"{pg['seconds']:.1f} s, {pg['seconds'] / t_gamedb:.2f}x SQLite, peak {pg['peak_mb']:,.0f} MB")
+        same = run_child("agree", "--db", str(big), "--graph", args.postgres, "--name", "bench", "--count", "10000")
+        line("  answers equal to SQLite's on", f"{same['equal']:,} of {same['checked']:,} sampled positions")
 
     if args.verify:
         checked = run_child("verify", "--db", str(big), "--name", "bench")
