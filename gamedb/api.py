@@ -75,11 +75,14 @@ class Database:
         graph) costs far more than answering a query.
         """
         with self.engine.connect() as conn:
-            stamp = conn.execute(_STAMP, {"n": name}).first()
+            return self._rules_on(conn, name)
+
+    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
+        stamp = conn.execute(_STAMP, {"n": name}).first()
         cached = self._rules.get(name)
         if stamp is not None and cached is not None and cached[0] == tuple(stamp):
             return cached[1], cached[2]
-        record = self.game(name)
+        record = catalog.get(conn, name)
         game = record.rules()
         if stamp is not None:
             self._rules[name] = (tuple(stamp), record, game)
@@ -103,9 +106,9 @@ class Database:
         return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
-        record, game = self.rules(name)
-        record.require_solved()
-        with self.engine.connect() as conn:
+        with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
+            record, game = self._rules_on(conn, name)
+            record.require_solved()
             return probe(conn, record, game, position)
 
     def stats(self, name: str) -> dict:
