@@ -18,8 +18,11 @@ conventions, see :mod:`gamedb.values`).
 3. What is still undecided is a ``draw``; its best move is the
    lowest-ordered move to a drawing child.
 
-Every statement is driven from the (small) frontier: ``CROSS JOIN`` fixes
-the join order in SQLite, and the move table is indexed by child. Each level
+The moves come from the move rows, or, for a two-token game (cat and
+mouse), from its move lists alone: parents and children are then computed
+from the codes, and no move row is ever written. Every statement is driven
+from the (small) frontier: ``CROSS JOIN`` fixes the join order in SQLite,
+and the moves are indexed by child (``move``) or by target (``token_move``). Each level
 commits together with a progress marker in ``game.progress``, so a killed
 solve resumes from the last finished level.
 """
@@ -36,70 +39,117 @@ from .store.database import refresh_statistics
 
 Progress = Callable[[str, int, "int | None"], None]
 
+# How the level statements reach the moves. ``into_*`` joins a frontier
+# position ``c`` to the moves ``m`` that lead into it, ``parent`` is the code
+# of such a move's parent; ``out_*`` joins a position ``p`` to its own moves,
+# ``child`` is a move's child; ``label`` reads the label of move ``w.ord`` of
+# the position being updated. Two sources: the move rows, and the move lists
+# of a two-token game (cat and mouse, :mod:`gamedb.token_moves`), whose
+# parents and children are computed from the code
+# ``(token0 * nodes + token1) * 2 + turn`` -- no move rows at all.
+def _tokens(x: str) -> tuple[str, str]:
+    """token0 and token1 of the position ``x`` (``tb`` is the game's token_board row)."""
+    return f"{x}.code / 2 / tb.nodes", f"({x}.code / 2 - {x}.code / 2 / tb.nodes * tb.nodes)"
+
+
+_C0, _C1 = _tokens("c")
+_P0, _P1 = _tokens("p")
+
+MOVE_ROWS = {
+    "into_join": "CROSS JOIN move m {m_hint}",
+    "into_where": "AND m.game_id = :g AND m.child = c.code",
+    "parent": "m.parent",
+    "out_join": "CROSS JOIN move m",
+    "out_where": "AND m.game_id = :g AND m.parent = p.code",
+    "child": "m.child",
+    "label": "(SELECT b.label FROM move b WHERE b.game_id = :g AND b.parent = w.code AND b.ord = w.ord)",
+}
+
+TOKEN_MOVES = {
+    # the player who moved into c (1 - c.player) moved its own token to where it now stands
+    "into_join": "CROSS JOIN token_board tb CROSS JOIN token_move m {t_hint}",
+    "into_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = 1 - c.player "
+    f"AND m.target = CASE c.player WHEN 1 THEN {_C0} ELSE {_C1} END",
+    "parent": f"CASE c.player WHEN 1 THEN (m.node * tb.nodes + {_C1}) * 2 ELSE ({_C0} * tb.nodes + m.node) * 2 + 1 END",
+    "out_join": "CROSS JOIN token_board tb CROSS JOIN token_move m",
+    "out_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = p.player AND m.node = CASE p.player WHEN 0 THEN {_P0} ELSE {_P1} END",
+    "child": f"CASE p.player WHEN 0 THEN (m.target * tb.nodes + {_P1}) * 2 + 1 ELSE ({_P0} * tb.nodes + m.target) * 2 END",
+    "label": "(SELECT b.label FROM token_board tb CROSS JOIN token_move b WHERE tb.game_id = :g AND b.game_id = :g "
+    f"AND b.player = position.player AND b.node = CASE position.player WHEN 0 THEN {_tokens('position')[0]} "
+    f"ELSE {_tokens('position')[1]} END AND b.ord = w.ord)",
+}
+
 # best move of each parent of the frontier: its lowest-ordered move into it
-# (one row per parent, from the covering index on move.child; the label is
-# read only for the parents that are decided)
+# (one row per parent, driven from the frontier through an index on the
+# moves' child; the label is read only for the parents that are decided)
 _RANKED_INTO_FRONTIER = """
-    SELECT m.parent AS code, MIN(m.ord) AS ord
-    FROM position c {c_hint} CROSS JOIN move m {m_hint} {extra_join}
+    SELECT {parent} AS code, MIN(m.ord) AS ord
+    FROM position c {c_hint} {into_join} {extra_join}
     WHERE c.game_id = :g AND c.remoteness = :k AND c.result = '{child_result}'
-      AND m.game_id = :g AND m.child = c.code {extra_where}
-    GROUP BY m.parent
+      {into_where} {extra_where}
+    GROUP BY {parent}
 """
 
 _DECIDE = """
-UPDATE position SET result = '{result}', remoteness = :k1,
-       best_move = (SELECT b.label FROM move b WHERE b.game_id = :g AND b.parent = w.code AND b.ord = w.ord)
+UPDATE position SET result = '{result}', remoteness = :k1, best_move = {label}
 FROM ({ranked}) AS w
 WHERE position.game_id = :g AND position.code = w.code AND position.result IS NULL
 """
 
-WIN_STEP = _DECIDE.format(
-    result="win", ranked=_RANKED_INTO_FRONTIER.format(extra_join="", extra_where="", child_result="lose", c_hint="{c_hint}", m_hint="{m_hint}")
-)
-
-TIE_STEP = _DECIDE.format(
-    result="tie", ranked=_RANKED_INTO_FRONTIER.format(extra_join="", extra_where="", child_result="tie", c_hint="{c_hint}", m_hint="{m_hint}")
-)
-
-COUNT_STEP = (
-    """
+_COUNT_STEP = """
 UPDATE solve_counter SET pending = solve_counter.pending - d.n
 FROM (
-    SELECT m.parent AS code, COUNT(*) AS n
-    FROM position c {c_hint} CROSS JOIN move m {m_hint}
+    SELECT {parent} AS code, COUNT(*) AS n
+    FROM position c {c_hint} {into_join}
     WHERE c.game_id = :g AND c.remoteness = :k AND c.result = 'win'
-      AND m.game_id = :g AND m.child = c.code
-    GROUP BY m.parent
+      {into_where}
+    GROUP BY {parent}
 ) AS d
 WHERE solve_counter.game_id = :g AND solve_counter.code = d.code
 """
-)
 
-LOSE_STEP = _DECIDE.format(
-    result="lose",
-    ranked=_RANKED_INTO_FRONTIER.format(
-        extra_join="CROSS JOIN solve_counter s",
-        extra_where="AND s.game_id = :g AND s.code = m.parent AND s.pending = 0",
-        child_result="win",
-        c_hint="{c_hint}",
-        m_hint="{m_hint}",
-    ),
-)
+# a draw's best move: its lowest-ordered move to a drawing child
+_DRAW_BEST = """
+UPDATE position SET best_move = {label}
+FROM (
+    SELECT p.code AS code, MIN(m.ord) AS ord
+    FROM position p {out_join} CROSS JOIN position c
+    WHERE p.game_id = :g AND p.result = 'draw'
+      {out_where}
+      AND c.game_id = :g AND c.code = {child} AND c.result = 'draw'
+    GROUP BY p.code
+) AS w
+WHERE position.game_id = :g AND position.code = w.code
+"""
 
 # SQLite's planner, before ANALYZE has run, may scan the whole move table for
 # every level; INDEXED BY pins the frontier-driven plan (other servers plan
 # well from their statistics and do not know the syntax).
 _HINTS = {
-    "sqlite": {"c_hint": "INDEXED BY ix_position_remoteness", "m_hint": "INDEXED BY ix_move_child"},
-    None: {"c_hint": "", "m_hint": ""},
+    "sqlite": {"c_hint": "INDEXED BY ix_position_remoteness", "m_hint": "INDEXED BY ix_move_child", "t_hint": "INDEXED BY ix_token_move_target"},
+    None: {"c_hint": "", "m_hint": "", "t_hint": ""},
 }
 
 
-def statements(dialect: str) -> dict[str, sa.TextClause]:
-    """The level statements, with planner hints for the dialect."""
+def statements(dialect: str, moves: dict | None = None) -> dict[str, sa.TextClause]:
+    """The level statements for a source of moves (:data:`MOVE_ROWS` by default), with planner hints for the dialect."""
     hints = _HINTS.get(dialect, _HINTS[None])
-    return {name: sa.text(sql.format(**hints)) for name, sql in (("win", WIN_STEP), ("count", COUNT_STEP), ("lose", LOSE_STEP), ("tie", TIE_STEP))}
+    src = {key: value.format(**hints) for key, value in (moves or MOVE_ROWS).items()}
+    ranked = {"parent": src["parent"], "into_join": src["into_join"], "into_where": src["into_where"], "c_hint": hints["c_hint"]}
+
+    def decide(result: str, child_result: str, extra_join: str = "", extra_where: str = "") -> str:
+        into = _RANKED_INTO_FRONTIER.format(child_result=child_result, extra_join=extra_join, extra_where=extra_where, **ranked)
+        return _DECIDE.format(result=result, label=src["label"], ranked=into)
+
+    sql = {
+        "win": decide("win", "lose"),
+        "count": _COUNT_STEP.format(**ranked),
+        "lose": decide("lose", "win", "CROSS JOIN solve_counter s", f"AND s.game_id = :g AND s.code = {src['parent']} AND s.pending = 0"),
+        "tie": decide("tie", "tie"),
+        "draw best": _DRAW_BEST.format(label=src["label"], out_join=src["out_join"], out_where=src["out_where"], child=src["child"]),
+    }
+    return {name: sa.text(text) for name, text in sql.items()}
+
 
 START_COUNTERS = sa.text(
     """
@@ -110,26 +160,13 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 
 DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
 
-DRAW_BEST = sa.text(
+
+def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, token_moves: bool = False) -> dict:
+    """Decide every position of ``game_id``; returns the number of levels of each phase.
+
+    ``token_moves``: the game's moves are its move lists (``token_move``), not move rows.
     """
-UPDATE position SET best_move = (SELECT b.label FROM move b WHERE b.game_id = :g AND b.parent = d.code AND b.ord = d.ord)
-FROM (
-    SELECT m.parent AS code, MIN(m.ord) AS ord
-    FROM position p CROSS JOIN move m CROSS JOIN position c
-    WHERE p.game_id = :g AND p.result = 'draw'
-      AND m.game_id = :g AND m.parent = p.code
-      AND c.game_id = :g AND c.code = m.child AND c.result = 'draw'
-    GROUP BY m.parent
-) AS d
-WHERE position.game_id = :g AND position.code = d.code
-"""
-)
-
-
-
-def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict:
-    """Decide every position of ``game_id``; returns the number of levels of each phase."""
-    sql = statements(engine.dialect.name)
+    sql = statements(engine.dialect.name, TOKEN_MOVES if token_moves else MOVE_ROWS)
     with engine.begin() as conn:
         state = load_progress(conn, game_id)
         if "phase" not in state:
@@ -174,7 +211,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
     if state["phase"] == "draw":
         with engine.begin() as conn:
             conn.execute(DRAW_RESULT, {"g": game_id})
-            conn.execute(DRAW_BEST, {"g": game_id})
+            conn.execute(sql["draw best"], {"g": game_id})
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             state = {"phase": "done", "winlose_levels": state.get("winlose_levels"), "tie_levels": state.get("tie_levels")}
             save_progress(conn, game_id, state)

@@ -10,7 +10,8 @@ stopped: rows are inserted with ON CONFLICT DO NOTHING.
 Rows go to the driver as tuples (no per-row SQLAlchemy work). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
 numpy; a two-token game (cat and mouse, :mod:`gamedb.token_moves`) writes
-the page's moves with one SQL join of the new positions with its move lists.
+no move rows: its move lists are stored once and the engine works from them
+(an impartial one gets working move rows, by one SQL join per page).
 """
 
 from __future__ import annotations
@@ -58,9 +59,10 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
     vector = game.vector()
     tokens = game.token_moves()
-    if tokens is not None:  # a two-token game: its moves come from its move lists by one join per page
+    if tokens is not None:  # a two-token game: its moves are its move lists
         with engine.begin() as conn:
             token_moves.store(conn, game_id, tokens)
+    working_rows = tokens is not None and not token_moves.lists_only(game)  # move rows for the Grundy statements only
     while depth is not None:
         after = -1
         while True:
@@ -71,9 +73,9 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                 after = codes[-1]
                 pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=tokens is None)
                 executemany(conn, _INSERT_POSITION.format(g=int(game_id)), pos_rows)
-                if tokens is not None:  # the page's moves (working rows) by one join with the move lists
+                if working_rows:  # the page's moves by one join with the move lists
                     token_moves.insert_moves(conn, game_id, _PAGE_CODES.format(g=int(game_id), d=int(depth), lo=int(codes[0]), hi=int(codes[-1])))
-                else:
+                elif tokens is None:
                     executemany(conn, _INSERT_MOVE.format(g=int(game_id)), move_rows)
                 executemany(conn, _INSERT_QUEUED.format(g=int(game_id), d=int(depth) + 1), [(c,) for c in queued])
             done += len(codes)
@@ -84,7 +86,7 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         depth = depth + 1 if more else None
     with engine.begin() as conn:
         n_pos = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
-        n_mov = conn.execute(sa.text("SELECT COUNT(*) FROM move WHERE game_id = :g"), {"g": game_id}).scalar()
+        n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
         conn.execute(sa.text("DELETE FROM solve_queue WHERE game_id = :g"), {"g": game_id})
     return n_pos, n_mov
 

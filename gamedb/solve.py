@@ -154,12 +154,12 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
     if heaps:
         heap_engine.propagate(engine, record.id, game, progress=progress)
     else:
-        propagate(engine, record.id, progress=progress)
+        propagate(engine, record.id, progress=progress, token_moves=token_moves.lists_only(game))
         if game.impartial:
             propagate_grundy(engine, record.id, progress=progress)
     t2 = time.perf_counter()
     with engine.begin() as conn:
-        if game.token_moves() is not None:  # the levels' working move rows go; the move lists stay
+        if game.token_moves() is not None:  # working move rows (impartial games only) go; the move lists stay
             token_moves.drop_working_moves(conn, record.id)
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
     finish_file(engine, wait=_finish_wait(engine, name))

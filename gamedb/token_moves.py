@@ -9,9 +9,12 @@ keeps those lists (``token_board``, ``token_move``: a few thousand rows)
 instead of one ``move`` row per move of every position (8 million on a
 1,000-node graph): the solved file is about half the size and is written in
 a fraction of the time. The ``moves`` view generates the moves with one
-join, and the SQL engine, which needs the moves as rows while it propagates,
-generates them with the same join as working rows and drops them in the
-transaction that marks the game solved.
+join, and the SQL engine's level statements find a position's parents and
+children by arithmetic on the codes through these lists
+(:data:`gamedb.engine.TOKEN_MOVES`). Only the Grundy statements of an
+impartial game need move rows: for such a game the SQL engine generates them
+with one join per page as working rows and drops them when the game is
+solved.
 """
 
 from __future__ import annotations
@@ -42,6 +45,11 @@ ON CONFLICT DO NOTHING
 """
 
 _DROP_MOVES = sa.text("DELETE FROM move WHERE game_id = :g")
+
+
+def lists_only(game) -> bool:
+    """Whether the SQL engine solves ``game`` from its move lists alone, without move rows."""
+    return game.token_moves() is not None and not game.impartial
 
 
 def store(conn, game_id: int, tokens: TokenMoves) -> None:

@@ -241,14 +241,19 @@ def test_sql_engine_statements_are_driven_by_indexes(fresh_db):
     """EXPLAIN QUERY PLAN of every level statement: no full scan of position or move (see DESIGN, known pitfalls)."""
     import re
 
-    from gamedb.engine import DRAW_BEST, statements
+    from gamedb.engine import TOKEN_MOVES, statements
 
     db = fresh_db()
     db.solve(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(4), 30, 0.1))), "cm", engine="sql")
+    db.solve(make_game("tictactoe"), engine="sql")
     with db.engine.connect() as conn:
-        for name, stmt in [*statements("sqlite").items(), ("draw best", DRAW_BEST)]:
+        for name, stmt in [*statements("sqlite").items(), *((f"{n} (move lists)", s) for n, s in statements("sqlite", TOKEN_MOVES).items())]:
             sql = re.sub(r":\w+", "?", stmt.text)
             plan = [row[3] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + sql, (1,) * sql.count("?"))]
             scans = [step for step in plan if re.match(r"SCAN (position|move|c|m|p|s|b|solve_counter)\b", step)]
             assert not scans, (name, plan)
-            assert any("ix_move_child" in step or "PRIMARY KEY (game_id=? AND parent=?)" in step for step in plan), (name, plan)
+            if "move lists" in name:  # parents through the index on target, children by the key of the move lists
+                assert any("ix_token_move_target" in step or "PRIMARY KEY (game_id=? AND player=? AND node=?)" in step for step in plan), (name, plan)
+                assert not any(re.match(r"SCAN (m|b)\b", step) for step in plan), (name, plan)  # token_board (tb) is one row per game
+            else:
+                assert any("ix_move_child" in step or "PRIMARY KEY (game_id=? AND parent=?)" in step for step in plan), (name, plan)

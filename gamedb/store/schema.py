@@ -106,8 +106,8 @@ heap_rule = sa.Table(
 # ``(token0 * nodes + token1) * 2 + turn`` and the player to move moves its
 # own token (0 or 1, as ``player``) from ``node`` to ``target``. These few
 # rows describe every move of the game, so a solved token game stores no
-# ``move`` rows (the SQL engine uses them as working rows and drops them at
-# the end); the ``moves`` view generates the moves from these rows.
+# ``move`` rows: the SQL engine finds parents through the index on target,
+# and the ``moves`` view generates the moves from these rows.
 token_board = sa.Table(
     "token_board",
     metadata,
@@ -124,6 +124,7 @@ token_move = sa.Table(
     sa.Column("ord", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("target", sa.Integer, nullable=False),
     sa.Column("label", sa.Text, nullable=False),
+    sa.Index("ix_token_move_target", "game_id", "player", "target"),
     sqlite_with_rowid=False,
 )
 

@@ -75,6 +75,8 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", "player", "node", "ord", name=op.f("pk_token_move")),
         sqlite_with_rowid=False,
     )
+    with op.batch_alter_table("token_move", schema=None) as batch_op:
+        batch_op.create_index("ix_token_move_target", ["game_id", "player", "target"], unique=False)
     op.execute("DROP VIEW IF EXISTS moves")
     op.execute(MOVES)
 
@@ -82,5 +84,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.execute("DROP VIEW IF EXISTS moves")
     op.execute(OLD_MOVES)
+    with op.batch_alter_table("token_move", schema=None) as batch_op:
+        batch_op.drop_index("ix_token_move_target")
     op.drop_table("token_move")
     op.drop_table("token_board")
