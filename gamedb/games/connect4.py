@@ -32,6 +32,8 @@ from .base import Estimate, Game, Param, require_int
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
+#: the most boards of one stone count whose sequences are remembered (about 150 bytes each)
+_REMEMBER = 2_000_000
 _SEPARATORS = re.compile(r"[,\s]+")
 
 
@@ -69,6 +71,8 @@ class Connect4(Game):
         self._shifts = [tuple(d * i for i in range(1, k)) for d in (1, s, s + 1, s - 1)]
         self._labels = [str(c + 1) for c in range(w)]
         self._sep = "" if w <= 9 else ","
+        # the sequences of the boards formatted last, by stone count (see _sequence)
+        self._layers: dict[int, dict[int, tuple[int, ...]]] = {}
 
     def parameters(self) -> dict:
         return {"width": self.width, "height": self.height, "connect": self.connect}
@@ -220,7 +224,63 @@ class Connect4(Game):
         return [t]
 
     def _sequence(self, state) -> list[int] | None:
-        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``.
+        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, or None.
+
+        A board's smallest sequence is the smallest of its legal parents'
+        sequences, each followed by the column of the stone taken back. The
+        sequences of the last two stone counts are remembered, so a
+        breadth-first enumeration finds almost every board's sequence from its
+        parents'; a board with a parent that is not remembered (never seen, or
+        unreachable) is searched for (:meth:`_search`).
+        """
+        x, mask = state
+        stones = mask.bit_count()
+        seq = self._from_parents(x, mask, stones)
+        if seq is None:
+            found = self._search(state)
+            if found is None:
+                return None
+            seq = tuple(found)
+        layer = self._layers.get(stones)
+        if layer is None:
+            self._layers = {k: v for k, v in self._layers.items() if k == stones - 1}
+            layer = self._layers[stones] = {}
+        if len(layer) < _REMEMBER:
+            layer[x + mask + self._bottom_all] = seq
+        return list(seq)
+
+    def _from_parents(self, x: int, mask: int, stones: int) -> tuple[int, ...] | None:
+        """The smallest sequence from the remembered parents' sequences; None if a legal parent is not remembered."""
+        if stones == 0:
+            return ()
+        parents = self._layers.get(stones - 1)
+        if parents is None:
+            return None
+        last = x if stones & 1 else mask ^ x  # stones of the player who moved last (X moves on odd counts)
+        other = mask ^ last
+        if self._has_line(other):  # the other player's line would have ended the game before the last move
+            return None
+        best = None
+        for c in range(self.width):
+            column = mask & self._column[c]
+            if not column:
+                continue
+            top = 1 << (column.bit_length() - 1)
+            if not top & last:
+                continue
+            before = last ^ top
+            if self._has_line(before):  # that parent was already over
+                continue
+            seq = parents.get((x & ~top) + (mask ^ top) + self._bottom_all)
+            if seq is None:
+                return None
+            candidate = seq + (c,)
+            if best is None or candidate < best:
+                best = candidate
+        return best
+
+    def _search(self, state) -> list[int] | None:
+        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, by search.
 
         Depth first over prefixes of the target board, smallest column first;
         a prefix is fixed by its mask, so dead ends are remembered by mask.
