@@ -33,6 +33,7 @@ from typing import Callable
 
 import sqlalchemy as sa
 
+from . import token_moves
 from .catalog import load_progress, save_progress
 from .errors import GamedbError
 from .store.database import refresh_statistics
@@ -47,14 +48,6 @@ Progress = Callable[[str, int, "int | None"], None]
 # of a two-token game (cat and mouse, :mod:`gamedb.token_moves`), whose
 # parents and children are computed from the code
 # ``(token0 * nodes + token1) * 2 + turn`` -- no move rows at all.
-def _tokens(x: str) -> tuple[str, str]:
-    """token0 and token1 of the position ``x`` (``tb`` is the game's token_board row)."""
-    return f"{x}.code / 2 / tb.nodes", f"({x}.code / 2 - {x}.code / 2 / tb.nodes * tb.nodes)"
-
-
-_C0, _C1 = _tokens("c")
-_P0, _P1 = _tokens("p")
-
 MOVE_ROWS = {
     "into_join": "CROSS JOIN move m {m_hint}",
     "into_where": "AND m.game_id = :g AND m.child = c.code",
@@ -68,15 +61,13 @@ MOVE_ROWS = {
 TOKEN_MOVES = {
     # the player who moved into c (1 - c.player) moved its own token to where it now stands
     "into_join": "CROSS JOIN token_board tb CROSS JOIN token_move m {t_hint}",
-    "into_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = 1 - c.player "
-    f"AND m.target = CASE c.player WHEN 1 THEN {_C0} ELSE {_C1} END",
-    "parent": f"CASE c.player WHEN 1 THEN (m.node * tb.nodes + {_C1}) * 2 ELSE ({_C0} * tb.nodes + m.node) * 2 + 1 END",
+    "into_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = 1 - c.player AND m.target = {token_moves.moved_token_sql('c')}",
+    "parent": token_moves.parent_sql("c", "m.node"),
     "out_join": "CROSS JOIN token_board tb CROSS JOIN token_move m",
-    "out_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = p.player AND m.node = CASE p.player WHEN 0 THEN {_P0} ELSE {_P1} END",
-    "child": f"CASE p.player WHEN 0 THEN (m.target * tb.nodes + {_P1}) * 2 + 1 ELSE ({_P0} * tb.nodes + m.target) * 2 END",
+    "out_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = p.player AND m.node = {token_moves.mover_token_sql('p')}",
+    "child": token_moves.child_sql("p", "m.target"),
     "label": "(SELECT b.label FROM token_board tb CROSS JOIN token_move b WHERE tb.game_id = :g AND b.game_id = :g "
-    f"AND b.player = position.player AND b.node = CASE position.player WHEN 0 THEN {_tokens('position')[0]} "
-    f"ELSE {_tokens('position')[1]} END AND b.ord = w.ord)",
+    f"AND b.player = position.player AND b.node = {token_moves.mover_token_sql('position')} AND b.ord = w.ord)",
 }
 
 # best move of each parent of the frontier: its lowest-ordered move into it
@@ -161,12 +152,12 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
 
 
-def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, token_moves: bool = False) -> dict:
+def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, move_lists: bool = False) -> dict:
     """Decide every position of ``game_id``; returns the number of levels of each phase.
 
-    ``token_moves``: the game's moves are its move lists (``token_move``), not move rows.
+    ``move_lists``: the game's moves are its move lists (``token_move``), not move rows.
     """
-    sql = statements(engine.dialect.name, TOKEN_MOVES if token_moves else MOVE_ROWS)
+    sql = statements(engine.dialect.name, TOKEN_MOVES if move_lists else MOVE_ROWS)
     with engine.begin() as conn:
         state = load_progress(conn, game_id)
         if "phase" not in state:

@@ -10,8 +10,7 @@ stopped: rows are inserted with ON CONFLICT DO NOTHING.
 Rows go to the driver as tuples (no per-row SQLAlchemy work). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
 numpy; a two-token game (cat and mouse, :mod:`gamedb.token_moves`) writes
-no move rows: its move lists are stored once and the engine works from them
-(an impartial one gets working move rows, by one SQL join per page).
+no move rows: its move lists are stored once and the engine works from them.
 """
 
 from __future__ import annotations
@@ -40,7 +39,6 @@ _INSERT_POSITION = (
     "VALUES ({g}, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING"
 )
 _INSERT_MOVE = "INSERT INTO move (game_id, parent, ord, child, label) VALUES ({g}, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-_PAGE_CODES = "SELECT code FROM solve_queue WHERE game_id = {g} AND depth = {d} AND code BETWEEN {lo} AND {hi}"
 _INSERT_QUEUED = "INSERT INTO solve_queue (game_id, code, depth) VALUES ({g}, ?, {d}) ON CONFLICT DO NOTHING"
 
 
@@ -58,11 +56,10 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
     vector = game.vector()
-    tokens = game.token_moves()
-    if tokens is not None:  # a two-token game: its moves are its move lists
+    tokens = token_moves.of(game)
+    if tokens is not None:  # a two-token game: its moves are its move lists, no move rows
         with engine.begin() as conn:
             token_moves.store(conn, game_id, tokens)
-    working_rows = tokens is not None and not token_moves.lists_only(game)  # move rows for the Grundy statements only
     while depth is not None:
         after = -1
         while True:
@@ -73,9 +70,7 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                 after = codes[-1]
                 pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=tokens is None)
                 executemany(conn, _INSERT_POSITION.format(g=int(game_id)), pos_rows)
-                if working_rows:  # the page's moves by one join with the move lists
-                    token_moves.insert_moves(conn, game_id, _PAGE_CODES.format(g=int(game_id), d=int(depth), lo=int(codes[0]), hi=int(codes[-1])))
-                elif tokens is None:
+                if tokens is None:
                     executemany(conn, _INSERT_MOVE.format(g=int(game_id)), move_rows)
                 executemany(conn, _INSERT_QUEUED.format(g=int(game_id), d=int(depth) + 1), [(c,) for c in queued])
             done += len(codes)
@@ -102,7 +97,8 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
             raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
         pos_rows.append((code, text, player, prim, 0 if prim is not None else None, len(moves)))
         for order, (label, child) in enumerate(moves):
-            move_rows.append((code, order, child, label))
+            if with_moves:
+                move_rows.append((code, order, child, label))
             queued[child] = None
     return pos_rows, move_rows, list(queued)
 

@@ -466,7 +466,7 @@ def solve_in_memory(
     with engine.begin() as conn:
         if prepare is not None:
             record = prepare(conn)
-        write(conn, record.id, graph, solution, tokens=game.token_moves(), progress=progress)
+        write(conn, record.id, graph, solution, tokens=token_moves.of(game), progress=progress)
         t2 = time.perf_counter()
         catalog.update(
             conn,

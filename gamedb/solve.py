@@ -154,13 +154,11 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
     if heaps:
         heap_engine.propagate(engine, record.id, game, progress=progress)
     else:
-        propagate(engine, record.id, progress=progress, token_moves=token_moves.lists_only(game))
+        propagate(engine, record.id, progress=progress, move_lists=token_moves.of(game) is not None)
         if game.impartial:
             propagate_grundy(engine, record.id, progress=progress)
     t2 = time.perf_counter()
     with engine.begin() as conn:
-        if game.token_moves() is not None:  # working move rows (impartial games only) go; the move lists stay
-            token_moves.drop_working_moves(conn, record.id)
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
     finish_file(engine, wait=_finish_wait(engine, name))
     return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)

@@ -11,45 +11,59 @@ instead of one ``move`` row per move of every position (8 million on a
 a fraction of the time. The ``moves`` view generates the moves with one
 join, and the SQL engine's level statements find a position's parents and
 children by arithmetic on the codes through these lists
-(:data:`gamedb.engine.TOKEN_MOVES`). Only the Grundy statements of an
-impartial game need move rows: for such a game the SQL engine generates them
-with one join per page as working rows and drops them when the game is
-solved.
+(:data:`gamedb.engine.TOKEN_MOVES`, built from the expressions here). The
+Grundy statements of impartial games need move rows, so an impartial game
+may not keep move lists (:func:`of`).
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .games.base import TokenMoves
+from .errors import GamedbError
+from .games.base import Game, TokenMoves
 from .store.bulk import insert_rows
 from .store.schema import token_board, token_move
 
-# the moves of the stored positions named by a SELECT of one column ``code``:
-# the mover's token is token0 = code / 2 / nodes (player 0) or token1 = code / 2 mod nodes (player 1)
-_INSERT_MOVES = """
-INSERT INTO move (game_id, parent, ord, child, label)
-SELECT p.game_id, p.code, t.ord,
-       CASE p.player WHEN 0 THEN (t.target * b.nodes + p.code / 2 - p.code / 2 / b.nodes * b.nodes) * 2 + 1
-                     ELSE (p.code / 2 / b.nodes * b.nodes + t.target) * 2 END,
-       t.label
-FROM {source}
-CROSS JOIN token_board b
-CROSS JOIN token_move t
-WHERE p.game_id = {g} {join} AND p.degree > 0
-  AND b.game_id = {g}
-  AND t.game_id = {g} AND t.player = p.player
-  AND t.node = CASE p.player WHEN 0 THEN p.code / 2 / b.nodes ELSE p.code / 2 - p.code / 2 / b.nodes * b.nodes END
-ORDER BY p.code, t.ord
-ON CONFLICT DO NOTHING
-"""
 
-_DROP_MOVES = sa.text("DELETE FROM move WHERE game_id = :g")
+def of(game: Game) -> TokenMoves | None:
+    """The game's move lists, or None for a game stored with move rows."""
+    tokens = game.token_moves()
+    if tokens is not None and game.impartial:
+        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
+    return tokens
 
 
-def lists_only(game) -> bool:
-    """Whether the SQL engine solves ``game`` from its move lists alone, without move rows."""
-    return game.token_moves() is not None and not game.impartial
+# --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` from token_board ``tb``
+
+
+def tokens_sql(x: str) -> tuple[str, str]:
+    """token0 and token1 of the position aliased ``x`` (the modulo written out: portable)."""
+    return f"{x}.code / 2 / tb.nodes", f"({x}.code / 2 - {x}.code / 2 / tb.nodes * tb.nodes)"
+
+
+def mover_token_sql(x: str) -> str:
+    """The token that the player to move at position ``x`` moves."""
+    t0, t1 = tokens_sql(x)
+    return f"CASE {x}.player WHEN 0 THEN {t0} ELSE {t1} END"
+
+
+def child_sql(x: str, target: str) -> str:
+    """The code after the player to move at ``x`` moves its token to ``target``."""
+    t0, t1 = tokens_sql(x)
+    return f"CASE {x}.player WHEN 0 THEN ({target} * tb.nodes + {t1}) * 2 + 1 ELSE ({t0} * tb.nodes + {target}) * 2 END"
+
+
+def moved_token_sql(x: str) -> str:
+    """Where the player who moved into position ``x`` (``1 - x.player``) now stands."""
+    t0, t1 = tokens_sql(x)
+    return f"CASE {x}.player WHEN 1 THEN {t0} ELSE {t1} END"
+
+
+def parent_sql(x: str, node: str) -> str:
+    """The code before the player who moved into ``x`` moved its token from ``node``."""
+    t0, t1 = tokens_sql(x)
+    return f"CASE {x}.player WHEN 1 THEN ({node} * tb.nodes + {t1}) * 2 ELSE ({t0} * tb.nodes + {node}) * 2 + 1 END"
 
 
 def store(conn, game_id: int, tokens: TokenMoves) -> None:
@@ -62,23 +76,3 @@ def store(conn, game_id: int, tokens: TokenMoves) -> None:
         token_move,
         [{"game_id": game_id, "player": p, "node": a, "ord": o, "target": b, "label": label} for p, a, o, b, label in tokens.rows],
     )
-
-
-def insert_moves(conn, game_id: int, codes_sql: str | None = None) -> None:
-    """Insert the ``move`` rows of stored positions of ``game_id`` by one join with its move lists.
-
-    ``codes_sql`` is a SELECT of one column ``code`` naming the parents
-    (stored already); None means every stored position of the game. Rows
-    already there are kept.
-    """
-    g = int(game_id)
-    if codes_sql is None:
-        source, join = "position p", ""
-    else:
-        source, join = f"({codes_sql}) s CROSS JOIN position p", "AND p.code = s.code"
-    conn.exec_driver_sql(_INSERT_MOVES.format(source=source, join=join, g=g))
-
-
-def drop_working_moves(conn, game_id: int) -> None:
-    """Delete the move rows the SQL engine generated for its levels (the move lists stay)."""
-    conn.execute(_DROP_MOVES, {"g": game_id})

@@ -100,13 +100,18 @@ def test_cat_mouse_solved_before_move_lists_still_verifies_after_upgrade(cli, db
     import sqlalchemy as sa
 
     from gamedb import Database, make_game
-    from gamedb import token_moves
 
+    game = make_game("cat-mouse", graph=[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])
     db = Database(db_path, create=True)
-    db.solve(make_game("cat-mouse", graph=[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]), "old")
+    db.solve(game, "old")
     gid = db.game("old").id
+    rows = [
+        {"g": gid, "p": row["code"], "o": order, "c": game.encode(child), "l": label}
+        for row in db.positions("old")
+        for order, (label, child) in enumerate(game.moves(game.decode(row["code"])))
+    ]
     with db.engine.begin() as conn:  # the layout of 0002: move rows, no move lists
-        token_moves.insert_moves(conn, gid)
+        conn.execute(sa.text("INSERT INTO move (game_id, parent, ord, child, label) VALUES (:g, :p, :o, :c, :l)"), rows)
         moves = conn.execute(sa.text("SELECT COUNT(*) FROM move WHERE game_id = :g"), {"g": gid}).scalar()
         conn.execute(sa.text("DELETE FROM token_move"))
         conn.execute(sa.text("DELETE FROM token_board"))

@@ -40,14 +40,20 @@ class CatMouse(TwoTokenCodes, Game):
         # moves in a fixed order: ascending node number
         self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
         self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
+        self._vector = None  # the numpy fast path, made on first use
+        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
+        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
+        self._token_moves = TokenMoves(self.n, rows)
 
     def parameters(self) -> dict:
         return {"graph": self.graph}
 
     def vector(self):
-        from .cat_mouse_vector import CatMouseVector
+        if self._vector is None:
+            from .cat_mouse_vector import CatMouseVector
 
-        return CatMouseVector(self.graph, self.players)
+            self._vector = CatMouseVector(self._mouse_moves, self._cat_moves, self.players)
+        return self._vector
 
     def start(self) -> State:
         return State(1, 2, MOUSE)
@@ -80,9 +86,7 @@ class CatMouse(TwoTokenCodes, Game):
 
     def token_moves(self) -> TokenMoves:
         """The mouse's and the cat's move lists: the database keeps these instead of a row per move."""
-        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
-        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
-        return TokenMoves(self.n, rows)
+        return self._token_moves
 
     def format(self, state: State) -> str:
         return f"mouse={state.mouse},cat={state.cat},turn={self.players[state.turn]}"

@@ -9,18 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from .cat_mouse import CAT, HOLE, MOUSE
 from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
-
-MOUSE, CAT = 0, 1
-HOLE = 0
 
 
 class CatMouseVector(VectorRules):
-    def __init__(self, graph: list[list[int]], players: tuple[str, str]):
-        n = self.n = len(graph)
+    def __init__(self, mouse_moves: list[list[int]], cat_moves: list[list[int]], players: tuple[str, str]):
+        """``mouse_moves`` and ``cat_moves``: every node's targets in move order (the family's own lists)."""
+        n = self.n = len(mouse_moves)
         self.code_limit = 2 * n * n
-        mouse_moves = [sorted(nbrs) for nbrs in graph]
-        cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in graph]
         # one CSR table for both players: row turn * n + node
         rows = mouse_moves + cat_moves
         self._degree = np.array([len(r) for r in rows], dtype=np.int64)
