@@ -7,6 +7,7 @@ SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``).
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import time
@@ -102,7 +103,9 @@ def alembic_config(connection=None):
     return cfg
 
 
+@functools.lru_cache(maxsize=1)
 def head_revision() -> str:
+    """The newest schema revision this gamedb knows (read once per process: the migrations ship with the code)."""
     from .revisions import head_from_files
 
     head = head_from_files(_migrations_dir())  # without importing Alembic (fast queries)
