@@ -20,8 +20,8 @@ from typing import Callable
 import sqlalchemy as sa
 
 from . import token_moves
-from .errors import GamedbError
 from .games.base import Game
+from .games.vector import stuck_error
 from .store.bulk import executemany, insert_rows
 from .store.schema import solve_queue
 
@@ -94,7 +94,7 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
     for code in codes:
         player, text, prim, moves = game.expand(code)
         if prim is None and not moves:
-            raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
+            raise stuck_error(game, text)
         pos_rows.append((code, text, player, prim, 0 if prim is not None else None, len(moves)))
         for order, (label, child) in enumerate(moves):
             if with_moves:
@@ -106,20 +106,16 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
 def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
     import numpy as np
 
-    from .games.vector import RESULT_NAMES, UNDECIDED
+    from .games.vector import RESULT_NAMES, check_moves, ranks_within
 
     page = np.array(codes, dtype=np.int64)
     exp = vector.expand(page)
-    stuck = np.flatnonzero((exp.primitive == UNDECIDED) & (exp.degree == 0))
-    if len(stuck):
-        text = game.format(game.decode(codes[stuck[0]]))
-        raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
+    check_moves(game, page, exp.primitive, exp.degree)
     prims = [RESULT_NAMES[p] for p in exp.primitive.tolist()]
     pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist()))
     move_rows = []
     if with_moves:
         parents = np.repeat(page, exp.degree)
-        ends = np.cumsum(exp.degree)
-        orders = np.arange(len(parents), dtype=np.int64) - np.repeat(ends - exp.degree, exp.degree)
+        orders = ranks_within(exp.degree)
         move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children)))
     return pos_rows, move_rows, np.unique(exp.children).tolist()

@@ -37,7 +37,7 @@ import sqlalchemy as sa
 from . import token_moves
 from .errors import GamedbError
 from .games.base import Game, TokenMoves
-from .games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules
+from .games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, check_moves, ranks_within, stuck_error
 from .store.tuning import default_memory_limit
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -130,7 +130,7 @@ def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progre
         for a in range(0, len(frontier), EXPAND_CHUNK):  # a few thousand positions at a time: the budget holds
             page = frontier[a : a + EXPAND_CHUNK]
             exp = vector.expand(page)
-            _check_moves(game, page, exp.primitive, exp.degree)
+            check_moves(game, page, exp.primitive, exp.degree)
             parts.append((page, exp))
             n_pos += len(page)
             n_mov += len(exp.children)
@@ -179,7 +179,7 @@ def _enumerate_python(game: Game, memory_limit: int, progress) -> GameGraph:
         code = codes[i]
         player, text, prim, moves = expand(code)
         if prim is None and not moves:
-            raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
+            raise stuck_error(game, text)
         players.append(player)
         prims.append(prim_codes[prim] if prim is not None else UNDECIDED)
         degree.append(len(moves))
@@ -219,13 +219,6 @@ def _enumerate_python(game: Game, memory_limit: int, progress) -> GameGraph:
     )
 
 
-def _check_moves(game: Game, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:
-    stuck = np.flatnonzero((primitive == UNDECIDED) & (degree == 0))
-    if len(stuck):
-        text = game.format(game.decode(int(codes[stuck[0]])))
-        raise GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
-
-
 # --- 2. retrograde analysis --------------------------------------------------------------
 
 
@@ -234,7 +227,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     n = graph.positions
     degree = graph.degree
     parent_of_move = np.repeat(np.arange(n, dtype=graph.child.dtype), degree)
-    order_of_move = (np.arange(graph.moves, dtype=np.int64) - np.repeat(graph.offset[:-1], degree)).astype(np.int32)
+    order_of_move = ranks_within(degree).astype(np.int32)
     # reverse CSR: the moves into each position, grouped by child
     by_child = np.argsort(graph.child, kind="stable")
     rev_parent = parent_of_move[by_child]
@@ -248,29 +241,30 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     best = np.full(n, -1, dtype=np.int32)
     counter = degree.astype(np.int32)
 
+    def undecided_parents(children):
+        """(parent, move order) of every move into ``children`` from a position not decided yet."""
+        parents, orders = _parents(rev, children)
+        keep = result[parents] == UNDECIDED
+        return parents[keep], orders[keep]
+
+    def decide(parents, orders, value, level):
+        """Decide each of ``parents`` as ``value`` at ``level``, its best move its lowest-ordered one given."""
+        decided, first = _first_move(parents, orders)
+        result[decided] = value
+        remoteness[decided] = level
+        best[decided] = first
+        return decided
+
     # win/lose levels
     frontier = np.flatnonzero((result == WIN) | (result == LOSE))
     k = 0
     while True:
-        lose_children = frontier[result[frontier] == LOSE]
-        parents, orders = _parents(rev, lose_children)
-        keep = result[parents] == UNDECIDED
-        wins, win_best = _first_move(parents[keep], orders[keep])
-        result[wins] = WIN
-        remoteness[wins] = k + 1
-        best[wins] = win_best
-
-        win_children = frontier[result[frontier] == WIN]
-        parents, orders = _parents(rev, win_children)
-        keep = result[parents] == UNDECIDED
-        parents, orders = parents[keep], orders[keep]
+        wins = decide(*undecided_parents(frontier[result[frontier] == LOSE]), WIN, k + 1)
+        parents, orders = undecided_parents(frontier[result[frontier] == WIN])
         hit, times = np.unique(parents, return_counts=True)
         counter[hit] -= times.astype(np.int32)
         done = counter[parents] == 0
-        loses, lose_best = _first_move(parents[done], orders[done])
-        result[loses] = LOSE
-        remoteness[loses] = k + 1
-        best[loses] = lose_best
+        loses = decide(parents[done], orders[done], LOSE, k + 1)
 
         k += 1
         frontier = np.concatenate((wins, loses))
@@ -284,12 +278,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero(result == TIE)
     t = 0
     while True:
-        parents, orders = _parents(rev, frontier)
-        keep = result[parents] == UNDECIDED
-        ties, tie_best = _first_move(parents[keep], orders[keep])
-        result[ties] = TIE
-        remoteness[ties] = t + 1
-        best[ties] = tie_best
+        ties = decide(*undecided_parents(frontier), TIE, t + 1)
         t += 1
         frontier = ties
         if progress:
@@ -318,8 +307,7 @@ def _parents(rev, children: np.ndarray):
     rev_offset, rev_parent, rev_order = rev
     starts = rev_offset[children]
     lengths = rev_offset[children + 1] - starts
-    ends = np.cumsum(lengths)
-    idx = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) + np.repeat(starts - ends + lengths, lengths)
+    idx = np.repeat(starts, lengths) + ranks_within(lengths)
     return rev_parent[idx], rev_order[idx]
 
 
@@ -348,25 +336,25 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
     from .store.schema import move, position
 
     total = graph.positions + (graph.moves if tokens is None else 0)  # rows to write
-    with indexes_built_after(conn, position, graph.positions):
-        _write_positions(conn, game_id, graph, solution, total=total, progress=progress)
-    if tokens is not None:  # a two-token game keeps its move lists, not a row per move
-        token_moves.store(conn, game_id, tokens)
-    else:
-        with indexes_built_after(conn, move, graph.moves):
-            _write_moves(conn, game_id, graph, total=total, progress=progress)
-    if progress:
-        progress("write", total, total)
-
-
-def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *, total: int, progress: Progress | None) -> None:
-    insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
-    codes, offset = graph.codes, graph.offset
-    order = np.argsort(codes, kind="stable")
-    names = RESULT_NAMES
-    n = graph.positions
+    order = np.argsort(graph.codes, kind="stable")  # rows go in primary-key order
     if progress:
         progress("write", 0, total)
+    with indexes_built_after(conn, position, graph.positions):
+        _write_positions(conn, game_id, graph, solution, order, total=total, progress=progress)
+    if tokens is not None:  # a two-token game keeps its move lists, not a row per move
+        token_moves.store(conn, game_id, tokens)
+        if progress:
+            progress("write", total, total)
+    else:
+        with indexes_built_after(conn, move, graph.moves):
+            _write_moves(conn, game_id, graph, order, total=total, progress=progress)
+
+
+def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
+    insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
+    codes, offset = graph.codes, graph.offset
+    names = RESULT_NAMES
+    n = graph.positions
     for a in range(0, n, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
         pcodes = codes[idx]
@@ -391,17 +379,15 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, *
             progress("write", a + len(idx), total)
 
 
-def _write_moves(conn, game_id: int, graph: GameGraph, *, total: int, progress: Progress | None) -> None:
+def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
     insert_moves = _inserter(conn, "move", ("parent", "ord", "child", "label"), game_id)
     codes, offset = graph.codes, graph.offset
-    order = np.argsort(codes, kind="stable")
     n = graph.positions
     written = n
     for a in range(0, n, WRITE_CHUNK):  # the moves of the same chunks of positions, in (parent code, order) order
         idx = order[a : a + WRITE_CHUNK]
         starts, lengths = offset[idx], offset[idx + 1] - offset[idx]
-        ends = np.cumsum(lengths)
-        within = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+        within = ranks_within(lengths)
         moves = np.repeat(starts, lengths) + within
         parent_idx = np.repeat(idx, lengths)
         rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves))

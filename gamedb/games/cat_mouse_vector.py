@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cat_mouse import CAT, HOLE, MOUSE
-from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
+from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
 
 
 class CatMouseVector(VectorRules):
@@ -40,10 +40,7 @@ class CatMouseVector(VectorRules):
         row = turn * n + np.where(turn == MOUSE, mouse, cat)
         degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
         parent = np.repeat(np.arange(len(codes)), degree)
-        starts = self._offset[row]
-        ends = np.cumsum(degree)
-        within = np.arange(int(ends[-1]) if len(ends) else 0) - np.repeat(ends - degree, degree)
-        b = self._target[starts[parent] + within]
+        b = self._target[self._offset[row][parent] + ranks_within(degree)]
         pt = turn[parent]
         children = np.where(pt == MOUSE, (b * n + cat[parent]) * 2 + CAT, (mouse[parent] * n + b) * 2 + MOUSE)
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)

@@ -57,3 +57,27 @@ class VectorRules(ABC):
     @abstractmethod
     def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
+
+
+def ranks_within(lengths: "np.ndarray") -> "np.ndarray":
+    """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
+    import numpy as np
+
+    lengths = np.asarray(lengths, dtype=np.int64)
+    ends = np.cumsum(lengths)
+    return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+
+
+def check_moves(game, codes, primitive: "np.ndarray", degree: "np.ndarray") -> None:
+    """Refuse rules that leave a position that is not over without a move (GamedbError naming it)."""
+    stuck = ((primitive == UNDECIDED) & (degree == 0)).nonzero()[0]
+    if len(stuck):
+        raise stuck_error(game, game.format(game.decode(int(codes[stuck[0]]))))
+
+
+def stuck_error(game, text: str):
+    """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
+    from ..errors import GamedbError
+
+    return GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
+
