@@ -265,14 +265,10 @@ def _compare(db_path, name, graph, results, remoteness, *, flat: bool, sample: i
     n = len(graph)
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as con:
         gid = con.execute("SELECT id FROM game WHERE name = ?", (name,)).fetchone()[0]
-        rng = random.Random(1)
-        codes = [r[0] for r in con.execute("SELECT code FROM position WHERE game_id = ?", (gid,))]
-        picked = rng.sample(codes, min(sample, len(codes)))
-        stored = {}
-        for code in picked:
-            stored[code] = con.execute("SELECT result, remoteness FROM position WHERE game_id = ? AND code = ?", (gid, code)).fetchone()
+        rows = con.execute("SELECT code, result, remoteness FROM position WHERE game_id = ?", (gid,)).fetchall()
+    stored = random.Random(1).sample(rows, min(sample, len(rows)))
     disagree = 0
-    for code, (result, rem) in stored.items():
+    for code, result, rem in stored:
         rest, turn = divmod(code, 2)
         mouse, cat = divmod(rest, n)
         if flat:
@@ -309,16 +305,19 @@ def job_verify(args) -> dict:
     return {"seconds": time.perf_counter() - t0, "positions": report.positions, "peak_mb": peak_mb()}
 
 
+def _sample_texts(db, name: str, count: int, seed: int) -> list[str]:
+    """The text of ``count`` random stored positions of game ``name`` (a SQLite file's ``Database``)."""
+    record, game = db.rules(name)
+    with db.engine.connect() as conn:
+        codes = conn.exec_driver_sql("SELECT code FROM position WHERE game_id = ?", (record.id,)).scalars().all()
+    return [game.format(game.decode(code)) for code in random.Random(seed).sample(codes, min(count, len(codes)))]
+
+
 def job_queries(args) -> dict:
     from gamedb import Database
 
     db = Database(args.db, readonly=True)
-    record, game = db.rules(args.name)
-    with sqlite3.connect(f"file:{args.db}?mode=ro", uri=True) as con:
-        codes = [r[0] for r in con.execute("SELECT code FROM position WHERE game_id = ?", (record.id,))]
-    rng = random.Random(2)
-    texts = [game.format(game.decode(code)) for code in rng.sample(codes, min(args.count, len(codes)))]
-    del codes
+    texts = _sample_texts(db, args.name, args.count, seed=2)
     for text in texts[:200]:  # warm up: caches, compiled statements
         db.probe(args.name, text)
     latencies = []
@@ -340,11 +339,7 @@ def job_agree(args) -> dict:
     from gamedb import Database
 
     a, b = Database(args.db, readonly=True), Database(args.graph)
-    record, game = a.rules(args.name)
-    with sqlite3.connect(f"file:{args.db}?mode=ro", uri=True) as con:
-        codes = [r[0] for r in con.execute("SELECT code FROM position WHERE game_id = ?", (record.id,))]
-    rng = random.Random(3)
-    texts = [game.format(game.decode(code)) for code in rng.sample(codes, min(args.count, len(codes)))]
+    texts = _sample_texts(a, args.name, args.count, seed=3)
     equal = sum(a.probe(args.name, text).to_json() == b.probe(args.name, text).to_json() for text in texts)
     return {"checked": len(texts), "equal": equal}
 
@@ -440,8 +435,8 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line("pure-Python queue solver (seeds' algorithm)", f"{pure['seconds']:.1f} s, peak {pure['peak_mb']:,.0f} MB")
     line("  agrees with gamedb on", f"{pure['checked'] - pure['disagree']:,} of {pure['checked']:,} sampled positions")
     line("ratio gamedb / pure-Python", f"{ratio:.2f}", verdict(ratio <= TARGET_RATIO, f"<= {TARGET_RATIO}"))
-    flat = run_child("pure", "--graph", str(graph_file), "--flat")
-    line("  (same algorithm on flat lists)", f"{flat['seconds']:.1f} s, ratio {t_gamedb / flat['seconds']:.2f}")
+    flat = run_child("pure", "--graph", str(graph_file), "--flat", "--db", str(big), "--name", "bench")
+    line("  (same algorithm on flat lists)", f"{flat['seconds']:.1f} s, ratio {t_gamedb / flat['seconds']:.2f}; agrees on {flat['checked'] - flat['disagree']:,} of {flat['checked']:,}")
 
     floor = run_child("floor", "--db", str(work / "floor.sqlite"), "--positions", str(pos), "--moves", str(mov))
     line(f"bulk insert of {pos + mov:,} bare rows (floor)", f"{floor['seconds']:.1f} s ({(pos + mov) / floor['seconds']:,.0f} rows/s)")
