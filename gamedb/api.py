@@ -10,10 +10,9 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import TYPE_CHECKING, Iterable, Iterator
-
-import sqlalchemy as sa
 
 from . import catalog
 from .catalog import GameRecord
@@ -28,13 +27,6 @@ if TYPE_CHECKING:
     from .transfer import CopyReport
 
 
-# everything that identifies a stored game row (parameters as stored: no JSON decoding)
-_STAMP = sa.text(
-    "SELECT id, family, rules_version, status, created_at, solved_at, start_code, positions, parameters "
-    "FROM game WHERE name = :n"
-)
-
-
 class Database:
     """A gamedb database: a SQLite path (default ``gamedb.sqlite``) or a SQLAlchemy URL.
 
@@ -45,9 +37,9 @@ class Database:
     def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
         self.location = os.fspath(db)
         self.engine = open_engine(db, create=create, readonly=readonly)
-        # name -> (what identifies the stored game, its rules): building the
-        # rules (a large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}
+        # (family, rules version, parameters) -> the rules: building them (a
+        # large graph validated) costs more than a query
+        self._rules: dict[tuple[str, int, str], Game] = {}
 
     def close(self) -> None:
         self.engine.dispose()
@@ -70,22 +62,19 @@ class Database:
     def rules(self, name: str) -> tuple[GameRecord, Game]:
         """The stored game and its rules.
 
-        Both are kept between calls while the stored row is unchanged (one
-        small query checks): rebuilding them (parsing and validating a large
-        graph) costs far more than answering a query.
+        The row is read afresh; the rules are kept between calls for the
+        same family, rules version and parameters: rebuilding them (parsing
+        and validating a large graph) costs far more than answering a query.
         """
         with self.engine.connect() as conn:
             return self._rules_on(conn, name)
 
     def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
-        stamp = conn.execute(_STAMP, {"n": name}).first()
-        cached = self._rules.get(name)
-        if stamp is not None and cached is not None and cached[0] == tuple(stamp):
-            return cached[1], cached[2]
         record = catalog.get(conn, name)
-        game = record.rules()
-        if stamp is not None:
-            self._rules[name] = (tuple(stamp), record, game)
+        key = (record.family, record.rules_version, json.dumps(record.parameters, sort_keys=True))
+        game = self._rules.get(key)
+        if game is None:
+            game = self._rules[key] = record.rules()
         return record, game
 
     # --- work -------------------------------------------------------------

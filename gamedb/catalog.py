@@ -12,7 +12,7 @@ from . import __version__
 from .errors import GameExists, GameNotFound, GamedbError
 from .games import game_from_parameters
 from .games.base import Game
-from .store.schema import ENUMERATING, SOLVED, game as game_table, player as player_table
+from .store.schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
 
 
 @dataclass
@@ -126,9 +126,11 @@ def create(conn, name: str, game: Game) -> GameRecord:
 
 
 def delete(conn, record: GameRecord) -> None:
-    for table in ("move", "heap_rule", "position", "solve_queue", "solve_counter", "player"):
-        conn.execute(sa.text(f"DELETE FROM {table} WHERE game_id = :g"), {"g": record.id})
-    conn.execute(sa.text("DELETE FROM game WHERE id = :g"), {"g": record.id})
+    """Delete the game's rows from every table that has them (dependent tables first), then the game."""
+    for table in reversed(metadata.sorted_tables):
+        if table is not game_table and "game_id" in table.c:
+            conn.execute(table.delete().where(table.c.game_id == record.id))
+    conn.execute(game_table.delete().where(game_table.c.id == record.id))
 
 
 def update(conn, record: GameRecord, **values) -> None:

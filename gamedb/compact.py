@@ -19,10 +19,7 @@ from . import catalog
 from .catalog import GameRecord
 from .locking import solve_lock
 from .store.database import sqlite_file, vacuum
-
-_DELETE = {
-    table: sa.text(f"DELETE FROM {table} WHERE game_id = :g") for table in ("move", "solve_queue", "solve_counter")
-}
+from .store.schema import WORKING_TABLES, metadata, move
 
 
 @dataclass
@@ -47,9 +44,10 @@ def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
     before = path.stat().st_size if path is not None else None
     with solve_lock(engine, record.name):
         with engine.begin() as conn:
-            removed = conn.execute(_DELETE["move"], {"g": record.id}).rowcount
-            for table in ("solve_queue", "solve_counter"):
-                conn.execute(_DELETE[table], {"g": record.id})
+            removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
+            for name in WORKING_TABLES:
+                table = metadata.tables[name]
+                conn.execute(table.delete().where(table.c.game_id == record.id))
             info = dict(catalog.get(conn, record.name).info or {})
             info["compacted_at"] = catalog.now()
             catalog.update(conn, record, info=info)

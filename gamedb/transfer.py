@@ -24,7 +24,7 @@ from .errors import GameExists, GamedbError
 from .locking import solve_lock
 from .store.bulk import copy_rows
 from .store.database import finish_file, sqlite_file
-from .store.schema import game as game_table, metadata, move, position, solve_counter, solve_queue
+from .store.schema import WORKING_TABLES, game as game_table, metadata, move, position
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -42,7 +42,7 @@ class CopyReport:
 
 def per_game_tables() -> list[sa.Table]:
     """The small tables that describe a game beside its positions and moves (players, heap rules, ...)."""
-    big_or_working = {position.name, move.name, solve_queue.name, solve_counter.name}
+    big_or_working = {position.name, move.name, *WORKING_TABLES}
     return [t for t in metadata.sorted_tables if "game_id" in t.c and t.name not in big_or_working]
 
 
@@ -104,13 +104,13 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, 
     pos_cols = [c.name for c in position.columns if c.name != "game_id"]
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
     with src.connect() as sconn, dst.begin() as dconn:
+        # found again here, not reused from copy_games: only now is the name's lock held
         existing = catalog.find(dconn, record.name)
         if existing is not None:
             catalog.delete(dconn, existing)
         row = dict(sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()._mapping)
         row.pop("id")
-        dconn.execute(game_table.insert().values(**row))
-        new_id = catalog.get(dconn, record.name).id
+        new_id = dconn.execute(game_table.insert().values(**row)).inserted_primary_key[0]
         for table in per_game_tables():  # player, heap_rule, ...: a few rows each
             rows = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
             if rows:

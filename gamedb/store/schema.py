@@ -130,6 +130,9 @@ token_move = sa.Table(
 
 # --- working tables of an unfinished solve (emptied when a solve ends) ----
 
+#: names of the working tables below (a solved game has no rows in them)
+WORKING_TABLES = ("solve_queue", "solve_counter")
+
 solve_queue = sa.Table(
     "solve_queue",
     metadata,
