@@ -9,7 +9,7 @@ from typing import Iterator
 
 from .catalog import GameRecord
 from .errors import InputError
-from .query import positions, winner_of
+from .query import positions
 
 FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
@@ -31,7 +31,7 @@ def export_lines(engine, record: GameRecord, fmt: str) -> Iterator[str]:
             "position": row["text"],
             "player": game.player_name(row["player"]),
             "result": row["result"],
-            "winner": winner_of(game, row["player"], row["result"], row["remoteness"]),
+            "winner": game.winner(row["player"], row["result"], row["remoteness"]),
             "remoteness": row["remoteness"],
             "degree": row["degree"],
             "best_move": row["best_move"],

@@ -35,7 +35,6 @@ committed heap.
 
 from __future__ import annotations
 
-import json
 import time
 from typing import Callable
 
@@ -45,7 +44,7 @@ from .catalog import load_progress, save_progress
 from .games.heap import HeapGame
 from .periodicity import Periodicity, find_period
 from .store.bulk import insert_rows
-from .store.schema import heap_rule, position
+from .store.schema import game as game_table, heap_rule, position
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -195,10 +194,10 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
 
 
 def _store_info(conn, game_id: int, values: dict) -> None:
-    raw = conn.execute(sa.text("SELECT info FROM game WHERE id = :g"), {"g": game_id}).scalar()
-    info = (raw if isinstance(raw, dict) else json.loads(raw)) if raw is not None else {}
-    info.update(values)
-    conn.execute(sa.text("UPDATE game SET info = :i WHERE id = :g"), {"i": json.dumps(info), "g": game_id})
+    """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
+    where = game_table.c.id == game_id
+    info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
+    conn.execute(game_table.update().where(where).values(info={**info, **values}))
 
 
 def _label_best_moves(conn, game_id: int, game: HeapGame) -> None:

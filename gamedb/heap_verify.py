@@ -19,7 +19,7 @@ from .catalog import GameRecord
 from .errors import VerifyError
 from .games.heap import HeapGame
 from .heap_engine import analyse
-from .values import LOSE, WIN, is_remoteness
+from .values import LOSE, WIN, is_remoteness, mex
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -29,33 +29,32 @@ _ROWS = sa.text(
 _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id = :g ORDER BY idx")
 
 
-def verify_heaps(engine: sa.Engine, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
+def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
     """Raise :class:`VerifyError` naming the first wrong heap; return the number of heaps checked."""
 
     def fail(what: str):
         raise VerifyError(f"{record.name}: {what}")
 
-    with engine.connect() as conn:
-        rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
-        expected = [(i, r.take, r.parts, int(r.unequal)) for i, r in enumerate(game.rules)]
-        if rules != expected:
-            fail(f"the stored heap rules {rules} differ from the rules of {game.rules_name} {expected}")
-        rows = conn.execute(_ROWS, {"g": record.id}).all()
-        if [row.code for row in rows] != list(range(game.max_heap + 1)):
-            fail(f"expected exactly the heaps 0..{game.max_heap}, found {len(rows)} rows")
-        grundy = [row.grundy for row in rows]
-        remoteness = [row.remoteness for row in rows]
-        degree = [row.degree for row in rows]
-        for row in rows:
-            problem = _check_heap(game, row, grundy, remoteness, degree)
-            if problem:
-                fail(f"position {row.text!r}: {problem}")
-            if progress and (row.code % 1000 == 0 or row.code == game.max_heap):
-                progress("verify", row.code + 1, game.max_heap + 1)
-        stored = (record.info or {}).get("periodicity")
-        found = analyse(conn, record.id, game)
-        if (found.to_dict() if found else None) != stored:
-            fail(f"stored period {stored} differs from what the stored values show: {found.to_dict() if found else None}")
+    rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
+    expected = [(i, r.take, r.parts, int(r.unequal)) for i, r in enumerate(game.rules)]
+    if rules != expected:
+        fail(f"the stored heap rules {rules} differ from the rules of {game.rules_name} {expected}")
+    rows = conn.execute(_ROWS, {"g": record.id}).all()
+    if [row.code for row in rows] != list(range(game.max_heap + 1)):
+        fail(f"expected exactly the heaps 0..{game.max_heap}, found {len(rows)} rows")
+    grundy = [row.grundy for row in rows]
+    remoteness = [row.remoteness for row in rows]
+    degree = [row.degree for row in rows]
+    for row in rows:
+        problem = _check_heap(game, row, grundy, remoteness, degree)
+        if problem:
+            fail(f"position {row.text!r}: {problem}")
+        if progress and (row.code % 1000 == 0 or row.code == game.max_heap):
+            progress("verify", row.code + 1, game.max_heap + 1)
+    stored = (record.info or {}).get("periodicity")
+    found = analyse(conn, record.id, game)
+    if (found.to_dict() if found else None) != stored:
+        fail(f"stored period {stored} differs from what the stored values show: {found.to_dict() if found else None}")
     if record.positions is not None and len(rows) != record.positions:
         fail(f"{len(rows)} positions stored, the game row says {record.positions}")
     return len(rows)
@@ -85,15 +84,12 @@ def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
         live = [p for p in parts if degree[p]]
         rem = 0 if not live else remoteness[live[0]] if len(live) == 1 else None
         options.append((order, idx, parts, value, rem))
-    present = {value for *_, value, _ in options}
-    mex = 0
-    while mex in present:
-        mex += 1
-    if row.grundy != mex:
-        return f"stored grundy {row.grundy}, the mex of its options' values is {mex}"
-    result = WIN if mex else LOSE
+    grundy_here = mex(value for *_, value, _ in options)
+    if row.grundy != grundy_here:
+        return f"stored grundy {row.grundy}, the mex of its options' values is {grundy_here}"
+    result = WIN if grundy_here else LOSE
     if row.result != result:
-        return f"stored result {row.result}, grundy {mex} means {result}"
+        return f"stored result {row.result}, grundy {grundy_here} means {result}"
     if not options:
         rem, best = 0, None
     else:

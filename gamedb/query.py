@@ -68,11 +68,6 @@ _CHILDREN = sa.text(
 CHUNK = 10000
 
 
-def winner_of(game: Game, player: int, result: str, remoteness: int | None = None) -> str | None:
-    """The winner's name under the family's rules (see :meth:`Game.winner <gamedb.games.base.Game.winner>`)."""
-    return game.winner(player, result, remoteness)
-
-
 def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
     """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
     codes = list(dict.fromkeys(codes))
@@ -82,11 +77,6 @@ def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
         for code, text, result, remoteness, grundy in rows:
             found[code] = (text, result, remoteness, grundy)
     return found
-
-
-def fetch_values(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness) for the given codes, in chunks."""
-    return {code: row[:3] for code, row in fetch_rows(conn, game_id, codes).items()}
 
 
 def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
@@ -114,7 +104,7 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
         position=row.text,
         player=game.player_name(row.player),
         result=row.result,
-        winner=winner_of(game, row.player, row.result, row.remoteness),
+        winner=game.winner(row.player, row.result, row.remoteness),
         remoteness=row.remoteness,
         degree=row.degree,
         best_move=row.best_move,

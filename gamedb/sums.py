@@ -29,7 +29,7 @@ from .catalog import GameRecord
 from .errors import PositionNotFound
 from .games.heap import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from .query import Answer, MoveValue, winner_of
+from .query import Answer, MoveValue
 from .values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
@@ -141,7 +141,7 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
         position=game.format(state),
         player=game.player_name(0),
         result=result,
-        winner=winner_of(game, 0, result),
+        winner=game.winner(0, result, remoteness),
         remoteness=remoteness,
         degree=degree,
         best_move=best.move if best is not None else None,

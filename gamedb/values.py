@@ -63,18 +63,14 @@ def value_problem(result, remoteness) -> str | None:
 def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]):
     """The (result, remoteness) a position must have, from its children's values.
 
-    ``children`` holds (result, remoteness) of every child, for the opponent.
+    ``children`` holds (result, remoteness) of every child, for the opponent,
+    each well formed (the caller checks them with :func:`value_problem`).
     Used by ``verify``; the engine computes the same thing set-based in SQL.
-    Raises ValueError (never TypeError) for a malformed child value, naming it.
     """
     if primitive is not None:
         return primitive, 0
     if not children:
         raise ValueError("a non-primitive position must have moves")
-    for res, rem in children:
-        problem = value_problem(res, rem)
-        if problem:
-            raise ValueError(f"a child has a malformed value: {problem}")
     loses = [r for res, r in children if res == LOSE]
     if loses:
         return WIN, 1 + min(loses)
@@ -84,3 +80,12 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
     if ties:
         return TIE, 1 + min(ties)
     return DRAW, None
+
+
+def mex(values) -> int:
+    """The least non-negative integer not among ``values``."""
+    present = set(values)
+    least = 0
+    while least in present:
+        least += 1
+    return least

@@ -21,7 +21,7 @@ from .errors import VerifyError
 from .games.base import Game
 from .games.heap import HeapGame
 from .query import fetch_rows
-from .values import DRAW, LOSE, TIE, WIN, is_remoteness, value_from_children, value_problem
+from .values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -54,14 +54,14 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     :class:`VerifyError`.
     """
     record.require_solved()
-    _check_players(engine, record, game)
-    if isinstance(game, HeapGame):  # one row per heap, moves as rules
-        from .heap_verify import verify_heaps
-
-        return VerifyReport(record.name, verify_heaps(engine, record, game, progress=progress))
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     with engine.connect() as conn:
+        _check_players(conn, record, game)
+        if isinstance(game, HeapGame):  # one row per heap, moves as rules
+            from .heap_verify import verify_heaps
+
+            return VerifyReport(record.name, verify_heaps(conn, record, game, progress=progress))
         _check_token_moves(conn, record, game)
         if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
             raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
@@ -150,10 +150,7 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         if value_problem(cres, crem):
             fail(f"move {label} leads to {ctext!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
         children.append((cres, crem))
-    try:
-        result, remoteness = value_from_children(prim, children)
-    except ValueError as exc:
-        fail(str(exc))
+    result, remoteness = value_from_children(prim, children)  # children checked above
     if (row.result, row.remoteness) != (result, remoteness):
         fail(f"stored {row.result} in {row.remoteness}, the rules and children give {result} in {remoteness}")
     best = _best_move(result, remoteness, moves, children)
@@ -268,15 +265,6 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     return value
 
 
-def mex(values) -> int:
-    """The least non-negative integer not among ``values``."""
-    present = set(values)
-    least = 0
-    while least in present:
-        least += 1
-    return least
-
-
 def _best_move(result, remoteness, moves, children):
     wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
     for (label, _), (cres, crem) in zip(moves, children):
@@ -322,12 +310,11 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
 
 
-def _check_players(engine: sa.Engine, record: GameRecord, game: Game) -> None:
+def _check_players(conn, record: GameRecord, game: Game) -> None:
     """The player names (which the positions view joins) must be the rules' own."""
     from .store.schema import player
 
-    with engine.connect() as conn:
-        stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
+    stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
     expected = list(enumerate(game.players))
     if [tuple(row) for row in stored] != expected:
         raise VerifyError(f"{record.name}: the stored players {[name for _, name in stored]} are not the rules' {list(game.players)}")

@@ -215,6 +215,24 @@ def require_int(name: str, value: Any, low: int | None = None, high: int | None 
     return number
 
 
+def short_number(digits: str) -> str:
+    """A long number as it fits in a message: its first digits and how many there are."""
+    return digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
+
+
+def bounded_int(digits: str, limit: int) -> int | None:
+    """The value of the decimal ``digits``, or None when it is above ``limit``.
+
+    Lengths are compared before ``int()``, which refuses texts of thousands
+    of digits (``sys.get_int_max_str_digits``); leading zeros do not count.
+    """
+    digits = digits.lstrip("0") or "0"  # int() counts leading zeros too
+    if len(digits) > len(str(limit)):
+        return None
+    value = int(digits)
+    return value if value <= limit else None
+
+
 def unique_labels(moves: Iterable[Move]) -> bool:
     labels = [label for label, _ in moves]
     return len(labels) == len(set(labels))

@@ -16,9 +16,9 @@ import re
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
-from .base import Estimate, Game, Param, TokenMoves
+from .base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
 from .json_option import load_json_option
-from .two_tokens import State, TwoTokenCodes
+from .two_tokens import State, TwoTokenCodes, reach as _reach
 
 MOUSE, CAT = 0, 1
 HOLE = 0
@@ -96,28 +96,13 @@ class CatMouse(TwoTokenCodes, Game):
         if not match:
             shown = text if len(text) <= 60 else text[:57] + "..."
             raise PositionError(f"bad cat-mouse position {shown!r}: expected {self.position_syntax}")
-        for who, digits in (("mouse", match.group(1)), ("cat", match.group(2))):
-            if len(digits) > 18 or int(digits) >= self.n:  # compared by length first: int() refuses 4,300 digits
-                node = digits if len(digits) <= 20 else digits[:17] + "..."
-                raise PositionError(f"bad cat-mouse position: {who} node {node} is not in the graph (0..{self.n - 1})")
-        mouse, cat = int(match.group(1)), int(match.group(2))
+        mouse, cat = bounded_int(match.group(1), self.n - 1), bounded_int(match.group(2), self.n - 1)
+        for who, node, digits in (("mouse", mouse, match.group(1)), ("cat", cat, match.group(2))):
+            if node is None:
+                raise PositionError(f"bad cat-mouse position: {who} node {short_number(digits)} is not in the graph (0..{self.n - 1})")
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
-
-
-def _reach(moves: list[list[int]], start: int, stop: int | None = None) -> set[int]:
-    """Nodes reachable from ``start`` along ``moves`` (not leaving ``stop``)."""
-    seen, todo = {start}, [start]
-    while todo:
-        a = todo.pop()
-        if a == stop:
-            continue
-        for b in moves[a]:
-            if b not in seen:
-                seen.add(b)
-                todo.append(b)
-    return seen
 
 
 def validate_graph(graph) -> list[list[int]]:

@@ -61,9 +61,9 @@ from typing import Any
 
 from ..errors import GraphError, PositionError
 from ..values import LOSE, WIN
-from .base import Estimate, Game, Param, require_int
+from .base import Estimate, Game, Param, bounded_int, require_int
 from .json_option import load_json_option
-from .two_tokens import State, TwoTokenCodes
+from .two_tokens import State, TwoTokenCodes, reach
 
 MOUSE, CAT = 0, 1
 PLAYERS = ("mouse", "cat")
@@ -128,19 +128,10 @@ class CatMouseGrid(TwoTokenCodes, Game):
     def estimate(self) -> Estimate:
         """At most 2 · (cells the mouse can reach) · (cells the cat can reach) positions,
         and the moves of every such position."""
-        reach = []
-        for who, cell in ((MOUSE, self._start.mouse), (CAT, self._start.cat)):
-            seen, todo = {cell}, [cell]
-            while todo:
-                a = todo.pop()
-                if a == self.food:  # the game ends there
-                    continue
-                for _, b in self._jumps[who][a]:
-                    if b not in seen:
-                        seen.add(b)
-                        todo.append(b)
-            reach.append(seen)
-        mouse, cat = reach
+        mouse, cat = (
+            reach([[b for _, b in moves] for moves in self._jumps[who]], cell, stop=self.food)  # the game ends at the food
+            for who, cell in ((MOUSE, self._start.mouse), (CAT, self._start.cat))
+        )
         moves = sum(len(self._jumps[MOUSE][m]) for m in mouse) * len(cat) + sum(len(self._jumps[CAT][c]) for c in cat) * len(mouse)
         return Estimate(2 * len(mouse) * len(cat), moves)
 
@@ -255,9 +246,9 @@ class CatMouseGrid(TwoTokenCodes, Game):
         match = _CELL.match(value)
         if not match:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who}={value!r} is not a cell (write rRcC, e.g. r2c0)")
-        if max(len(match.group(i).lstrip("0")) for i in (1, 2)) > 6:  # far off any grid; int() might refuse it
+        r, c = bounded_int(match.group(1), 999_999), bounded_int(match.group(2), 999_999)
+        if r is None or c is None:  # far off any grid
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell {value!r} is off the {self.rows}x{self.cols} grid")
-        r, c = int(match.group(1)), int(match.group(2))
         if not (r < self.rows and c < self.cols):
             raise PositionError(
                 f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "

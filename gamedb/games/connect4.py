@@ -28,7 +28,7 @@ from math import comb
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Estimate, Game, Param, require_int
+from .base import Estimate, Game, Param, bounded_int, require_int, short_number
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -171,12 +171,9 @@ class Connect4(Game):
             where = f"bad connect4 position {text!r}: move {i}"
             if not (token.isascii() and token.isdigit()):
                 raise PositionError(f"{where}: {token!r} is not a column number (1-{self.width})")
-            if len(token.lstrip("0")) > len(str(self.width)):  # not converted: it may have thousands of digits
-                shown = token if len(token) <= 20 else f"{token[:12]}... ({len(token)} digits)"
-                raise PositionError(f"{where}: there is no column {shown} (columns are 1-{self.width})")
-            column = int(token)
-            if not 1 <= column <= self.width:
-                raise PositionError(f"{where}: there is no column {column} (columns are 1-{self.width})")
+            column = bounded_int(token, self.width)
+            if not column:  # above the width, or 0
+                raise PositionError(f"{where}: there is no column {short_number(token.lstrip('0') or '0')} (columns are 1-{self.width})")
             over = self.primitive(state)
             if over == LOSE:
                 winner = self.players[1 - self.to_move(state)]

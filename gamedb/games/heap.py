@@ -28,7 +28,7 @@ from typing import ClassVar, Iterator, Sequence
 
 from ..errors import InputError, PositionError
 from ..values import LOSE
-from .base import Game, Param, require_int
+from .base import Game, Param, require_int, short_number
 
 #: the largest --max a heap game accepts (move order keys must fit 63 bits)
 MAX_HEAP_LIMIT = 1_000_000
@@ -204,15 +204,10 @@ class HeapGame(Game):
             try:
                 size = int(token)
             except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
-                raise PositionError(f"bad heap position: heap size {_short(token)} is too large") from None
+                raise PositionError(f"bad heap position: heap size {short_number(token)} is too large") from None
             if size:
                 heaps.append(size)
         return tuple(heaps)
-
-
-def _short(digits: str) -> str:
-    """A long number as it fits in a message: its first digits and how many there are."""
-    return digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
 
 
 def octal_rules(digits: Sequence[int]) -> list[HeapRule]:

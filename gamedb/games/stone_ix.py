@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..errors import PositionError, PositionNotFound
 from ..values import LOSE, WIN
-from .base import Game, Param, require_int
+from .base import Game, Param, bounded_int, require_int, short_number
 
 ALICE, BOB = 0, 1
 _NAMES = ("alice", "bob")
@@ -115,19 +115,19 @@ class StoneIX(Game):
     def parse(self, text: str) -> State:
         match = _TEXT.match(text)
         if match:
-            # numbers are compared by length before int(), which refuses texts of thousands of digits
-            for residue in range(3):
-                digits = match.group(residue + 1).lstrip("0")
-                if len(digits) > len(str(self.max_count)):
-                    shown = digits if len(digits) <= 20 else f"{digits[:12]}... ({len(digits)} digits)"
+            # a count with more digits than --max is refused here, a smaller one above --max below
+            widest = 10 ** len(str(self.max_count)) - 1
+            counts = tuple(bounded_int(match.group(residue + 1), widest) for residue in range(3))
+            for residue, count in enumerate(counts):
+                if count is None:
                     raise PositionNotFound(
-                        f"stone-ix position {_shorten(text)!r} has {shown} stones of residue {residue}; "
+                        f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
+                        f"stones of residue {residue}; "
                         f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
                     )
-            counts = tuple(int(match.group(i)) for i in (1, 2, 3))
-            removed = int(match.group(4)) if len(match.group(4).lstrip("0")) <= 1 else 3
+            removed = bounded_int(match.group(4), 2)
             turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
-            if removed > 2:
+            if removed is None:
                 raise PositionError(f"bad stone-ix position {_shorten(text)!r}: sum is the removed sum mod 3 (0, 1 or 2)")
             if over and removed:
                 raise PositionError(f"bad stone-ix position {_shorten(text)!r}: ',over' follows a removal that made the sum 0 (sum=0)")

@@ -10,7 +10,7 @@ answered once it is found within --max.
 from __future__ import annotations
 
 from ..errors import InputError
-from .base import Param
+from .base import Param, bounded_int, short_number
 from .heap import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 
 
@@ -60,10 +60,10 @@ def parse_set(value) -> list[int]:
     for text in items:
         if not (text.isascii() and text.isdigit()) or not text.strip("0"):
             raise InputError(f"--set: {text!r} is not a positive whole number (expected e.g. 1,2,5)")
-        if len(text.lstrip("0")) > len(str(MAX_HEAP_LIMIT)) or int(text) > MAX_HEAP_LIMIT:  # length first: int() refuses huge texts
-            shown = text if len(text) <= 20 else f"{text[:12]}... ({len(text)} digits)"
-            raise InputError(f"--set: {shown} is larger than {MAX_HEAP_LIMIT}")
-        takes.add(int(text))
+        take = bounded_int(text, MAX_HEAP_LIMIT)
+        if take is None:
+            raise InputError(f"--set: {short_number(text)} is larger than {MAX_HEAP_LIMIT}")
+        takes.add(take)
     if not takes:
         raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
     return sorted(takes)

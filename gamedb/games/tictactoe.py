@@ -70,10 +70,11 @@ class TicTacToe(Game):
         xs, os_ = board.count(X), board.count(O)
         if not (xs == os_ or xs == os_ + 1):
             raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")
-        if _has_line(board, X) and _has_line(board, O):
+        lines = {X: _has_line(board, X), O: _has_line(board, O)}
+        if lines[X] and lines[O]:
             raise PositionError(f"bad tic-tac-toe position {text!r}: both players have three in a row")
         mover = X if xs == os_ else O
-        if _has_line(board, mover):
+        if lines[mover]:
             name, other = ("X", "O") if mover == X else ("O", "X")
             raise PositionError(
                 f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "

@@ -8,7 +8,7 @@ and :mod:`gamedb.token_moves` generate moves from.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Iterable, NamedTuple, Sequence
 
 
 class State(NamedTuple):
@@ -29,3 +29,17 @@ class TwoTokenCodes:
         rest, turn = divmod(code, 2)
         mouse, cat = divmod(rest, self.n)
         return State(mouse, cat, turn)
+
+
+def reach(moves: Sequence[Iterable[int]], start: int, stop: int | None = None) -> set[int]:
+    """Nodes reachable from ``start`` along ``moves`` (node -> its targets), not leaving ``stop``."""
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        if a == stop:
+            continue
+        for b in moves[a]:
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen
