@@ -71,8 +71,7 @@ def solve(
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     name = name or game.default_name()
-    heaps = isinstance(game, HeapGame)
-    if method == "memory" and (heaps or game.impartial):
+    if method == "memory" and game.impartial:
         raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
@@ -82,7 +81,7 @@ def solve(
         if record.solved:
             return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         if method == "memory":
-            _in_memory(engine, record, game, method, heaps)  # refuses resuming a begun SQL solve in memory
+            _in_memory(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
     else:
         check_size(engine, game, name, method=method, memory_limit=memory_limit)
     with solve_lock(engine, name), solve_settings(engine, memory_limit):
@@ -112,8 +111,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
                 return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
             resumed = True
 
-    heaps = isinstance(game, HeapGame)
-    if _in_memory(engine, record, game, method, heaps):
+    if _in_memory(engine, record, game, method):
         from . import memory_engine  # numpy: imported only to solve
 
         def prepare(conn):
@@ -131,13 +129,14 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
             if method == "memory":
                 raise
         else:
-            finish_file(engine, wait=_finish_wait(engine, name))
+            _finish(engine, name)
             return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed, engine="memory")
     if record is None:
         with engine.begin() as conn:
             if replace is not None:
                 catalog.delete(conn, replace)
             record = catalog.create(conn, name, game)
+    heaps = isinstance(game, HeapGame)  # heap games have their own SQL engine
     if record.status == ENUMERATING:
         if heaps:  # one position per heap size, moves as rules: nothing to enumerate
             n_pos, n_mov = heap_engine.fill(engine, record.id, game)
@@ -160,14 +159,17 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
     t2 = time.perf_counter()
     with engine.begin() as conn:
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
-    finish_file(engine, wait=_finish_wait(engine, name))
+    _finish(engine, name)
     return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)
 
 
-def _finish_wait(engine, name: str) -> float:
-    """How long :func:`finish_file` may wait for other connections to close: not at all while
-    another game is being solved into the file (that solve finishes the file itself)."""
-    return 0.0 if others_solving(engine, name) else FINISH_WAIT
+def _finish(engine, name: str) -> None:
+    """:func:`finish_file`, waiting its usual while for other connections to close, but not at
+    all while another game is being solved into the file (that solve finishes the file itself)."""
+    if others_solving(engine, name):
+        finish_file(engine, wait=0.0)
+    else:
+        finish_file(engine)
 
 
 # --- size limits ------------------------------------------------------------------------
@@ -180,8 +182,6 @@ DISK_BYTES_PER_MOVE = 40
 #: free space a solve needs while it writes, as a multiple of the finished size: the rows
 #: pass through the write-ahead log (or the SQL engine's work tables) before they settle
 DISK_WORK_FACTOR = 2
-#: seconds :func:`finish_file` waits for readers to let go of the file
-FINISH_WAIT = 5.0
 
 
 class NotEnoughSpace(GamedbError):
@@ -240,17 +240,15 @@ def human_size(n: int) -> str:
 METHODS = ("auto", "sql", "memory")
 
 
-def _in_memory(engine, record, game, method: str, heaps: bool) -> bool:
+def _in_memory(engine, record, game, method: str) -> bool:
     """Whether to try the in-memory engine: asked for, or ``auto`` on a game not begun in SQL
-    (``record`` None: a new game)."""
+    (``record`` None: a new game). :func:`solve` has already refused ``memory`` for an
+    impartial game (heap games included)."""
     if record is None:
-        return method != "sql" and not heaps and not game.impartial
-    if method == "sql" or heaps or game.impartial or record.status != ENUMERATING:
+        return method != "sql" and not game.impartial
+    if method == "sql" or game.impartial or record.status != ENUMERATING:
         if method == "memory":
-            raise InputError(
-                "the in-memory engine cannot solve this game "
-                + ("(impartial games get Grundy values from the SQL engine)" if game.impartial or heaps else "(an unfinished SQL solve of it is stored; use --engine sql or --force)")
-            )
+            raise InputError("the in-memory engine cannot solve this game (an unfinished SQL solve of it is stored; use --engine sql or --force)")
         return False
     with engine.connect() as conn:
         begun = conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first()
