@@ -10,9 +10,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 from typing import TYPE_CHECKING, Iterable, Iterator
+
+import sqlalchemy as sa
 
 from . import catalog
 from .catalog import GameRecord
@@ -27,6 +28,9 @@ if TYPE_CHECKING:
     from .transfer import CopyReport
 
 
+_GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
+
+
 class Database:
     """A gamedb database: a SQLite path (default ``gamedb.sqlite``) or a SQLAlchemy URL.
 
@@ -39,7 +43,7 @@ class Database:
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[tuple[str, int, str], Game] = {}
+        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}  # name -> (game row, record, rules)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -70,11 +74,17 @@ class Database:
             return self._rules_on(conn, name)
 
     def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
-        record = catalog.get(conn, name)
-        key = (record.family, record.rules_version, json.dumps(record.parameters, sort_keys=True))
-        game = self._rules.get(key)
-        if game is None:
-            game = self._rules[key] = record.rules()
+        # one read of the game row, its JSON left as stored: while the row is unchanged the
+        # record and the rules (parsing and validating a large graph) come from the cache
+        row = conn.execute(_GAME_ROW, {"n": name}).first()
+        if row is None:
+            catalog.get(conn, name)  # raises GameNotFound, naming the stored games
+        cached = self._rules.get(name)
+        if cached is not None and cached[0] == tuple(row):
+            return cached[1], cached[2]
+        record = catalog.record_from_row(row)
+        game = record.rules()
+        self._rules[name] = (tuple(row), record, game)
         return record, game
 
     # --- work -------------------------------------------------------------

@@ -54,7 +54,8 @@ class GameRecord:
             )
 
 
-def _record(row) -> GameRecord:
+def record_from_row(row) -> GameRecord:
+    """A game row (JSON columns parsed or still text) as a :class:`GameRecord`."""
     data = dict(row._mapping)
     for key in ("parameters", "info", "progress"):
         if isinstance(data.get(key), str):
@@ -64,7 +65,7 @@ def _record(row) -> GameRecord:
 
 def find(conn, name: str) -> GameRecord | None:
     row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
-    return _record(row) if row else None
+    return record_from_row(row) if row else None
 
 
 def get(conn, name: str) -> GameRecord:
@@ -77,7 +78,7 @@ def get(conn, name: str) -> GameRecord:
 
 
 def all_games(conn) -> list[GameRecord]:
-    return [_record(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
+    return [record_from_row(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
 
 
 def family_key(game: Game) -> str:
