@@ -121,7 +121,7 @@ class Connect4(Game):
 
     def primitive(self, state) -> str | None:
         x, mask = state
-        last = x if mask.bit_count() & 1 else mask ^ x  # stones of the player who just moved
+        last = _last_mover(x, mask)
         if self._has_line(last):
             return LOSE
         if mask == self._full:
@@ -243,7 +243,7 @@ class Connect4(Game):
             self._layers = {k: v for k, v in self._layers.items() if k == stones - 1}
             layer = self._layers[stones] = {}
         if len(layer) < _REMEMBER:
-            layer[x + mask + self._bottom_all] = seq
+            layer[self.encode(state)] = seq
         return list(seq)
 
     def _from_parents(self, x: int, mask: int, stones: int) -> tuple[int, ...] | None:
@@ -253,7 +253,7 @@ class Connect4(Game):
         parents = self._layers.get(stones - 1)
         if parents is None:
             return None
-        last = x if stones & 1 else mask ^ x  # stones of the player who moved last (X moves on odd counts)
+        last = _last_mover(x, mask)
         other = mask ^ last
         if self._has_line(other):  # the other player's line would have ended the game before the last move
             return None
@@ -268,7 +268,7 @@ class Connect4(Game):
             before = last ^ top
             if self._has_line(before):  # that parent was already over
                 continue
-            seq = parents.get((x & ~top) + (mask ^ top) + self._bottom_all)
+            seq = parents.get(self.encode((x & ~top, mask ^ top)))
             if seq is None:
                 return None
             candidate = seq + (c,)
@@ -312,3 +312,9 @@ class Connect4(Game):
             return False
 
         return seq if extend(0, 0) else None
+
+
+def _last_mover(x: int, mask: int) -> int:
+    """The stones of the player who moved last (X, who moves first, after an odd number of stones)."""
+    return x if mask.bit_count() & 1 else mask ^ x
+
