@@ -136,8 +136,8 @@ def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progre
             n_mov += len(exp.children)
             if estimate_bytes(n_pos, n_mov) > memory_limit:
                 raise TooLarge(f"more than {n_pos:,} positions and {n_mov:,} moves do not fit in {memory_limit:,} bytes")
-            fresh = np.unique(exp.children)
-            fresh = fresh[~seen[fresh]]
+            fresh = exp.children[~seen[exp.children]]  # most children are known: drop them before the sort
+            fresh = np.unique(fresh)
             seen[fresh] = True
             found.append(fresh)
             if progress:
@@ -353,26 +353,28 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
 def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
     insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
     codes, offset = graph.codes, graph.offset
-    names = RESULT_NAMES
+    names = np.array(RESULT_NAMES, dtype=object)
     n = graph.positions
     for a in range(0, n, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
         pcodes = codes[idx]
         texts = graph.vector.texts(pcodes) if graph.vector is not None else [graph.texts[i] for i in idx.tolist()]
-        # the label of each best move
+        # columns that may be NULL are built as object arrays: None where there is no value
         best = solution.best[idx]
         has_best = best >= 0
-        best_labels = iter(_labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best]))
-        best_col = [next(best_labels) if b else None for b in has_best.tolist()]
-        rem_col = [r if r >= 0 else None for r in solution.remoteness[idx].tolist()]
+        best_col = np.full(len(idx), None, dtype=object)
+        best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
+        remoteness = solution.remoteness[idx]
+        rem_col = remoteness.astype(object)
+        rem_col[remoteness < 0] = None
         rows = zip(
             pcodes.tolist(),
             texts,
             graph.player[idx].tolist(),
-            [names[r] for r in solution.result[idx].tolist()],
-            rem_col,
+            names[solution.result[idx]].tolist(),
+            rem_col.tolist(),
             (offset[idx + 1] - offset[idx]).tolist(),
-            best_col,
+            best_col.tolist(),
         )
         insert_positions(rows)
         if progress:

@@ -25,6 +25,7 @@ class CatMouseVector(VectorRules):
         self._target = np.array([b for r in rows for b in r], dtype=np.int64)
         self._players = players
         self._node_text = [str(i) for i in range(n)]
+        self._text_parts: tuple[list[str], list[str]] | None = None  # built on first use
 
     def expand(self, codes: np.ndarray) -> Expansion:
         n = self.n
@@ -46,10 +47,13 @@ class CatMouseVector(VectorRules):
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
 
     def texts(self, codes: np.ndarray) -> list[str]:
-        n, names = self.n, self._players
-        rest = (np.asarray(codes, dtype=np.int64) >> 1).tolist()
-        turns = (np.asarray(codes, dtype=np.int64) & 1).tolist()
-        return [f"mouse={r // n},cat={r % n},turn={names[t]}" for r, t in zip(rest, turns)]
+        if self._text_parts is None:  # "mouse=M," per mouse node and "cat=C,turn=T" per (cat node, turn)
+            n, names = self.n, self._players
+            self._text_parts = ([f"mouse={m}," for m in range(n)], [f"cat={c},turn={names[t]}" for c in range(n) for t in (0, 1)])
+        heads, tails = self._text_parts
+        codes = np.asarray(codes, dtype=np.int64)
+        mouse, tail = np.divmod(codes, 2 * self.n)  # code = mouse * 2n + cat * 2 + turn
+        return [heads[m] + tails[t] for m, t in zip(mouse.tolist(), tail.tolist())]
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         n = self.n
