@@ -520,10 +520,6 @@ def verify_command(
 
 # --- copy / compact -------------------------------------------------------------------
 
-def _size(n: int) -> str:
-    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
-
-
 @app.command(
     "copy",
     epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
@@ -562,9 +558,11 @@ def compact_command(
     name: Annotated[str, typer.Argument(help="Name of a solved game.")],
 ) -> None:
     """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
+    from .store.tuning import human_size
+
     db = _open()
     report = db.compact(name)
-    size = f"; file {_size(report.bytes_before)} -> {_size(report.bytes_after)}" if report.bytes_before is not None else ""
+    size = f"; file {human_size(report.bytes_before)} -> {human_size(report.bytes_after)}" if report.bytes_before is not None else ""
     _out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
 
 

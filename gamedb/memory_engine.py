@@ -38,6 +38,8 @@ from . import token_moves
 from .errors import GamedbError
 from .games.base import Game, TokenMoves
 from .games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, check_moves, ranks_within, stuck_error
+from .store.bulk import copy_rows, indexes_built_after
+from .store.schema import move, position
 from .store.tuning import default_memory_limit
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -332,9 +334,6 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
     A two-token game (``tokens``, :mod:`gamedb.token_moves`) keeps its move
     lists instead of the move rows.
     """
-    from .store.bulk import indexes_built_after
-    from .store.schema import move, position
-
     total = graph.positions + (graph.moves if tokens is None else 0)  # rows to write
     order = np.argsort(graph.codes, kind="stable")  # rows go in primary-key order
     if progress:
@@ -351,7 +350,7 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
 
 
 def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
-    insert_positions = _inserter(conn, "position", ("code", "text", "player", "result", "remoteness", "degree", "best_move"), game_id)
+    columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
     n = graph.positions
@@ -376,13 +375,13 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
             (offset[idx + 1] - offset[idx]).tolist(),
             best_col.tolist(),
         )
-        insert_positions(rows)
+        copy_rows(conn, position, columns, rows, game_id=game_id)
         if progress:
             progress("write", a + len(idx), total)
 
 
 def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
-    insert_moves = _inserter(conn, "move", ("parent", "ord", "child", "label"), game_id)
+    columns = ("parent", "ord", "child", "label")
     codes, offset = graph.codes, graph.offset
     n = graph.positions
     written = n
@@ -393,26 +392,10 @@ def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, tot
         moves = np.repeat(starts, lengths) + within
         parent_idx = np.repeat(idx, lengths)
         rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves))
-        insert_moves(rows)
+        copy_rows(conn, move, columns, rows, game_id=game_id)
         written += len(moves)
         if progress:
             progress("write", written, total)
-
-
-def _inserter(conn, table: str, columns: tuple[str, ...], game_id: int):
-    """A function appending rows (tuples in ``columns`` order) of ``game_id`` to ``table``.
-
-    SQLite: one ``executemany`` with the game id written into the statement;
-    PostgreSQL: ``COPY`` (:func:`~gamedb.store.bulk.copy_rows`).
-    """
-    from .store import schema
-    from .store.bulk import copy_rows, executemany
-
-    if conn.dialect.name == "postgresql":
-        gid = int(game_id)
-        return lambda rows: copy_rows(conn, getattr(schema, table), ["game_id", *columns], [(gid, *row) for row in rows])
-    sql = f"INSERT INTO {table} (game_id, {', '.join(columns)}) VALUES ({int(game_id)}, {', '.join('?' * len(columns))})"
-    return lambda rows: executemany(conn, sql, list(rows))
 
 
 def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str]:

@@ -19,7 +19,7 @@ from .games.heap import HeapGame
 from .locking import others_solving, solve_lock
 from .store.database import finish_file, sqlite_file
 from .store.schema import ENUMERATING, SOLVED, SOLVING
-from .store.tuning import default_memory_limit, solve_settings
+from .store.tuning import default_memory_limit, human_size, solve_settings
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -225,15 +225,6 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"
             )
-
-
-def human_size(n: int) -> str:
-    """``512 B``, ``1.5 kB``, ``120 MB``, ``2.3 GB`` (powers of 1000)."""
-    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
-        if n < 1000 or unit == "PB":
-            return f"{n:,.0f} {unit}" if unit == "B" or n >= 100 else f"{n:.1f} {unit}"
-        n /= 1000
-    return f"{n} B"  # not reached
 
 
 #: values of ``method`` (``--engine``)

@@ -132,8 +132,8 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, 
                     move.c.game_id == record.id, move.c.parent > after, move.c.parent <= high
                 )
             ).all()
-            copy_rows(dconn, position, ["game_id", *pos_cols], [(new_id, *r) for r in rows])
-            copy_rows(dconn, move, ["game_id", *move_cols], [(new_id, *r) for r in moves])
+            copy_rows(dconn, position, pos_cols, [tuple(r) for r in rows], game_id=new_id)
+            copy_rows(dconn, move, move_cols, [tuple(r) for r in moves], game_id=new_id)
             n_pos += len(rows)
             n_mov += len(moves)
             after = high

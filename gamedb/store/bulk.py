@@ -39,23 +39,24 @@ def executemany(conn, sql: str, rows: list[tuple]) -> None:
     conn.exec_driver_sql(sql, rows)
 
 
-def copy_rows(conn, table: sa.Table, columns: list[str], rows: list[tuple]) -> None:
-    """Append rows (tuples in ``columns`` order) to ``table``, no conflicts expected.
+def copy_rows(conn, table: sa.Table, columns: list[str] | tuple[str, ...], rows, *, game_id: int | None = None) -> None:
+    """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
 
-    PostgreSQL gets them through ``COPY ... FROM STDIN`` (several times
-    faster than any INSERT); other databases through :func:`executemany`.
-    Runs inside the connection's transaction.
+    With ``game_id``, the tuples leave the ``game_id`` column out and every
+    row gets this one (written into the statement on SQLite). PostgreSQL
+    gets the rows through ``COPY ... FROM STDIN`` (several times faster than
+    any INSERT); other databases through :func:`executemany`. Runs inside
+    the connection's transaction.
     """
-    if not rows:
-        return
-    names = ", ".join(columns)
+    names = ", ".join(["game_id", *columns] if game_id is not None else columns)
     if conn.dialect.name == "postgresql":
         cursor = conn.connection.driver_connection.cursor()
         with cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
             for row in rows:
-                copy.write_row(row)
+                copy.write_row(row if game_id is None else (game_id, *row))
         return
-    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({', '.join('?' * len(columns))})", rows)
+    values = ", ".join(([str(int(game_id))] if game_id is not None else []) + ["?"] * len(columns))
+    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
 
 @contextmanager

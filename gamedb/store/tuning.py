@@ -44,6 +44,15 @@ def parse_size(text: str | int) -> int:
     return size
 
 
+def human_size(n: int) -> str:
+    """``512 B``, ``1.5 kB``, ``120 MB``, ``2.3 GB`` (powers of 1000)."""
+    for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
+        if n < 1000 or unit == "PB":
+            return f"{n:,.0f} {unit}" if unit == "B" or n >= 100 else f"{n:.1f} {unit}"
+        n /= 1000
+    return f"{n} B"  # not reached
+
+
 def default_memory_limit() -> int:
     """Half of the memory available now (Linux), else 2 GiB."""
     try:
