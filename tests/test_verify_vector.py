@@ -1,0 +1,97 @@
+"""verify's fast pass on arrays (cat and mouse) agrees with the exact pass on every table.
+
+The fast pass may only say "every row agrees"; when it does, the exact
+pass must find nothing either, and when the exact pass finds a wrong row,
+the fast pass must not agree. Checked on untouched tables of random graphs
+and after random hand edits of every column (values of the right type and
+of the wrong one), each on a fresh copy of the file.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import sqlite3
+
+import pytest
+
+from oracles.cat_mouse import random_graph
+from gamedb import Database, make_game
+from gamedb import verify_vector
+from gamedb.errors import VerifyError
+
+GRAPHS = [random_graph(random.Random(seed), n, p) for seed, (n, p) in enumerate([(5, 0.3), (7, 0.2), (9, 0.35), (12, 0.1), (8, 0.6)])]
+GRAPHS.append([[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])  # LeetCode 913 example 1: draws
+
+#: hand edits: column -> values to try (besides values taken from other rows)
+ODD_VALUES = {
+    "text": ["", "mouse=1,cat=2,turn=mouse ", 7],
+    "player": [2, -1, "0", None, 1.0],
+    "result": ["WIN", "", None, 1, "draw "],
+    "remoteness": [None, -1, 0, 1, 10**12, "1", 2.0],
+    "degree": [-1, 0, 99, "2", None],
+    "best_move": [None, "", "99", 3, "x"],
+    "grundy": [0, 1, None],
+}
+
+
+def _solve(path, graph) -> None:
+    with Database(path, create=True) as db:
+        db.solve(make_game("cat-mouse", graph=json.dumps(graph)), "cm")
+
+
+def _fast(path):
+    with Database(path) as db:
+        record, game = db.rules("cm")
+        with db.engine.connect() as conn:
+            return verify_vector.all_agree(conn, record.id, game.vector())
+
+
+def _exact_fails(path, monkeypatch) -> bool:
+    with monkeypatch.context() as m:
+        m.setattr(verify_vector, "fits", lambda vector, memory_limit=None: False)  # the exact pass alone
+        with Database(path) as db:
+            try:
+                db.verify("cm")
+            except VerifyError:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("index", range(len(GRAPHS)))
+def test_untouched_tables_agree(tmp_path, index, monkeypatch):
+    path = tmp_path / "cm.sqlite"
+    _solve(path, GRAPHS[index])
+    with sqlite3.connect(path) as con:
+        stored = con.execute("SELECT COUNT(*) FROM position").fetchone()[0]
+    assert _fast(path) == stored
+    assert not _exact_fails(path, monkeypatch)
+
+
+@pytest.mark.parametrize("index", range(len(GRAPHS)))
+def test_fast_pass_agrees_only_when_the_exact_pass_does(tmp_path, index, monkeypatch):
+    template = tmp_path / "template.sqlite"
+    _solve(template, GRAPHS[index])
+    with sqlite3.connect(template) as con:
+        codes = [c for (c,) in con.execute("SELECT code FROM position ORDER BY code")]
+        column_values = {col: [v for (v,) in con.execute(f"SELECT DISTINCT {col} FROM position")] for col in ODD_VALUES}
+    rng = random.Random(index)
+    edits = 0
+    for trial in range(40):
+        column = rng.choice(sorted(ODD_VALUES))
+        code = rng.choice(codes)
+        value = rng.choice(ODD_VALUES[column] + column_values[column])
+        path = tmp_path / f"edit{trial}.sqlite"
+        shutil.copy(template, path)
+        with sqlite3.connect(path) as con:
+            before = con.execute(f"SELECT {column} FROM position WHERE code = ?", (code,)).fetchone()[0]
+            try:
+                con.execute(f"UPDATE position SET {column} = ? WHERE code = ?", (value, code))
+            except sqlite3.IntegrityError:  # NOT NULL or UNIQUE: not an edit a user can make
+                continue
+        fast, exact_fails = _fast(path), _exact_fails(path, monkeypatch)
+        assert (fast is None) == exact_fails, (column, code, before, value)
+        edits += exact_fails
+        path.unlink()
+    assert edits > 10  # most edits are caught (by both)
