@@ -25,8 +25,6 @@ from __future__ import annotations
 from typing import Callable
 
 import numpy as np
-import sqlalchemy as sa
-
 from .games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
 from .store.tuning import default_memory_limit
 
@@ -39,9 +37,9 @@ CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
 _NONE = np.iinfo(np.int32).max
 
-_ROWS = sa.text(
+_ROWS = (
     "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-    "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+    "WHERE game_id = ? AND code > ? ORDER BY code LIMIT ?"
 )
 
 
@@ -81,9 +79,13 @@ class _Table:
 
 def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
     table = _Table(vector.code_limit)
+    # plain tuples from the driver's cursor: no result-row objects for millions of rows
+    sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
+    cursor = conn.connection.driver_connection.cursor()
     after = -1
     while True:
-        rows = conn.execute(_ROWS, {"g": game_id, "after": after, "n": CHUNK}).all()
+        cursor.execute(sql, (game_id, after, CHUNK))
+        rows = cursor.fetchall()
         if not rows:
             return table
         codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows))
@@ -94,14 +96,15 @@ def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: 
         _require(np.array_equal(_ints(players, 0, 1), exp.player))
         _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
         _require(grundies.count(None) == len(grundies))  # a partisan game
-        result = np.array([RESULT_CODES.get(r, UNDECIDED) if isinstance(r, str) else UNDECIDED for r in results], dtype=np.int8)
+        code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
+        result = np.array([code_of(r, UNDECIDED) for r in results], dtype=np.int8)
         _require(bool((result != UNDECIDED).all()))
         missing = np.array([r is None for r in rems], dtype=bool)
         _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
         rem = np.full(len(rows), -1, dtype=np.int32)
         rem[~missing] = _ints([r for r in rems if r is not None], 0, _NONE - 1)
         ids = table.label_ids
-        _require(all(b is None or isinstance(b, str) for b in bests))
+        _require(set(map(type, bests)) <= {str, type(None)})
         best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
         table.result[code] = result
         table.remoteness[code] = rem
@@ -176,7 +179,7 @@ def _best_labels(vector, table: _Table, code, children, degree, result, remotene
 
 def _ints(values: list, low: int, high: int) -> np.ndarray:
     """``values`` as an int64 array when every one is an integer in [low, high]."""
-    _require(all(type(v) is int for v in values))
+    _require(set(map(type, values)) <= {int})
     _require(not values or (min(values) >= low and max(values) <= high))
     return np.array(values, dtype=np.int64)
 

@@ -36,16 +36,20 @@ ODD_VALUES = {
 }
 
 
-def _solve(path, graph) -> None:
-    with Database(path, create=True) as db:
+def _solve(location, graph) -> None:
+    with Database(location, create=True) as db:
         db.solve(make_game("cat-mouse", graph=json.dumps(graph)), "cm")
 
 
 def _fast(path):
     with Database(path) as db:
-        record, game = db.rules("cm")
-        with db.engine.connect() as conn:
-            return verify_vector.all_agree(conn, record.id, game.vector())
+        return _fast_on(db)
+
+
+def _fast_on(db):
+    record, game = db.rules("cm")
+    with db.engine.connect() as conn:
+        return verify_vector.all_agree(conn, record.id, game.vector())
 
 
 def _exact_fails(path, monkeypatch) -> bool:
@@ -95,3 +99,10 @@ def test_fast_pass_agrees_only_when_the_exact_pass_does(tmp_path, index, monkeyp
         edits += exact_fails
         path.unlink()
     assert edits > 10  # most edits are caught (by both)
+
+
+def test_fast_pass_reads_postgresql_too(backend_db):
+    """On either backend the fast pass agrees on an untouched table: verify never falls back there."""
+    db = backend_db()
+    db.solve(make_game("cat-mouse", graph=json.dumps(GRAPHS[2])), "cm")
+    assert _fast_on(db) == db.game("cm").positions
