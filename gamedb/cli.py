@@ -16,7 +16,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .errors import GamedbError, InputError
+from .errors import GamedbError, InputError, UnknownFamily
 from .games import family, family_names
 
 class OneLineErrors(typer.core.TyperGroup):
@@ -293,7 +293,10 @@ def solve_plugin(
     if game is None:
         _out(ctx.get_help())
         raise typer.Exit(0)
-    cls = family(game)
+    try:
+        cls = family(game)
+    except UnknownFamily as exc:  # a --game value that names no game class: a bad option (a family that fails to load is exit 1)
+        raise InputError(str(exc)) from None
     options = _parse_settings(cls, settings or [])
     _run_solve(cls.from_options(**options), name, force, quiet)
 

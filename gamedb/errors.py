@@ -36,6 +36,10 @@ class UnknownFamily(GamedbError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+class FamilyLoadError(GamedbError):
+    """A game family's own code failed while it was loaded (its module raised, or a plugin broke)."""
+
+
 class GameNotFound(GamedbError, KeyError):
     """No game of that name is stored in the database."""
 

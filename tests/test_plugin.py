@@ -65,7 +65,7 @@ def test_game_class_by_module_path(plugin_path, tmp_path):
     bad = _gamedb(plugin_path, db, "solve", "--game", "gamedb_takeaway:TakeAway", "--set", "colour=red", "-q")
     assert bad.returncode == 2 and "no option 'colour'" in bad.stderr
     missing = _gamedb(plugin_path, db, "solve", "--game", "no_such_module:Game", "-q")
-    assert missing.returncode == 1 and "cannot import" in missing.stderr
+    assert missing.returncode == 2 and "cannot import" in missing.stderr  # a --game value that names nothing: a bad option
 
 
 def test_game_module_in_the_working_directory(tmp_path):
@@ -84,3 +84,32 @@ def test_game_module_in_the_working_directory(tmp_path):
     assert solved.returncode == 0, solved.stderr
     data = json.loads(gamedb("query", "here", "--json").stdout)
     assert data["result"] == _takeaway_oracle(9, 3)
+
+
+@pytest.mark.parametrize(
+    "source,code,message",
+    [
+        ("x = 1 / 0\n", 1, "importing 'mygame' for game 'mygame:Game' failed: ZeroDivisionError: division by zero ("),
+        ("def f(:\n", 1, "importing 'mygame' for game 'mygame:Game' failed: SyntaxError: "),
+        ("import no_such_dependency_here\n", 1, "ModuleNotFoundError: No module named 'no_such_dependency_here' ("),
+        ("Game = 3\n", 2, "'mygame:Game' is not a gamedb.games.base.Game subclass"),
+        ("", 2, "module 'mygame' has no 'Game'"),
+    ],
+    ids=["raises", "syntax-error", "missing-dependency", "not-a-class", "no-such-class"],
+)
+def test_broken_game_module_is_one_line(tmp_path, source, code, message):
+    """A module that fails while it loads is the module's fault (exit 1) and says where; a name that finds no game class is a bad option (exit 2)."""
+    (tmp_path / "mygame.py").write_text(source)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.pop("GAMEDB_DB", None)
+    run = subprocess.run(
+        [sys.executable, "-m", "gamedb", "--db", "x.sqlite", "solve", "--game", "mygame:Game", "-q"],
+        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300,
+    )
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert run.returncode == code, run.stderr
+    assert len(lines) == 1 and lines[0].startswith("Error: ") and message in lines[0], lines
+    if code == 1 and "SyntaxError" not in message:
+        assert "mygame.py:1)" in lines[0]
+    assert not (tmp_path / "x.sqlite").exists()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ..errors import UnknownFamily
+from ..errors import FamilyLoadError, UnknownFamily
 from .base import Game, Param
 
 #: family name -> "module:Class" (imported lazily)
@@ -55,8 +55,12 @@ def load_class(spec: str) -> type[Game]:
     _look_in_working_directory()
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UnknownFamily(f"cannot import {module_name!r} for game {spec!r}: {exc}") from None
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+            raise UnknownFamily(f"cannot import {module_name!r} for game {spec!r}: {exc}") from None
+        raise FamilyLoadError(f"importing {module_name!r} for game {spec!r} failed: {_where(exc)}") from None
+    except Exception as exc:  # the module's own code failed: one line naming where, not a traceback
+        raise FamilyLoadError(f"importing {module_name!r} for game {spec!r} failed: {_where(exc)}") from None
     cls = getattr(module, attr, None)
     if cls is None:
         raise UnknownFamily(f"module {module_name!r} has no {attr!r} (game {spec!r})")
@@ -64,6 +68,17 @@ def load_class(spec: str) -> type[Game]:
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
     _require_concrete(cls, spec)
     return cls
+
+
+def _where(exc: Exception) -> str:
+    """``Type: message (file:line)`` of an exception raised by a module's own code."""
+    import traceback
+
+    if isinstance(exc, SyntaxError):
+        return f"{type(exc).__name__}: {exc.msg} ({exc.filename}:{exc.lineno})"
+    frames = traceback.extract_tb(exc.__traceback__)
+    place = f" ({frames[-1].filename}:{frames[-1].lineno})" if frames else ""
+    return f"{type(exc).__name__}: {exc}{place}"
 
 
 def _look_in_working_directory() -> None:
@@ -98,9 +113,9 @@ def family(name: str) -> type[Game]:
         try:
             cls = plugin.load()
         except Exception as exc:  # a broken plugin must not take gamedb down
-            raise UnknownFamily(f"game family {name!r} from package entry point {plugin.value!r} failed to load: {exc}") from None
+            raise FamilyLoadError(f"game family {name!r} from package entry point {plugin.value!r} failed to load: {_where(exc)}") from None
         if not (isinstance(cls, type) and issubclass(cls, Game)):
-            raise UnknownFamily(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
+            raise FamilyLoadError(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
         return cls
     known = ", ".join(family_names())
     raise UnknownFamily(f"unknown game family {name!r} (known: {known})")
