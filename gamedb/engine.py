@@ -60,13 +60,13 @@ MOVE_ROWS = {
 
 TOKEN_MOVES = {
     # the player who moved into c (1 - c.player) moved its own token to where it now stands
-    "into_join": "CROSS JOIN token_board tb CROSS JOIN token_move m {t_hint}",
-    "into_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = 1 - c.player AND m.target = {token_moves.moved_token_sql('c')}",
+    "into_join": "CROSS JOIN token_move m {t_hint}",
+    "into_where": f"AND m.game_id = :g AND m.player = 1 - c.player AND m.target = {token_moves.moved_token_sql('c')}",
     "parent": token_moves.parent_sql("c", "m.node"),
-    "out_join": "CROSS JOIN token_board tb CROSS JOIN token_move m",
-    "out_where": f"AND tb.game_id = :g AND m.game_id = :g AND m.player = p.player AND m.node = {token_moves.mover_token_sql('p')}",
+    "out_join": "CROSS JOIN token_move m",
+    "out_where": f"AND m.game_id = :g AND m.player = p.player AND m.node = {token_moves.mover_token_sql('p')}",
     "child": token_moves.child_sql("p", "m.target"),
-    "label": "(SELECT b.label FROM token_board tb CROSS JOIN token_move b WHERE tb.game_id = :g AND b.game_id = :g "
+    "label": "(SELECT b.label FROM token_move b WHERE b.game_id = :g "
     f"AND b.player = position.player AND b.node = {token_moves.mover_token_sql('position')} AND b.ord = w.ord)",
 }
 
@@ -159,6 +159,8 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
     """
     sql = statements(engine.dialect.name, TOKEN_MOVES if move_lists else MOVE_ROWS)
     with engine.begin() as conn:
+        # every statement gets the game id and, for move lists, the board's node count (:n, see token_moves)
+        base = {"g": game_id, "n": token_moves.board_nodes(conn, game_id) if move_lists else None}
         state = load_progress(conn, game_id)
         if "phase" not in state:
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
@@ -171,7 +173,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
         k = state["level"]
         while True:
             with engine.begin() as conn:
-                params = {"g": game_id, "k": k, "k1": k + 1}
+                params = dict(base, k=k, k1=k + 1)
                 decided = conn.execute(sql["win"], params).rowcount
                 conn.execute(sql["count"], params)
                 decided += conn.execute(sql["lose"], params).rowcount
@@ -187,7 +189,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
         t = state["level"]
         while True:
             with engine.begin() as conn:
-                decided = conn.execute(sql["tie"], {"g": game_id, "k": t, "k1": t + 1}).rowcount
+                decided = conn.execute(sql["tie"], dict(base, k=t, k1=t + 1)).rowcount
                 t += 1
                 if decided:
                     state = dict(state, level=t)
@@ -202,7 +204,8 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
     if state["phase"] == "draw":
         with engine.begin() as conn:
             conn.execute(DRAW_RESULT, {"g": game_id})
-            conn.execute(sql["draw best"], {"g": game_id})
+            refresh_statistics(conn, ("position",))  # a server plans the next join from how many draws there are now
+            conn.execute(sql["draw best"], base)
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             state = {"phase": "done", "winlose_levels": state.get("winlose_levels"), "tie_levels": state.get("tie_levels")}
             save_progress(conn, game_id, state)

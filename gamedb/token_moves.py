@@ -34,12 +34,17 @@ def of(game: Game) -> TokenMoves | None:
     return tokens
 
 
-# --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` from token_board ``tb``
+# --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``
+# (the board's node count, passed with every statement: a constant, so a server's planner can use
+# the token_move indexes as soon as the position is known, with no join to token_board first)
+
+NODES = ":n"
 
 
 def tokens_sql(x: str) -> tuple[str, str]:
     """token0 and token1 of the position aliased ``x`` (the modulo written out: portable)."""
-    return f"{x}.code / 2 / tb.nodes", f"({x}.code / 2 - {x}.code / 2 / tb.nodes * tb.nodes)"
+    n = NODES
+    return f"{x}.code / 2 / {n}", f"({x}.code / 2 - {x}.code / 2 / {n} * {n})"
 
 
 def mover_token_sql(x: str) -> str:
@@ -51,7 +56,7 @@ def mover_token_sql(x: str) -> str:
 def child_sql(x: str, target: str) -> str:
     """The code after the player to move at ``x`` moves its token to ``target``."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 0 THEN ({target} * tb.nodes + {t1}) * 2 + 1 ELSE ({t0} * tb.nodes + {target}) * 2 END"
+    return f"CASE {x}.player WHEN 0 THEN ({target} * {NODES} + {t1}) * 2 + 1 ELSE ({t0} * {NODES} + {target}) * 2 END"
 
 
 def moved_token_sql(x: str) -> str:
@@ -63,7 +68,15 @@ def moved_token_sql(x: str) -> str:
 def parent_sql(x: str, node: str) -> str:
     """The code before the player who moved into ``x`` moved its token from ``node``."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 1 THEN ({node} * tb.nodes + {t1}) * 2 ELSE ({t0} * tb.nodes + {node}) * 2 + 1 END"
+    return f"CASE {x}.player WHEN 1 THEN ({node} * {NODES} + {t1}) * 2 ELSE ({t0} * {NODES} + {node}) * 2 + 1 END"
+
+
+def board_nodes(conn, game_id: int) -> int:
+    """The node count of the game's stored board (the ``:n`` of the SQL expressions here)."""
+    nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).scalar()
+    if nodes is None:
+        raise GamedbError(f"game id {game_id} keeps no move lists (no token_board row)")
+    return nodes
 
 
 def store(conn, game_id: int, tokens: TokenMoves) -> None:
