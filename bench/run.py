@@ -384,7 +384,7 @@ def verdict(ok: bool, text: str) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description="gamedb benchmark: prints figures, ratios and targets.")
     parser.add_argument("--quick", action="store_true", help="small sizes: a 300-node graph and Connect-Four 4x4")
-    parser.add_argument("--sql", action="store_true", help="also solve the big graph with --engine sql")
+    parser.add_argument("--sql", action="store_true", help="also solve the big graph with --engine sql (with --postgres: on the server too)")
     parser.add_argument("--verify", action="store_true", help="also time `gamedb verify` on the big graph")
     parser.add_argument("--dir", help="folder for the database files (default: a temporary folder, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
@@ -460,6 +460,12 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         line(f"gamedb on PostgreSQL ({pg['engine']} engine)", f"{pg['seconds']:.1f} s, {pg['seconds'] / t_gamedb:.2f}x SQLite, peak {pg['peak_mb']:,.0f} MB")
         same = run_child("agree", "--db", str(big), "--graph", args.postgres, "--name", "bench", "--count", "10000")
         line("  answers equal to SQLite's on", f"{same['equal']:,} of {same['checked']:,} sampled positions")
+        if args.sql:  # the bounded-memory engine on the server as well
+            pg_sql = run_child("gamedb", "--db", args.postgres, "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "sql", "--force")
+            line("gamedb --engine sql on PostgreSQL", f"{pg_sql['seconds']:.1f} s, peak {pg_sql['peak_mb']:,.0f} MB")
+            line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in pg_sql["phases"].items()))
+            same = run_child("agree", "--db", str(big), "--graph", args.postgres, "--name", "bench", "--count", "10000")
+            line("  answers equal to SQLite's on", f"{same['equal']:,} of {same['checked']:,} sampled positions")
 
     if args.verify:
         checked = run_child("verify", "--db", str(big), "--name", "bench")
