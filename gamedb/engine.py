@@ -99,15 +99,18 @@ FROM (
 WHERE solve_counter.game_id = :g AND solve_counter.code = d.code
 """
 
-# a draw's best move: its lowest-ordered move to a drawing child
-_DRAW_BEST = """
-UPDATE position SET best_move = {label}
+# what is still undecided after the levels is a draw, its best move its
+# lowest-ordered move to another undecided (drawing) child -- there always is
+# one, or it would have been decided. One statement sets both: the grouped
+# subquery is complete before any row changes.
+_DRAWS = """
+UPDATE position SET result = 'draw', best_move = {label}
 FROM (
     SELECT p.code AS code, MIN(m.ord) AS ord
     FROM position p {out_join} CROSS JOIN position c
-    WHERE p.game_id = :g AND p.result = 'draw'
+    WHERE p.game_id = :g AND p.result IS NULL
       {out_where}
-      AND c.game_id = :g AND c.code = {child} AND c.result = 'draw'
+      AND c.game_id = :g AND c.code = {child} AND c.result IS NULL
     GROUP BY p.code
 ) AS w
 WHERE position.game_id = :g AND position.code = w.code
@@ -137,7 +140,7 @@ def statements(dialect: str, moves: dict | None = None) -> dict[str, sa.TextClau
         "count": _COUNT_STEP.format(**ranked),
         "lose": decide("lose", "win", "CROSS JOIN solve_counter s", f"AND s.game_id = :g AND s.code = {src['parent']} AND s.pending = 0"),
         "tie": decide("tie", "tie"),
-        "draw best": _DRAW_BEST.format(label=src["label"], out_join=src["out_join"], out_where=src["out_where"], child=src["child"]),
+        "draws": _DRAWS.format(label=src["label"], out_join=src["out_join"], out_where=src["out_where"], child=src["child"]),
     }
     return {name: sa.text(text) for name, text in sql.items()}
 
@@ -149,6 +152,7 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 """
 )
 
+# after the draws: nothing may stay undecided (a position without a drawing child has none to keep; verify would say so)
 DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
 
 
@@ -203,9 +207,8 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
 
     if state["phase"] == "draw":
         with engine.begin() as conn:
+            conn.execute(sql["draws"], base)
             conn.execute(DRAW_RESULT, {"g": game_id})
-            refresh_statistics(conn, ("position",))  # a server plans the next join from how many draws there are now
-            conn.execute(sql["draw best"], base)
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             state = {"phase": "done", "winlose_levels": state.get("winlose_levels"), "tie_levels": state.get("tie_levels")}
             save_progress(conn, game_id, state)

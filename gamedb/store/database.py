@@ -243,7 +243,7 @@ def sqlite_file(engine: sa.Engine) -> Path | None:
     return None
 
 
-def refresh_statistics(engine: sa.Engine | sa.Connection, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:
+def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:
     """ANALYZE the solver's tables on a server before the levels start.
 
     PostgreSQL plans from the statistics of its last ANALYZE: taken before a
@@ -253,9 +253,6 @@ def refresh_statistics(engine: sa.Engine | sa.Connection, tables: tuple[str, ...
     with INDEXED BY.
     """
     if engine.dialect.name == "sqlite":
-        return
-    if isinstance(engine, sa.Connection):  # inside the caller's transaction (sees its own changes)
-        engine.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
         return
     with engine.begin() as conn:
         conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
