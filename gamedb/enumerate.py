@@ -7,7 +7,8 @@ written in one transaction (positions, their moves, and newly discovered
 children queued at the next depth), so a killed enumeration resumes where it
 stopped: rows are inserted with ON CONFLICT DO NOTHING.
 
-Rows go to the driver as tuples (no per-row SQLAlchemy work). A family with
+Rows go to the driver as tuples (no per-row SQLAlchemy work); on
+PostgreSQL through COPY and a staging table (:func:`~gamedb.store.bulk.insert_new_rows`). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
 numpy; a two-token game (cat and mouse, :mod:`gamedb.token_moves`) writes
 no move rows: its move lists are stored once and the engine works from them.
@@ -22,8 +23,8 @@ import sqlalchemy as sa
 from . import token_moves
 from .games.base import Game
 from .games.vector import stuck_error
-from .store.bulk import executemany, insert_rows
-from .store.schema import solve_queue
+from .store.bulk import insert_new_rows, insert_rows
+from .store.schema import move, position, solve_queue
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -33,13 +34,9 @@ _PAGE = sa.text(
 
 _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIMIT 1")
 
-# rows go straight to the driver as tuples (see store.bulk.executemany)
-_INSERT_POSITION = (
-    "INSERT INTO position (game_id, code, text, player, result, remoteness, degree, best_move, grundy) "
-    "VALUES ({g}, ?, ?, ?, ?, ?, ?, NULL, NULL) ON CONFLICT DO NOTHING"
-)
-_INSERT_MOVE = "INSERT INTO move (game_id, parent, ord, child, label) VALUES ({g}, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
-_INSERT_QUEUED = "INSERT INTO solve_queue (game_id, code, depth) VALUES ({g}, ?, {d}) ON CONFLICT DO NOTHING"
+# the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth)
+_POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
+_MOVE_COLUMNS = ("parent", "ord", "child", "label")
 
 
 def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 20000, progress: Progress | None = None) -> tuple[int, int]:
@@ -69,10 +66,10 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                     break
                 after = codes[-1]
                 pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=tokens is None)
-                executemany(conn, _INSERT_POSITION.format(g=int(game_id)), pos_rows)
+                insert_new_rows(conn, position, _POSITION_COLUMNS, pos_rows, constants={"game_id": game_id})
                 if tokens is None:
-                    executemany(conn, _INSERT_MOVE.format(g=int(game_id)), move_rows)
-                executemany(conn, _INSERT_QUEUED.format(g=int(game_id), d=int(depth) + 1), [(c,) for c in queued])
+                    insert_new_rows(conn, move, _MOVE_COLUMNS, move_rows, constants={"game_id": game_id})
+                insert_new_rows(conn, solve_queue, ("code",), [(c,) for c in queued], constants={"game_id": game_id, "depth": depth + 1})
             done += len(codes)
             if progress:
                 progress("enumerate", done, None)
@@ -87,7 +84,7 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
 
 
 def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True):
-    """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples for :func:`executemany`."""
+    """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples (see :func:`~gamedb.store.bulk.insert_new_rows`)."""
     if vector is not None:
         return _expand_page_vector(game, vector, codes, with_moves)
     pos_rows, move_rows, queued = [], [], {}

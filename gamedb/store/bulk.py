@@ -59,6 +59,37 @@ def copy_rows(conn, table: sa.Table, columns: list[str] | tuple[str, ...], rows,
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
 
+def insert_new_rows(conn, table: sa.Table, columns: tuple[str, ...], rows: list[tuple], *, constants: dict[str, int]) -> None:
+    """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
+
+    ``constants`` gives integer columns the same value in every row (the
+    game id, a depth). SQLite: one :func:`executemany` of ``INSERT ... ON
+    CONFLICT DO NOTHING`` with the constants written into the statement.
+    PostgreSQL: the rows are copied (``COPY``) into a temporary staging
+    table and inserted from it by one ``INSERT ... SELECT ... ON CONFLICT DO
+    NOTHING``, several times faster than an INSERT per row. Runs inside the
+    caller's transaction.
+    """
+    if not rows:
+        return
+    fixed = list(constants)
+    names = ", ".join([*fixed, *columns])
+    if conn.dialect.name == "postgresql":
+        stage = f"stage_{table.name}"  # one per session, emptied at every commit
+        conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table.name}) ON COMMIT DELETE ROWS")
+        values = tuple(int(constants[name]) for name in fixed)
+        cursor = conn.connection.driver_connection.cursor()
+        with cursor.copy(f"COPY {stage} ({names}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(values + tuple(row))
+        conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING")
+        conn.exec_driver_sql(f"TRUNCATE {stage}")
+        return
+    literals = [str(int(constants[name])) for name in fixed]
+    placeholders = ", ".join(literals + ["?"] * len(columns))
+    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({placeholders}) ON CONFLICT DO NOTHING", rows)
+
+
 @contextmanager
 def indexes_built_after(conn, table: sa.Table, new_rows: int):
     """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
