@@ -430,6 +430,7 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line("  database file", f"{solved['file_bytes'] / 1e6:,.0f} MB, {solved['file_bytes'] / pos:.0f} bytes/position")
     line("  one self-contained file (no -wal/-shm)", "yes" if not solved["extra_files"] else f"no: {', '.join(solved['extra_files'])}")
 
+    q, times = measure_queries(big)  # printed in section 3
     pure = run_child("pure", "--graph", str(graph_file), "--db", str(big), "--name", "bench")
     ratio = t_gamedb / pure["seconds"]
     line("pure-Python queue solver (seeds' algorithm)", f"{pure['seconds']:.1f} s, peak {pure['peak_mb']:,.0f} MB")
@@ -497,9 +498,19 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         line("  database file", f"{c4_run['file_bytes'] / 1e6:,.0f} MB, {c4_run['file_bytes'] / c4_run['positions']:.0f} bytes/position")
         c4_db.unlink(missing_ok=True)
 
-    print("\n3. queries on the big graph's database")
-    q = run_child("queries", "--db", str(big), "--name", "bench", "--count", "10000")
+    print("\n3. queries on the big graph's database (measured right after its solve)")
     line(f"in-process probe, {q['count']:,} random positions", f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms", verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"))
+    median = statistics.median(times)
+    line(f"`gamedb query` process, median of {len(times)}", f"{median:.2f} s (max {max(times):.2f} s)", verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"))
+
+
+def measure_queries(big: Path) -> tuple[dict, list[float]]:
+    """Probe latencies in-process and whole `gamedb query` processes on the solved graph.
+
+    Run while the machine is otherwise idle: before the PostgreSQL runs,
+    whose server keeps working (autovacuum) after they return.
+    """
+    q = run_child("queries", "--db", str(big), "--name", "bench", "--count", "10000")
     times = []
     for text in q["sample"]:
         t0 = time.perf_counter()
@@ -507,8 +518,7 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         times.append(time.perf_counter() - t0)
         if proc.returncode != 0:
             raise SystemExit(f"gamedb query failed: {proc.stderr}")
-    median = statistics.median(times)
-    line(f"`gamedb query` process, median of {len(times)}", f"{median:.2f} s (max {max(times):.2f} s)", verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"))
+    return q, times
 
 
 if __name__ == "__main__":

@@ -19,13 +19,13 @@ from . import catalog
 from .catalog import GameRecord
 from .games.base import Game
 from .query import Answer, positions, probe, stats
-from .solve import Progress, SolveReport, solve
 from .store.database import DEFAULT_PATH, open_engine
-from .verify import VerifyReport, verify
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .compact import CompactReport
+    from .solve import Progress, SolveReport
     from .transfer import CopyReport
+    from .verify import VerifyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -99,6 +99,7 @@ class Database:
         memory_limit: int | str | None = None,
     ) -> SolveReport:
         """Solve ``game``; ``engine`` is ``auto``, ``sql`` or ``memory`` (see :func:`gamedb.solve.solve`)."""
+        from .solve import solve
         from .store.tuning import parse_size
 
         limit = None if memory_limit is None else parse_size(memory_limit)
@@ -121,6 +122,8 @@ class Database:
         return positions(self.engine, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
+        from .verify import verify
+
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)
 

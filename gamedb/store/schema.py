@@ -67,14 +67,10 @@ position = sa.Table(
     sa.Column("best_move", sa.Text),
     sa.Column("grundy", sa.Integer),
     sa.Index("ix_position_text", "game_id", "text", unique=True),
-    # the SQL engine's frontier (remoteness = :k); draws and undecided positions are left out (revision 0004)
-    sa.Index(
-        "ix_position_remoteness",
-        "game_id",
-        "remoteness",
-        sqlite_where=sa.text("remoteness IS NOT NULL"),
-        postgresql_where=sa.text("remoteness IS NOT NULL"),
-    ),
+    # the SQL engine's frontier (remoteness = :k); draws and undecided positions are left out (revision 0004,
+    # which makes it partial on PostgreSQL too: naming postgresql_where here would import that dialect in
+    # every process, 20 ms of a query's start-up)
+    sa.Index("ix_position_remoteness", "game_id", "remoteness", sqlite_where=sa.text("remoteness IS NOT NULL")),
     sqlite_with_rowid=False,
 )
 
