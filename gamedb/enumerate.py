@@ -39,8 +39,13 @@ _POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
 _MOVE_COLUMNS = ("parent", "ord", "child", "label")
 
 
-def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 20000, progress: Progress | None = None) -> tuple[int, int]:
-    """Fill ``position`` and ``move`` for ``game_id``; return (positions, moves)."""
+def enumerate_game(
+    engine: sa.Engine, game_id: int, game: Game, *, batch: int = 20000, memory_limit: int | None = None, progress: Progress | None = None
+) -> tuple[int, int]:
+    """Fill ``position`` and ``move`` for ``game_id``; return (positions, moves).
+
+    ``memory_limit`` bounds the bitmap of queued codes (:class:`_Queued`, vector families only).
+    """
     with engine.begin() as conn:
         starts = dict.fromkeys(game.encode(state) for state in game.starts())
         insert_rows(conn, solve_queue, [{"game_id": game_id, "code": code, "depth": 0} for code in starts], ignore=True)
@@ -53,6 +58,9 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
     vector = game.vector()
+    queued_before = _Queued.fitting(vector, memory_limit)
+    if queued_before is not None:
+        queued_before.add(list(starts))
     tokens = token_moves.of(game)
     if tokens is not None:  # a two-token game: its moves are its move lists, no move rows
         with engine.begin() as conn:
@@ -66,10 +74,15 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
                     break
                 after = codes[-1]
                 pos_rows, move_rows, queued = expand_page(game, vector, codes, with_moves=tokens is None)
+                if queued_before is not None:  # most children were queued by earlier pages
+                    queued = queued_before.unknown(queued)
                 insert_new_rows(conn, position, _POSITION_COLUMNS, pos_rows, constants={"game_id": game_id})
                 if tokens is None:
                     insert_new_rows(conn, move, _MOVE_COLUMNS, move_rows, constants={"game_id": game_id})
                 insert_new_rows(conn, solve_queue, ("code",), [(c,) for c in queued], constants={"game_id": game_id, "depth": depth + 1})
+            if queued_before is not None:  # committed: now they are queued for sure
+                queued_before.add(codes)
+                queued_before.add(queued)
             done += len(codes)
             if progress:
                 progress("enumerate", done, None)
@@ -81,6 +94,45 @@ def enumerate_game(engine: sa.Engine, game_id: int, game: Game, *, batch: int = 
         n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
         conn.execute(sa.text("DELETE FROM solve_queue WHERE game_id = :g"), {"g": game_id})
     return n_pos, n_mov
+
+
+class _Queued:
+    """The codes this process saw committed to ``solve_queue``, one bit per code of a vector family's range.
+
+    Only a filter that saves inserting children queued before (most of a
+    page's children): a code it does not know is inserted as ever, with ON
+    CONFLICT DO NOTHING, so a resumed enumeration (which starts with it
+    empty) stays right. Codes are added only after their transaction
+    commits, so it never holds a code that is not queued.
+    """
+
+    #: the share of the memory limit the bitmap may take
+    SHARE = 16
+
+    def __init__(self, code_limit: int):
+        import numpy as np
+
+        self._np = np
+        self.bits = np.zeros((code_limit + 7) // 8, dtype=np.uint8)
+
+    @classmethod
+    def fitting(cls, vector, memory_limit: int | None) -> "_Queued | None":
+        if vector is None:
+            return None
+        from .store.tuning import default_memory_limit
+
+        limit = memory_limit if memory_limit is not None else default_memory_limit()
+        return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None
+
+    def unknown(self, codes: list[int]) -> list[int]:
+        np = self._np
+        array = np.asarray(codes, dtype=np.int64)
+        return array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
+
+    def add(self, codes: list[int]) -> None:
+        np = self._np
+        array = np.asarray(codes, dtype=np.int64)
+        np.bitwise_or.at(self.bits, array >> 3, np.left_shift(1, array & 7).astype(np.uint8))
 
 
 def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True):

@@ -143,7 +143,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
         else:
             if memory_limit is not None:  # a page of positions and their moves takes a few kB per position
                 batch = max(500, min(batch, memory_limit // 8192))
-            n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, progress=progress)
+            n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, memory_limit=memory_limit, progress=progress)
         t1 = time.perf_counter()
         with engine.begin() as conn:
             catalog.update(conn, record, status=SOLVING, positions=n_pos, moves=n_mov, enumerate_seconds=round(t1 - t0, 3))
