@@ -222,3 +222,25 @@ def test_level_statements_on_postgresql_look_moves_up_by_node(pg_url):
             cond = node.get("Index Cond") or node.get("Recheck Cond") or ""  # a bitmap heap scan rechecks its index's condition
             assert "node =" in cond or "target =" in cond, (statement[:80], node["Node Type"], cond)
     db.close()
+
+
+def test_solve_on_postgresql_sets_work_mem_for_its_own_connections(pg_url):
+    """A solve asks the server for sort and hash memory from --memory-limit (a sixteenth); later connections get the default."""
+    db = Database(pg_url, create=True)
+    with db.engine.connect() as conn:
+        default = conn.exec_driver_sql("SHOW work_mem").scalar()
+    seen = set()
+
+    def show(conn, cursor, statement, params, context, executemany):
+        if statement.lstrip().startswith("UPDATE position"):
+            raw = conn.connection.driver_connection.cursor()
+            raw.execute("SHOW work_mem")
+            seen.add(raw.fetchone()[0])
+
+    sa.event.listen(db.engine, "before_cursor_execute", show)
+    db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), "cm", engine="sql", memory_limit="512M")
+    sa.event.remove(db.engine, "before_cursor_execute", show)
+    assert seen == {"32MB"}
+    with db.engine.connect() as conn:
+        assert conn.exec_driver_sql("SHOW work_mem").scalar() == default
+    db.close()
