@@ -22,6 +22,7 @@ plus a chunk; a game whose range does not fit goes to the exact pass.
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import Callable
 
 import numpy as np
@@ -81,37 +82,42 @@ def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: 
     table = _Table(vector.code_limit)
     # plain tuples from the driver's cursor: no result-row objects for millions of rows
     sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
-    cursor = conn.connection.driver_connection.cursor()
-    after = -1
-    while True:
-        cursor.execute(sql, (game_id, after, CHUNK))
-        rows = cursor.fetchall()
-        if not rows:
-            return table
-        codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows))
-        after = codes[-1]
-        code = _ints(codes, 0, vector.code_limit - 1)
-        exp = vector.expand(code)
-        _require(vector.texts(code) == texts)
-        _require(np.array_equal(_ints(players, 0, 1), exp.player))
-        _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
-        _require(grundies.count(None) == len(grundies))  # a partisan game
-        code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
-        result = np.array([code_of(r, UNDECIDED) for r in results], dtype=np.int8)
-        _require(bool((result != UNDECIDED).all()))
-        missing = np.array([r is None for r in rems], dtype=bool)
-        _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
-        rem = np.full(len(rows), -1, dtype=np.int32)
-        rem[~missing] = _ints([r for r in rems if r is not None], 0, _NONE - 1)
-        ids = table.label_ids
-        _require(set(map(type, bests)) <= {str, type(None)})
-        best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
-        table.result[code] = result
-        table.remoteness[code] = rem
-        table.best[code] = best
-        table.count += len(rows)
-        if progress:
-            progress("read", table.count, total)
+    with closing(conn.connection.driver_connection.cursor()) as cursor:
+        after = -1
+        while True:
+            cursor.execute(sql, (game_id, after, CHUNK))
+            rows = cursor.fetchall()
+            if not rows:
+                return table
+            after = rows[-1][0]
+            _read_page(table, vector, rows)
+            if progress:
+                progress("read", table.count, total)
+
+
+def _read_page(table: _Table, vector: VectorRules, rows: list[tuple]) -> None:
+    """Check one page of stored rows by themselves and file their values by code."""
+    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows))
+    code = _ints(codes, 0, vector.code_limit - 1)
+    exp = vector.expand(code)
+    _require(vector.texts(code) == texts)
+    _require(np.array_equal(_ints(players, 0, 1), exp.player))
+    _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
+    _require(grundies.count(None) == len(grundies))  # a partisan game
+    code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
+    result = np.array([code_of(r, UNDECIDED) for r in results], dtype=np.int8)
+    _require(bool((result != UNDECIDED).all()))
+    missing = np.array([r is None for r in rems], dtype=bool)
+    _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
+    rem = np.full(len(rows), -1, dtype=np.int32)
+    rem[~missing] = _ints([r for r in rems if r is not None], 0, _NONE - 1)
+    ids = table.label_ids
+    _require(set(map(type, bests)) <= {str, type(None)})
+    best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
+    table.result[code] = result
+    table.remoteness[code] = rem
+    table.best[code] = best
+    table.count += len(rows)
 
 
 def _check_values(table: _Table, vector: VectorRules, progress: Progress | None) -> None:
