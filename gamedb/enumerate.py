@@ -112,7 +112,6 @@ class _Queued:
     def __init__(self, code_limit: int):
         import numpy as np
 
-        self._np = np
         self.bits = np.zeros((code_limit + 7) // 8, dtype=np.uint8)
 
     @classmethod
@@ -125,12 +124,14 @@ class _Queued:
         return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None
 
     def unknown(self, codes: list[int]) -> list[int]:
-        np = self._np
+        import numpy as np
+
         array = np.asarray(codes, dtype=np.int64)
         return array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
 
     def add(self, codes: list[int]) -> None:
-        np = self._np
+        import numpy as np
+
         array = np.asarray(codes, dtype=np.int64)
         np.bitwise_or.at(self.bits, array >> 3, np.left_shift(1, array & 7).astype(np.uint8))
 

@@ -47,28 +47,33 @@ def tokens_sql(x: str) -> tuple[str, str]:
     return f"{x}.code / 2 / {n}", f"({x}.code / 2 - {x}.code / 2 / {n} * {n})"
 
 
+def _by_player(x: str, first: int, if_first: str, otherwise: str) -> str:
+    """``if_first`` when the player to move at ``x`` is ``first``, else ``otherwise``."""
+    return f"CASE {x}.player WHEN {first} THEN {if_first} ELSE {otherwise} END"
+
+
 def mover_token_sql(x: str) -> str:
     """The token that the player to move at position ``x`` moves."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 0 THEN {t0} ELSE {t1} END"
+    return _by_player(x, 0, t0, t1)
 
 
 def child_sql(x: str, target: str) -> str:
     """The code after the player to move at ``x`` moves its token to ``target``."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 0 THEN ({target} * {NODES} + {t1}) * 2 + 1 ELSE ({t0} * {NODES} + {target}) * 2 END"
+    return _by_player(x, 0, f"({target} * {NODES} + {t1}) * 2 + 1", f"({t0} * {NODES} + {target}) * 2")
 
 
 def moved_token_sql(x: str) -> str:
     """Where the player who moved into position ``x`` (``1 - x.player``) now stands."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 1 THEN {t0} ELSE {t1} END"
+    return _by_player(x, 1, t0, t1)
 
 
 def parent_sql(x: str, node: str) -> str:
     """The code before the player who moved into ``x`` moved its token from ``node``."""
     t0, t1 = tokens_sql(x)
-    return f"CASE {x}.player WHEN 1 THEN ({node} * {NODES} + {t1}) * 2 ELSE ({t0} * {NODES} + {node}) * 2 + 1 END"
+    return _by_player(x, 1, f"({node} * {NODES} + {t1}) * 2", f"({t0} * {NODES} + {node}) * 2 + 1")
 
 
 def board_nodes(conn, game_id: int) -> int:

@@ -55,11 +55,11 @@ def load_class(spec: str) -> type[Game]:
     _look_in_working_directory()
     try:
         module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and (module_name == exc.name or module_name.startswith(exc.name + ".")):
+    except Exception as exc:
+        missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
+        if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):  # the name finds nothing
             raise UnknownFamily(f"cannot import {module_name!r} for game {spec!r}: {exc}") from None
-        raise FamilyLoadError(f"importing {module_name!r} for game {spec!r} failed: {_where(exc)}") from None
-    except Exception as exc:  # the module's own code failed: one line naming where, not a traceback
+        # the module's own code failed: one line naming where, not a traceback
         raise FamilyLoadError(f"importing {module_name!r} for game {spec!r} failed: {_where(exc)}") from None
     cls = getattr(module, attr, None)
     if cls is None:

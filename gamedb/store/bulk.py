@@ -43,19 +43,15 @@ def copy_rows(conn, table: sa.Table, columns: list[str] | tuple[str, ...], rows,
     """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
 
     With ``game_id``, the tuples leave the ``game_id`` column out and every
-    row gets this one (written into the statement on SQLite). PostgreSQL
-    gets the rows through ``COPY ... FROM STDIN`` (several times faster than
-    any INSERT); other databases through :func:`executemany`. Runs inside
-    the connection's transaction.
+    row gets this one. PostgreSQL gets the rows through ``COPY ... FROM
+    STDIN`` (several times faster than any INSERT); other databases through
+    :func:`executemany`. Runs inside the connection's transaction.
     """
-    names = ", ".join(["game_id", *columns] if game_id is not None else columns)
+    constants = {} if game_id is None else {"game_id": game_id}
     if conn.dialect.name == "postgresql":
-        cursor = conn.connection.driver_connection.cursor()
-        with cursor.copy(f"COPY {table.name} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(row if game_id is None else (game_id, *row))
+        _copy_in(conn, table.name, columns, rows, constants)
         return
-    values = ", ".join(([str(int(game_id))] if game_id is not None else []) + ["?"] * len(columns))
+    names, values = _names_values(columns, constants)
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
 
@@ -64,30 +60,39 @@ def insert_new_rows(conn, table: sa.Table, columns: tuple[str, ...], rows: list[
 
     ``constants`` gives integer columns the same value in every row (the
     game id, a depth). SQLite: one :func:`executemany` of ``INSERT ... ON
-    CONFLICT DO NOTHING`` with the constants written into the statement.
-    PostgreSQL: the rows are copied (``COPY``) into a temporary staging
-    table and inserted from it by one ``INSERT ... SELECT ... ON CONFLICT DO
-    NOTHING``, several times faster than an INSERT per row. Runs inside the
-    caller's transaction.
+    CONFLICT DO NOTHING``. PostgreSQL: the rows are copied (``COPY``) into a
+    temporary staging table and inserted from it by one ``INSERT ... SELECT
+    ... ON CONFLICT DO NOTHING``, several times faster than an INSERT per
+    row. Runs inside the caller's transaction.
     """
     if not rows:
         return
-    fixed = list(constants)
-    names = ", ".join([*fixed, *columns])
+    names, values = _names_values(columns, constants)
     if conn.dialect.name == "postgresql":
         stage = f"stage_{table.name}"  # one per session, emptied at every commit
         conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table.name}) ON COMMIT DELETE ROWS")
-        values = tuple(int(constants[name]) for name in fixed)
-        cursor = conn.connection.driver_connection.cursor()
-        with cursor.copy(f"COPY {stage} ({names}) FROM STDIN") as copy:
-            for row in rows:
-                copy.write_row(values + tuple(row))
+        _copy_in(conn, stage, columns, rows, constants)
         conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING")
         conn.exec_driver_sql(f"TRUNCATE {stage}")
         return
-    literals = [str(int(constants[name])) for name in fixed]
-    placeholders = ", ".join(literals + ["?"] * len(columns))
-    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({placeholders}) ON CONFLICT DO NOTHING", rows)
+    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
+
+
+def _names_values(columns, constants: dict[str, int]) -> tuple[str, str]:
+    """The column list and the VALUES list of an INSERT: the constants written in, a ``?`` per column."""
+    names = ", ".join([*constants, *columns])
+    values = ", ".join([*(str(int(value)) for value in constants.values()), *["?"] * len(columns)])
+    return names, values
+
+
+def _copy_in(conn, table_name: str, columns, rows, constants: dict[str, int]) -> None:
+    """PostgreSQL: ``COPY`` the rows, each after the constants, into ``table_name``."""
+    names = ", ".join([*constants, *columns])
+    fixed = tuple(int(value) for value in constants.values())
+    cursor = conn.connection.driver_connection.cursor()
+    with cursor.copy(f"COPY {table_name} ({names}) FROM STDIN") as copy:
+        for row in rows:
+            copy.write_row(fixed + tuple(row))
 
 
 @contextmanager
