@@ -152,7 +152,7 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 """
 )
 
-# after the draws: nothing may stay undecided (a position without a drawing child has none to keep; verify would say so)
+# a safety net after the draws: every undecided position has a drawing child, so this finds nothing
 DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
 
 

@@ -82,10 +82,11 @@ def solve(
             return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         if method == "memory":
             _in_memory(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
-    else:
-        check_size(engine, game, name, method=method, memory_limit=memory_limit)
-    with solve_lock(engine, name), solve_settings(engine, memory_limit):
-        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=memory_limit)
+    limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
+    if record is None or force:
+        check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
+    with solve_lock(engine, name), solve_settings(engine, limit):
+        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
 
 
 def _check_stored(record, game: Game, name: str) -> None:
@@ -141,8 +142,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
         if heaps:  # one position per heap size, moves as rules: nothing to enumerate
             n_pos, n_mov = heap_engine.fill(engine, record.id, game)
         else:
-            if memory_limit is not None:  # a page of positions and their moves takes a few kB per position
-                batch = max(500, min(batch, memory_limit // 8192))
+            batch = min(batch, max(500, memory_limit // 8192))  # a page of positions and their moves takes a few kB per position
             n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, memory_limit=memory_limit, progress=progress)
         t1 = time.perf_counter()
         with engine.begin() as conn:
@@ -193,9 +193,11 @@ def disk_bytes(positions: int, moves: int) -> int:
     return positions * DISK_BYTES_PER_POSITION + moves * DISK_BYTES_PER_MOVE
 
 
-def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto", memory_limit: int | None = None) -> None:
+def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto", memory_limit: int | None = None, chosen: bool = True) -> None:
     """Refuse a game whose estimated size cannot fit the disk (SQLite) or, for ``method="memory"``,
-    the memory limit; the message gives the estimate. Families without :meth:`Game.estimate` pass."""
+    the memory limit; the message gives the estimate. Families without :meth:`Game.estimate` pass.
+
+    ``memory_limit`` None means the default; ``chosen`` False says a given one is the default too (for the message)."""
     estimate = game.estimate()
     if estimate is None:
         return
@@ -220,7 +222,7 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         need = memory_engine.estimate_game_bytes(game, positions, moves)
         if need > limit:
-            which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None else f"the memory limit is {human_size(limit)} (half the available memory)"
+            which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None and chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
             raise memory_engine.TooLarge(
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"
