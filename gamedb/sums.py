@@ -11,12 +11,16 @@ Every move of the sum is still listed (up to :data:`MOVE_LIST_LIMIT`), each
 with the value of the position it leads to: the sum's XOR with the moved
 component's value replaced by that of the heaps it leaves.
 
-Remoteness of a sum is known only when at most one of its components has
-moves (it is then that component's); the remoteness of a sum of several live
-components is not determined by theirs, and is reported as null. The best
-move follows the engine's rule (:mod:`gamedb.heap_engine`): a win moves to a
-zero-valued position, the quickest when all their remotenesses are known; a
-loss to the slowest when all are known; otherwise the lowest move order.
+Remoteness of a sum with at most one component that has moves is that
+component's. The remoteness of a sum of several live components is not
+determined by theirs: it is searched (:mod:`gamedb.sum_remoteness`) when
+every component is a heap up to the game's ``remoteness_searched_to`` and
+the search fits :data:`QUERY_SEARCH_BUDGET` positions, and is null (not
+determined) otherwise. The best move of a single stored heap is the stored
+one; of a sum it follows the engine's rule (:mod:`gamedb.heap_values`): a
+win moves to a zero-valued position, the quickest when all their
+remotenesses are known; a loss to the slowest when all are known; otherwise
+the lowest move order.
 """
 
 from __future__ import annotations
@@ -30,16 +34,19 @@ from .errors import PositionNotFound
 from .games.heap import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
 from .query import Answer, MoveValue
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 from .values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
+#: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
+QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
 
 _RANGE = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code BETWEEN :lo AND :hi"
+    "SELECT code, grundy, remoteness, degree, best_move FROM position WHERE game_id = :g AND code BETWEEN :lo AND :hi"
 )
 _SOME = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code IN :codes"
+    "SELECT code, grundy, remoteness, degree, best_move FROM position WHERE game_id = :g AND code IN :codes"
 ).bindparams(sa.bindparam("codes", expanding=True))
 _CHUNK = 10000
 
@@ -52,8 +59,11 @@ class ComponentValues:
         self.top = game.max_heap
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
-        self.rows: dict[int, tuple[int, int | None, int]] = {}
+        self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
         self.loaded_upto = -1
+        #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
+        self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
+        self._search: SumSearch | None = None
 
     # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
@@ -78,10 +88,10 @@ class ComponentValues:
             self.loaded_upto = hi
 
     def _add(self, rows) -> None:
-        for code, grundy, remoteness, degree in rows:
+        for code, grundy, remoteness, degree, best_move in rows:
             if grundy is None:
                 raise PositionNotFound(f"heap {code} of game {self.record.name!r} has no stored value")
-            self.rows[code] = (grundy, remoteness, degree)
+            self.rows[code] = (grundy, remoteness, degree, best_move)
 
     def _stored(self, n: int) -> int:
         return reduce(n, self.periodicity) if n > self.top else n
@@ -95,6 +105,29 @@ class ComponentValues:
 
     def degree(self, n: int) -> int:
         return self.rows[n][2] if n <= self.top else self.game.heap_degree(n)
+
+    def best_move(self, n: int) -> str | None:
+        """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
+        return self.rows[n][3] if n <= self.top else None
+
+    def sum_remoteness(self, live: list[int]) -> int | None:
+        """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
+        if not live:
+            return 0
+        if len(live) == 1:
+            return self.remoteness(live[0])
+        if max(live) > self.searched_to:
+            return None
+        if self._search is None:
+            self.need_upto(self.searched_to)
+            column = [self.rows[n] for n in range(self.searched_to + 1)]
+            self._search = SumSearch(
+                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET
+            )
+        try:
+            return self._search.of(tuple(sorted(live)))
+        except SearchExhausted:
+            return None
 
     def _beyond(self, n: int) -> str:
         game, per = self.game, self.periodicity
@@ -124,13 +157,14 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
         total ^= values.grundy(n)
     live = [i for i, n in enumerate(comps) if values.degree(n)]
     degree = sum(values.degree(n) for n in comps)
-    remoteness = 0 if not live else values.remoteness(comps[live[0]]) if len(live) == 1 else None
+    remoteness = values.sum_remoteness([comps[i] for i in live])
     result = WIN if total else LOSE
 
     listed, best = [], None
     if degree and (move_limit is None or degree <= move_limit):
         listed = _all_moves(game, state, comps, live, total, values)
-        best = _best_of(listed, result)
+        stored = values.best_move(comps[0]) if len(comps) == 1 else None
+        best = next((mv for _, mv in listed if mv.move == stored), None) if stored else _best_of(listed, result)
     elif degree:
         best = _best_by_search(game, state, comps, live, total, remoteness, values)
     moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
@@ -155,10 +189,7 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
 def _child_remoteness(comps, live, index, parts, values) -> int | None:
     """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
     others = [comps[j] for j in live if j != index]
-    live_after = others + [p for p in parts if values.degree(p)]
-    if not live_after:
-        return 0
-    return values.remoteness(live_after[0]) if len(live_after) == 1 else None
+    return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
 
 
 def _all_moves(game, state, comps, live, total, values) -> list[tuple[tuple, MoveValue]]:
@@ -188,7 +219,7 @@ def _best_of(listed, result: str) -> MoveValue | None:
 
 def _best_by_search(game, state, comps, live, total, remoteness, values) -> MoveValue | None:
     """The best move of a position with too many moves to list, found without listing them."""
-    if remoteness is not None:
+    if len(live) == 1 and comps[live[0]] <= values.top:
         # one live component, stored: scan its options like the engine did
         index = live[0]
         n = comps[index]
@@ -274,3 +305,18 @@ def periodicity_summary(record: GameRecord) -> dict:
             "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
         }
     return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
+
+
+def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
+    """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
+    unknown = conn.execute(
+        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND remoteness IS NULL"), {"g": record.id}
+    ).scalar()
+    searched_to = (record.info or {}).get("remoteness_searched_to", 0)
+    if not unknown:
+        return "known for every heap", 0
+    return (
+        f"exact for heaps 0..{searched_to} (sums of heaps searched); null for {unknown:,} heaps above, "
+        "whose options include sums of two heaps with moves: their remoteness is not determined by the heaps' values",
+        unknown,
+    )

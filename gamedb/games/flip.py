@@ -46,6 +46,11 @@ class Flip(HeapGame):
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)
 
+    def heap_degrees(self):
+        import numpy as np
+
+        return np.maximum(np.arange(self.max_heap + 1, dtype=np.int64) - 1, 0)
+
     def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
         # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
         i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)

@@ -135,6 +135,22 @@ class HeapGame(Game):
                 count += (rest - rule.unequal) // 2
         return count
 
+    def heap_degrees(self):
+        """:meth:`heap_degree` of every heap 0..N, as a numpy array (the closed form on arrays)."""
+        import numpy as np  # only the solver and verify need it
+
+        n = np.arange(self.max_heap + 1, dtype=np.int64)
+        degree = np.zeros_like(n)
+        for rule in self.rules:
+            rest = n - rule.take
+            if rule.parts == 0:
+                degree += rest == 0
+            elif rule.parts == 1:
+                degree += rest >= 1
+            else:
+                degree += np.where(rest >= 2, np.maximum(rest - rule.unequal, 0) // 2, 0)
+        return degree
+
     def option_parts(self, n: int, idx: int, smaller: int) -> tuple[int, ...]:
         """The heaps left by option (rule ``idx``, smaller part) of a heap of ``n``."""
         rule = self.rules[idx]

@@ -1,0 +1,120 @@
+"""The in-memory heap engine: row for row against the old SQL engine, remoteness against a brute-force search."""
+
+import pytest
+
+from gamedb import make_game
+from gamedb.heap_values import compute
+
+from heap_sql_reference import solve_by_sql
+from oracles.impartial import (
+    grundy_game_children,
+    grundy_game_values,
+    octal_children,
+    octal_values,
+    remoteness_by_search,
+    subtraction_children,
+)
+
+GAMES = [
+    ("octal", {"code": "0.77", "max": 150}),
+    ("octal", {"code": "0.137", "max": 150}),
+    ("octal", {"code": "4.07", "max": 120}),
+    ("octal", {"code": "0.6", "max": 150}),
+    ("grundy", {"max": 150}),
+    ("subtraction", {"set": "1,2,5", "max": 300}),
+    ("nim", {"max": 40}),
+    ("flip", {"max": 120}),
+]
+
+
+def _rows(game, values):
+    return [
+        (n, game.format(game.heap_state(n)), "win" if values.grundy[n] else "lose", values.remoteness[n], values.degree[n], values.label(game, n), values.grundy[n])
+        for n in range(game.max_heap + 1)
+    ]
+
+
+@pytest.mark.parametrize("family, params", GAMES, ids=[f"{f}-{'-'.join(map(str, p.values()))}" for f, p in GAMES])
+def test_rows_are_those_of_the_old_sql_engine(backend_db, family, params):
+    from gamedb import catalog
+
+    db = backend_db()
+    game = make_game(family, **params)
+    with db.engine.begin() as conn:
+        record = catalog.create(conn, "reference", game)
+    old = solve_by_sql(db.engine, record.id, game)
+    # without the sum search: every row identical
+    assert _rows(game, compute(game, search_budget=0)) == old
+    # with it: identical wherever the old engine knew the remoteness; more remoteness known, never less
+    new = _rows(game, compute(game))
+    for new_row, old_row in zip(new, old, strict=True):
+        if old_row[3] is not None:
+            assert new_row == old_row
+        else:
+            assert new_row[:3] + new_row[4:5] + new_row[6:] == old_row[:3] + old_row[4:5] + old_row[6:]
+    # and the engine writes exactly these rows
+    db.solve(game, "solved")
+    stored = [tuple(row[k] for k in ("code", "text", "result", "remoteness", "degree", "best_move", "grundy")) for row in db.positions("solved")]
+    assert stored == new
+    db.verify("solved")
+
+
+ORACLES = [
+    ("octal", {"code": "0.77"}, octal_children("0.77"), lambda top: octal_values("0.77", top)),
+    ("octal", {"code": "0.137"}, octal_children("0.137"), lambda top: octal_values("0.137", top)),
+    ("octal", {"code": "4.07"}, octal_children("4.07"), lambda top: octal_values("4.07", top)),
+    ("grundy", {}, grundy_game_children, grundy_game_values),
+    ("subtraction", {"set": "1,2,5"}, subtraction_children((1, 2, 5)), None),
+]
+
+
+@pytest.mark.parametrize("family, params, children, grundy", ORACLES, ids=[f"{o[0]}-{'-'.join(o[1].values())}" for o in ORACLES])
+def test_remoteness_of_each_heap_is_that_of_a_search_of_whole_positions(fresh_db, family, params, children, grundy):
+    top = 20
+    db = fresh_db()
+    game = make_game(family, max=top, **params)
+    db.solve(game, "g")
+    rows = list(db.positions("g"))
+    searched_to = db.game("g").info["remoteness_searched_to"]
+    assert searched_to == top  # small heaps: the search reaches them all
+    if grundy:
+        assert [row["grundy"] for row in rows] == grundy(top)
+    for row in rows:
+        wins, remoteness = remoteness_by_search(children, (row["code"],) if row["code"] else ())
+        assert (row["result"], row["remoteness"]) == ("win" if wins else "lose", remoteness), row["code"]
+        if row["best_move"]:  # the best move leads where the search says: a quickest win, a slowest loss
+            child = db.probe("g", row["text"]).moves[0]
+            assert child.move == row["best_move"]
+            child_wins, child_remoteness = remoteness_by_search(children, tuple(int(h) for h in child.position.split() if h != "0"))
+            assert (child_wins, child_remoteness + 1) == (not wins, remoteness)
+
+
+def test_sums_are_searched_at_query_time_and_agree_with_the_search(fresh_db):
+    db = fresh_db()
+    db.solve(make_game("octal", code="0.77", max=30), "k")
+    children = octal_children("0.77")
+    for heaps in [(3, 5), (1, 1), (2, 2, 3), (4, 7), (1, 2, 3, 4)]:
+        answer = db.probe("k", " ".join(map(str, heaps)))
+        wins, remoteness = remoteness_by_search(children, heaps)
+        assert (answer.result, answer.remoteness) == ("win" if wins else "lose", remoteness), heaps
+        for m in answer.moves:
+            parts = tuple(int(h) for h in m.position.split() if h != "0")
+            assert m.remoteness == remoteness_by_search(children, parts)[1], (heaps, m.move)
+
+
+def test_large_heaps_of_a_splitting_game_keep_null_remoteness_and_stats_say_so(fresh_db):
+    db = fresh_db()
+    db.solve(make_game("octal", code="0.77", max=400), "k")
+    record = db.game("k")
+    searched_to = record.info["remoteness_searched_to"]
+    assert 20 < searched_to < 400
+    rows = list(db.positions("k"))
+    assert all(row["remoteness"] is not None for row in rows[: searched_to + 1])
+    assert rows[-1]["remoteness"] is None
+    unknown = sum(row["remoteness"] is None for row in rows)
+    line = db.stats("k")["extra"]["remoteness"]
+    assert f"heaps 0..{searched_to}" in line and f"{unknown:,} heaps" in line
+    # a game without splits knows every heap's remoteness
+    db.solve(make_game("subtraction", set="1,2,5", max=1000), "s")
+    assert db.game("s").info["remoteness_searched_to"] == 1000
+    assert "every heap" in db.stats("s")["extra"]["remoteness"]
