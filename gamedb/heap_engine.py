@@ -53,7 +53,7 @@ def fill(engine: sa.Engine, game_id: int, game: HeapGame) -> tuple[int, int]:
             ],
         )
         save_progress(conn, game_id, {"phase": "rows", "written": 0})
-    return game.max_heap + 1, int(game.heap_degrees().sum())
+    return game.max_heap + 1, sum(game.heap_degrees())
 
 
 def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Progress | None = None) -> Periodicity | None:
@@ -97,18 +97,12 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
 
 def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
     """The position rows of heaps low..high-1, in ``_COLUMNS`` order."""
+    text, state, label, parts = game.format, game.heap_state, game.heap_label, game.option_parts
+    grundy, remoteness, degree, best = values.grundy, values.remoteness, values.degree, values.best
     for n in range(low, high):
-        g = values.grundy[n]
-        yield (
-            n,
-            game.format(game.heap_state(n)),
-            0,
-            "win" if g else "lose",
-            values.remoteness[n],
-            values.degree[n],
-            values.label(game, n),
-            g,
-        )
+        g, chosen = grundy[n], best[n]
+        move = None if chosen is None else label(n, chosen[0], parts(n, *chosen))
+        yield (n, text(state(n)), 0, "win" if g else "lose", remoteness[n], degree[n], move, g)
 
 
 def _store_info(conn, game_id: int, values: dict) -> None:

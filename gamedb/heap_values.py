@@ -24,14 +24,12 @@ are one XOR of two slices). Per heap:
   the smaller part of a split).
 
 The values are those of the SQL level engine this replaced (which treated
-every sum as unknown, i.e. ``searched_to`` 0), tested row for row.
+every sum as unknown, i.e. ``search_budget=0``), tested row for row.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from .games.heap import HeapGame
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
@@ -65,12 +63,14 @@ class HeapValues:
 def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: int | None = None) -> HeapValues:
     """Values of the heaps 0..N. ``searched_to`` (None: as far as ``search_budget`` reaches) fixes where the sum search stops."""
     top = game.max_heap
-    degree_np = game.heap_degrees()
-    degree = degree_np.tolist()
+    degree = game.heap_degrees()
     simple = [(i, r.take, r.parts) for i, r in enumerate(game.rules) if r.parts < 2]
     splits = [(i, r.take, int(r.unequal)) for i, r in enumerate(game.rules) if r.parts == 2]
     if not splits:
         return HeapValues(*_single_heap_options(top, simple), degree, top)
+    import numpy as np  # only splits need it (and it takes a tenth of a second to import)
+
+    degree_np = np.array(degree, dtype=np.int64)
     grundy: list[int] = []
     remoteness: list[int | None] = []
     best: list[tuple[int, int] | None] = []
@@ -158,6 +158,7 @@ def _mex_of(values) -> int:
 
 def _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, stride):
     """grundy, remoteness (None if a needed sum is unknown) and best option of heap ``n``; sums are unknown."""
+    import numpy as np
     mask = 0
     plain = []  # (value, remoteness or None, order key) of the options leaving at most one heap
     for idx, take, parts in simple:

@@ -121,7 +121,7 @@ def _check_heap(game: HeapGame, row, grundy, remoteness, degree, search: SumSear
         else:
             chosen = wanted[0]
             rem = None
-        best = game.heap_label(n, chosen[1], chosen[2])
+        best = game.option_move(game.heap_state(n), 0, chosen[1], chosen[2])[0]
     if row.remoteness != rem:
         return f"stored remoteness {row.remoteness}, the options give {rem}"
     if row.best_move != best:

@@ -23,8 +23,8 @@ from typing import Sequence
 from .games.heap import HeapGame
 
 #: sum positions a solve searches, at most, to find the remoteness of small heaps
-#: (about 0.2 s on this machine; Kayles is then exact to heap 27, Grundy's game to heap 45)
-SEARCH_BUDGET = 20_000
+#: (0.1-0.3 s on this machine; Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39)
+SEARCH_BUDGET = 10_000
 
 
 class SearchExhausted(Exception):

@@ -108,6 +108,6 @@ def solve_by_sql(engine: sa.Engine, game_id: int, game: HeapGame) -> list[tuple]
     for code, text, result, remoteness, degree, key, grundy in rows:
         if key is not None:
             idx, smaller = divmod(int(key), game.stride)
-            key = game.heap_label(code, idx, game.option_parts(code, idx, smaller))
+            key = game.option_move(game.heap_state(code), 0, idx, game.option_parts(code, idx, smaller))[0]
         labelled.append((code, text, result, remoteness, degree, key, grundy))
     return labelled

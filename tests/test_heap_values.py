@@ -1,5 +1,7 @@
 """The in-memory heap engine: row for row against the old SQL engine, remoteness against a brute-force search."""
 
+import json
+
 import pytest
 
 from gamedb import make_game
@@ -118,3 +120,49 @@ def test_large_heaps_of_a_splitting_game_keep_null_remoteness_and_stats_say_so(f
     db.solve(make_game("subtraction", set="1,2,5", max=1000), "s")
     assert db.game("s").info["remoteness_searched_to"] == 1000
     assert "every heap" in db.stats("s")["extra"]["remoteness"]
+
+
+def test_cli_kayles_heap_3_has_a_remoteness_and_stats_qualify_the_max(cli):
+    assert cli("solve", "octal", "--code", "0.77", "--max", "200", "--quiet").exit_code == 0
+    q = cli("query", "octal-0.77", "3", "--json")
+    data = json.loads(q.stdout)
+    # heap 3: knock out the middle pin, leaving 1 + 1 (a loss in 2: each player takes one)
+    assert (data["result"], data["remoteness"], data["best_move"]) == ("win", 3, "1:1+1")
+    assert remoteness_by_search(octal_children("0.77"), (3,)) == (True, 3)
+    stats = cli("stats", "octal-0.77").stdout
+    assert "max remoteness" in stats and "of the positions with a known remoteness" in stats
+    assert "remoteness" in stats and "exact for heaps 0.." in stats
+    assert cli("verify", "octal-0.77").exit_code == 0
+    assert cli("solve", "subtraction", "--set", "1,2,5", "--max", "50", "--quiet").exit_code == 0
+    stats = cli("stats", "subtraction-1,2,5").stdout
+    assert "known for every heap" in stats and "of the positions with a known" not in stats
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("UPDATE position SET remoteness = remoteness + 2 WHERE game_id = :g AND code = 12", "'12'.*remoteness"),
+        ("UPDATE position SET remoteness = NULL WHERE game_id = :g AND code = 20", "'20'.*remoteness None"),
+        ("UPDATE position SET best_move = '1:2+8' WHERE game_id = :g AND code = 12", "'12'.*best move"),
+        ({"remoteness_searched_to": 5}, "'6'.*remoteness"),  # claims less than is stored
+        ({"remoteness_searched_to": 199}, "remoteness"),  # claims more than is stored (and than a search reaches)
+        ({"remoteness_searched_to": "all"}, "not a heap size"),
+    ],
+)
+def test_verify_rederives_searched_remoteness(fresh_db, change, message):
+    import sqlalchemy as sa
+
+    from gamedb.errors import VerifyError
+    from gamedb.store.schema import game as game_table
+
+    db = fresh_db()
+    db.solve(make_game("octal", code="0.77", max=200), "k")
+    db.verify("k")
+    record = db.game("k")
+    with db.engine.begin() as conn:
+        if isinstance(change, str):
+            assert conn.execute(sa.text(change), {"g": record.id}).rowcount == 1
+        else:
+            conn.execute(game_table.update().where(game_table.c.id == record.id).values(info={**record.info, **change}))
+    with pytest.raises(VerifyError, match=message):
+        db.verify("k")

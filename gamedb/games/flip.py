@@ -46,15 +46,16 @@ class Flip(HeapGame):
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)
 
-    def heap_degrees(self):
-        import numpy as np
-
-        return np.maximum(np.arange(self.max_heap + 1, dtype=np.int64) - 1, 0)
+    def heap_degrees(self) -> list[int]:
+        return [0] + list(range(self.max_heap))
 
     def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
         # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
         i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)
         return str(i), state[:i] + "--" + state[i + 2 :]
+
+    def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
+        return str(parts[0]) if len(parts) == 2 else "0"  # option_move on the run alone
 
     def sum_moves(self, state: str):
         for index, (start, length) in enumerate(_runs(state)):

@@ -135,20 +135,19 @@ class HeapGame(Game):
                 count += (rest - rule.unequal) // 2
         return count
 
-    def heap_degrees(self):
-        """:meth:`heap_degree` of every heap 0..N, as a numpy array (the closed form on arrays)."""
-        import numpy as np  # only the solver and verify need it
-
-        n = np.arange(self.max_heap + 1, dtype=np.int64)
-        degree = np.zeros_like(n)
+    def heap_degrees(self) -> list[int]:
+        """:meth:`heap_degree` of every heap 0..N, rule by rule (a family overriding one overrides both)."""
+        top = self.max_heap
+        degree = [0] * (top + 1)
         for rule in self.rules:
-            rest = n - rule.take
             if rule.parts == 0:
-                degree += rest == 0
+                if rule.take <= top:
+                    degree[rule.take] += 1
             elif rule.parts == 1:
-                degree += rest >= 1
+                degree[rule.take + 1 :] = [d + 1 for d in degree[rule.take + 1 :]]
             else:
-                degree += np.where(rest >= 2, np.maximum(rest - rule.unequal, 0) // 2, 0)
+                low = rule.take + 2
+                degree[low:] = [d + (n - rule.take - rule.unequal) // 2 for n, d in enumerate(degree[low:], low)]
         return degree
 
     def option_parts(self, n: int, idx: int, smaller: int) -> tuple[int, ...]:
@@ -160,11 +159,12 @@ class HeapGame(Game):
     def option_move(self, state, index: int, idx: int, parts: tuple[int, ...]):
         """(label, child) of the move playing option (``idx``, ``parts``) on component ``index`` of ``state``."""
         heaps = tuple(state)
-        return f"{index + 1}:{'+'.join(map(str, parts)) if parts else '0'}", heaps[:index] + parts + heaps[index + 1 :]
+        return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
 
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
-        """Label of an option as a move from the stored position of one heap of ``n``."""
-        return self.option_move(self.heap_state(n), 0, idx, parts)[0]
+        """Label of an option as a move from the stored position of one heap of ``n``
+        (the label :meth:`option_move` gives; a family overriding one overrides both)."""
+        return _label(0, parts)
 
     def sum_moves(self, state) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         """Every move of a position: (label, child, component index, heap, heaps left), in move order."""
@@ -224,6 +224,10 @@ class HeapGame(Game):
             if size:
                 heaps.append(size)
         return tuple(heaps)
+
+
+def _label(index: int, parts: tuple[int, ...]) -> str:
+    return f"{index + 1}:{'+'.join(map(str, parts)) if parts else '0'}"
 
 
 def octal_rules(digits: Sequence[int]) -> list[HeapRule]:
