@@ -96,13 +96,18 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
 
 
 def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
-    """The position rows of heaps low..high-1, in ``_COLUMNS`` order."""
-    text, state, label, parts = game.format, game.heap_state, game.heap_label, game.option_parts
-    grundy, remoteness, degree, best = values.grundy, values.remoteness, values.degree, values.best
-    for n in range(low, high):
-        g, chosen = grundy[n], best[n]
-        move = None if chosen is None else label(n, chosen[0], parts(n, *chosen))
-        yield (n, text(state(n)), 0, "win" if g else "lose", remoteness[n], degree[n], move, g)
+    """The position rows of heaps low..high-1, in ``_COLUMNS`` order (built column by column)."""
+    grundy = values.grundy[low:high]
+    return zip(
+        range(low, high),
+        game.heap_texts(low, high),
+        [0] * (high - low),
+        ["win" if g else "lose" for g in grundy],
+        values.remoteness[low:high],
+        values.degree[low:high],
+        game.best_labels(values.best, low, high),
+        grundy,
+    )
 
 
 def _store_info(conn, game_id: int, values: dict) -> None:

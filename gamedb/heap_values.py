@@ -52,13 +52,6 @@ class HeapValues:
     #: every heap up to this one has its exact remoteness
     searched_to: int
 
-    def label(self, game: HeapGame, n: int) -> str | None:
-        """The best move of heap ``n`` as the family's move label."""
-        if self.best[n] is None:
-            return None
-        idx, smaller = self.best[n]
-        return game.heap_label(n, idx, game.option_parts(n, idx, smaller))
-
 
 def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: int | None = None) -> HeapValues:
     """Values of the heaps 0..N. ``searched_to`` (None: as far as ``search_budget`` reaches) fixes where the sum search stops."""

@@ -29,9 +29,16 @@ GAMES = [
 ]
 
 
+def _label(game, n, best):
+    """The label of the best option (rule index, smaller part) as the family's move from heap ``n``."""
+    if best is None:
+        return None
+    return game.option_move(game.heap_state(n), 0, best[0], game.option_parts(n, *best))[0]
+
+
 def _rows(game, values):
     return [
-        (n, game.format(game.heap_state(n)), "win" if values.grundy[n] else "lose", values.remoteness[n], values.degree[n], values.label(game, n), values.grundy[n])
+        (n, game.format(game.heap_state(n)), "win" if values.grundy[n] else "lose", values.remoteness[n], values.degree[n], _label(game, n, values.best[n]), values.grundy[n])
         for n in range(game.max_heap + 1)
     ]
 

@@ -57,6 +57,16 @@ class Flip(HeapGame):
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
         return str(parts[0]) if len(parts) == 2 else "0"  # option_move on the run alone
 
+    def heap_texts(self, low: int, high: int) -> list[str]:
+        return [self.heap_state(n) for n in range(low, high)]
+
+    def best_labels(self, best, low: int, high: int) -> list[str | None]:
+        labels = []
+        for n in range(low, high):
+            chosen = best[n]
+            labels.append(None if chosen is None else self.heap_label(n, chosen[0], self.option_parts(n, *chosen)))
+        return labels
+
     def sum_moves(self, state: str):
         for index, (start, length) in enumerate(_runs(state)):
             for offset in range(length - 1):

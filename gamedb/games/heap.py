@@ -166,6 +166,26 @@ class HeapGame(Game):
         (the label :meth:`option_move` gives; a family overriding one overrides both)."""
         return _label(0, parts)
 
+    def heap_texts(self, low: int, high: int) -> list[str]:
+        """The stored texts of heaps low..high-1: ``format(heap_state(n))``, here simply ``n``
+        (a family overriding :meth:`format` or :meth:`heap_state` overrides this too)."""
+        return list(map(str, range(low, high)))
+
+    def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
+        """:meth:`heap_label` of the options ``best[n]`` = (rule index, smaller part) of heaps low..high-1,
+        None where there is none (written out here for speed; a family overriding one overrides both)."""
+        rules = self.rules
+        labels: list[str | None] = []
+        for n in range(low, high):
+            chosen = best[n]
+            if chosen is None:
+                labels.append(None)
+                continue
+            rule = rules[chosen[0]]
+            rest = n - rule.take
+            labels.append("1:0" if rule.parts == 0 else f"1:{rest}" if rule.parts == 1 else f"1:{chosen[1]}+{rest - chosen[1]}")
+        return labels
+
     def sum_moves(self, state) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         """Every move of a position: (label, child, component index, heap, heaps left), in move order."""
         for i, n in enumerate(self.heaps(state)):
