@@ -69,19 +69,20 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     best: list[tuple[int, int] | None] = []
     grundy_np = np.zeros(top + 1, dtype=np.int64)
     remoteness_np = np.full(top + 1, _UNKNOWN, dtype=np.int64)
-    search = SumSearch(game, grundy, degree, remoteness, budget=search_budget) if splits else None
+    search = SumSearch(game, grundy, degree, remoteness, budget=search_budget)
     limit = top if searched_to is None else min(searched_to, top)
-    reached = top if search is None else -1  # the last heap searched
+    reached = -1  # the last heap whose options' sums were all searched
     for n in range(top + 1):
-        if search is not None and n <= limit and reached == n - 1:
+        found = None
+        if n <= limit and reached == n - 1:
             try:
-                g, r, b = _searched_heap(game, n, grundy, search)
+                found = _searched_heap(game, n, grundy, search)
                 reached = n
             except SearchExhausted:
-                search.memo.clear()
-                g, r, b = _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, game.stride)
-        else:
-            g, r, b = _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, game.stride)
+                search.memo.clear()  # from here on, sums are unknown
+        if found is None:
+            found = _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, game.stride)
+        g, r, b = found
         grundy.append(g)
         remoteness.append(r)
         best.append(b)

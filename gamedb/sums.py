@@ -316,7 +316,7 @@ def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
     if not unknown:
         return "known for every heap", 0
     return (
-        f"exact for heaps 0..{searched_to} (sums of heaps searched); null for {unknown:,} heaps above, "
-        "whose options include sums of two heaps with moves: their remoteness is not determined by the heaps' values",
+        f"exact for heaps 0..{searched_to} (sums of heaps searched); null (not determined) for {unknown:,} larger heaps "
+        "that need the remoteness of a sum of two heaps with moves beyond the search",
         unknown,
     )
