@@ -122,7 +122,7 @@ def test_large_heaps_of_a_splitting_game_keep_null_remoteness_and_stats_say_so(f
     assert rows[-1]["remoteness"] is None
     unknown = sum(row["remoteness"] is None for row in rows)
     line = db.stats("k")["extra"]["remoteness"]
-    assert f"heaps 0..{searched_to}" in line and f"{unknown:,} heaps" in line
+    assert f"heaps 0..{searched_to}" in line and f"{unknown:,} larger heaps" in line
     # a game without splits knows every heap's remoteness
     db.solve(make_game("subtraction", set="1,2,5", max=1000), "s")
     assert db.game("s").info["remoteness_searched_to"] == 1000
