@@ -16,8 +16,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 
-from .errors import GamedbError, InputError, UnknownFamily
-from .games import family, family_names
+from ..errors import GamedbError, InputError, UnknownFamily
+from ..games import family, family_names
 
 class OneLineErrors(typer.core.TyperGroup):
     """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
@@ -133,7 +133,7 @@ STATE = _State()
 
 
 def _open(*, create: bool = False, readonly: bool = False):
-    from .api import Database
+    from ..api import Database
 
     return Database(STATE.db, create=create, readonly=readonly and "://" not in STATE.db)
 
@@ -181,7 +181,7 @@ def _show_json(data: Any) -> None:
 
 def _version(value: bool) -> None:
     if value:
-        from . import __version__
+        from .. import __version__
 
         _out(f"gamedb {__version__}")
         raise typer.Exit()
@@ -250,8 +250,8 @@ def games_command(
 # --- solve (one subcommand per family) ---------------------------------------------
 
 def _run_solve(game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
-    from .solve import METHODS
-    from .store.tuning import parse_size
+    from ..solvers.solve import METHODS
+    from ..store.tuning import parse_size
 
     if engine not in METHODS:  # checked before a new database file is created
         raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {engine!r}")
@@ -539,7 +539,7 @@ def copy_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
-    from .api import Database
+    from ..api import Database
 
     source = Database(src, readonly="://" not in src)
     for name in games or ():  # an unknown name is refused before the destination is created
@@ -561,7 +561,7 @@ def compact_command(
     name: Annotated[str, typer.Argument(help="Name of a solved game.")],
 ) -> None:
     """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
-    from .store.tuning import human_size
+    from ..store.tuning import human_size
 
     db = _open()
     report = db.compact(name)
@@ -577,7 +577,7 @@ def export_command(
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
-    from .export import export_lines
+    from ..export import export_lines
 
     db = _open(readonly=True)
     record = db.game(name)
@@ -599,7 +599,7 @@ def export_command(
 
 
 def _moves_table(answer) -> list[str]:
-    from .values import FOR_MOVER
+    from ..values import FOR_MOVER
 
     if not answer.moves:
         return []
@@ -643,7 +643,7 @@ def play_command(
     start: Annotated[Optional[str], typer.Option("--from", help="Start from this position instead of the start.")] = None,
 ) -> None:
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
-    from .play import PlaySession
+    from ..play import PlaySession
 
     db = _open(readonly=True)
     record, game = db.rules(name)
@@ -706,7 +706,7 @@ app.add_typer(db_app, name="db")
 @handle_errors
 def db_upgrade_command() -> None:
     """Upgrade a database made by an older gamedb to the newest schema (a SQLite file is backed up first)."""
-    from .store.upgrade import upgrade_database
+    from ..store.upgrade import upgrade_database
 
     report = upgrade_database(STATE.db)
     if not report.changed:
