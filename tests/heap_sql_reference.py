@@ -3,7 +3,7 @@
 One statement per heap computes its options' values from the stored smaller
 heaps by joins, the mex by window functions, and the remoteness and best
 move under the rule that every sum of two live heaps has unknown
-remoteness. The in-memory engine (:mod:`gamedb.heap_values`) must give the
+remoteness. The in-memory engine (:mod:`gamedb.solvers.heaps.values`) must give the
 same rows with its sum search switched off, and the same everywhere this
 engine gives a remoteness; tests compare them row for row on both backends.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from gamedb.games.heap import HeapGame
+from gamedb.games.heaps import HeapGame
 from gamedb.store.schema import heap_rule, position
 
 _OPTIONS = """

@@ -18,7 +18,7 @@ import sys
 import pytest
 
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 GAME = {"code": "0.77", "max": 450}
@@ -26,13 +26,13 @@ GAME = {"code": "0.77", "max": 450}
 SOLVER = """
 import json, os, signal, sys
 from sqlalchemy import event
-from gamedb import heap_engine
+from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 db, spec = sys.argv[1], json.loads(sys.argv[2])
-heap_engine.WRITE_BATCH = 100
+heap_solver.WRITE_BATCH = 100
 engine = open_engine(db, create=True)
 
 def die():

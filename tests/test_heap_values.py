@@ -5,7 +5,7 @@ import json
 import pytest
 
 from gamedb import make_game
-from gamedb.heap_values import compute
+from gamedb.solvers.heaps.values import compute
 
 from heap_sql_reference import solve_by_sql
 from oracles.impartial import (
@@ -45,7 +45,7 @@ def _rows(game, values):
 
 @pytest.mark.parametrize("family, params", GAMES, ids=[f"{f}-{'-'.join(map(str, p.values()))}" for f, p in GAMES])
 def test_rows_are_those_of_the_old_sql_engine(backend_db, family, params):
-    from gamedb import catalog
+    from gamedb.store import catalog
 
     db = backend_db()
     game = make_game(family, **params)

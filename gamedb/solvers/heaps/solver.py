@@ -1,0 +1,129 @@
+"""Solving heap games: values computed in memory, written once with bulk writes.
+
+A heap game (:mod:`gamedb.games.heaps`) stores one position per heap size
+0..N (code = size) and its move rules in ``heap_rule``; it has no move rows.
+Heap n's options are made of smaller heaps, so one pass over n = 0..N in
+memory (:mod:`gamedb.solvers.heaps.values`: a loop over the rules, numpy over the
+splits) gives every heap's grundy value, result, remoteness and best move;
+the rows are then appended in batches (``COPY`` on PostgreSQL), the same
+way on both backends. ``subtraction --set 1,2,5 --max 100000`` computes in
+about 0.3 s, where the SQL level engine this replaced ran one statement per
+heap (about 140 microseconds each, 14 s); on PostgreSQL it was slower still.
+
+Each batch of rows is committed with a progress marker in ``game.progress``
+(``{"phase": "rows", "written": k, "searched_to": K}``): a killed solve
+computes the values again (a fraction of the writing time) and resumes
+writing at heap k. The last batch stores the period of the values
+(:mod:`gamedb.solvers.heaps.periodicity`) and ``remoteness_searched_to`` in the game's info.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import sqlalchemy as sa
+
+from ...store.catalog import load_progress, save_progress
+from ...games.heaps import HeapGame
+from .values import HeapValues, compute
+from .periodicity import Periodicity, find_period
+from ...store.bulk import copy_rows, indexes_built_after, insert_rows
+from ...store.schema import game as game_table, heap_rule, position
+
+Progress = Callable[[str, int, "int | None"], None]
+
+#: heaps written (and committed) per batch
+WRITE_BATCH = 100_000
+
+_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree", "best_move", "grundy")
+_GRUNDY = sa.text("SELECT grundy FROM position WHERE game_id = :g ORDER BY code")
+
+
+def fill(engine: sa.Engine, game_id: int, game: HeapGame) -> tuple[int, int]:
+    """Store the rules (the heaps are written by :func:`propagate`); return (positions, moves)."""
+    with engine.begin() as conn:
+        conn.execute(sa.text("DELETE FROM heap_rule WHERE game_id = :g"), {"g": game_id})
+        conn.execute(sa.text("DELETE FROM position WHERE game_id = :g"), {"g": game_id})
+        insert_rows(
+            conn,
+            heap_rule,
+            [
+                {"game_id": game_id, "parts": r.parts, "take": r.take, "idx": i, "unequal": int(r.unequal)}
+                for i, r in enumerate(game.rules)
+            ],
+        )
+        save_progress(conn, game_id, {"phase": "rows", "written": 0})
+    return game.max_heap + 1, sum(game.heap_degrees())
+
+
+def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Progress | None = None) -> Periodicity | None:
+    """Compute every heap's values in memory and write the rows; return what the values show about their period."""
+    top = game.max_heap
+    with engine.begin() as conn:
+        state = load_progress(conn, game_id)
+    if state.get("phase") == "done":
+        return None
+    if state.get("phase") != "rows":  # a solve begun by an older engine: its rows are written again
+        with engine.begin() as conn:
+            conn.execute(sa.text("DELETE FROM position WHERE game_id = :g"), {"g": game_id})
+        state = {"phase": "rows", "written": 0}
+    values = compute(game, searched_to=state.get("searched_to"))
+    periodicity = None
+    written = state["written"]
+    while True:
+        end = min(written + WRITE_BATCH, top + 1)
+        with engine.begin() as conn:
+            with indexes_built_after(conn, position, end - written):
+                copy_rows(conn, position, _COLUMNS, _rows(game, values, written, end), game_id=game_id)
+            if end > top:
+                periodicity = analyse_values(game, values.grundy)
+                _store_info(
+                    conn,
+                    game_id,
+                    {
+                        "periodicity": periodicity.to_dict() if periodicity else None,
+                        "remoteness_searched_to": values.searched_to,
+                    },
+                )
+                save_progress(conn, game_id, {"phase": "done", "heaps": top + 1})
+            else:
+                save_progress(conn, game_id, {"phase": "rows", "written": end, "searched_to": values.searched_to})
+        written = end
+        if progress:
+            progress("heaps", written, top + 1)
+        if written > top:
+            return periodicity
+
+
+def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
+    """The position rows of heaps low..high-1, in ``_COLUMNS`` order (built column by column)."""
+    grundy = values.grundy[low:high]
+    return zip(
+        range(low, high),
+        game.heap_texts(low, high),
+        [0] * (high - low),
+        ["win" if g else "lose" for g in grundy],
+        values.remoteness[low:high],
+        values.degree[low:high],
+        game.best_labels(values.best, low, high),
+        grundy,
+    )
+
+
+def _store_info(conn, game_id: int, values: dict) -> None:
+    """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
+    where = game_table.c.id == game_id
+    info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
+    conn.execute(game_table.update().where(where).values(info={**info, **values}))
+
+
+def analyse_values(game: HeapGame, values) -> Periodicity | None:
+    """The period of the values g(0..N), when the octal periodicity theorem applies to the rules."""
+    return find_period(values, game.max_take) if game.theorem_applies else None
+
+
+def analyse(conn, game_id: int, game: HeapGame) -> Periodicity | None:
+    """The period of the stored values, when the octal periodicity theorem applies to the rules."""
+    if not game.theorem_applies:
+        return None
+    return analyse_values(game, conn.execute(_GRUNDY, {"g": game_id}).scalars().all())
