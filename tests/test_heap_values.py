@@ -173,3 +173,21 @@ def test_verify_rederives_searched_remoteness(fresh_db, change, message):
             conn.execute(game_table.update().where(game_table.c.id == record.id).values(info={**record.info, **change}))
     with pytest.raises(VerifyError, match=message):
         db.verify("k")
+
+
+def test_one_live_component_takes_the_stored_best_move_wherever_it_stands(fresh_db):
+    """The position's value is its live heap's; so is its best move, played on that heap where it stands."""
+    db = fresh_db()
+    db.solve(make_game("grundy", max=80), "g")
+    db.solve(make_game("flip", max=80), "f")
+    grundy_rows = {row["code"]: row for row in db.positions("g")}
+    flip_rows = {row["code"]: row for row in db.positions("f")}
+    for n in range(3, 81):
+        row = grundy_rows[n]
+        answer = db.probe("g", f"1 2 {n}")  # heaps 1 and 2 have no moves in Grundy's game
+        assert (answer.remoteness, answer.best_move) == (row["remoteness"], "3:" + row["best_move"].split(":")[1]), n
+        assert answer.moves[0].move == answer.best_move
+    for n in range(2, 81):
+        row = flip_rows[n]
+        answer = db.probe("f", "+-" + "+" * n)  # a run of one has no moves; this run starts at index 2
+        assert (answer.remoteness, answer.best_move) == (row["remoteness"], str(int(row["best_move"]) + 2)), n

@@ -163,13 +163,12 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
     listed, best = [], None
     if degree and (move_limit is None or degree <= move_limit):
         listed = _all_moves(game, state, comps, live, total, values)
-        stored = values.best_move(comps[0]) if len(comps) == 1 else None
-        best = next((mv for _, mv in listed if mv.move == stored), None) if stored else _best_of(listed, result)
+        best = _stored_best(game, state, comps, live, total, values) or _best_of(listed, result)
     elif degree:
-        best = _best_by_search(game, state, comps, live, total, remoteness, values)
+        best = _best_by_search(game, state, comps, live, total, values)
     moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
-    if best is not None and not listed:
-        moves = [best]
+    if best is not None:  # first, also where unknown remoteness leaves the sort undecided
+        moves = [best] + [mv for mv in moves if mv.move != best.move]
     return Answer(
         game=record.name,
         position=game.format(state),
@@ -217,22 +216,11 @@ def _best_of(listed, result: str) -> MoveValue | None:
     return min(wanted, key=lambda pair: pair[0])[1]
 
 
-def _best_by_search(game, state, comps, live, total, remoteness, values) -> MoveValue | None:
+def _best_by_search(game, state, comps, live, total, values) -> MoveValue | None:
     """The best move of a position with too many moves to list, found without listing them."""
-    if len(live) == 1 and comps[live[0]] <= values.top:
-        # one live component, stored: scan its options like the engine did
-        index = live[0]
-        n = comps[index]
-        values.need_upto(n)
-        listed = []
-        for order, (idx, parts) in enumerate(game.heap_options(n)):
-            value = total ^ values.grundy(n)
-            for p in parts:
-                value ^= values.grundy(p)
-            cresult = WIN if value else LOSE
-            crem = _child_remoteness(comps, live, index, parts, values)
-            listed.append(((None, order), _move_value(game, state, index, idx, parts, cresult, crem, value)))
-        return _best_of(listed, WIN if total else LOSE)
+    stored = _stored_best(game, state, comps, live, total, values)
+    if stored is not None:
+        return stored
     if not total:  # a loss with unknown remoteness: the first move
         index = live[0]
         idx, parts = next(iter(game.heap_options(comps[index])))
@@ -243,6 +231,24 @@ def _best_by_search(game, state, comps, live, total, remoteness, values) -> Move
         if found is not None:
             return _option_move(game, state, comps, live, total, index, *found, values)
     raise AssertionError("a position with a non-zero grundy value has a move to zero")
+
+
+def _stored_best(game, state, comps, live, total, values) -> MoveValue | None:
+    """With one live component, a stored heap: its stored best move, played on it in this position (else None).
+
+    The solver chose it knowing the remoteness of every sum its options
+    leave up to ``remoteness_searched_to``, which a query's smaller search
+    may not reach; the position's value is that heap's, so is its best move.
+    """
+    if len(live) != 1 or comps[live[0]] > values.top:
+        return None
+    index = live[0]
+    n = comps[index]
+    label = values.best_move(n)
+    for idx, parts in game.heap_options(n):
+        if game.heap_label(n, idx, parts) == label:
+            return _option_move(game, state, comps, live, total, index, idx, parts, values)
+    return None
 
 
 def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues):
