@@ -19,7 +19,6 @@ writing at heap k. The last batch stores the period of the values
 
 from __future__ import annotations
 
-from typing import Callable
 
 import sqlalchemy as sa
 
@@ -29,8 +28,8 @@ from .values import HeapValues, compute
 from .periodicity import Periodicity, find_period
 from ...store.bulk import copy_rows, indexes_built_after, insert_rows
 from ...store.schema import game as game_table, heap_rule, position
+from ...progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 #: heaps written (and committed) per batch
 WRITE_BATCH = 100_000

@@ -33,7 +33,7 @@ from ...store.catalog import GameRecord
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from ...query import Answer, MoveValue
+from ...answers import Answer, MoveValue
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 from ...values import LOSE, WIN, move_sort_key
 

@@ -17,7 +17,6 @@ reach within a few times the solver's budget is refused.
 
 from __future__ import annotations
 
-from typing import Callable
 
 import sqlalchemy as sa
 
@@ -27,11 +26,10 @@ from ...games.heaps import HeapGame
 from .solver import analyse
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 from ...values import LOSE, WIN, is_remoteness, mex
+from ...progress import Progress
 
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
 VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
-
-Progress = Callable[[str, int, "int | None"], None]
 
 _ROWS = sa.text(
     "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"
