@@ -112,6 +112,18 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
                 return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
             resumed = True
 
+    if _by_tiers(record, game, method):
+        from .solvers import tiers  # numpy: imported only to solve
+
+        if record is None:
+            with engine.begin() as conn:
+                if replace is not None:
+                    catalog.delete(conn, replace)
+                record = catalog.create(conn, name, game)
+                catalog.update(conn, record, progress={"engine": "tiers"})  # a killed solve resumes with the tier solver
+        n_pos, n_mov = tiers.solve_tiers(engine, record, game, memory_limit=memory_limit, progress=progress)
+        _finish(engine, name)
+        return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed, engine="tiers")
     if _in_memory(engine, record, game, method):
         from . import memory_engine  # numpy: imported only to solve
 
@@ -230,7 +242,27 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
 
 
 #: values of ``method`` (``--engine``)
-METHODS = ("auto", "sql", "memory")
+METHODS = ("auto", "tiers", "sql", "memory")
+
+
+def _by_tiers(record, game: Game, method: str) -> bool:
+    """Whether the tier solver solves (or resumes) the game: asked for, or ``auto`` for a family that
+    declares tiers (a new game, or one whose unfinished solve is the tier solver's)."""
+    from .solvers.tiers import declares_tiers
+
+    begun = None if record is None else (record.progress or {}).get("engine")
+    tiered = declares_tiers(game) and not game.impartial
+    if method == "tiers":
+        if not tiered:
+            raise InputError(f"the tier solver cannot solve this game (the {game.family} family declares no tiers)")
+        if record is not None and begun != "tiers":
+            raise InputError("an unfinished solve of this game by another engine is stored; use --engine auto or --force")
+        return True
+    if begun == "tiers":
+        if method != "auto":
+            raise InputError("an unfinished tier solve of this game is stored; use --engine tiers (or auto), or --force")
+        return True
+    return method == "auto" and tiered and record is None
 
 
 def _in_memory(engine, record, game, method: str) -> bool:

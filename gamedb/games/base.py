@@ -178,6 +178,17 @@ class Game(ABC):
         """
         return None
 
+    def tier(self, state: State) -> int | None:
+        """The position's tier for the tier solver, or None: the family declares no tiers (the default).
+
+        No move may go to a smaller tier; see :mod:`gamedb.games.tier_rules`.
+        """
+        return None
+
+    def array_rules(self):
+        """The rules on numpy arrays with tiers (:class:`~gamedb.games.tier_rules.TierArrayRules`), or None."""
+        return None
+
     def player_name(self, index: int) -> str:
         return self.players[index]
 

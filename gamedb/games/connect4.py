@@ -141,6 +141,15 @@ class Connect4(Game):
             result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
         return result
 
+    def tier(self, state) -> int:
+        """Stones on the board (every move adds one): the tier solver's tiers."""
+        return state[1].bit_count()
+
+    def array_rules(self):
+        from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
+
+        return Connect4Arrays(self)
+
     # --- codecs ---------------------------------------------------------------
     def encode(self, state) -> int:
         x, mask = state

@@ -93,6 +93,10 @@ class StoneIX(Game):
                 result.append((str(residue), State(counts, removed, 1 - state.turn, removed == 0)))
         return result
 
+    def tier(self, state: State) -> int:
+        """Stones taken so far (every move takes one): the tier solver's tiers."""
+        return 3 * self.max_count - sum(state.counts)
+
     # --- codecs --------------------------------------------------------------
     def encode(self, state: State) -> int:
         c0, c1, c2 = state.counts

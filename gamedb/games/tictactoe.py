@@ -49,6 +49,15 @@ class TicTacToe(Game):
         mark = X if self.to_move(board) == 0 else O
         return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
 
+    def tier(self, board) -> int:
+        """Marks on the board (every move adds one): the tier solver's tiers."""
+        return 9 - board.count(EMPTY)
+
+    def array_rules(self):
+        from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
+
+        return TicTacToeArrays(self)
+
     def encode(self, board) -> int:
         return sum(cell * p for cell, p in zip(board, _POWERS))
 
