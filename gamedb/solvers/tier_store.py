@@ -28,7 +28,8 @@ import numpy as np
 import sqlalchemy as sa
 
 from ..games.vector import RESULT_NAMES
-from ..store.bulk import copy_rows
+from ..catalog import save_progress
+from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
 from ..store.database import sqlite_file
 from ..store.schema import position
 
@@ -85,6 +86,75 @@ class TierFolder:
         return (self.path / f"{kind}-{tier}.npy").exists()
 
 
+def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, counts: dict[int, int], state: dict, *, progress=None) -> None:
+    """Write every solved position row, in code order across the tiers, a committed range at a time.
+
+    The rows of all tiers are merged by code ranges (:func:`code_ranges`),
+    so the table's B-tree only grows at its end: written tier by tier, each
+    tier would rewrite pages all over the table. Every range is committed
+    with ``state["written_below"]`` (a killed write resumes after it).
+    """
+    from ..store.schema import position as position_table
+
+    tiers = sorted(counts)
+    total = sum(counts.values())
+    codes = {t: folder.load("codes", t) for t in tiers}
+    paths = {t: folder.load("paths", t) for t in tiers} if rules.path_texts else None
+    arrays = {kind: {t: folder.load(kind, t) for t in tiers} for kind in ("result", "remoteness", "degree", "player", "best")}
+    lo = state.get("written_below", 0)
+    done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
+    for hi in code_ranges(codes):
+        if hi <= lo:
+            continue
+        with engine.begin() as conn:
+            if not done:
+                _drop_indexes(conn, position_table, total, state)
+            parts = []
+            for t in tiers:
+                i, j = np.searchsorted(codes[t], [lo, hi])
+                if j > i:
+                    page = np.asarray(codes[t][i:j])
+                    texts = rules.format_paths(np.asarray(paths[t][i:j])) if paths is not None else rules.texts(page)
+                    parts.append((page, texts, *(np.asarray(arrays[kind][t][i:j]) for kind in ("player", "result", "remoteness", "degree", "best"))))
+            page = np.concatenate([p[0] for p in parts])
+            order = np.argsort(page, kind="stable")
+            texts = np.array([text for p in parts for text in p[1]], dtype=object)[order].tolist()
+            player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
+            page = page[order]
+            has = best >= 0
+            labels = np.full(len(page), None, dtype=object)
+            if has.any():
+                labels[has] = rules.labels(page[has], best[has])
+            write_rows(conn, game_id, page, texts, player, result, remoteness, degree, labels.tolist())
+            state["written_below"] = hi
+            save_progress(conn, game_id, state)
+        done += len(page)
+        lo = hi
+        if progress:
+            progress("write", done, total)
+
+
+def code_ranges(codes: dict[int, np.ndarray]) -> list[int]:
+    """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
+    step = 256
+    sample = np.sort(np.concatenate([np.asarray(c[::step]) for c in codes.values()] or [np.zeros(0, dtype=np.int64)]))
+    bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
+    top = max((int(c[-1]) for c in codes.values() if len(c)), default=0) + 1
+    return sorted(set(b for b in bounds if b < top)) + [top]
+
+
+def _drop_indexes(conn, table, positions: int, state: dict) -> None:
+    """SQLite, a large game into a table not larger: drop the table's secondary indexes (built again at the end)."""
+    if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
+        return
+    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar()
+    if existing >= positions:
+        return
+    for index in sorted(table.indexes, key=lambda index: index.name):
+        index.drop(conn, checkfirst=True)
+    state["indexes_dropped"] = True
+
+
 def write_rows(conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list) -> None:
     """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
     names = np.array(RESULT_NAMES, dtype=object)
@@ -92,25 +162,3 @@ def write_rows(conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray,
     rem[remoteness < 0] = None
     rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
     copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)
-
-
-def read_values(engine: sa.Engine, game_id: int, tiers: dict[int, np.ndarray]) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """(result, remoteness) of the stored positions of each tier in ``tiers`` (tier -> its sorted codes), from the database.
-
-    For a resumed solve whose work folder was lost: one pass over the game's rows in code order.
-    """
-    codes_of = {RESULT_NAMES[i]: i for i in range(1, len(RESULT_NAMES))}
-    out = {t: (np.zeros(len(c), dtype=np.int8), np.full(len(c), -1, dtype=np.int32)) for t, c in tiers.items()}
-    query = sa.text("SELECT code, result, remoteness FROM position WHERE game_id = :g")
-    with engine.connect() as conn:
-        result = conn.execution_options(stream_results=True).execute(query, {"g": game_id})
-        while batch := result.fetchmany(WRITE_CHUNK):
-            code = np.array([r[0] for r in batch], dtype=np.int64)
-            res = np.array([codes_of[r[1]] for r in batch], dtype=np.int8)
-            rem = np.array([-1 if r[2] is None else r[2] for r in batch], dtype=np.int32)
-            for t, tier_codes in tiers.items():
-                at = np.searchsorted(tier_codes, code).clip(0, max(len(tier_codes) - 1, 0))
-                hit = tier_codes[at] == code if len(tier_codes) else np.zeros(len(code), dtype=bool)
-                out[t][0][at[hit]] = res[hit]
-                out[t][1][at[hit]] = rem[hit]
-    return out

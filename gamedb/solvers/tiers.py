@@ -41,10 +41,9 @@ from .. import catalog
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
-from ..store.bulk import DEFER_INDEXES_FROM
 from ..store.schema import SOLVED, SOLVING, position
 from ..store.tuning import human_size
-from .tier_store import WRITE_CHUNK, TierFolder, read_values, write_rows
+from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -77,51 +76,44 @@ def tier_bytes(largest: int, next_largest: int) -> int:
 
 
 def solve_tiers(engine: sa.Engine, record, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
-    """Solve (or resume) the game of ``record`` tier by tier; return (positions, moves)."""
+    """Solve (or resume) the game of ``record`` tier by tier, then write its rows; return (positions, moves)."""
     t0 = time.perf_counter()
     rules = rules_of(game)
     key = json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
     folder = TierFolder.for_game(engine, record.id, key)
     with engine.connect() as conn:
         state = catalog.load_progress(conn, record.id)
-    if "tiers" not in state:  # a new solve, or one killed while it enumerated: enumerate from the start
-        state = {"engine": "tiers"}
-        folder.reset()
     manifest = folder.manifest()
-    if manifest is None or manifest.get("key") != key:
+    if "tiers" not in state or manifest is None or manifest.get("key") != key:
+        # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+        state = {"engine": "tiers"}
         folder.reset()
         counts = enumerate_tiers(game, rules, folder, memory_limit=memory_limit, progress=progress)
         manifest = {"key": key, "tiers": {str(t): n for t, n in counts.items()}}
         folder.write_manifest(manifest)
-    counts = {int(t): n for t, n in manifest["tiers"].items()}
-    total = sum(counts.values())
-    if "tiers" not in state:
         state.update(tiers=len(counts), moves=0, enumerate_seconds=round(time.perf_counter() - t0, 3))
         with engine.begin() as conn:
-            catalog.update(conn, record, status=SOLVING, positions=total, enumerate_seconds=state["enumerate_seconds"], progress=state)
+            conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
+            catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+    counts = {int(t): n for t, n in manifest["tiers"].items()}
+    total = sum(counts.values())
     t1 = time.perf_counter()
     order = sorted(counts, reverse=True)
     solved_from = state.get("solved_from")
-    missing = {t: folder.load("codes", t, mmap=False) for t in order if solved_from is not None and t >= solved_from and not folder.has("result", t)}
-    for t, (res, rem) in read_values(engine, record.id, missing).items() if missing else ():
-        folder.save("result", t, res)
-        folder.save("remoteness", t, rem)
     done = sum(counts[t] for t in order if solved_from is not None and t >= solved_from)
     for t in order:
         if solved_from is not None and t >= solved_from:
             continue
         values, degree, player, best_child = solve_tier(rules, folder, t, counts)
-        folder.save("result", t, values.result)
-        folder.save("remoteness", t, values.remoteness)
+        for kind, array in (("result", values.result), ("remoteness", values.remoteness), ("degree", degree), ("player", player), ("best", best_child)):
+            folder.save(kind, t, array)
+        state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
         with engine.begin() as conn:
-            if not done:
-                _drop_indexes(conn, total, state)
-            _write_tier(conn, record.id, rules, folder, t, values, degree, player, best_child)
-            state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
             catalog.save_progress(conn, record.id, state)
         done += counts[t]
         if progress:
             progress("solve tiers", done, total)
+    write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
     with engine.begin() as conn:
         if state.get("indexes_dropped"):
             for index in sorted(position.indexes, key=lambda index: index.name):
@@ -251,7 +243,7 @@ def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[i
     result = np.zeros(n, dtype=np.int8)
     remoteness = np.zeros(n, dtype=np.int32)
     best = np.zeros(n, dtype=np.int32)
-    best_child = np.zeros(n, dtype=np.int64)
+    best_child = np.full(n, -1, dtype=np.int64)  # the code moved to by the best move; -1: none
     inner = False
     for a in range(0, n, chunk):
         page = codes[a : a + chunk]
@@ -318,32 +310,3 @@ def _leveled_tier(rules, codes: np.ndarray, pages, values_of, t: int):
     primitive = np.concatenate([p.primitive for p in pages])
     degree = np.concatenate([p.degree for p in pages])
     return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), children
-
-
-# --- 3. writing a solved tier ----------------------------------------------------------------------
-
-
-def _write_tier(conn, game_id: int, rules, folder: TierFolder, t: int, values: TierValues, degree, player, best_child) -> None:
-    codes = folder.load("codes", t, mmap=False)
-    paths = folder.load("paths", t) if rules.path_texts else None
-    for a in range(0, len(codes), WRITE_CHUNK):
-        b = min(a + WRITE_CHUNK, len(codes))
-        page = codes[a:b]
-        texts = rules.format_paths(np.asarray(paths[a:b])) if paths is not None else rules.texts(page)
-        has = values.best[a:b] >= 0
-        labels = np.full(b - a, None, dtype=object)
-        if has.any():
-            labels[has] = rules.labels(page[has], best_child[a:b][has])
-        write_rows(conn, game_id, page, texts, player[a:b], values.result[a:b], values.remoteness[a:b], degree[a:b], labels.tolist())
-
-
-def _drop_indexes(conn, positions: int, state: dict) -> None:
-    """SQLite, a large game into a table not larger: drop the position table's secondary indexes (built again at the end)."""
-    if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
-        return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM position LIMIT {int(positions)})").scalar()
-    if existing >= positions:
-        return
-    for index in sorted(position.indexes, key=lambda index: index.name):
-        index.drop(conn, checkfirst=True)
-    state["indexes_dropped"] = True
