@@ -4,6 +4,7 @@
     python bench/run.py --quick    # a 300-node graph and Connect-Four 4x4: a smoke test (30 s)
     python bench/run.py --sql      # also the SQL engine on the big graph (about a minute more)
     python bench/run.py --verify   # also `gamedb verify` on the big graph (about a minute more)
+    python bench/run.py --tiers    # only the tier solver's rows (Connect-Four 5x4, 4x6; --big: 5x5): see bench/tiers.py
     python bench/run.py --postgres postgresql+psycopg://USER@HOST/DB   # also solve the big graph on a server
     bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --postgres "$GAMEDB_TEST_PG"'   # ... on a throwaway one
 
@@ -344,7 +345,9 @@ def job_agree(args) -> dict:
     return {"checked": len(texts), "equal": equal}
 
 
-JOBS = {"gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
+from tiers import job_floor_rows, run_tiers  # noqa: E402 - bench/ is the script's folder
+
+JOBS = {"floor_rows": job_floor_rows, "gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
 
 
 def child_main(argv: list[str]) -> None:
@@ -391,6 +394,10 @@ def main() -> None:
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
+    parser.add_argument("--tiers", action="store_true", help="only the tier solver's rows: Connect-Four 5x4 and 4x6 (bench/tiers.py)")
+    parser.add_argument("--big", action="store_true", help="with --tiers: also Connect-Four 5x5 (69,763,700 positions)")
+    parser.add_argument("--huge", action="store_true", help="with --tiers --big: also Connect-Four 6x4 (94,910,577 positions)")
+    parser.add_argument("--gamesmanpy", metavar="CMD", help="with --tiers: CMD VARIANT solves Connect-Four VARIANT (5x4) with GamesmanPy, for the ratio")
     args = parser.parse_args()
 
     import numpy
@@ -405,7 +412,10 @@ def main() -> None:
         f"SQLAlchemy {sqlalchemy.__version__}, numpy {numpy.__version__}; files in {work}"
     )
     try:
-        _run(args, work, nodes, edges, c4)
+        if args.tiers:
+            run_tiers(args, work, run_child, line, verdict)
+        else:
+            _run(args, work, nodes, edges, c4)
     finally:
         if not args.dir and not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -144,3 +144,23 @@ def test_cli_solves_with_tiers_and_queries_every_move(cli):
     assert cli("verify", "connect4-4x4").exit_code == 0
     bad = cli("solve", "cat-mouse", "--graph", "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]", "--engine", "tiers")
     assert bad.exit_code == 2 and "declares no tiers" in bad.stderr
+
+
+def test_the_plugin_examples_tiers_and_array_rules(fresh_db):
+    """The take-away example (examples/plugin) declares tiers that moves skip over, and array rules."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
+    try:
+        from gamedb_takeaway import TakeAway
+    finally:
+        sys.path.pop(0)
+    from test_tier_arrays import check_conformance, reachable
+
+    game = TakeAway(matches=30, max_take=4)
+    check_conformance(game, reachable(game))
+    memory_db, tier_db = fresh_db(), fresh_db()
+    memory_db.solve(game, "tk", engine="memory")
+    assert tier_db.solve(game, "tk", engine="auto").engine == "tiers"
+    assert positions(tier_db, "tk") == positions(memory_db, "tk")
