@@ -215,10 +215,11 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
         return
     positions, moves = estimate
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
+    by_tiers = method == "tiers" or (method == "auto" and _tiered(game))
     path = sqlite_file(engine)
     if path is not None:
         folder = path.parent
-        need = disk_bytes(positions, moves)
+        need = disk_bytes(positions, 0 if by_tiers else moves)
         try:
             free = shutil.disk_usage(folder).free
         except OSError:
@@ -245,13 +246,17 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
 METHODS = ("auto", "tiers", "sql", "memory")
 
 
+def _tiered(game: Game) -> bool:
+    from .solvers.tiers import declares_tiers
+
+    return declares_tiers(game) and not game.impartial
+
+
 def _by_tiers(record, game: Game, method: str) -> bool:
     """Whether the tier solver solves (or resumes) the game: asked for, or ``auto`` for a family that
     declares tiers (a new game, or one whose unfinished solve is the tier solver's)."""
-    from .solvers.tiers import declares_tiers
-
     begun = None if record is None else (record.progress or {}).get("engine")
-    tiered = declares_tiers(game) and not game.impartial
+    tiered = _tiered(game)
     if method == "tiers":
         if not tiered:
             raise InputError(f"the tier solver cannot solve this game (the {game.family} family declares no tiers)")
