@@ -59,7 +59,7 @@ def test_solved_file_is_one_self_contained_file(tmp_path):
     with Database(path, create=True) as db:
         with db.engine.connect() as conn:  # even a file left in WAL mode by someone else
             conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-        db.solve(make_game("tictactoe"))
+        db.solve(make_game("tictactoe"), engine="memory")  # an engine that stores move rows: both tables analysed
         assert _journal_mode(path) == "delete"
         assert not (tmp_path / "shared.sqlite-wal").exists()
         assert not (tmp_path / "shared.sqlite-shm").exists()

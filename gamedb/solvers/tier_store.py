@@ -98,12 +98,9 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
 
     tiers = sorted(counts)
     total = sum(counts.values())
-    codes = {t: folder.load("codes", t) for t in tiers}
-    paths = {t: folder.load("paths", t) for t in tiers} if rules.path_texts else None
-    arrays = {kind: {t: folder.load(kind, t) for t in tiers} for kind in ("result", "remoteness", "degree", "player", "best")}
     lo = state.get("written_below", 0)
-    done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
-    for hi in code_ranges(codes):
+    done = sum(int(np.searchsorted(folder.load("codes", t), lo)) for t in tiers)
+    for hi in code_ranges(folder, tiers):
         if hi <= lo:
             continue
         with engine.begin() as conn:
@@ -111,11 +108,12 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
                 _drop_indexes(conn, position_table, total, state)
             parts = []
             for t in tiers:
-                i, j = np.searchsorted(codes[t], [lo, hi])
+                codes = folder.load("codes", t)  # each range maps the files anew: the pages read leave the process's memory
+                i, j = np.searchsorted(codes, [lo, hi])
                 if j > i:
-                    page = np.asarray(codes[t][i:j])
-                    texts = rules.format_paths(np.asarray(paths[t][i:j])) if paths is not None else rules.texts(page)
-                    parts.append((page, texts, *(np.asarray(arrays[kind][t][i:j]) for kind in ("player", "result", "remoteness", "degree", "best"))))
+                    page = np.array(codes[i:j])
+                    texts = rules.format_paths(np.array(folder.load("paths", t)[i:j])) if rules.path_texts else rules.texts(page)
+                    parts.append((page, texts, *(np.array(folder.load(kind, t)[i:j]) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
             texts = np.array([text for p in parts for text in p[1]], dtype=object)[order].tolist()
@@ -134,12 +132,13 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
             progress("write", done, total)
 
 
-def code_ranges(codes: dict[int, np.ndarray]) -> list[int]:
+def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
     step = 256
-    sample = np.sort(np.concatenate([np.asarray(c[::step]) for c in codes.values()] or [np.zeros(0, dtype=np.int64)]))
+    codes = [folder.load("codes", t) for t in tiers]
+    sample = np.sort(np.concatenate([np.array(c[::step]) for c in codes] or [np.zeros(0, dtype=np.int64)]))
     bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
-    top = max((int(c[-1]) for c in codes.values() if len(c)), default=0) + 1
+    top = max((int(c[-1]) for c in codes if len(c)), default=0) + 1
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 
