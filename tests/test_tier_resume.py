@@ -22,7 +22,7 @@ import sys
 import pytest
 
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 OPTIONS = {"width": 4, "height": 4}
@@ -32,7 +32,7 @@ import json, os, signal, sys
 from sqlalchemy import event
 import gamedb.solvers.tier_store as tier_store
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 db, spec, options = sys.argv[1], json.loads(sys.argv[2]), json.loads(sys.argv[3])

@@ -17,7 +17,7 @@ import pytest
 from conftest import SEED_GRAPH_1
 from gamedb import make_game
 from gamedb.errors import InputError
-from gamedb.games.cat_mouse import CatMouse
+from gamedb.games.two_tokens.cat_mouse import CatMouse
 from gamedb.games.connect4 import Connect4
 from gamedb.solvers import tier_values
 from gamedb.solvers.tier_store import TierFolder

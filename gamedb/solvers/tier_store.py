@@ -28,7 +28,7 @@ import numpy as np
 import sqlalchemy as sa
 
 from ..games.vector import RESULT_NAMES
-from ..catalog import save_progress
+from ..store.catalog import save_progress
 from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
 from ..store.database import sqlite_file
 from ..store.schema import position

@@ -1,6 +1,6 @@
 """Values of one tier's positions from the values of their children.
 
-The rules are the engines' own (:mod:`gamedb.engine`, :mod:`gamedb.memory_engine`):
+The rules are the engines' own (:mod:`.graph_sql`, :mod:`.graph_memory`):
 win = 1 + the least remoteness of a ``lose`` child, best move the lowest
 move order among those; lose (every child a ``win``) = 1 + the greatest
 remoteness, best move the lowest order among those; else tie = 1 + the
@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
-from ..memory_engine import _first_move, _parents
+from .graph_memory import _first_move, _parents
 
 #: remoteness values fit below this (keys of the one-pass minimum)
 _SPAN = np.int64(1) << 31

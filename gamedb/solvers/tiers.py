@@ -37,7 +37,7 @@ from typing import Callable
 import numpy as np
 import sqlalchemy as sa
 
-from .. import catalog
+from ..store import catalog
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import re
 
-from ..errors import GraphError, PositionError
-from ..values import LOSE, WIN
-from .base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
-from .json_option import load_json_option
-from .two_tokens import State, TwoTokenCodes, reach as _reach
+from ...errors import GraphError, PositionError
+from ...values import LOSE, WIN
+from ..base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
+from ..json_option import load_json_option
+from . import State, TwoTokenCodes, reach as _reach
 
 MOUSE, CAT = 0, 1
 HOLE = 0
