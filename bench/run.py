@@ -242,6 +242,7 @@ def job_gamedb(args) -> dict:
         "positions": report.positions,
         "moves": report.moves,
         "peak_mb": peak_mb(),
+        "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate
         "engine": report.engine,
         "start": [start.result, start.remoteness],
         "phases": phases,
