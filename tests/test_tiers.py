@@ -17,6 +17,7 @@ import pytest
 from conftest import SEED_GRAPH_1
 from gamedb import make_game
 from gamedb.errors import InputError
+from gamedb.games.base import Capabilities
 from gamedb.games.two_tokens.cat_mouse import CatMouse
 from gamedb.games.connect4 import Connect4
 from gamedb.solvers import tier_values
@@ -70,6 +71,7 @@ class OneTierCatMouse(CatMouse):
     """Cat and mouse with every position in tier 0: one tier full of cycles, per-position rules."""
 
     family = "cat-mouse"
+    capabilities = Capabilities(tiers=True)
 
     def tier(self, state) -> int:
         return 0

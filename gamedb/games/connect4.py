@@ -28,7 +28,7 @@ from math import comb
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Estimate, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -38,6 +38,7 @@ _SEPARATORS = re.compile(r"[,\s]+")
 
 
 class Connect4(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
     family = "connect4"
     summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
     position_syntax = (

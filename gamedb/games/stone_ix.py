@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..errors import PositionError, PositionNotFound
 from ..values import LOSE, WIN
-from .base import Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Game, Param, bounded_int, require_int, short_number
 
 ALICE, BOB = 0, 1
 _NAMES = ("alice", "bob")
@@ -52,6 +52,7 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
+    capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"
     position_syntax = "c0=2,c1=1,c2=0,sum=1,turn=bob (add ,over after a losing removal), or a stones list 5,1,2,4,3"

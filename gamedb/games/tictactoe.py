@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import PositionError
 from ..values import LOSE, TIE
-from .base import Game
+from .base import Capabilities, Game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 EMPTY, X, O = 0, 1, 2
@@ -24,6 +24,7 @@ def _has_line(board: tuple[int, ...], mark: int) -> bool:
 
 
 class TicTacToe(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"

@@ -32,21 +32,22 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
-from typing import Callable
 
 import numpy as np
 import sqlalchemy as sa
 
 from ..store import catalog
 from ..errors import GamedbError
+from ..progress import Progress
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..store.schema import SOLVED, SOLVING, position
 from ..store.tuning import human_size
+from . import choice, graph_answer, graph_verify
+from .protocol import Solved, SolveJob, TooLarge
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
 
-Progress = Callable[[str, int, "int | None"], None]
 
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
@@ -58,16 +59,27 @@ BYTES_PER_TIER_POSITION = 100
 BASE_BYTES = 300 << 20
 
 
-class TooLarge(GamedbError):
-    """A tier does not fit the memory limit."""
+class TierSolver:
+    """The ``tiers`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``
+    (its position rows are the graph solvers'; the moves follow from the rules)."""
 
+    engine = "tiers"
+    verify = staticmethod(graph_verify.verify_graph)
+    probe = staticmethod(graph_answer.probe)
 
-def declares_tiers(game: Game) -> bool:
-    return game.tier(game.start()) is not None
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        """Create the game row (marked as the tier solver's, so a killed solve resumes here), then solve or resume it."""
+        from ..store import catalog
+
+        if job.record is None:
+            with db.begin() as conn:
+                record = job.begin(conn)
+                catalog.update(conn, record, progress={"engine": "tiers"})
+        return Solved(*solve_tiers(db, job.record, job.game, memory_limit=job.memory_limit, progress=job.progress))
 
 
 def rules_of(game: Game) -> TierArrayRules:
-    return game.array_rules() or PositionRules(game)
+    return choice.array_rules(game) or PositionRules(game)
 
 
 def tier_bytes(largest: int, next_largest: int) -> int:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from gamedb.errors import InputError, PositionError
-from gamedb.games.base import Game, Param
+from gamedb.games.base import Capabilities, Game, Param
 from gamedb.games.tier_rules import TierArrayRules
 from gamedb.games.vector import LOSE, UNDECIDED, Expansion, ranks_within
 
@@ -33,6 +33,8 @@ class TakeAway(Game):
         Param("max_take", int, "Most matches one move may take.", default=3),
     )
     players = ("alice", "bob")
+    #: tiers (the matches taken) and array rules: solved by the tier solver
+    capabilities = Capabilities(tiers=True, array_rules=True)
 
     def __init__(self, matches: int = 21, max_take: int = 3):
         if not 0 <= int(matches) <= 1_000_000:
