@@ -25,6 +25,9 @@ def _has_line(board: tuple[int, ...], mark: int) -> bool:
 
 class TicTacToe(Game):
     capabilities = Capabilities(tiers=True, array_rules=True)
+    #: the board's lines and cell characters, for the array rules
+    lines = LINES
+    chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from .tictactoe import LINES, O, X, _CHARS
 from .tier_rules import TierArrayRules
 from .vector import LOSE, TIE, UNDECIDED, Expansion
 
 _POWERS = 3 ** np.arange(9, dtype=np.int64)
+X, O = 1, 2  # the family's cell values
 
 
 class TicTacToeArrays(TierArrayRules):
@@ -35,7 +35,7 @@ class TicTacToeArrays(TierArrayRules):
         player = (xs != os_).astype(np.int8)  # 0: X to move
         last = np.where(player == 0, O, X)[:, None]  # who just moved
         line = np.zeros(len(codes), dtype=bool)
-        for a, b, c in LINES:
+        for a, b, c in self.game.lines:
             line |= (cells[:, a] == last[:, 0]) & (cells[:, b] == last[:, 0]) & (cells[:, c] == last[:, 0])
         primitive = np.full(len(codes), UNDECIDED, dtype=np.int8)
         primitive[(cells != 0).all(axis=1)] = TIE
@@ -51,7 +51,7 @@ class TicTacToeArrays(TierArrayRules):
         return [str(i + 1) for i in cell.tolist()]
 
     def texts(self, codes: np.ndarray) -> list[str]:
-        chars = np.frombuffer(_CHARS.encode(), dtype=np.uint8)[self.cells(codes)]
+        chars = np.frombuffer(self.game.chars.encode(), dtype=np.uint8)[self.cells(codes)]
         return np.ascontiguousarray(chars, dtype=np.uint8).view("S9").ravel().astype(str).tolist()
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
