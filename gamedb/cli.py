@@ -412,18 +412,7 @@ def list_command(
     """List the games stored in the database, solved or not."""
     db = _open(readonly=True)
     records = db.games()
-    rows = [
-        {
-            "name": r.name,
-            "family": r.family,
-            "status": r.status,
-            "positions": r.positions,
-            "moves": r.moves,
-            "start": r.start_position,
-            "solved_at": r.solved_at,
-        }
-        for r in records
-    ]
+    rows = [r.list_json() for r in records]
     if as_json:
         _show_json(rows)
         return
@@ -452,14 +441,15 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
+    from .query import answer_json, family_verdict
+
     db = _open(readonly=True)
     record, game = db.rules(name)
     answer = db.probe(name, position)
-    # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
-    verdict = game.verdict(answer.result, answer.remoteness, answer.player) if hasattr(game, "verdict") else {}
     if as_json:
-        _show_json({**answer.to_json(impartial=record.impartial), **verdict})
+        _show_json(answer_json(record, game, answer))
         return
+    verdict = family_verdict(game, answer)  # the family's own reading of the value (cat-mouse-grid: the turn limit)
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     _out(f"game       {answer.game}")
     _out(f"position   {answer.position}")
@@ -696,6 +686,19 @@ def play_command(
             answer = session.play(answer, typed)
         except InputError as exc:
             _out(str(exc))
+
+
+@app.command("serve", epilog="Example:  gamedb --db games.sqlite serve --open")
+@handle_errors
+def serve_command(
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="Port to listen on (0: any free port).")] = 8000,
+    open_browser: Annotated[bool, typer.Option("--open", help="Open the page in a web browser.")] = False,
+) -> None:
+    """Explore the solved games in a web browser (read-only): boards, every move's value, a JSON API. Needs gamedb[web]."""
+    from .web import serve
+
+    serve(STATE.db, host=host, port=port, open_browser=open_browser, announce=_err)
 
 
 db_app = typer.Typer(help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None)

@@ -114,6 +114,16 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
     )
 
 
+def family_verdict(game: Game, answer: Answer) -> dict:
+    """A family's own reading of a value (cat-mouse-grid: LeetCode's turn limit), or {}."""
+    return game.verdict(answer.result, answer.remoteness, answer.player) if hasattr(game, "verdict") else {}
+
+
+def answer_json(record: GameRecord, game: Game, answer: Answer) -> dict:
+    """The object ``gamedb query --json`` prints and ``gamedb serve`` answers for one position."""
+    return {**answer.to_json(impartial=record.impartial), **family_verdict(game, answer)}
+
+
 def stats(conn, record: GameRecord) -> dict:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
