@@ -83,5 +83,7 @@ def serve(
     config = uvicorn.Config(web_app, log_level="warning", access_log=False, lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl+C, then raises it again: stopping is the normal end
+        pass
     finally:
         sock.close()
