@@ -189,6 +189,7 @@ function render(loaded) {
     to.textContent = m.position;
     row.insertCell().append("\u2192 ", to);
   }
+  $("moves").hidden = answer.moves.length === 0;
   const note = $("moves-note");
   note.hidden = answer.moves_complete !== false;
   note.textContent = `${answer.degree.toLocaleString("en")} moves in all; only the best is listed.`;

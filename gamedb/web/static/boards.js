@@ -147,7 +147,8 @@ function heapsBoard(info, answer, values) {
   const heaps = answer.position.trim() === "0" ? [] : answer.position.trim().split(/\s+/).map(Number);
   if (heaps.some((n) => !Number.isFinite(n)) || heaps.length > 60) return null;
   const s = 18, left = 70, rows = Math.max(heaps.length, 1);
-  const board = canvas(left + MAX_TOKENS * s + 90, rows * (s + 10) + 10, `heaps ${answer.position}`);
+  const widest = Math.min(MAX_TOKENS, Math.max(1, ...heaps));
+  const board = canvas(left + widest * s + 90, rows * (s + 10) + 10, `heaps ${answer.position}`);
   if (!heaps.length) board.append(svg("text", { x: 10, y: 20, class: "label" }, "no heaps left"));
   heaps.forEach((n, h) => {
     const y = 8 + h * (s + 10);
@@ -169,7 +170,7 @@ function stoneIxBoard(info, answer, values) {
   const m = /^c0=(\d+),c1=(\d+),c2=(\d+),sum=(\d),turn=(alice|bob)(,over)?$/i.exec(answer.position);
   if (!m) return null;
   const counts = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const s = 14, shown = 20, w = 150, h = shown * s / 2 + 110;
+  const s = 14, shown = 20, w = 150, h = (Math.min(Math.max(...counts), shown) / 2) * (s / 2 + 4) + 90;
   const board = canvas(3 * w + 20, h, `stone game IX: ${answer.position}`);
   counts.forEach((count, residue) => {
     const x = 10 + residue * w;

@@ -13,7 +13,7 @@ function perspective(info, answers) {
 
 // wins above the middle, losses below, ties and draws on it; the nearer the end, the further out
 export function drawHistory(info, answers, current, onPick) {
-  const width = 640, height = 230, top = 22, mid = height / 2, band = mid - top, left = 110;
+  const width = 680, height = 230, top = 22, mid = height / 2, band = mid - top, left = 150;
   const points = perspective(info, answers);
   const longest = Math.max(1, ...points.map((p) => p.remoteness ?? 0));
   const step = answers.length > 1 ? Math.min(48, (width - left - 20) / (answers.length - 1)) : 0;
@@ -45,7 +45,7 @@ export function drawHistory(info, answers, current, onPick) {
     point.addEventListener("click", () => onPick(ply));
     chart.append(point);
   });
-  chart.append(svg("text", { x: left, y: height - 6, class: "label" }, `moves played: ${current} (click a point to go back to it)`));
+  chart.append(svg("text", { x: width - 4, y: 12, class: "label", "text-anchor": "end" }, `moves played: ${current} (click a point to go back to it)`));
   return chart;
 }
 
