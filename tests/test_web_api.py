@@ -14,21 +14,27 @@ import pytest
 pytest.importorskip("starlette", reason="gamedb serve needs the web extra")
 from starlette.testclient import TestClient  # noqa: E402
 
-from web_games import Server, busy_port, serve_env  # noqa: E402
+from web_games import PLUGIN_DIR, Server, busy_port  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def client(web_db):
+def plugin_importable():
+    """The example plugin's module on the path, as for a user who installed it."""
+    sys.path.insert(0, str(PLUGIN_DIR))
+    yield
+    sys.path.remove(str(PLUGIN_DIR))
+
+
+@pytest.fixture(scope="module")
+def client(web_db, plugin_importable):
     from gamedb.web.app import create_app
 
-    sys.path.insert(0, serve_env()["PYTHONPATH"].split(":")[0])  # the plugin game's module
     with TestClient(create_app(str(web_db[0]))) as test_client:
         yield test_client
-    sys.path.pop(0)
 
 
 @pytest.fixture(scope="module")
-def gamedb(web_db, client):
+def gamedb(web_db, plugin_importable):
     """gamedb("query", "tictactoe", "--json") runs the CLI, in-process, on the same database (the plugin importable)."""
     from typer.testing import CliRunner
 
@@ -127,6 +133,22 @@ def test_game_whose_rules_cannot_load_is_a_4xx(web_db, monkeypatch):
         assert response.status_code == 409
         assert "gamedb_takeaway" in response.json()["error"] and "\n" not in response.json()["error"]
         assert client.get("/api/games").status_code == 200  # the list still answers
+
+
+def test_postgresql_answers_as_sqlite(client, pg_url):
+    from gamedb import Database, make_game
+    from gamedb.web.app import create_app
+
+    with Database(pg_url) as db:
+        db.solve(make_game("tictactoe"))
+    with TestClient(create_app(pg_url)) as on_server:
+        (listed,) = on_server.get("/api/games").json()
+        local = next(g for g in client.get("/api/games").json() if g["name"] == "tictactoe")
+        assert {k: v for k, v in listed.items() if k != "solved_at"} == {k: v for k, v in local.items() if k != "solved_at"}
+        for position in (None, "X...O....", "XX.OO...."):
+            params = {} if position is None else {"position": position}
+            assert on_server.get("/api/games/tictactoe/positions", params=params).json() == client.get("/api/games/tictactoe/positions", params=params).json()
+        assert on_server.get("/api/games/tictactoe/positions", params={"position": "XXXX"}).status_code == 400
 
 
 def test_game_describes_what_the_page_draws(client):

@@ -95,7 +95,6 @@ async function showList() {
     const start = row.insertCell();
     if (game.start_value && game.start_value.result) {
       const v = game.start_value;
-      start.innerHTML = "";
       const badge = document.createElement("span");
       badge.className = `swatch v-${v.result}`;
       badge.textContent = shortValue(v.result, null);
