@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 
@@ -195,6 +196,19 @@ def test_serve_reads_only(tmp_path, web_db):
         assert server.stop() == 0  # Ctrl+C stops it cleanly
     assert _digest(db) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.sqlite"]
+
+
+def test_open_starts_the_users_browser_on_the_page(tmp_path, web_db):
+    opened = tmp_path / "opened.txt"
+    browser = f"{sys.executable} -c \"import sys, pathlib; pathlib.Path(sys.argv[2]).write_text(sys.argv[1])\" %s {opened}"
+    server = Server(web_db[0], "--open", env={"BROWSER": browser})  # the browser webbrowser.open starts
+    try:
+        deadline = time.monotonic() + 30
+        while not opened.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert opened.read_text() == server.url
+    finally:
+        assert server.stop() == 0
 
 
 def test_serve_on_a_busy_port_is_one_line(cli, web_db):

@@ -59,10 +59,10 @@ def serve_env() -> dict[str, str]:
 class Server:
     """`gamedb --db DB serve --port 0` in a child process, as a user starts it; ``url`` once it listens."""
 
-    def __init__(self, db: Path, *args: str):
+    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gamedb", "--db", str(db), "serve", "--port", "0", *args],
-            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=serve_env(),
+            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**serve_env(), **(env or {})},
         )
         self.announced = self.proc.stderr.readline()
         found = re.search(r"at (http://\S+/) ", self.announced)
