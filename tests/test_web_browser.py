@@ -156,6 +156,22 @@ def test_every_family_renders_without_errors(page, server, web_db):
     assert page.problems == []
 
 
+def test_heap_tokens_and_graph_nodes_play_their_moves(page, server):
+    # nim 3 5 4: the second token of heap 2 leaves one token there (move 2:1)
+    open_url(page, server.url + "?game=nim&position=3+5+4")
+    assert page.inner_text("#position-text") == "3 5 4"
+    page.click('#board [data-move="2:1"]')
+    settle(page)
+    assert page.inner_text("#position-text") == "3 1 4"
+    # cat-mouse: the mouse moves to the node clicked, and the cat is to move
+    open_url(page, server.url + "?game=cat-mouse")
+    targets = page.locator("#board [data-move]").evaluate_all("els => els.map(e => e.dataset.move)")
+    page.click(f'#board [data-move="{targets[0]}"]')
+    settle(page)
+    assert page.inner_text("#position-text") == f"mouse={targets[0]},cat=2,turn=cat"
+    assert page.problems == []
+
+
 def test_typed_and_linked_bad_positions_show_the_message(page, server, cli, web_db):
     expected = cli("query", "tictactoe", "XXXX", db=web_db[0]).stderr.strip()
     open_url(page, server.url + "?game=tictactoe&position=XXXX")

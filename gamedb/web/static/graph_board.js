@@ -39,8 +39,11 @@ export function catMouseBoard(info, answer, values) {
   const place = ringLayout(graph, size);
   const r = Math.max(4, Math.min(18, size / (3 * Math.sqrt(n) + 4)));
   const board = canvas(size, size, `graph of ${n} nodes, ${answer.position}`);
+  const mover = m[3] === "mouse" ? mouse : cat; // the mover's edges are drawn stronger
   for (let a = 0; a < n; a++) {
-    for (const b of graph[a]) if (a < b) board.append(svg("line", { x1: place[a][0], y1: place[a][1], x2: place[b][0], y2: place[b][1], class: "edge" }));
+    for (const b of graph[a]) {
+      if (a < b) board.append(svg("line", { x1: place[a][0], y1: place[a][1], x2: place[b][0], y2: place[b][1], class: a === mover || b === mover ? "edge live" : "edge" }));
+    }
   }
   for (let v = 0; v < n; v++) {
     const [x, y] = place[v];
