@@ -40,7 +40,7 @@ def gamedb(web_db, plugin_importable):
     from typer.testing import CliRunner
 
     from conftest import Run
-    from gamedb.cli import app
+    from gamedb.cli.app import app
 
     runner = CliRunner()
 
