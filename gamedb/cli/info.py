@@ -75,7 +75,7 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..query import answer_json, family_verdict
+    from ..query import answer_json
 
     db = open_database(ctx, readonly=True)
     record, game = db.rules(name)
@@ -83,7 +83,7 @@ def query_command(
     if as_json:
         show_json(answer_json(record, game, answer))
         return
-    verdict = family_verdict(game, answer)  # the family's own reading of the value (cat-mouse-grid: the turn limit)
+    verdict = game.verdict(answer.result, answer.remoteness, answer.player)  # the family's own reading (cat-mouse-grid: the turn limit)
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     out(f"game       {answer.game}")
     out(f"position   {answer.position}")

@@ -29,7 +29,7 @@ from ...store.catalog import GameRecord
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from ...query import Answer, MoveValue
+from ...answers import Answer, MoveValue
 from ...values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
