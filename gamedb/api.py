@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from .store import catalog
 from .store.catalog import GameRecord
 from .games.base import Game
-from .query import Answer, positions, probe, stats
+from .query import Answer, answer_json, positions, probe, stats
 from .store.database import DEFAULT_PATH, open_engine
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
@@ -111,6 +111,13 @@ class Database:
             record, game = self._rules_on(conn, name)
             record.require_solved()
             return probe(conn, record, game, position)
+
+    def query_json(self, name: str, position: str | None = None) -> dict:
+        """The value of a position and of every move from it as ``gamedb query --json`` prints it."""
+        with self.engine.connect() as conn:
+            record, game = self._rules_on(conn, name)
+            record.require_solved()
+            return answer_json(record, game, probe(conn, record, game, position))
 
     def stats(self, name: str) -> dict:
         record = self.game(name)

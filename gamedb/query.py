@@ -12,7 +12,7 @@ from .solvers.graph_answer import ROW as _ROW
 from .store.catalog import GameRecord
 from .values import RESULTS
 
-__all__ = ["Answer", "MoveValue", "positions", "probe", "stats"]
+__all__ = ["Answer", "MoveValue", "answer_json", "positions", "probe", "stats"]
 
 
 def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | None = None) -> Answer:
@@ -20,6 +20,12 @@ def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | N
     from .solvers.choice import stored_by
 
     return stored_by(game).probe(conn, record, game, position)
+
+
+def answer_json(record: GameRecord, game: Game, answer: Answer) -> dict:
+    """The object ``gamedb query --json`` prints and ``gamedb serve`` answers for one position:
+    the answer and the family's own reading of its value (:meth:`Game.verdict`)."""
+    return {**answer.to_json(impartial=record.impartial), **game.verdict(answer.result, answer.remoteness, answer.player)}
 
 
 def stats(conn, record: GameRecord) -> dict:
