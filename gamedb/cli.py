@@ -452,31 +452,18 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
+    from .answer import answer_lines, rules_missing_note
+
     db = _open(readonly=True)
-    record, game = db.rules(name)
     answer = db.probe(name, position)
-    # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
-    verdict = game.verdict(answer.result, answer.remoteness, answer.player) if hasattr(game, "verdict") else {}
     if as_json:
-        _show_json({**answer.to_json(impartial=record.impartial), **verdict})
+        _show_json(answer.to_json())
         return
-    winner = f" ({answer.winner} wins)" if answer.winner else ""
-    _out(f"game       {answer.game}")
-    _out(f"position   {answer.position}")
-    if answer.board:
-        for line in answer.board.splitlines():
-            _out(f"           {line}")
-    _out(f"to move    {answer.player}")
-    _out(f"value      {_value(answer.result, answer.remoteness)}{winner}")
-    if answer.grundy is not None:
-        _out(f"grundy     {answer.grundy}")
-    _out(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
-    for key, value in verdict.items():
-        _out(f"{key.replace('_', ' ')}: {value}")
-    if answer.moves:
-        _out(f"moves (best first; value for {answer.player}):")
-        for line in _moves_table(answer):
-            _out(line)
+    note = rules_missing_note(answer)
+    if note:
+        _err(note)
+    for line in answer_lines(answer):
+        _out(line)
 
 
 @app.command("stats", epilog="Example:  gamedb stats tictactoe --json")
@@ -599,21 +586,9 @@ def export_command(
 
 
 def _moves_table(answer) -> list[str]:
-    from .values import FOR_MOVER
+    from .answer import move_lines
 
-    if not answer.moves:
-        return []
-    mw = max(len(m.move) for m in answer.moves)
-    pw = max(len(m.position) for m in answer.moves)
-    # seen from the player to move now: the move itself is one more ply
-    lines = []
-    for m in answer.moves:
-        value = _value(FOR_MOVER[m.result], None if m.remoteness is None else m.remoteness + 1)
-        grundy = f"  (grundy {m.grundy})" if m.grundy is not None else ""
-        lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value}{grundy}")
-    if not answer.moves_complete:
-        lines.append(f"  ... {answer.degree:,} moves in all; only the best is listed")
-    return lines
+    return move_lines(answer)
 
 
 def _show_position(answer) -> None:
@@ -625,7 +600,7 @@ def _show_position(answer) -> None:
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     _out(f"to move    {answer.player}: {_value(answer.result, answer.remoteness)}{winner}")
     if answer.moves:
-        _out(f"moves (best first; value for {answer.player}):")
+        _out(f"moves (best first; value for {answer.player}, plies to the end):")
         for line in _moves_table(answer):
             _out(line)
 

@@ -1,174 +1,162 @@
-"""Answering questions about a solved game: probe a position, stats, list positions."""
+"""Answering positions of a solved game: one or many at a time, with or without its rules.
+
+Every function here reads through a *reader* (:mod:`gamedb.readers`), so the
+full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
+query`` process (plain ``sqlite3``) build their answers with the same code.
+"""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-from typing import Iterator
+from typing import Iterable, Sequence
 
-import sqlalchemy as sa
-
-from .catalog import GameRecord
-from .errors import PositionNotFound
+from .answer import Answer, MoveValue, impartial_players, set_delta_remoteness
+from .errors import GamedbError, PositionNotFound
 from .games.base import Game
-from .games.heap import HeapGame
-from .values import RESULTS, move_sort_key
+from .readers import PositionRow, Reader
+from .record import GameRecord
+from .values import move_sort_key
 
 
-@dataclass
-class MoveValue:
-    """One legal move and the value of the position it leads to (for the player to move there)."""
-
-    move: str
-    position: str
-    result: str
-    remoteness: int | None
-    #: Sprague-Grundy value of the position moved to (impartial games)
-    grundy: int | None = None
+def answer_positions(reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None]) -> list[Answer | GamedbError]:
+    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone."""
+    record.require_solved()
+    if game is None:
+        return probe_without_rules(reader, record, positions, reason or "the rules are not available")
+    return probe_many(reader, record, game, positions)
 
 
-@dataclass
-class Answer:
-    game: str
-    position: str
-    player: str
-    result: str
-    winner: str | None
-    remoteness: int | None
-    degree: int
-    best_move: str | None
-    grundy: int | None = None
-    moves: list[MoveValue] = field(default_factory=list)
-    board: str | None = None
-    #: False when ``moves`` holds only the best move because the position has
-    #: too many moves to list (a sum of huge heaps); ``degree`` still counts them all
-    moves_complete: bool = True
-
-    def to_json(self, impartial: bool = False) -> dict:
-        data = asdict(self)
-        data.pop("board")
-        if not impartial and data["grundy"] is None:
-            data.pop("grundy")
-        if not impartial:
-            for move in data["moves"]:
-                if move["grundy"] is None:
-                    move.pop("grundy")
-        if data["moves_complete"]:
-            data.pop("moves_complete")
-        return data
+def probe(reader: Reader, record: GameRecord, game: Game, position: str | None = None) -> Answer:
+    """The stored value of one position and of every move from it; raises on a bad or unknown position."""
+    (answer,) = probe_many(reader, record, game, [position])
+    if isinstance(answer, GamedbError):
+        raise answer
+    return answer
 
 
-_ROW = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy "
-    "FROM position WHERE game_id = :g AND code = :c"
-)
-_CHILDREN = sa.text(
-    "SELECT code, text, result, remoteness, grundy FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
+def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None]) -> list[Answer | GamedbError]:
+    """Answers for many positions (None: the start), with two lookups for the whole batch.
 
-CHUNK = 10000
+    A position that does not parse or is not stored gives its error in its
+    place instead of an answer, so one bad line does not stop a batch.
+    """
+    from .games.heap import HeapGame
 
-
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
-    codes = list(dict.fromkeys(codes))
-    found = {}
-    for i in range(0, len(codes), CHUNK):
-        rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
-        for code, text, result, remoteness, grundy in rows:
-            found[code] = (text, result, remoteness, grundy)
-    return found
-
-
-def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
-    """The stored value of one position and of every move from it."""
     if isinstance(game, HeapGame):  # sums of heaps: XOR of the stored components
-        from .sums import probe_sum
+        from .sums import ComponentValues, probe_sum
 
-        return probe_sum(conn, record, game, position)
-    state = game.start() if position is None else game.parse(position)
-    code = game.encode(state)
-    row = conn.execute(_ROW, {"g": record.id, "c": code}).first()
-    text = game.format(state)
+        values = ComponentValues(reader, record, game)
+        return [_caught(probe_sum, values, position) for position in positions]
+    planned: list[tuple | GamedbError] = []
+    wanted: list[int] = []
+    for position in positions:
+        try:
+            state = game.start() if position is None else game.parse(position)
+            code = game.encode(state)
+            moves = game.moves(state) if game.primitive(state) is None else []
+            children = [game.encode(child) for _, child in moves]
+        except GamedbError as exc:
+            planned.append(exc)
+            continue
+        planned.append((state, code, moves, children))
+        wanted.append(code)
+        wanted.extend(children)
+    rows = reader.positions(record.id, wanted)
+    return [plan if isinstance(plan, GamedbError) else _answer(record, game, rows, *plan) for plan in planned]
+
+
+def _caught(fn, *args):
+    try:
+        return fn(*args)
+    except GamedbError as exc:
+        return exc
+
+
+def _answer(record: GameRecord, game: Game, rows: dict[int, PositionRow], state, code, moves, children) -> Answer | GamedbError:
+    row = rows.get(code)
     if row is None:
-        raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
-    moves = game.moves(state) if game.primitive(state) is None else []
-    child_codes = [game.encode(child) for _, child in moves]
-    values = fetch_rows(conn, record.id, child_codes)
+        text = game.format(state)
+        return PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
     listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
-        ctext, cresult, crem, cgrundy = values[child]
-        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
+    for order, ((label, _), child) in enumerate(zip(moves, children)):
+        c = rows[child]
+        listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
     listed.sort(key=lambda pair: pair[0])
+    answer = answer_from_row(record, row, game.player_name, game.winner)
+    answer.moves = [mv for _, mv in listed]
+    set_delta_remoteness(answer.moves)
+    answer.board = game.describe(state)
+    if hasattr(game, "verdict"):
+        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
+    return answer
+
+
+def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=None) -> Answer:
+    """The position's own part of an answer (no moves) from its stored row.
+
+    ``player_name(index)`` names a player; ``winner(player, result,
+    remoteness)`` names the winner (the family's rule), by default the
+    player to move for a win and the other one for a loss.
+    """
+    if record.impartial:
+        player, won_by = impartial_players(row.result)
+    else:
+        player = player_name(row.player)
+        if winner is not None:
+            won_by = winner(row.player, row.result, row.remoteness)
+        else:
+            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(row.result)
     return Answer(
         game=record.name,
         position=row.text,
-        player=game.player_name(row.player),
+        player=player,
         result=row.result,
-        winner=game.winner(row.player, row.result, row.remoteness),
+        winner=won_by,
         remoteness=row.remoteness,
         degree=row.degree,
         best_move=row.best_move,
         grundy=row.grundy,
-        moves=[mv for _, mv in listed],
-        board=game.describe(state),
+        impartial=record.impartial,
     )
 
 
-def stats(conn, record: GameRecord) -> dict:
-    """Counts by result, by player, the start position's value and timings."""
-    g = {"g": record.id}
-    by_result = dict.fromkeys(RESULTS, 0)
-    for result, count in conn.execute(
-        sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
-    ):
-        by_result[result] = count
-    primitive = conn.execute(
-        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
-    ).scalar()
-    max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
-    data = {
-        "game": record.name,
-        "family": record.family,
-        "parameters": record.parameters,
-        "status": record.status,
-        "positions": record.positions,
-        "moves": record.moves,
-        "primitive": primitive,
-        "results": by_result,
-        "max_remoteness": max_rem,
-        "start": {
-            "position": record.start_position,
-            "result": start.result if start else None,
-            "remoteness": start.remoteness if start else None,
-        },
-        "enumerate_seconds": record.enumerate_seconds,
-        "solve_seconds": record.solve_seconds,
-        "solved_at": record.solved_at,
-        "gamedb_version": record.gamedb_version,
-    }
-    if record.impartial and start is not None:
-        data["start"]["grundy"] = start.grundy
-    if record.info and "periodicity" in record.info:  # heap games
-        from .sums import periodicity_summary
+# --- without the rules ----------------------------------------------------------------------
 
-        data["periodicity"] = record.info["periodicity"]
-        data["extra"] = periodicity_summary(record)
-    return data
+def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[str | None], reason: str) -> list[Answer | GamedbError]:
+    """Answers read from the stored rows alone, when the family's rules are not available here.
+
+    The position must be written exactly as stored (reading other spellings
+    needs the rules); its value, remoteness, best move and degree are
+    stored, and its moves are listed when the file keeps its move rows.
+    Each answer's ``rules_missing`` says what needed the rules.
+    """
+    names = reader.player_names(record.id)
+    answers: list[Answer | GamedbError] = []
+    for text in positions:
+        text = record.start_position if text is None else text
+        row = reader.position_by_text(record.id, text)
+        if row is None:
+            answers.append(
+                PositionNotFound(
+                    f"position {text!r} is not stored in game {record.name!r}; without the rules of "
+                    f"{record.family!r} ({reason}) a position must be written exactly as stored"
+                )
+            )
+            continue
+        answer = answer_from_row(record, row, lambda i: names[i])
+        stored = reader.stored_moves(record.id, row.code) if row.degree else []
+        listed = sorted(stored, key=lambda m: move_sort_key(m.child.result, m.child.remoteness, m.ord))
+        answer.moves = [MoveValue(m.label, m.child.text, m.child.result, m.child.remoteness, m.child.grundy) for m in listed]
+        set_delta_remoteness(answer.moves)
+        answer.moves_complete = len(answer.moves) == row.degree
+        answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))
+        answers.append(answer)
+    return answers
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
-    """Every stored position with its values, streamed in pages ordered by code."""
-    page = sa.text(
-        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
+    moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
+    return (
+        f"the rules of {record.family!r} are not available here ({reason}); answered from the stored rows: "
+        f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
+        "positions that are not stored (sums of components), the board picture, play and verify"
     )
-    after = -1
-    while True:
-        with engine.connect() as conn:
-            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
-        if not rows:
-            return
-        for row in rows:
-            yield dict(row._mapping)
-        after = rows[-1].code

@@ -23,32 +23,25 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import sqlalchemy as sa
-
-from .catalog import GameRecord
+from .answer import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import PositionNotFound
 from .games.heap import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from .query import Answer, MoveValue
+from .readers import Reader
+from .record import GameRecord
 from .values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
 
-_RANGE = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code BETWEEN :lo AND :hi"
-)
-_SOME = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
-_CHUNK = 10000
-
-
 class ComponentValues:
-    """Values of single components: the stored heaps 0..N, and beyond N the proven period."""
+    """Values of single components: the stored heaps 0..N, and beyond N the proven period.
 
-    def __init__(self, conn, record: GameRecord, game: HeapGame):
-        self.conn, self.record, self.game = conn, record, game
+    Rows read once are kept, so a batch of positions reads each heap once.
+    """
+
+    def __init__(self, reader: Reader, record: GameRecord, game: HeapGame):
+        self.reader, self.record, self.game = reader, record, game
         self.top = game.max_heap
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
@@ -67,21 +60,21 @@ class ComponentValues:
         sizes = set(sizes)
         self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
-        for i in range(0, len(codes), _CHUNK):
-            self._add(self.conn.execute(_SOME, {"g": self.record.id, "codes": codes[i : i + _CHUNK]}))
+        if codes:
+            self._add(self.reader.positions(self.record.id, codes).values())
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.conn.execute(_RANGE, {"g": self.record.id, "lo": self.loaded_upto + 1, "hi": hi}))
+            self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
             self.loaded_upto = hi
 
     def _add(self, rows) -> None:
-        for code, grundy, remoteness, degree in rows:
-            if grundy is None:
-                raise PositionNotFound(f"heap {code} of game {self.record.name!r} has no stored value")
-            self.rows[code] = (grundy, remoteness, degree)
+        for row in rows:
+            if row.grundy is None:
+                raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            self.rows[row.code] = (row.grundy, row.remoteness, row.degree)
 
     def _stored(self, n: int) -> int:
         return reduce(n, self.periodicity) if n > self.top else n
@@ -113,11 +106,11 @@ class ComponentValues:
         return f"{what}, and {why}; solve again with a larger --max"
 
 
-def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
+def probe_sum(values: ComponentValues, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
     """The value of a heap-game position and of every move from it, from the stored components."""
+    record, game = values.record, values.game
     state = game.start() if position is None else game.parse(position)
     comps = game.heaps(state)
-    values = ComponentValues(conn, record, game)
     values.need(comps)
     total = 0
     for n in comps:
@@ -136,12 +129,14 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
     moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
     if best is not None and not listed:
         moves = [best]
+    set_delta_remoteness(moves)
+    player, winner = impartial_players(result)
     return Answer(
         game=record.name,
         position=game.format(state),
-        player=game.player_name(0),
+        player=player,
         result=result,
-        winner=game.winner(0, result, remoteness),
+        winner=winner,
         remoteness=remoteness,
         degree=degree,
         best_move=best.move if best is not None else None,
@@ -149,6 +144,7 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
         moves=moves,
         board=game.describe(state),
         moves_complete=not degree or bool(listed),
+        impartial=True,
     )
 
 

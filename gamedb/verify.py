@@ -20,7 +20,7 @@ from .catalog import GameRecord
 from .errors import VerifyError
 from .games.base import Game
 from .games.heap import HeapGame
-from .query import fetch_rows
+from .store.reader import SqlAlchemyReader
 from .values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 
 Progress = Callable[[str, int, "int | None"], None]
@@ -79,7 +79,8 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
                 break
             after = rows[-1].code
             expanded = [game.expand(row.code) for row in rows]
-            values = fetch_rows(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
+            found_rows = SqlAlchemyReader(conn).positions(record.id, [child for _, _, _, moves in expanded for _, child in moves])
+            values = {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found_rows.items()}
             for row, exp in zip(rows, expanded):
                 found = _check(row, exp, values, record.impartial)
                 if found and len(failures) < MAX_FAILURES:

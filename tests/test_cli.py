@@ -20,7 +20,9 @@ def test_solve_and_query_cat_mouse_inline_graph(cli):
     assert (data["player"], data["result"], data["winner"], data["remoteness"]) == ("mouse", "win", "mouse", 1)
     assert data["best_move"] == "0"
     assert data["degree"] == 1
-    assert data["moves"] == [{"move": "0", "position": "mouse=0,cat=2,turn=cat", "result": "lose", "remoteness": 0}]
+    assert data["moves"] == [
+        {"move": "0", "position": "mouse=0,cat=2,turn=cat", "result": "lose", "remoteness": 0, "move_value": "win", "delta_remoteness": 0}
+    ]
 
 
 def test_graph_from_file_and_draw(cli, tmp_path):
@@ -39,7 +41,9 @@ def test_moves_sorted_best_first(cli):
     data = json.loads(cli("query", "tictactoe", "XX.OO....", "--json").stdout)
     assert data["player"] == "X" and data["result"] == "win" and data["remoteness"] == 1
     assert data["best_move"] == "3"
-    assert data["moves"][0] == {"move": "3", "position": "XXXOO....", "result": "lose", "remoteness": 0}
+    assert data["moves"][0] == {
+        "move": "3", "position": "XXXOO....", "result": "lose", "remoteness": 0, "move_value": "win", "delta_remoteness": 0
+    }
     # after the winning move, remaining moves are ordered from the mover's point of view
     order = {"lose": 0, "tie": 1, "draw": 2, "win": 3}
     ranks = [order[m["result"]] for m in data["moves"]]
