@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import sqlite3
 from pathlib import Path
-from urllib.parse import quote
 
 from ..errors import DatabaseError
 
@@ -39,7 +38,7 @@ def readonly_uri(path: Path) -> str:
     files); that is done only when this process cannot write the folder or
     the file, i.e. the file is shared with it to be read.
     """
-    uri = f"file:{quote(str(path))}?mode=ro"
+    uri = f"file:{uri_path(path)}?mode=ro"
     if _journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
         wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
         if not shm.exists() and not (wal.exists() and wal.stat().st_size > 0):
@@ -60,6 +59,15 @@ def _journal_is_wal(path: Path) -> bool:
     except OSError:
         return False
     return len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18:20] == b"\x02\x02"
+
+
+def uri_path(path: Path) -> str:
+    """``path`` as the path part of a SQLite ``file:`` URI: ``%``, ``?`` and ``#`` escaped.
+
+    (Written out rather than ``urllib.parse.quote``, whose import costs a
+    query process about 20 ms.)
+    """
+    return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
 def source_migrations_dir() -> Path:
