@@ -121,6 +121,31 @@ def upgrade(conn) -> None:
     command.upgrade(alembic_config(conn), "head")
 
 
+def create_schema(conn) -> None:
+    """Create the newest schema in an empty SQLite database and stamp it at the newest revision.
+
+    The same tables, indexes and views as running every migration (a test
+    compares the two), without importing Alembic or copying tables through
+    batch migrations: a new file costs milliseconds instead of most of a
+    second. A server goes through the migrations (:func:`upgrade`): its
+    partial index is declared there only.
+    """
+    from .views import VIEWS
+
+    # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
+    # statement): one explicit transaction makes the new file in one commit
+    if not conn.connection.driver_connection.in_transaction:
+        conn.exec_driver_sql("BEGIN")
+    metadata.create_all(conn)
+    for view in VIEWS:
+        conn.exec_driver_sql(view)
+    conn.exec_driver_sql(
+        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+        "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+    )
+    conn.execute(sa.text("INSERT INTO alembic_version (version_num) VALUES (:v)"), {"v": head_revision()})
+
+
 def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool = False) -> sa.Engine:
     """Open (and if ``create``, create) a gamedb database and check its schema.
 
@@ -171,7 +196,10 @@ def _check_schema(conn, *, create: bool) -> None:
             raise DatabaseError("not a gamedb database (it has tables but no gamedb schema version)")
         if not create:
             raise DatabaseError("the database is empty: no game has been solved in it")
-        upgrade(conn)
+        if conn.dialect.name == "sqlite":
+            create_schema(conn)
+        else:
+            upgrade(conn)
         return
     from alembic.script import ScriptDirectory
 
