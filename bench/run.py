@@ -22,6 +22,10 @@ peak memory (maximum resident set) is its own:
 2. Connect-Four 5x4 (3,945,711 positions), solved end to end.
 3. Query latency: one position in-process (``Database.probe``) over 10,000
    random positions of the big graph, and a whole ``gamedb query`` process.
+4. What a user meets first (``bench/surface.py``): a ``gamedb query`` process
+   on a small file beside the sqlite3 shell and the full command line, a
+   small ``gamedb solve`` into a new file, ``gamedb query NAME -`` throughput.
+   ``--surface`` runs only this part (about a minute).
 
 Nothing here is a test: it prints numbers and ratios, and marks each target
 ``ok`` or ``MISSED``.
@@ -388,6 +392,7 @@ def main() -> None:
     parser.add_argument("--verify", action="store_true", help="also time `gamedb verify` on the big graph")
     parser.add_argument("--dir", help="folder for the database files (default: a temporary folder, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
+    parser.add_argument("--surface", action="store_true", help="only section 4: query and small-solve processes, JSON Lines throughput")
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
@@ -405,7 +410,12 @@ def main() -> None:
         f"SQLAlchemy {sqlalchemy.__version__}, numpy {numpy.__version__}; files in {work}"
     )
     try:
-        _run(args, work, nodes, edges, c4)
+        if not args.surface:
+            _run(args, work, nodes, edges, c4)
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import surface
+
+        surface.run(work)
     finally:
         if not args.dir and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
