@@ -63,7 +63,7 @@ class Database:
         """Every game stored in the database (solved or not), by name.
 
         >>> [g.name for g in db.games()]
-        ['tictactoe']
+        ['nim', 'tictactoe']
         """
         with self.engine.connect() as conn:
             return catalog.all_games(conn)
@@ -137,7 +137,7 @@ class Database:
         Text that does not parse still raises (it is a mistake, not a
         missing entry), like python-chess's ``get_wdl``.
 
-        >>> db.get("tictactoe", "XXXOOOXXX") is None
+        >>> db.get("nim", "20") is None      # Nim solved with --max 9: heap 20 is not stored
         True
         """
         try:
