@@ -40,7 +40,7 @@ def gamedb_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "gamedb"]
 
 
-FULL_PATH = [sys.executable, "-c", "from gamedb.cli import main; main()"]
+FULL_PATH = [sys.executable, "-c", "from gamedb.cli.app import main; main()"]
 
 
 def _env() -> dict:

@@ -1,3 +1,3 @@
-from .quick import main
+from .cli.quick import main
 
 main()

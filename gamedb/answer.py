@@ -2,7 +2,7 @@
 
 Both ways of answering a query -- the full path through SQLAlchemy
 (:class:`gamedb.api.Database`) and the light read path of a ``gamedb query``
-process (:mod:`gamedb.quick`) -- build an :class:`Answer` with the same
+process (:mod:`gamedb.cli.quick`) -- build an :class:`Answer` with the same
 functions of :mod:`gamedb.query` and print it with :func:`answer_lines` or
 :meth:`Answer.to_json`, so they cannot disagree.
 

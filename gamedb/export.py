@@ -7,7 +7,7 @@ import io
 import json
 from typing import Iterator
 
-from .record import GameRecord
+from .store.record import GameRecord
 from .errors import InputError
 from .stats import positions
 

@@ -1,6 +1,6 @@
 """Answering positions of a solved game: one or many at a time, with or without its rules.
 
-Every function here reads through a *reader* (:mod:`gamedb.readers`), so the
+Every function here reads through a *reader* (:mod:`gamedb.store.readers`), so the
 full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
 query`` process (plain ``sqlite3``) build their answers with the same code.
 """
@@ -12,8 +12,8 @@ from typing import Iterable, Sequence
 from .answer import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
-from .readers import PositionRow, Reader
-from .record import GameRecord
+from .store.readers import PositionRow, Reader
+from .store.record import GameRecord
 from .values import move_sort_key
 
 
@@ -39,10 +39,10 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     A position that does not parse or is not stored gives its error in its
     place instead of an answer, so one bad line does not stop a batch.
     """
-    from .games.heap import HeapGame
+    from .games.heaps import HeapGame
 
     if isinstance(game, HeapGame):  # sums of heaps: XOR of the stored components
-        from .sums import ComponentValues, probe_sum
+        from .solvers.heaps.sums import ComponentValues, probe_sum
 
         values = ComponentValues(reader, record, game)
         return [_caught(probe_sum, values, position) for position in positions]

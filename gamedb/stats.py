@@ -6,7 +6,7 @@ from typing import Iterator
 
 import sqlalchemy as sa
 
-from .record import GameRecord
+from .store.record import GameRecord
 from .values import RESULTS
 
 _START = sa.text("SELECT result, remoteness, grundy FROM position WHERE game_id = :g AND code = :c")
@@ -48,7 +48,7 @@ def stats(conn, record: GameRecord) -> dict:
     if record.impartial and start is not None:
         data["start"]["grundy"] = start.grundy
     if record.info and "periodicity" in record.info:  # heap games
-        from .sums import periodicity_summary
+        from .solvers.heaps.sums import periodicity_summary
 
         data["periodicity"] = record.info["periodicity"]
         data["extra"] = periodicity_summary(record)

@@ -6,7 +6,7 @@ import pytest
 
 from gamedb import make_game
 from gamedb.query import probe
-from gamedb.store.reader import SqlAlchemyReader
+from gamedb.store.sqlalchemy_reader import SqlAlchemyReader
 
 from oracles.impartial import flip_run_values, flip_string_moves, flip_string_wins
 

@@ -14,9 +14,9 @@ from typer.testing import CliRunner
 
 from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
-from gamedb.cli import app
+from gamedb.cli.app import app
 from gamedb.games import BUILTIN
-from gamedb.quick import QueryRequest, answer_text, parse_query
+from gamedb.cli.quick import QueryRequest, answer_text, parse_query
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,7 +81,7 @@ def _gamedb(*args, cwd=None):
     env = dict(os.environ)
     env.pop("GAMEDB_DB", None)
     code = (
-        "import sys; from gamedb import quick\n"
+        "import sys; from gamedb.cli import quick\n"
         "marker = sys.argv.pop(1)\n"
         "try:\n    quick.main()\nfinally:\n"
         "    heavy = sorted(m for m in ('sqlalchemy', 'typer', 'pydantic', 'alembic', 'rich') if m in sys.modules)\n"

@@ -1,7 +1,7 @@
 """A SQLite file as gamedb reads it, with the standard library only.
 
 Shared by the full path (:mod:`.database`, SQLAlchemy) and the light read
-path of a ``gamedb query`` process (:mod:`gamedb.quick`), which must not
+path of a ``gamedb query`` process (:mod:`gamedb.cli.quick`), which must not
 import SQLAlchemy or Alembic.
 """
 

@@ -1,0 +1,84 @@
+"""Plumbing shared by every command: output, errors -> exit codes, the database option."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import sys
+from dataclasses import dataclass
+from typing import Any, Callable, TypeVar
+
+import typer
+
+from ..errors import GamedbError
+
+EXIT_INTERRUPTED = 130
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass
+class Settings:
+    """The root command's options, kept on Typer's context object (``ctx.obj``) for every command."""
+
+    db: str = "gamedb.sqlite"
+
+
+def err(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def out(text: str) -> None:
+    print(text, flush=True)
+
+
+def handle_errors(fn: F) -> F:
+    """Turn gamedb's errors (and database errors) into one line and an exit code."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except GamedbError as exc:
+            err(f"Error: {exc}")
+            raise typer.Exit(exc.exit_code) from None
+        except KeyboardInterrupt:
+            err("Interrupted. Work committed so far is kept; run the same command again to resume.")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except BrokenPipeError:  # `gamedb export ... | head`: the reader has had enough
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            raise typer.Exit(0) from None
+        except OSError as exc:  # a file we cannot read or write
+            where = f": {exc.filename}" if exc.filename else ""
+            err(f"Error: {exc.strerror or exc}{where}")
+            raise typer.Exit(1) from None
+        except Exception as exc:  # database driver errors: one line, never a traceback
+            if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+                reason = getattr(exc, "orig", None) or exc
+                err(f"Error: database error: {str(reason).splitlines()[0]}")
+                raise typer.Exit(1) from None
+            raise
+
+    return wrapper  # type: ignore[return-value]
+
+
+def settings(ctx: typer.Context) -> Settings:
+    """The root options of the running command (defaults when a command runs without the root callback)."""
+    root = ctx.find_root()
+    if not isinstance(root.obj, Settings):
+        root.obj = Settings()
+    return root.obj
+
+
+def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False):
+    """The database named by ``--db``."""
+    from ..api import Database
+
+    db = settings(ctx).db
+    return Database(db, create=create, readonly=readonly and "://" not in db)
+
+
+def show_json(data: Any) -> None:
+    out(json.dumps(data, indent=2, ensure_ascii=False))

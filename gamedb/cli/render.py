@@ -1,0 +1,67 @@
+"""How answers and progress are shown: progress bars on stderr, values, move tables, boards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..answer import move_lines, value_text
+from .common import out
+
+__all__ = ["ProgressBars", "moves_table", "show_position", "value_text"]
+
+
+class ProgressBars:
+    """Rich progress bars on stderr, one per phase, drawn only once work reports progress."""
+
+    def __init__(self, quiet: bool):
+        self.quiet = quiet
+        self.bar = None
+        self.tasks: dict[str, Any] = {}
+
+    def __call__(self, phase: str, done: int, total: int | None) -> None:
+        if self.quiet:
+            return
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+            self.bar = Progress(
+                TextColumn("{task.description:>16}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=Console(stderr=True),
+            )
+            self.bar.start()
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(phase, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def __enter__(self) -> "ProgressBars":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+
+
+def moves_table(answer) -> list[str]:
+    """The moves of an answer as plain text (one definition: :func:`gamedb.answer.move_lines`)."""
+    return move_lines(answer)
+
+
+def show_position(answer) -> None:
+    out("")
+    out(f"position   {answer.position}")
+    if answer.board:
+        for line in answer.board.splitlines():
+            out(f"           {line}")
+    winner = f" ({answer.winner} wins)" if answer.winner else ""
+    out(f"to move    {answer.player}: {value_text(answer.result, answer.remoteness)}{winner}")
+    if answer.moves:
+        out(f"moves (best first; value for {answer.player}, plies to the end):")
+        for line in moves_table(answer):
+            out(line)
+

@@ -1,0 +1,220 @@
+"""Heap games: impartial games on heaps of tokens, played as sums of heaps.
+
+A heap game is given by rules (:class:`HeapRule`): from one heap, remove
+``take`` tokens and leave ``parts`` heaps -- 0 (only when the heap had exactly
+``take`` tokens), 1 (the rest, at least one token, as one heap) or 2 (the rest
+split into two non-empty heaps, of different sizes when ``unequal``). Octal
+games, subtraction games, Nim and Grundy's game are heap games; the flip game
+is the octal game 0.07 played on the ``+`` runs of a string (:mod:`.flip`).
+
+Normal play: the player who cannot move loses. A position is a sum of
+independent heaps (``3 5 7``). The database stores only the single heaps
+0..N (the *components*); by the Sprague-Grundy theorem the value of a sum is
+the XOR of its heaps' values, which ``query`` computes without enumerating
+the sum (:mod:`gamedb.solvers.heaps.sums`). So :meth:`HeapGame.encode` gives codes to
+single heaps only: a code is the heap size.
+
+Move labels: ``I:REST`` -- heap number I (counting from 1) becomes REST:
+``0`` (the heap is gone), one size, or ``A+B`` (split in two). Options of a
+heap are listed in rule order (by ``take``, then ``parts``), splits by the
+smaller part; a split into A and B is one move (A+B, never B+A).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import ClassVar, Iterator, Sequence
+
+from ...errors import InputError, PositionError
+from ...values import LOSE
+from ..base import Game, Param, require_int, short_number
+
+#: the largest --max a heap game accepts (move order keys must fit 63 bits)
+MAX_HEAP_LIMIT = 1_000_000
+
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True, order=True)
+class HeapRule:
+    """From one heap remove ``take`` tokens and leave ``parts`` heaps (see the module docstring)."""
+
+    take: int
+    parts: int
+    unequal: bool = False
+
+    def describe(self) -> str:
+        left = {0: "nothing (only a heap of exactly that size)", 1: "one heap", 2: "two heaps"}[self.parts]
+        extra = " of different sizes" if self.unequal else ""
+        return f"take {self.take}, leave {left}{extra}"
+
+
+#: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
+Option = tuple[int, tuple[int, ...]]
+
+
+def max_param(default: int, help: str = "Largest heap solved: heaps 0..MAX are stored and answer any sum of them.") -> Param:
+    """The ``--max`` option of a heap family (a family whose components are not heaps words its own ``help``)."""
+    return Param("max", int, help, default=default)
+
+
+class HeapGame(Game):
+    """Base of the heap families; a subclass sets ``family``, ``params`` and passes its rules."""
+
+    impartial = True
+    players = ("first", "second")
+    position_syntax = "heap sizes separated by spaces, e.g. 3 5 7 (0 is the empty position)"
+    #: True when the rules are a fixed finite octal-style code: the Guy-Smith
+    #: periodicity theorem then applies (not to Nim, whose rules grow with
+    #: --max, nor to games with unequal splits)
+    periodic_rules: ClassVar[bool] = True
+    #: the name of the rules in messages ("octal game 0.77", "Grundy's game")
+    rules_name: ClassVar[str] = "this heap game"
+    #: what a component is called in messages ("heap 12")
+    component_name: ClassVar[str] = "heap"
+    #: the largest --max the family accepts
+    max_limit: ClassVar[int] = MAX_HEAP_LIMIT
+
+    def __init__(self, max_heap, rules: Sequence[HeapRule]):
+        self.max_heap = require_int("max", max_heap, 1, self.max_limit)
+        seen = set()
+        for rule in rules:
+            if rule.parts not in (0, 1, 2) or rule.take < 0 or (rule.take == 0 and rule.parts != 2):
+                raise InputError(f"invalid heap rule: {rule}")
+            if (rule.take, rule.parts) in seen:
+                raise InputError(f"two heap rules take {rule.take} and leave {rule.parts} heaps")
+            seen.add((rule.take, rule.parts))
+        self.rules: tuple[HeapRule, ...] = tuple(sorted(rules))
+        self.max_take = max((r.take for r in self.rules), default=0)
+        # move order key of an option: rule index * stride + smaller part
+        self.stride = self.max_heap + 1
+        self.order_span = max(len(self.rules), 1) * self.stride
+        self.max_remoteness = 2 * self.max_heap + 2
+        if (self.max_remoteness + 2) * self.order_span >= 2**62:
+            raise InputError(f"--max {self.max_heap} is too large for {len(self.rules)} move rules")
+
+    @property
+    def theorem_applies(self) -> bool:
+        """Whether the octal periodicity theorem (Guy and Smith) covers these rules."""
+        return self.periodic_rules and not any(r.unequal for r in self.rules)
+
+    # --- components ---------------------------------------------------------
+    def heaps(self, state) -> list[int]:
+        """The components of a position: its heap sizes, in order."""
+        return list(state)
+
+    def heap_state(self, n: int):
+        """The position made of one heap of ``n`` (the stored row for ``n``)."""
+        return (n,) if n else ()
+
+    def heap_options(self, n: int) -> Iterator[Option]:
+        """Every option of one heap of ``n``, in move order."""
+        for idx, rule in enumerate(self.rules):
+            rest = n - rule.take
+            if rule.parts == 0:
+                if rest == 0:
+                    yield idx, ()
+            elif rule.parts == 1:
+                if rest >= 1:
+                    yield idx, (rest,)
+            else:
+                for a in range(1, (rest - rule.unequal) // 2 + 1):
+                    yield idx, (a, rest - a)
+
+    def heap_degree(self, n: int) -> int:
+        """The number of moves from one heap of ``n`` (closed form: works for any size)."""
+        count = 0
+        for rule in self.rules:
+            rest = n - rule.take
+            if rule.parts == 0:
+                count += rest == 0
+            elif rule.parts == 1:
+                count += rest >= 1
+            elif rest >= 2:
+                count += (rest - rule.unequal) // 2
+        return count
+
+    def option_parts(self, n: int, idx: int, smaller: int) -> tuple[int, ...]:
+        """The heaps left by option (rule ``idx``, smaller part) of a heap of ``n``."""
+        rule = self.rules[idx]
+        rest = n - rule.take
+        return () if rule.parts == 0 else (rest,) if rule.parts == 1 else (smaller, rest - smaller)
+
+    def option_move(self, state, index: int, idx: int, parts: tuple[int, ...]):
+        """(label, child) of the move playing option (``idx``, ``parts``) on component ``index`` of ``state``."""
+        heaps = tuple(state)
+        return f"{index + 1}:{'+'.join(map(str, parts)) if parts else '0'}", heaps[:index] + parts + heaps[index + 1 :]
+
+    def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
+        """Label of an option as a move from the stored position of one heap of ``n``."""
+        return self.option_move(self.heap_state(n), 0, idx, parts)[0]
+
+    def sum_moves(self, state) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
+        """Every move of a position: (label, child, component index, heap, heaps left), in move order."""
+        for i, n in enumerate(self.heaps(state)):
+            for idx, parts in self.heap_options(n):
+                label, child = self.option_move(state, i, idx, parts)
+                yield label, child, i, n, parts
+
+    # --- the Game protocol -----------------------------------------------------
+    def parameters(self) -> dict:
+        return {"max": self.max_heap}
+
+    def start(self):
+        return self.heap_state(self.max_heap)
+
+    def moves(self, state):
+        return [(label, child) for label, child, _, _, _ in self.sum_moves(state)]
+
+    def primitive(self, state) -> str | None:
+        return None if any(self.heap_degree(n) for n in self.heaps(state)) else LOSE
+
+    def to_move(self, state) -> int:
+        return 0
+
+    def is_component(self, state) -> bool:
+        """Whether ``state`` is one stored component (a single heap, or the empty position)."""
+        heaps = self.heaps(state)
+        return len(heaps) <= 1 and state == self.heap_state(heaps[0] if heaps else 0)
+
+    def encode(self, state) -> int:
+        if not self.is_component(state):
+            raise PositionError(
+                f"{self.format(state)!r} has no code: only single components are stored "
+                "(query answers a position by the XOR of its components' values)"
+            )
+        heaps = self.heaps(state)
+        return heaps[0] if heaps else 0
+
+    def decode(self, code: int):
+        return self.heap_state(code)
+
+    def format(self, state) -> str:
+        return " ".join(map(str, state)) if state else "0"
+
+    def parse(self, text: str):
+        tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
+        if not tokens:
+            raise PositionError(f"empty heap position {text!r}: write 0 for the empty position; expected {self.position_syntax}")
+        heaps = []
+        for token in tokens:
+            if not (token.isascii() and token.isdigit()):
+                raise PositionError(f"bad heap position {text!r}: {token!r} is not a heap size; expected {self.position_syntax}")
+            try:
+                size = int(token)
+            except ValueError:  # more digits than Python converts (sys.get_int_max_str_digits)
+                raise PositionError(f"bad heap position: heap size {short_number(token)} is too large") from None
+            if size:
+                heaps.append(size)
+        return tuple(heaps)
+
+
+def octal_rules(digits: Sequence[int]) -> list[HeapRule]:
+    """Rules of the octal game whose code digits are ``digits`` (d0 before the point, d1, d2, ...)."""
+    rules = []
+    for take, digit in enumerate(digits):
+        for bit, parts in ((1, 0), (2, 1), (4, 2)):
+            if digit & bit and not (take == 0 and parts != 2):
+                rules.append(HeapRule(take, parts))
+    return rules

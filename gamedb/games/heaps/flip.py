@@ -1,0 +1,87 @@
+"""The flip game (seed 003): turn two adjacent ``++`` into ``--``.
+
+A position is a string of ``+`` and ``-``; the player to move flips two
+adjacent ``+`` into ``-``; the player who cannot move loses (normal play).
+The ``+`` runs are independent: a flip inside a run of n leaves runs of i and
+n-2-i, so the game is the octal game 0.07 played on the runs, and a string's
+Sprague-Grundy value is the XOR of its runs' values.
+
+``--max N`` stores the runs of 0..N pluses (a run of 0 is written ``-``) and
+answers every string whose runs are at most N long -- longer too, once the
+period of 0.07 is proven within N. Move labels: the index, counting from 0,
+of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
+"""
+
+from __future__ import annotations
+
+from ...errors import PositionError
+from . import HeapGame, max_param, octal_rules
+
+
+class Flip(HeapGame):
+    family = "flip"
+    summary = "The flip game: turn ++ into -- (octal game 0.07 on the + runs); any +/- string answered"
+    position_syntax = "a string of + and - (e.g. ++--+++); moves are the index (from 0) of the first + flipped"
+    params = (
+        max_param(
+            100,
+            "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
+            "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX).",
+        ),
+    )
+    rules_name = "the flip game (octal 0.07)"
+    component_name = "+ run of length"
+    max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period
+
+    def __init__(self, max=100):
+        super().__init__(max, octal_rules([0, 0, 7]))
+
+    # --- components: the + runs --------------------------------------------------
+    def heaps(self, state: str) -> list[int]:
+        return [len(run) for run in state.split("-") if run]
+
+    def heap_state(self, n: int) -> str:
+        return "+" * n if n else "-"
+
+    def heap_degree(self, n: int) -> int:
+        return max(n - 1, 0)
+
+    def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
+        # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
+        i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)
+        return str(i), state[:i] + "--" + state[i + 2 :]
+
+    def sum_moves(self, state: str):
+        for index, (start, length) in enumerate(_runs(state)):
+            for offset in range(length - 1):
+                i = start + offset
+                parts = tuple(x for x in (offset, length - 2 - offset) if x)
+                yield str(i), state[:i] + "--" + state[i + 2 :], index, length, parts
+
+    # --- text --------------------------------------------------------------------
+    def format(self, state: str) -> str:
+        return state
+
+    def parse(self, text: str) -> str:
+        state = text.strip()
+        if not state:
+            raise PositionError(f"empty flip position: expected {self.position_syntax}")
+        bad = set(state) - {"+", "-"}
+        if bad:
+            raise PositionError(f"bad flip position {text!r}: {sorted(bad)[0]!r} is not + or -")
+        return state
+
+
+def _runs(state: str) -> list[tuple[int, int]]:
+    """(start, length) of every + run, left to right."""
+    runs, i = [], 0
+    while i < len(state):
+        if state[i] == "+":
+            j = i
+            while j < len(state) and state[j] == "+":
+                j += 1
+            runs.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return runs

@@ -1,0 +1,25 @@
+"""Nim: remove any number of tokens from one heap.
+
+Normal play; positions are sums of heaps (``3 5 7``), move labels as in
+:mod:`.heap` (``2:1`` -- heap 2 becomes 1). The Sprague-Grundy value of a
+heap is its size, so a sum is lost exactly when the XOR of its heaps is 0
+(Bouton). The rules grow with the heap, so no period is looked for: heaps
+above --max are not answered.
+"""
+
+from __future__ import annotations
+
+from ..base import require_int
+from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
+
+
+class Nim(HeapGame):
+    family = "nim"
+    summary = "Nim: remove any number of tokens from one heap; sums of heaps answered by XOR"
+    params = (max_param(100),)
+    periodic_rules = False
+    rules_name = "Nim"
+
+    def __init__(self, max=100):
+        top = require_int("max", max, 1, MAX_HEAP_LIMIT)
+        super().__init__(top, [HeapRule(k, parts) for k in range(1, top + 1) for parts in (0, 1)])

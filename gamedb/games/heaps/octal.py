@@ -1,0 +1,64 @@
+"""Octal games: take-and-break games on heaps, given by an octal code.
+
+The code ``d0.d1d2d3...`` says what a move may do: digit ``dk`` (k >= 1) is a
+sum of 1 (remove k tokens when they are the whole heap), 2 (remove k tokens
+from a larger heap, leaving one heap) and 4 (remove k tokens and split the
+rest into two non-empty heaps). ``d0`` may be 4: split a heap in two without
+removing any token. Examples: ``0.07`` the flip game (seed 003), ``0.77``
+Kayles, ``0.137`` Dawson's chess, ``0.6``, ``4.07``.
+
+Normal play. Positions are sums of heaps (``3 5 7``); see :mod:`.heap` for
+move labels. Solving stores heaps 0..--max and looks for the period of the
+values; once the octal periodicity theorem (Guy and Smith) proves it, heaps
+of any size are answered (:mod:`gamedb.solvers.heaps.periodicity`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import InputError
+from ..base import Param
+from . import HeapGame, max_param, octal_rules
+
+_CODE = re.compile(r"^\s*(\d*)\.(\d*)\s*$")
+
+
+class Octal(HeapGame):
+    family = "octal"
+    summary = "Octal games by code (0.07 flip game, 0.77 Kayles, 0.137 Dawson's chess, 4.07, ...); periods proven"
+    params = (
+        Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True),
+        max_param(1000),
+    )
+
+    def __init__(self, code, max=1000):
+        self.code, digits = parse_code(code)
+        self.rules_name = f"octal game {self.code}"
+        super().__init__(max, octal_rules(digits))
+
+    def parameters(self) -> dict:
+        return {"code": self.code, "max": self.max_heap}
+
+    def default_name(self) -> str:
+        return f"octal-{self.code}"
+
+
+def parse_code(code) -> tuple[str, list[int]]:
+    """Normalised code text and its digits; raise :class:`InputError` naming what is wrong."""
+    text = str(code)
+    match = _CODE.match(text)
+    if not match or not (match.group(1) or match.group(2)):
+        raise InputError(f"--code {text!r} is not an octal code such as 0.77 (digits 0-7 around one point)")
+    whole, frac = match.group(1) or "0", match.group(2).rstrip("0")
+    bad = [ch for ch in whole + frac if ch not in "01234567"]
+    if bad:
+        raise InputError(f"--code {text!r}: {bad[0]!r} is not an octal digit (0-7)")
+    if len(whole.lstrip("0")) > 1:
+        raise InputError(f"--code {text!r}: one digit before the point (0 or 4)")
+    d0 = int(whole)
+    if d0 not in (0, 4):
+        raise InputError(
+            f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)"
+        )
+    return f"{d0}.{frac}" if frac else f"{d0}.0", [d0] + [int(ch) for ch in frac]

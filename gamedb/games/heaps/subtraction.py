@@ -1,0 +1,69 @@
+"""Subtraction games: remove a number of tokens from a fixed set.
+
+``--set 1,2,5``: a move removes 1, 2 or 5 tokens from one heap (the octal
+game with digit 3 at places 1, 2 and 5). Normal play; positions are sums of
+heaps, move labels as in :mod:`.heap`. The values are eventually periodic and
+the octal periodicity theorem proves the period, so heaps of any size are
+answered once it is found within --max.
+"""
+
+from __future__ import annotations
+
+from ...errors import InputError
+from ..base import Param, bounded_int, short_number
+from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
+
+
+class Subtraction(HeapGame):
+    family = "subtraction"
+    summary = "Subtraction games: remove a number of tokens from a set, e.g. --set 1,2,5; periods proven"
+    params = (
+        Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True),
+        max_param(1000),
+    )
+
+    def __init__(self, set, max=1000):
+        self.takes = parse_set(set)
+        self.rules_name = f"subtraction game {{{','.join(map(str, self.takes))}}}"
+        super().__init__(max, [HeapRule(k, parts) for k in self.takes for parts in (0, 1)])
+
+    def parameters(self) -> dict:
+        return {"set": ",".join(map(str, self.takes)), "max": self.max_heap}
+
+    def default_name(self) -> str:
+        return f"subtraction-{','.join(map(str, self.takes))}"
+
+
+def parse_set(value) -> list[int]:
+    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
+
+    Commas separate entries and each entry holds one or more numbers separated
+    by spaces; an empty entry (``1,,2``, a leading or trailing comma) is refused
+    rather than silently dropped, since it usually means a number went missing.
+    """
+    if isinstance(value, (list, tuple)):
+        entries = [str(item) for item in value]
+    else:
+        text = str(value)
+        if not text.strip():
+            raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
+        entries = text.split(",")
+    items = []
+    for position, entry in enumerate(entries, 1):
+        words = entry.split()
+        if not words:
+            raise InputError(
+                f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)"
+            )
+        items.extend(words)
+    takes = set()
+    for text in items:
+        if not (text.isascii() and text.isdigit()) or not text.strip("0"):
+            raise InputError(f"--set: {text!r} is not a positive whole number (expected e.g. 1,2,5)")
+        take = bounded_int(text, MAX_HEAP_LIMIT)
+        if take is None:
+            raise InputError(f"--set: {short_number(text)} is larger than {MAX_HEAP_LIMIT}")
+        takes.add(take)
+    if not takes:
+        raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
+    return sorted(takes)

@@ -1,0 +1,45 @@
+"""Positions of the two cat-and-mouse families: the mouse's node, the cat's node, who moves.
+
+``cat-mouse`` (nodes of a graph) and ``cat-mouse-grid`` (cells of a grid)
+code a position the same way, ``(mouse * n + cat) * 2 + turn`` with ``n``
+the number of nodes: the layout that :class:`~gamedb.games.base.TokenMoves`
+and :mod:`gamedb.solvers.token_moves` generate moves from.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Sequence
+
+
+class State(NamedTuple):
+    mouse: int  # node (or cell number row * cols + col)
+    cat: int
+    turn: int  # 0: the mouse moves, 1: the cat
+
+
+class TwoTokenCodes:
+    """``encode``/``decode`` for a family with ``self.n`` nodes (mixed in before :class:`Game`)."""
+
+    n: int
+
+    def encode(self, state: State) -> int:
+        return (state.mouse * self.n + state.cat) * 2 + state.turn
+
+    def decode(self, code: int) -> State:
+        rest, turn = divmod(code, 2)
+        mouse, cat = divmod(rest, self.n)
+        return State(mouse, cat, turn)
+
+
+def reach(moves: Sequence[Iterable[int]], start: int, stop: int | None = None) -> set[int]:
+    """Nodes reachable from ``start`` along ``moves`` (node -> its targets), not leaving ``stop``."""
+    seen, todo = {start}, [start]
+    while todo:
+        a = todo.pop()
+        if a == stop:
+            continue
+        for b in moves[a]:
+            if b not in seen:
+                seen.add(b)
+                todo.append(b)
+    return seen

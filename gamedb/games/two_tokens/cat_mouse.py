@@ -1,0 +1,146 @@
+"""Cat and mouse on an undirected graph (LeetCode 913).
+
+Rules, as in the seed articles: ``graph[a]`` lists the neighbours of node
+``a``. The mouse starts at node 1 and moves first, the cat starts at node 2;
+node 0 is the hole. The player to move must move along an edge; the cat may
+not enter the hole. The cat wins on reaching the mouse's node; the mouse wins
+on reaching the hole; a repeated position is a draw, which the solver sees as
+play that goes on forever (result ``draw``).
+
+Position text: ``mouse=M,cat=C,turn=mouse|cat``. Move labels: the node moved to.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ...errors import GraphError, PositionError
+from ...values import LOSE, WIN
+from ..base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
+from ..json_option import load_json_option
+from . import State, TwoTokenCodes, reach as _reach
+
+MOUSE, CAT = 0, 1
+HOLE = 0
+_TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
+
+
+class CatMouse(TwoTokenCodes, Game):
+    family = "cat-mouse"
+    summary = "Cat and mouse on an undirected graph (LeetCode 913); draws by repetition"
+    position_syntax = "mouse=M,cat=C,turn=mouse|cat  (e.g. mouse=1,cat=2,turn=mouse)"
+    params = (
+        Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),
+    )
+    players = ("mouse", "cat")
+
+    def __init__(self, graph):
+        self.graph = validate_graph(load_json_option(graph, "graph"))
+        self.n = len(self.graph)
+        # moves in a fixed order: ascending node number
+        self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
+        self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
+        self._vector = None  # the numpy fast path, made on first use
+        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
+        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
+        self._token_moves = TokenMoves(self.n, rows)
+
+    def parameters(self) -> dict:
+        return {"graph": self.graph}
+
+    def vector(self):
+        if self._vector is None:
+            from .cat_mouse_vector import CatMouseVector
+
+            self._vector = CatMouseVector(self._mouse_moves, self._cat_moves, self.players)
+        return self._vector
+
+    def start(self) -> State:
+        return State(1, 2, MOUSE)
+
+    def estimate(self) -> Estimate:
+        """At most 2·n² positions: 2 · (nodes the mouse can reach) · (nodes the cat can reach);
+        moves: the degree of every such position summed."""
+        mouse = _reach(self._mouse_moves, 1, stop=HOLE)  # the game ends when the mouse enters the hole
+        cat = _reach(self._cat_moves, 2)
+        mouse_moves = sum(len(self._mouse_moves[m]) for m in mouse if m != HOLE) * len(cat)
+        cat_moves = sum(len(self._cat_moves[c]) for c in cat) * len(mouse - {HOLE})
+        return Estimate(2 * len(mouse) * len(cat), mouse_moves + cat_moves)
+
+    def to_move(self, state: State) -> int:
+        return state.turn
+
+    def primitive(self, state: State) -> str | None:
+        if state.mouse == HOLE:
+            return WIN if state.turn == MOUSE else LOSE
+        if state.mouse == state.cat:
+            return WIN if state.turn == CAT else LOSE
+        return None
+
+    def moves(self, state: State):
+        if self.primitive(state) is not None:
+            return []
+        if state.turn == MOUSE:
+            return [(str(b), State(b, state.cat, CAT)) for b in self._mouse_moves[state.mouse]]
+        return [(str(b), State(state.mouse, b, MOUSE)) for b in self._cat_moves[state.cat]]
+
+    def token_moves(self) -> TokenMoves:
+        """The mouse's and the cat's move lists: the database keeps these instead of a row per move."""
+        return self._token_moves
+
+    def format(self, state: State) -> str:
+        return f"mouse={state.mouse},cat={state.cat},turn={self.players[state.turn]}"
+
+    def parse(self, text: str) -> State:
+        match = _TEXT.match(text)
+        if not match:
+            shown = text if len(text) <= 60 else text[:57] + "..."
+            raise PositionError(f"bad cat-mouse position {shown!r}: expected {self.position_syntax}")
+        mouse, cat = bounded_int(match.group(1), self.n - 1), bounded_int(match.group(2), self.n - 1)
+        for who, node, digits in (("mouse", mouse, match.group(1)), ("cat", cat, match.group(2))):
+            if node is None:
+                raise PositionError(f"bad cat-mouse position: {who} node {short_number(digits)} is not in the graph (0..{self.n - 1})")
+        if cat == HOLE:
+            raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
+        return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
+
+
+def validate_graph(graph) -> list[list[int]]:
+    """Check a LeetCode 913 graph; raise :class:`GraphError` naming the offending entry."""
+    if not isinstance(graph, list):
+        raise GraphError(f"graph must be a JSON list of lists, got {type(graph).__name__}")
+    n = len(graph)
+    if n < 3:
+        raise GraphError(f"graph needs at least 3 nodes (hole 0, mouse 1, cat 2), got {n}")
+    for a, nbrs in enumerate(graph):
+        if not isinstance(nbrs, list):
+            raise GraphError(f"graph[{a}] must be a list of node numbers, got {nbrs!r}")
+        if not nbrs:
+            raise GraphError(f"graph[{a}] is empty: node {a} has no moves")
+        seen = set()
+        for j, b in enumerate(nbrs):
+            if isinstance(b, bool) or not isinstance(b, int):
+                raise GraphError(f"graph[{a}][{j}] = {b!r} is not a node number")
+            if not 0 <= b < n:
+                raise GraphError(f"graph[{a}][{j}] = {b} is out of range (nodes are 0..{n - 1})")
+            if b == a:
+                raise GraphError(f"graph[{a}][{j}] = {b} is a self-loop")
+            if b in seen:
+                raise GraphError(f"graph[{a}][{j}] = {b} is listed twice")
+            seen.add(b)
+    for a, nbrs in enumerate(graph):
+        for j, b in enumerate(nbrs):
+            if a not in graph[b]:
+                raise GraphError(f"graph[{a}][{j}] = {b}: edge {a}-{b} is listed one way only ({a} missing from graph[{b}])")
+    # The cat must always be able to move: every node it can reach needs a neighbour other than the hole.
+    reach, todo = {2}, [2]
+    while todo:
+        a = todo.pop()
+        for b in graph[a]:
+            if b != HOLE and b not in reach:
+                reach.add(b)
+                todo.append(b)
+    for a in sorted(reach):
+        if all(b == HOLE for b in graph[a]):
+            raise GraphError(f"graph[{a}]: the cat can reach node {a} but has no move from it (its only neighbour is the hole)")
+    return [list(nbrs) for nbrs in graph]

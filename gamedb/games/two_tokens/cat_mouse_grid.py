@@ -1,0 +1,332 @@
+"""Cat and mouse on a grid with walls and food (LeetCode 1728, "Cat and Mouse II").
+
+``--grid`` is a JSON list of row strings (inline, or a file holding it):
+``#`` wall, ``.`` floor, ``C`` the cat, ``M`` the mouse, ``F`` the food,
+exactly one each of ``C``, ``M`` and ``F``. ``--cat-jump`` and
+``--mouse-jump`` are the longest jumps (at least 1).
+
+Rules: the mouse moves first, then they alternate. In a turn the player to
+move jumps up, down, left or right by any length from 1 up to its jump
+length, or stays put. A jump never passes through a wall or leaves the grid;
+the other animal and the food do not block it (the mouse may jump over the
+cat). The cat wins by landing on the mouse's cell (the mouse may also move
+onto the cat, which loses at once) or by reaching the food first; the mouse
+wins by reaching the food first.
+
+The turn limit. LeetCode adds: "if the mouse cannot get to the food within
+1000 turns, the cat wins". A *turn* is one player's move (one ply), as in
+the problem text ("during each turn, Cat and Mouse can jump") and in the
+official solutions, which count every move of either player. The stored
+table is the *unlimited* game (staying put makes it loopy, so positions
+where neither side can force its goal are draws), with Gamesman remoteness:
+the winner wins as fast as it can, the loser holds out as long as it can.
+That remoteness is exactly the minimax number of plies to the end, so the
+mouse can force the food within ``L`` plies if and only if the position is a
+mouse win (``win`` with the mouse to move, ``lose`` with the cat to move)
+whose remoteness is at most ``L``. The limit is therefore applied when
+answering (:func:`mouse_wins_within`, :meth:`CatMouseGrid.verdict`,
+:func:`leetcode_answer`), not by putting a turn counter in the positions; it
+counts turns from the position asked about (the start, for LeetCode's
+answer). A mouse that reaches the food on exactly the ``L``-th turn wins.
+(Code that declares the cat the winner as soon as ``L`` turns have been
+played, before looking at the food, lets the mouse only ``L - 1`` turns; from
+the start the mouse eats on odd turns, so the two readings agree for every
+even limit, LeetCode's 1000 included.) Draws and cat wins are cat wins under
+any limit. So ``winner`` (in ``query``, ``play`` and ``export``) is always
+the mouse or the cat, by the turn limit, while ``result`` and ``remoteness``
+stay the unlimited game's; the ``positions`` SQL view's ``winner`` column,
+which knows no limit, is the unlimited game's.
+
+Position text: ``mouse=rRcC,cat=rRcC,turn=mouse|cat`` with 0-based row and
+column, as in ``grid[R][C]``: ``mouse=r2c0,cat=r1c1,turn=mouse``. Parsing
+also accepts ``(R,C)``, ``R,C``, ``R:C`` or ``R C`` for a cell, ``,``, ``;``
+or spaces between the fields, fields in any order, any letter case.
+
+Move labels: ``up1`` .. ``upJ``, ``down1`` .., ``left1`` .., ``right1`` ..
+(direction and length; rows grow downwards), and ``stay``, in that order.
+
+Code: with ``n = rows * cols`` and cells numbered ``row * cols + col``,
+``(mouse * n + cat) * 2 + turn`` (turn 0 mouse, 1 cat).
+
+``query`` shows the board with ``M``, ``C``, ``F``, ``#`` and ``.``; ``*`` marks
+the mouse and the cat on one cell.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from ...errors import GraphError, PositionError
+from ...values import LOSE, WIN
+from ..base import Estimate, Game, Param, bounded_int, require_int
+from ..json_option import load_json_option
+from . import State, TwoTokenCodes, reach
+
+MOUSE, CAT = 0, 1
+PLAYERS = ("mouse", "cat")
+WALL, FLOOR = "#", "."
+CELL_CHARS = "#.CMF"
+DEFAULT_TURN_LIMIT = 1000
+#: largest grid accepted, in cells (20 x 20: up to 320,000 positions; LeetCode allows 8 x 8)
+MAX_CELLS = 400
+#: (label, row step, column step), in move order
+DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
+
+# ASCII only: \d would also match other scripts' digits, which int() then reads
+_KEY = re.compile(r"(mouse|cat|turn)\s*=", re.IGNORECASE | re.ASCII)
+_CELL = re.compile(r"^[(\[]?\s*r?\s*(\d+)\s*(?:[,:]\s*c?|c|\s)\s*(\d+)\s*[)\]]?$", re.IGNORECASE | re.ASCII)
+
+
+class CatMouseGrid(TwoTokenCodes, Game):
+    family = "cat-mouse-grid"
+    summary = "Cat and mouse on a grid with walls and food, jumps up to a length (LeetCode 1728)"
+    position_syntax = "mouse=rRcC,cat=rRcC,turn=mouse|cat  (0-based row R, column C; e.g. mouse=r2c0,cat=r1c1,turn=mouse)"
+    params = (
+        Param(
+            "grid",
+            str,
+            "The grid as a JSON list of row strings, inline or a file path: "
+            "'[\"####F\",\"#C...\",\"M....\"]' (# wall, . floor, C cat, M mouse, F food).",
+            required=True,
+        ),
+        Param("cat_jump", int, "Longest jump of the cat (cells, at least 1).", default=1),
+        Param("mouse_jump", int, "Longest jump of the mouse (cells, at least 1).", default=1),
+        Param(
+            "turn_limit",
+            int,
+            "The mouse wins only if it can force the food within this many turns (moves of either player); "
+            "applied when answering, the stored values are for the unlimited game.",
+            default=DEFAULT_TURN_LIMIT,
+        ),
+    )
+    players = PLAYERS
+
+    def __init__(self, grid, cat_jump: int = 1, mouse_jump: int = 1, turn_limit: int = DEFAULT_TURN_LIMIT):
+        self.grid = validate_grid(_load_grid(grid))
+        self.cat_jump = require_int("cat-jump", cat_jump, 1)
+        self.mouse_jump = require_int("mouse-jump", mouse_jump, 1)
+        self.turn_limit = require_int("turn-limit", turn_limit, 1)
+        self.rows, self.cols = len(self.grid), len(self.grid[0])
+        self.n = self.rows * self.cols
+        self.food = self._find("F")
+        self._start = State(self._find("M"), self._find("C"), MOUSE)
+        self._jumps = (self._jump_table(self.mouse_jump), self._jump_table(self.cat_jump))
+
+    def parameters(self) -> dict:
+        return {"grid": self.grid, "cat_jump": self.cat_jump, "mouse_jump": self.mouse_jump, "turn_limit": self.turn_limit}
+
+    def default_name(self) -> str:
+        return self.family
+
+    # --- rules ------------------------------------------------------------
+    def start(self) -> State:
+        return self._start
+
+    def estimate(self) -> Estimate:
+        """At most 2 · (cells the mouse can reach) · (cells the cat can reach) positions,
+        and the moves of every such position."""
+        mouse, cat = (
+            reach([[b for _, b in moves] for moves in self._jumps[who]], cell, stop=self.food)  # the game ends at the food
+            for who, cell in ((MOUSE, self._start.mouse), (CAT, self._start.cat))
+        )
+        moves = sum(len(self._jumps[MOUSE][m]) for m in mouse) * len(cat) + sum(len(self._jumps[CAT][c]) for c in cat) * len(mouse)
+        return Estimate(2 * len(mouse) * len(cat), moves)
+
+    def to_move(self, state: State) -> int:
+        return state.turn
+
+    def primitive(self, state: State) -> str | None:
+        if state.cat == state.mouse or state.cat == self.food:
+            cat_won = True
+        elif state.mouse == self.food:
+            cat_won = False
+        else:
+            return None
+        winner = CAT if cat_won else MOUSE
+        return WIN if state.turn == winner else LOSE
+
+    def moves(self, state: State):
+        if self.primitive(state) is not None:
+            return []
+        if state.turn == MOUSE:
+            return [(label, State(cell, state.cat, CAT)) for label, cell in self._jumps[MOUSE][state.mouse]]
+        return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
+
+    # --- codecs -------------------------------------------------------------
+    def format(self, state: State) -> str:
+        return f"mouse={self._cell_text(state.mouse)},cat={self._cell_text(state.cat)},turn={PLAYERS[state.turn]}"
+
+    def parse(self, text: str) -> State:
+        keys = list(_KEY.finditer(text))
+        if not keys or text[: keys[0].start()].strip(" \t,;"):
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: expected {self.position_syntax}")
+        fields: dict[str, str] = {}
+        for i, key in enumerate(keys):
+            name = key.group(1).lower()
+            end = keys[i + 1].start() if i + 1 < len(keys) else len(text)
+            if name in fields:
+                raise PositionError(f"bad cat-mouse-grid position {text!r}: {name}= is given twice")
+            fields[name] = text[key.end() : end].strip().rstrip(",;").strip()
+        missing = [name for name in ("mouse", "cat", "turn") if name not in fields]
+        if missing:
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {', '.join(m + '=' for m in missing)} missing; expected {self.position_syntax}")
+        turn = fields["turn"].lower()
+        if turn not in PLAYERS:
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: turn must be mouse or cat, got {fields['turn']!r}")
+        mouse = self._parse_cell(text, "mouse", fields["mouse"])
+        cat = self._parse_cell(text, "cat", fields["cat"])
+        return State(mouse, cat, PLAYERS.index(turn))
+
+    def describe(self, state: State) -> str:
+        rows = [list(row.replace("C", FLOOR).replace("M", FLOOR)) for row in self.grid]
+        for cell, mark in ((state.mouse, "M"), (state.cat, "C")):
+            r, c = divmod(cell, self.cols)
+            rows[r][c] = "*" if rows[r][c] in "MC" else mark
+        return "\n".join("".join(row) for row in rows)
+
+    def parse_move(self, state: State, text: str) -> str | None:
+        label = re.sub(r"\s+", "", text).lower()
+        labels = [lab for lab, _ in self.moves(state)]
+        if label in labels:
+            return label
+        if label + "1" in labels:  # "up" means up1
+            return label + "1"
+        return None
+
+    # --- the turn limit ---------------------------------------------------------
+    def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
+        """Under LeetCode 1728 someone always wins: the mouse if it can force the food within the
+        turn limit, else the cat (a draw, or a mouse win that takes too long, is the cat's)."""
+        return self.players[MOUSE] if mouse_wins_within(result, remoteness, player, self.turn_limit) else self.players[CAT]
+
+    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict:
+        """The turn-limited answer for a position with this stored value.
+
+        ``player`` is the player to move (index or name). The limit counts
+        turns from this position; at the start this is LeetCode's answer.
+        """
+        return {
+            "turn_limit": self.turn_limit,
+            "mouse_wins_within_limit": mouse_wins_within(result, remoteness, player, self.turn_limit),
+        }
+
+    # --- helpers ------------------------------------------------------------------
+    def _find(self, char: str) -> int:
+        for r, row in enumerate(self.grid):
+            c = row.find(char)
+            if c >= 0:
+                return r * self.cols + c
+        raise AssertionError(char)  # validate_grid guarantees one of each
+
+    def _jump_table(self, longest: int) -> list[list[tuple[str, int]]]:
+        """For every open cell, its moves (label, cell) in move order."""
+        table: list[list[tuple[str, int]]] = [[] for _ in range(self.n)]
+        for r, row in enumerate(self.grid):
+            for c, char in enumerate(row):
+                if char == WALL:
+                    continue
+                moves = table[r * self.cols + c]
+                for name, dr, dc in DIRECTIONS:
+                    for length in range(1, longest + 1):
+                        rr, cc = r + dr * length, c + dc * length
+                        if not (0 <= rr < self.rows and 0 <= cc < self.cols) or self.grid[rr][cc] == WALL:
+                            break
+                        moves.append((f"{name}{length}", rr * self.cols + cc))
+                moves.append(("stay", r * self.cols + c))
+        return table
+
+    def _cell_text(self, cell: int) -> str:
+        r, c = divmod(cell, self.cols)
+        return f"r{r}c{c}"
+
+    def _parse_cell(self, text: str, who: str, value: str) -> int:
+        match = _CELL.match(value)
+        if not match:
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who}={value!r} is not a cell (write rRcC, e.g. r2c0)")
+        r, c = bounded_int(match.group(1), 999_999), bounded_int(match.group(2), 999_999)
+        if r is None or c is None:  # far off any grid
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell {value!r} is off the {self.rows}x{self.cols} grid")
+        if not (r < self.rows and c < self.cols):
+            raise PositionError(
+                f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "
+                f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})"
+            )
+        if self.grid[r][c] == WALL:
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is a wall")
+        return r * self.cols + c
+
+
+def mouse_wins_within(result: str, remoteness: int | None, player: int | str, turn_limit: int) -> bool:
+    """Whether the mouse can force the food within ``turn_limit`` turns (plies).
+
+    ``result`` and ``remoteness`` are a position's stored values for
+    ``player`` (0/``"mouse"`` or 1/``"cat"``), the player to move. With
+    Gamesman remoteness (winner fastest, loser slowest) the mouse can force
+    a win within ``L`` plies exactly when it wins with remoteness <= ``L``.
+    """
+    index = PLAYERS.index(player) if isinstance(player, str) else int(player)
+    mouse_wins = result == (WIN if index == MOUSE else LOSE)
+    return mouse_wins and remoteness is not None and remoteness <= turn_limit
+
+
+def leetcode_answer(answer_or_values: Any, turn_limit: int = DEFAULT_TURN_LIMIT) -> bool:
+    """LeetCode 1728's ``true``/``false`` from the start position's stored value.
+
+    Takes an :class:`~gamedb.query.Answer` (``Database.probe(name)``) or a
+    ``(result, remoteness, player)`` tuple.
+    """
+    if isinstance(answer_or_values, tuple):
+        result, remoteness, player = answer_or_values
+    else:
+        result, remoteness, player = answer_or_values.result, answer_or_values.remoteness, answer_or_values.player
+    return mouse_wins_within(result, remoteness, player, turn_limit)
+
+
+def _load_grid(value: Any):
+    """``--grid`` as JSON or a file, with a hint when the rows were typed bare (``--grid M.C.F``)."""
+    try:
+        return load_json_option(value, "grid")
+    except GraphError:
+        text = value.strip() if isinstance(value, str) else ""
+        if text and set(text) <= set(CELL_CHARS + ", \n") and not Path(text).exists():
+            rows = json.dumps(text.replace(",", " ").split(), separators=(",", ":"))
+            raise GraphError(f"--grid: {text!r} is not a file; give the rows as a JSON list, e.g. --grid '{rows}'") from None
+        raise
+
+
+def validate_grid(grid) -> list[str]:
+    """Check a LeetCode 1728 grid; raise :class:`GraphError` naming the offending row and column."""
+    if isinstance(grid, str):
+        raise GraphError(f"grid must be a JSON list of row strings such as [\"M.C\",\"#.F\"], got the single string {grid!r}")
+    if not isinstance(grid, list):
+        raise GraphError(f"grid must be a JSON list of row strings, got {type(grid).__name__}")
+    if not grid:
+        raise GraphError("grid has no rows")
+    for r, row in enumerate(grid):
+        if not isinstance(row, str):
+            raise GraphError(f"grid row {r} must be a string such as \"M.#F\", got {row!r}")
+        if not row:
+            raise GraphError(f"grid row {r} is empty")
+        if len(row) != len(grid[0]):
+            raise GraphError(f"grid row {r} has {len(row)} cells but row 0 has {len(grid[0])}: the grid must be rectangular")
+        for c, char in enumerate(row):
+            if char not in CELL_CHARS:
+                raise GraphError(
+                    f"grid row {r} column {c}: {char!r} is not a cell (use # wall, . floor, C cat, M mouse, F food)"
+                )
+    cells = len(grid) * len(grid[0])
+    if cells > MAX_CELLS:
+        raise GraphError(f"grid is {len(grid)}x{len(grid[0])} = {cells} cells; at most {MAX_CELLS} cells are supported")
+    for char, who in (("C", "cat"), ("M", "mouse"), ("F", "food")):
+        where = [f"row {r} column {c}" for r, row in enumerate(grid) for c, ch in enumerate(row) if ch == char]
+        if not where:
+            raise GraphError(f"grid has no {char!r} ({who}); it needs exactly one")
+        if len(where) > 1:
+            raise GraphError(f"grid has {len(where)} {char!r} ({who}) cells, at {', '.join(where)}; it needs exactly one")
+    return list(grid)
+
+
+__all__ = ["CatMouseGrid", "State", "leetcode_answer", "mouse_wins_within", "validate_grid"]

@@ -1,0 +1,63 @@
+"""Cat and mouse (LeetCode 913) on numpy arrays: the fast path of :mod:`.cat_mouse`.
+
+Codes are ``(mouse * n + cat) * 2 + turn``, so a page of positions is
+expanded with a few array operations over the adjacency lists in CSR form
+(one table for the mouse, one for the cat, which never enters the hole).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cat_mouse import CAT, HOLE, MOUSE
+from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
+
+
+class CatMouseVector(VectorRules):
+    def __init__(self, mouse_moves: list[list[int]], cat_moves: list[list[int]], players: tuple[str, str]):
+        """``mouse_moves`` and ``cat_moves``: every node's targets in move order (the family's own lists)."""
+        n = self.n = len(mouse_moves)
+        self.code_limit = 2 * n * n
+        # one CSR table for both players: row turn * n + node
+        rows = mouse_moves + cat_moves
+        self._degree = np.array([len(r) for r in rows], dtype=np.int64)
+        self._offset = np.concatenate(([0], np.cumsum(self._degree)))
+        self._target = np.array([b for r in rows for b in r], dtype=np.int64)
+        self._players = players
+        self._node_text = [str(i) for i in range(n)]
+        self._text_parts: tuple[list[str], list[str]] | None = None  # built on first use
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        n = self.n
+        codes = np.asarray(codes, dtype=np.int64)
+        turn = codes & 1
+        rest = codes >> 1
+        mouse, cat = rest // n, rest % n
+        primitive = np.full(len(codes), UNDECIDED, dtype=np.int8)
+        caught = mouse == cat
+        primitive[caught] = np.where(turn[caught] == CAT, WIN, LOSE)
+        escaped = mouse == HOLE  # checked last: it wins over "caught" (the cat never stands on 0)
+        primitive[escaped] = np.where(turn[escaped] == MOUSE, WIN, LOSE)
+        row = turn * n + np.where(turn == MOUSE, mouse, cat)
+        degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
+        parent = np.repeat(np.arange(len(codes)), degree)
+        b = self._target[self._offset[row][parent] + ranks_within(degree)]
+        pt = turn[parent]
+        children = np.where(pt == MOUSE, (b * n + cat[parent]) * 2 + CAT, (mouse[parent] * n + b) * 2 + MOUSE)
+        return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        if self._text_parts is None:  # "mouse=M," per mouse node and "cat=C,turn=T" per (cat node, turn)
+            n, names = self.n, self._players
+            self._text_parts = ([f"mouse={m}," for m in range(n)], [f"cat={c},turn={names[t]}" for c in range(n) for t in (0, 1)])
+        heads, tails = self._text_parts
+        codes = np.asarray(codes, dtype=np.int64)
+        mouse, tail = np.divmod(codes, 2 * self.n)  # code = mouse * 2n + cat * 2 + turn
+        return [heads[m] + tails[t] for m, t in zip(mouse.tolist(), tail.tolist())]
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        n = self.n
+        rest = np.asarray(children, dtype=np.int64) >> 1
+        node = np.where((np.asarray(parents) & 1) == MOUSE, rest // n, rest % n)
+        text = self._node_text
+        return [text[b] for b in node.tolist()]

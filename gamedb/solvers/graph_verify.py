@@ -1,0 +1,335 @@
+"""Re-derive every stored value from the rules and the children's stored values.
+
+For each stored position (in pages, ordered by code) the rules give its
+player, text, primitive value and moves; the children's stored values then
+fix what its result, remoteness, degree and best move must be
+(:func:`gamedb.values.value_from_children`). Win and lose remoteness are
+checked exactly, so by induction on remoteness a table that passes is right
+everywhere, draws included.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import sqlalchemy as sa
+
+from ..store.record import GameRecord
+from ..errors import VerifyError
+from ..games.base import Game
+from ..games.heaps import HeapGame
+from ..store.sqlalchemy_reader import SqlAlchemyReader
+from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
+
+Progress = Callable[[str, int, "int | None"], None]
+
+
+@dataclass
+class VerifyReport:
+    game: str
+    positions: int
+
+
+MAX_FAILURES = 100_000
+
+_PAGE = sa.text(
+    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
+    "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+)
+
+
+def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> VerifyReport:
+    """Raise :class:`VerifyError` naming a wrong position.
+
+    The whole table is checked. A hand-edited value makes its parents
+    disagree too, so the position named is chosen among those that disagree:
+    first one whose own stored row is impossible (wrong text, player or
+    degree, a malformed result or remoteness, a grundy value in a partisan
+    game); else the values of the disagreeing positions are derived again
+    from the rules with the values of the agreeing ones, and the position
+    named is one that still disagrees (in code order, preferring one whose
+    children all agree). A malformed stored value never raises anything but
+    :class:`VerifyError`.
+    """
+    record.require_solved()
+    checked, after = 0, -1
+    failures: dict[int, _Failure] = {}
+    with engine.connect() as conn:
+        _check_players(conn, record, game)
+        if isinstance(game, HeapGame):  # one row per heap, moves as rules
+            from .heaps.verify import verify_heaps
+
+            return VerifyReport(record.name, verify_heaps(conn, record, game, progress=progress))
+        _check_token_moves(conn, record, game)
+        if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
+            raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
+        vector = None if record.impartial else game.vector()
+        if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
+            from . import vector_verify
+
+            if vector_verify.fits(vector):
+                agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
+                if agreed is not None:
+                    return _counted(record, agreed)
+        while True:
+            rows = conn.execute(_PAGE, {"g": record.id, "after": after, "n": batch}).all()
+            if not rows:
+                break
+            after = rows[-1].code
+            expanded = [game.expand(row.code) for row in rows]
+            found_rows = SqlAlchemyReader(conn).positions(record.id, [child for _, _, _, moves in expanded for _, child in moves])
+            values = {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found_rows.items()}
+            for row, exp in zip(rows, expanded):
+                found = _check(row, exp, values, record.impartial)
+                if found and len(failures) < MAX_FAILURES:
+                    problem, own = found
+                    children = {c: values[c] for _, c in exp[3] if c in values}
+                    failures[row.code] = _Failure(row, exp, children, problem, own)
+            checked += len(rows)
+            if progress:
+                progress("verify", checked, record.positions)
+    if failures:
+        row, problem = _culprit(failures, record.impartial)
+        more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
+        raise VerifyError(f"{record.name}: position {row.text!r}: {problem}{more}")
+    return _counted(record, checked)
+
+
+def _counted(record: GameRecord, checked: int) -> VerifyReport:
+    """The report, once the number of positions checked is the game row's."""
+    if record.positions is not None and checked != record.positions:
+        raise VerifyError(f"{record.name}: {checked} positions stored, the game row says {record.positions}")
+    return VerifyReport(record.name, checked)
+
+
+@dataclass
+class _Failure:
+    """A stored position that disagrees, with what is needed to judge it again."""
+
+    row: Any
+    expanded: tuple
+    #: the children's stored values: code -> (text, result, remoteness, grundy)
+    children: dict
+    problem: str
+    #: wrong whatever its children hold (text, player, degree, a malformed value)
+    own: bool
+
+
+class _Mismatch(Exception):
+    def __init__(self, what: str, own: bool = False):
+        super().__init__(what)
+        self.own = own
+
+
+def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] | None:
+    """What is wrong with one stored position and whether it is wrong by itself, or None."""
+    try:
+        _check_row(row, expanded, values, impartial)
+        if impartial:
+            _check_grundy(row, expanded, values)
+    except _Mismatch as exc:
+        return str(exc), exc.own
+    return None
+
+
+def _check_row(row, expanded, values, impartial: bool = False) -> None:
+    player, text, prim, moves = expanded
+
+    def fail(what: str, own: bool = False):
+        raise _Mismatch(what, own)
+
+    if text != row.text:
+        fail(f"stored text differs from the rules' text {text!r}", own=True)
+    if player != row.player:
+        fail(f"stored player {row.player!r}, the rules say {player}", own=True)
+    if row.degree != len(moves):
+        fail(f"stored degree {row.degree!r}, the rules give {len(moves)} moves", own=True)
+    malformed = value_problem(row.result, row.remoteness)
+    if malformed:
+        fail(malformed, own=True)
+    if impartial:
+        if row.grundy is not None and not is_remoteness(row.grundy):
+            fail(f"stored grundy {row.grundy!r} is not a non-negative integer", own=True)
+    elif row.grundy is not None:
+        fail(f"stored grundy {row.grundy!r} in a partisan game (only impartial games have grundy values)", own=True)
+    if prim is None and not moves:
+        fail("a non-primitive position must have moves", own=True)
+    children = []
+    for label, child in moves:
+        if child not in values:
+            fail(f"move {label} leads to a position that is not stored (code {child})", own=True)
+        ctext, cres, crem, _ = values[child]
+        if value_problem(cres, crem):
+            fail(f"move {label} leads to {ctext!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
+        children.append((cres, crem))
+    result, remoteness = value_from_children(prim, children)  # children checked above
+    if (row.result, row.remoteness) != (result, remoteness):
+        fail(f"stored {row.result} in {row.remoteness}, the rules and children give {result} in {remoteness}")
+    best = _best_move(result, remoteness, moves, children)
+    if row.best_move != best:
+        fail(f"stored best move {row.best_move!r}, expected {best!r}")
+
+
+def _check_grundy(row, expanded, values) -> None:
+    """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
+    grundies = [values[child][3] for _, child in expanded[3]]
+    grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
+    if row.grundy != grundy:
+        raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
+    if grundy is not None and (grundy == 0) != (row.result == LOSE):
+        raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
+
+
+def _culprit(failures: dict[int, _Failure], impartial: bool):
+    """The (row, problem) to report among the positions that disagree."""
+    own = [code for code, f in failures.items() if f.own]
+    if own:
+        failure = failures[min(own)]
+        return failure.row, failure.problem
+    pool = _still_wrong(failures, impartial) or {code: f.problem for code, f in failures.items()}
+    roots = [code for code in pool if not any(child in pool for _, child in failures[code].expanded[3])]
+    code = min(roots) if roots else min(pool)
+    return failures[code].row, pool[code]
+
+
+def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, str]:
+    """The disagreeing positions that still disagree once the values of all of them are derived again.
+
+    The positions that agree keep their stored values; the others get the
+    values the rules give them from those (:func:`_resolve`). A position
+    that disagreed only because a child's stored value was wrong then
+    agrees: on a cycle of draws this tells the edited position from its
+    neighbours, which plain "first whose children agree" cannot.
+    """
+    if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
+        return {}
+    stored: dict[int, tuple] = {}
+    for failure in failures.values():
+        stored.update(failure.children)
+    outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
+    if any(value_problem(*value) for value in outside.values()):
+        return {}
+    nodes = {code: (f.expanded[2], [child for _, child in f.expanded[3]]) for code, f in failures.items()}
+    derived = _resolve(nodes, outside)
+    values = {code: (text, *derived[code], grundy) if code in derived else (text, res, rem, grundy) for code, (text, res, rem, grundy) in stored.items()}
+    still = {}
+    for code, failure in failures.items():
+        found = _check(failure.row, failure.expanded, values, impartial)
+        if found:
+            still[code] = found[0]
+    return still
+
+
+def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tuple]:
+    """Retrograde analysis of a part of the game, the rest fixed.
+
+    ``nodes``: code -> (primitive value or None, child codes); ``outside``:
+    code -> (result, remoteness) of the children not in ``nodes``. Returns
+    code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
+    levels, then tie levels, the rest draws.
+    """
+    value: dict[int, tuple] = {}
+    parents: dict[int, list[int]] = defaultdict(list)
+    pending: dict[int, int] = {}
+    winlose: dict[int, set] = defaultdict(set)
+    ties: dict[int, set] = defaultdict(set)
+    for code, (prim, children) in nodes.items():
+        if prim is not None:
+            value[code] = (prim, 0)
+        pending[code] = len(children)
+        for child in children:
+            parents[child].append(code)
+
+    def known(code):
+        return value[code] if code in nodes else outside[code]
+
+    for code, (res, rem) in [*value.items(), *outside.items()]:
+        if res in (WIN, LOSE):
+            winlose[rem].add(code)
+        elif res == TIE:
+            ties[rem].add(code)
+    k = 0
+    while winlose and k <= max(winlose):
+        for child in winlose.get(k, ()):
+            lost = known(child)[0] == LOSE
+            for code in parents.get(child, ()):
+                if code in value:
+                    continue
+                if lost:
+                    value[code] = (WIN, k + 1)
+                    winlose[k + 1].add(code)
+                else:
+                    pending[code] -= 1
+                    if pending[code] == 0:
+                        value[code] = (LOSE, k + 1)
+                        winlose[k + 1].add(code)
+        k += 1
+    t = 0
+    while ties and t <= max(ties):
+        for child in ties.get(t, ()):
+            for code in parents.get(child, ()):
+                if code not in value:
+                    value[code] = (TIE, t + 1)
+                    ties[t + 1].add(code)
+        t += 1
+    for code in nodes:
+        value.setdefault(code, (DRAW, None))
+    return value
+
+
+def _best_move(result, remoteness, moves, children):
+    wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
+    for (label, _), (cres, crem) in zip(moves, children):
+        if cres != wanted:
+            continue
+        if result == DRAW or crem == remoteness - 1:
+            return label
+    return None
+
+
+def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
+    """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
+    from ..store.schema import token_board, token_move
+
+    tokens = game.token_moves()
+    nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
+    stored = conn.execute(
+        sa.select(token_move.c.player, token_move.c.node, token_move.c.ord, token_move.c.target, token_move.c.label)
+        .where(token_move.c.game_id == record.id)
+        .order_by(token_move.c.player, token_move.c.node, token_move.c.ord)
+    ).all()
+    if tokens is None:
+        if nodes is not None or stored:
+            raise VerifyError(f"{record.name}: move lists are stored (token_move) but the {game.family} rules have none")
+        return
+    if nodes is None and not stored:
+        # a game solved before gamedb kept move lists (schema 0002 and older): its moves are rows, or were compacted away
+        if conn.execute(sa.text("SELECT 1 FROM move WHERE game_id = :g LIMIT 1"), {"g": record.id}).first() is not None:
+            return
+        if (record.info or {}).get("compacted_at"):
+            return
+        raise VerifyError(f"{record.name}: neither move lists (token_move) nor move rows are stored")
+    if nodes != tokens.nodes:
+        raise VerifyError(f"{record.name}: the stored board has {nodes} nodes, the rules {tokens.nodes}")
+    expected = sorted(tokens.rows)
+    for want, got in zip(expected, [tuple(row) for row in stored]):
+        if want != got:
+            player, node, order = want[:3]
+            raise VerifyError(
+                f"{record.name}: move {order} of {game.player_name(player)} at node {node} is stored as {got[3:]}, the rules say {want[3:]}"
+            )
+    if len(stored) != len(expected):
+        raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
+
+
+def _check_players(conn, record: GameRecord, game: Game) -> None:
+    """The player names (which the positions view joins) must be the rules' own."""
+    from ..store.schema import player
+
+    stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
+    expected = list(enumerate(game.players))
+    if [tuple(row) for row in stored] != expected:
+        raise VerifyError(f"{record.name}: the stored players {[name for _, name in stored]} are not the rules' {list(game.players)}")
+

@@ -1,0 +1,272 @@
+"""Answering positions of heap games: sums of stored components, by XOR.
+
+The database of a heap game (:mod:`gamedb.games.heaps`) holds single heaps
+0..N. A position is a sum of components (the heaps of ``3 5 7``, the ``+``
+runs of ``++--+++``); by the Sprague-Grundy theorem its value is the XOR of
+the components' values, looked up without enumerating the sum. Heaps above N
+are answered from the proven period (:mod:`gamedb.solvers.heaps.periodicity`), without
+computing anything; if no period is proven, such a query fails naming why.
+
+Every move of the sum is still listed (up to :data:`MOVE_LIST_LIMIT`), each
+with the value of the position it leads to: the sum's XOR with the moved
+component's value replaced by that of the heaps it leaves.
+
+Remoteness of a sum is known only when at most one of its components has
+moves (it is then that component's); the remoteness of a sum of several live
+components is not determined by theirs, and is reported as null. The best
+move follows the engine's rule (:mod:`gamedb.solvers.heaps.solver`): a win moves to a
+zero-valued position, the quickest when all their remotenesses are known; a
+loss to the slowest when all are known; otherwise the lowest move order.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ...answer import Answer, MoveValue, impartial_players, set_delta_remoteness
+from ...errors import PositionNotFound
+from ...games.heaps import HeapGame
+from ...store.readers import Reader
+from ...store.record import GameRecord
+from ...values import LOSE, WIN, move_sort_key
+from .periodicity import THEOREM, Periodicity, reduce
+
+#: list every move only when the position has at most this many
+MOVE_LIST_LIMIT = 10_000
+
+class ComponentValues:
+    """Values of single components: the stored heaps 0..N, and beyond N the proven period.
+
+    Rows read once are kept, so a batch of positions reads each heap once.
+    """
+
+    def __init__(self, reader: Reader, record: GameRecord, game: HeapGame):
+        self.reader, self.record, self.game = reader, record, game
+        self.top = game.max_heap
+        info = (record.info or {}).get("periodicity")
+        self.periodicity = Periodicity.from_dict(info) if info else None
+        self.rows: dict[int, tuple[int, int | None, int]] = {}
+        self.loaded_upto = -1
+
+    # --- loading -------------------------------------------------------------
+    def check(self, sizes: Iterable[int]) -> None:
+        """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
+        for n in sizes:
+            if n > self.top and not (self.periodicity and self.periodicity.proven):
+                raise PositionNotFound(self._beyond(n))
+
+    def need(self, sizes: Iterable[int]) -> None:
+        """Load the stored rows the given component sizes map to."""
+        sizes = set(sizes)
+        self.check(sizes)
+        codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
+        if codes:
+            self._add(self.reader.positions(self.record.id, codes).values())
+
+    def need_upto(self, hi: int) -> None:
+        """Load every stored heap 0..min(hi, N)."""
+        hi = min(hi, self.top)
+        if hi > self.loaded_upto:
+            self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
+            self.loaded_upto = hi
+
+    def _add(self, rows) -> None:
+        for row in rows:
+            if row.grundy is None:
+                raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            self.rows[row.code] = (row.grundy, row.remoteness, row.degree)
+
+    def _stored(self, n: int) -> int:
+        return reduce(n, self.periodicity) if n > self.top else n
+
+    # --- values ----------------------------------------------------------------
+    def grundy(self, n: int) -> int:
+        return self.rows[self._stored(n)][0]
+
+    def remoteness(self, n: int) -> int | None:
+        return self.rows[n][1] if n <= self.top else (0 if self.degree(n) == 0 else None)
+
+    def degree(self, n: int) -> int:
+        return self.rows[n][2] if n <= self.top else self.game.heap_degree(n)
+
+    def _beyond(self, n: int) -> str:
+        game, per = self.game, self.periodicity
+        what = f"{game.component_name} {n} is larger than --max {self.top} of game {self.record.name!r}"
+        if not game.theorem_applies:
+            why = f"the {THEOREM} does not apply to {game.rules_name}, so only components up to {self.top} are known"
+        elif per is None:
+            why = f"no period of {game.rules_name} is stored"
+        else:
+            why = f"the values of {game.rules_name} were not proven periodic within 0..{self.top}"
+            if per.candidate_period:
+                why += (
+                    f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod};"
+                    f" the proof needs --max {per.needs_max})"
+                )
+        return f"{what}, and {why}; solve again with a larger --max"
+
+
+def probe_sum(values: ComponentValues, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
+    """The value of a heap-game position and of every move from it, from the stored components."""
+    record, game = values.record, values.game
+    state = game.start() if position is None else game.parse(position)
+    comps = game.heaps(state)
+    values.need(comps)
+    total = 0
+    for n in comps:
+        total ^= values.grundy(n)
+    live = [i for i, n in enumerate(comps) if values.degree(n)]
+    degree = sum(values.degree(n) for n in comps)
+    remoteness = 0 if not live else values.remoteness(comps[live[0]]) if len(live) == 1 else None
+    result = WIN if total else LOSE
+
+    listed, best = [], None
+    if degree and (move_limit is None or degree <= move_limit):
+        listed = _all_moves(game, state, comps, live, total, values)
+        best = _best_of(listed, result)
+    elif degree:
+        best = _best_by_search(game, state, comps, live, total, remoteness, values)
+    moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
+    if best is not None and not listed:
+        moves = [best]
+    set_delta_remoteness(moves)
+    player, winner = impartial_players(result)
+    return Answer(
+        game=record.name,
+        position=game.format(state),
+        player=player,
+        result=result,
+        winner=winner,
+        remoteness=remoteness,
+        degree=degree,
+        best_move=best.move if best is not None else None,
+        grundy=total,
+        moves=moves,
+        board=game.describe(state),
+        moves_complete=not degree or bool(listed),
+        impartial=True,
+    )
+
+
+def _child_remoteness(comps, live, index, parts, values) -> int | None:
+    """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
+    others = [comps[j] for j in live if j != index]
+    live_after = others + [p for p in parts if values.degree(p)]
+    if not live_after:
+        return 0
+    return values.remoteness(live_after[0]) if len(live_after) == 1 else None
+
+
+def _all_moves(game, state, comps, live, total, values) -> list[tuple[tuple, MoveValue]]:
+    moves = list(game.sum_moves(state))
+    values.need(p for *_, parts in moves for p in parts)
+    listed = []
+    for order, (label, child, index, n, parts) in enumerate(moves):
+        value = total ^ values.grundy(n)
+        for p in parts:
+            value ^= values.grundy(p)
+        cresult = WIN if value else LOSE
+        crem = _child_remoteness(comps, live, index, parts, values)
+        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+    return listed
+
+
+def _best_of(listed, result: str) -> MoveValue | None:
+    """The engine's best-move rule applied to a full move list."""
+    wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
+    if not wanted:
+        return None
+    if all(mv.remoteness is not None for _, mv in wanted):
+        sign = 1 if result == WIN else -1
+        return min(wanted, key=lambda pair: (sign * pair[1].remoteness, pair[0]))[1]
+    return min(wanted, key=lambda pair: pair[0])[1]
+
+
+def _best_by_search(game, state, comps, live, total, remoteness, values) -> MoveValue | None:
+    """The best move of a position with too many moves to list, found without listing them."""
+    if remoteness is not None:
+        # one live component, stored: scan its options like the engine did
+        index = live[0]
+        n = comps[index]
+        values.need_upto(n)
+        listed = []
+        for order, (idx, parts) in enumerate(game.heap_options(n)):
+            value = total ^ values.grundy(n)
+            for p in parts:
+                value ^= values.grundy(p)
+            cresult = WIN if value else LOSE
+            crem = _child_remoteness(comps, live, index, parts, values)
+            listed.append(((None, order), _move_value(game, state, index, idx, parts, cresult, crem, value)))
+        return _best_of(listed, WIN if total else LOSE)
+    if not total:  # a loss with unknown remoteness: the first move
+        index = live[0]
+        idx, parts = next(iter(game.heap_options(comps[index])))
+        return _option_move(game, state, comps, live, total, index, idx, parts, values)
+    for index in live:
+        n = comps[index]
+        found = _first_option_with_value(game, n, total ^ values.grundy(n), values)
+        if found is not None:
+            return _option_move(game, state, comps, live, total, index, *found, values)
+    raise AssertionError("a position with a non-zero grundy value has a move to zero")
+
+
+def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues):
+    """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
+
+    Beyond the stored heaps the period bounds the search: for splits ``a + b``
+    with ``a >= n0 + p`` the value repeats that of ``(a - p) + (b + p)``.
+    """
+    per = values.periodicity
+    for idx, rule in enumerate(game.rules):
+        rest = n - rule.take
+        if rule.parts == 0:
+            if rest == 0 and target == 0:
+                return idx, ()
+        elif rule.parts == 1:
+            if rest >= 1:
+                values.need([rest])
+                if values.grundy(rest) == target:
+                    return idx, (rest,)
+        elif rest >= 2:
+            amax = (rest - rule.unequal) // 2
+            if n > values.top:
+                amax = min(amax, per.preperiod + per.period - 1)
+                values.need_upto(amax)
+                values.need(rest - a for a in range(1, amax + 1))
+            else:
+                values.need_upto(rest)
+            for a in range(1, amax + 1):
+                if values.grundy(a) ^ values.grundy(rest - a) == target:
+                    return idx, (a, rest - a)
+    return None
+
+
+def _option_move(game, state, comps, live, total, index, idx, parts, values) -> MoveValue:
+    n = comps[index]
+    values.need(parts)
+    value = total ^ values.grundy(n)
+    for p in parts:
+        value ^= values.grundy(p)
+    crem = _child_remoteness(comps, live, index, parts, values)
+    return _move_value(game, state, index, idx, parts, WIN if value else LOSE, crem, value)
+
+
+def _move_value(game, state, index, idx, parts, cresult, crem, value) -> MoveValue:
+    label, child = game.option_move(state, index, idx, parts)
+    return MoveValue(label, game.format(child), cresult, crem, value)
+
+
+def periodicity_summary(record: GameRecord) -> dict:
+    """Lines for ``stats``: the period, pre-period and last exceptional value, or why there is none."""
+    info = (record.info or {}).get("periodicity")
+    if info is None:
+        return {"period": "not looked for: the octal periodicity theorem does not apply to these rules"}
+    per = Periodicity.from_dict(info)
+    if per.proven:
+        return {
+            "period": per.period,
+            "pre-period": per.preperiod,
+            "last exceptional": per.last_exceptional if per.last_exceptional is not None else "none",
+            "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
+        }
+    return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}

@@ -1,0 +1,109 @@
+"""Rechecking a solved heap game: every stored heap against the rules, in Python.
+
+Independent of the engine's SQL: the options of each heap come from the
+family's rules (:meth:`~gamedb.games.heaps.HeapGame.heap_options` order), their
+values from the stored values of smaller heaps, and the heap's grundy value,
+result, remoteness and best move must follow (the rules are those of
+:mod:`gamedb.solvers.heaps.solver`). By induction on the heap size a table that passes
+is right everywhere. The stored rules (``heap_rule``) and the stored period
+are checked too: the period is found again from the stored values.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import sqlalchemy as sa
+
+from ...store.catalog import GameRecord
+from ...errors import VerifyError
+from ...games.heaps import HeapGame
+from .solver import analyse
+from ...values import LOSE, WIN, is_remoteness, mex
+
+Progress = Callable[[str, int, "int | None"], None]
+
+_ROWS = sa.text(
+    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"
+)
+_RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id = :g ORDER BY idx")
+
+
+def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
+    """Raise :class:`VerifyError` naming the first wrong heap; return the number of heaps checked."""
+
+    def fail(what: str):
+        raise VerifyError(f"{record.name}: {what}")
+
+    rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
+    expected = [(i, r.take, r.parts, int(r.unequal)) for i, r in enumerate(game.rules)]
+    if rules != expected:
+        fail(f"the stored heap rules {rules} differ from the rules of {game.rules_name} {expected}")
+    rows = conn.execute(_ROWS, {"g": record.id}).all()
+    if [row.code for row in rows] != list(range(game.max_heap + 1)):
+        fail(f"expected exactly the heaps 0..{game.max_heap}, found {len(rows)} rows")
+    grundy = [row.grundy for row in rows]
+    remoteness = [row.remoteness for row in rows]
+    degree = [row.degree for row in rows]
+    for row in rows:
+        problem = _check_heap(game, row, grundy, remoteness, degree)
+        if problem:
+            fail(f"position {row.text!r}: {problem}")
+        if progress and (row.code % 1000 == 0 or row.code == game.max_heap):
+            progress("verify", row.code + 1, game.max_heap + 1)
+    stored = (record.info or {}).get("periodicity")
+    found = analyse(conn, record.id, game)
+    if (found.to_dict() if found else None) != stored:
+        fail(f"stored period {stored} differs from what the stored values show: {found.to_dict() if found else None}")
+    if record.positions is not None and len(rows) != record.positions:
+        fail(f"{len(rows)} positions stored, the game row says {record.positions}")
+    return len(rows)
+
+
+def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
+    n = row.code
+    if row.text != game.format(game.heap_state(n)):
+        return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
+    if row.player != 0:
+        return f"stored player {row.player}, impartial positions are stored with player 0"
+    if row.degree != game.heap_degree(n):
+        return f"stored degree {row.degree!r}, the rules give {game.heap_degree(n)} moves"
+    # malformed values first: the rows of larger heaps read this one's grundy,
+    # remoteness and degree, and must never trip over them
+    if not is_remoteness(row.grundy):
+        return f"stored grundy {row.grundy!r} is not a non-negative integer"
+    if row.result not in (WIN, LOSE):
+        return f"stored result {row.result!r}, a heap game position is a win or a lose"
+    if row.remoteness is not None and not is_remoteness(row.remoteness):
+        return f"stored remoteness {row.remoteness!r} is not a non-negative integer"
+    options = []  # (order, idx, parts, value, remoteness or None)
+    for order, (idx, parts) in enumerate(game.heap_options(n)):
+        value = 0
+        for p in parts:
+            value ^= grundy[p]
+        live = [p for p in parts if degree[p]]
+        rem = 0 if not live else remoteness[live[0]] if len(live) == 1 else None
+        options.append((order, idx, parts, value, rem))
+    grundy_here = mex(value for *_, value, _ in options)
+    if row.grundy != grundy_here:
+        return f"stored grundy {row.grundy}, the mex of its options' values is {grundy_here}"
+    result = WIN if grundy_here else LOSE
+    if row.result != result:
+        return f"stored result {row.result}, grundy {grundy_here} means {result}"
+    if not options:
+        rem, best = 0, None
+    else:
+        wanted = [o for o in options if o[3] == 0] if result == WIN else options
+        if all(o[4] is not None for o in wanted):
+            sign = 1 if result == WIN else -1
+            chosen = min(wanted, key=lambda o: (sign * o[4], o[0]))
+            rem = 1 + chosen[4]
+        else:
+            chosen = wanted[0]
+            rem = None
+        best = game.heap_label(n, chosen[1], chosen[2])
+    if row.remoteness != rem:
+        return f"stored remoteness {row.remoteness}, the options give {rem}"
+    if row.best_move != best:
+        return f"stored best move {row.best_move!r}, expected {best!r}"
+    return None

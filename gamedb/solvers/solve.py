@@ -1,0 +1,251 @@
+"""Solving a game end to end: record it, enumerate, propagate, finish the file."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import sqlalchemy as sa
+
+from ..store import catalog
+from . import token_moves
+from .heaps import solver as heap_solver
+from .graph_sql import propagate, propagate_grundy
+from .enumeration import enumerate_game
+from ..errors import GamedbError, GameExists, InputError
+from ..games.base import Game
+from ..games.heaps import HeapGame
+from ..store.locking import others_solving, solve_lock
+from ..store.database import finish_file, sqlite_file
+from ..store.schema import ENUMERATING, SOLVED, SOLVING
+from ..store.tuning import default_memory_limit, human_size, solve_settings
+
+Progress = Callable[[str, int, "int | None"], None]
+
+
+@dataclass
+class SolveReport:
+    name: str
+    positions: int
+    moves: int
+    seconds: float
+    already_solved: bool = False
+    resumed: bool = False
+    #: which engine solved it: ``memory`` or ``sql``
+    engine: str = "sql"
+
+
+def solve(
+    engine: sa.Engine,
+    game: Game,
+    name: str | None = None,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+    batch: int = 20000,
+    method: str = "auto",
+    memory_limit: int | None = None,
+) -> SolveReport:
+    """Solve ``game`` into the database under ``name`` (default: the family's name).
+
+    A game already solved with the same rules is left alone; an unfinished
+    solve of the same game resumes; another game of that name is refused
+    unless ``force`` (which deletes it first). A second solve of the same
+    game while one runs is refused (:class:`~gamedb.store.locking.SolveInProgress`).
+
+    ``method`` picks the engine: ``sql`` (retrograde analysis inside the
+    database, memory bounded), ``memory`` (numpy, :mod:`gamedb.solvers.graph_memory`)
+    or ``auto``: in memory when the game fits ``memory_limit`` bytes (default:
+    half the available memory), else SQL. Both write identical tables.
+
+    Before anything is written, a family that can estimate its size
+    (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`) is checked
+    against the free space beside a SQLite file (:class:`NotEnoughSpace`)
+    and, with ``method="memory"``, against the memory limit
+    (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
+    different game of the same name, a bad option) leaves the file untouched.
+    """
+    if method not in METHODS:
+        raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {method!r}")
+    if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
+        raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
+    name = name or game.default_name()
+    if method == "memory" and game.impartial:
+        raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
+    # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
+    with engine.connect() as conn:
+        record = catalog.find(conn, name)
+    if record is not None and not force:
+        _check_stored(record, game, name)
+        if record.solved:
+            return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+        if method == "memory":
+            _in_memory(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
+    limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
+    if record is None or force:
+        check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
+    with solve_lock(engine, name), solve_settings(engine, limit):
+        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
+
+
+def _check_stored(record, game: Game, name: str) -> None:
+    if not catalog.same_game(record, game):
+        raise GameExists(
+            f"a different game named {name!r} is already stored ({record.family}); "
+            "choose another --name, or --force to replace it"
+        )
+
+
+def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_limit) -> SolveReport:
+    t0 = time.perf_counter()
+    with engine.connect() as conn:  # again, now that the lock is ours
+        record = catalog.find(conn, name)
+    resumed = False
+    replace = None  # a stored game --force replaces
+    if record is not None:
+        if force:
+            replace, record = record, None
+        else:
+            _check_stored(record, game, name)
+            if record.solved:
+                return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+            resumed = True
+
+    if _in_memory(engine, record, game, method):
+        from . import graph_memory  # numpy: imported only to solve
+
+        def prepare(conn):
+            # the game row is created (and a replaced game deleted) in the transaction that writes
+            # the solved rows: a solve that fails or is killed before leaves the database as it was
+            if replace is not None:
+                catalog.delete(conn, replace)
+            return record if record is not None else catalog.create(conn, name, game)
+
+        try:
+            n_pos, n_mov = graph_memory.solve_in_memory(
+                engine, record, game, memory_limit=memory_limit, progress=progress, prepare=prepare
+            )
+        except graph_memory.TooLarge:
+            if method == "memory":
+                raise
+        else:
+            _finish(engine, name)
+            return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed, engine="memory")
+    if record is None:
+        with engine.begin() as conn:
+            if replace is not None:
+                catalog.delete(conn, replace)
+            record = catalog.create(conn, name, game)
+    heaps = isinstance(game, HeapGame)  # heap games have their own SQL engine
+    if record.status == ENUMERATING:
+        if heaps:  # one position per heap size, moves as rules: nothing to enumerate
+            n_pos, n_mov = heap_solver.fill(engine, record.id, game)
+        else:
+            batch = min(batch, max(500, memory_limit // 8192))  # a page of positions and their moves takes a few kB per position
+            n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, memory_limit=memory_limit, progress=progress)
+        t1 = time.perf_counter()
+        with engine.begin() as conn:
+            catalog.update(conn, record, status=SOLVING, positions=n_pos, moves=n_mov, enumerate_seconds=round(t1 - t0, 3))
+    else:
+        n_pos, n_mov = record.positions or 0, record.moves or 0
+        t1 = t0
+    if heaps:
+        heap_solver.propagate(engine, record.id, game, progress=progress)
+    else:
+        propagate(engine, record.id, progress=progress, move_lists=token_moves.of(game) is not None)
+        if game.impartial:
+            propagate_grundy(engine, record.id, progress=progress)
+    t2 = time.perf_counter()
+    with engine.begin() as conn:
+        catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
+    _finish(engine, name)
+    return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)
+
+
+def _finish(engine, name: str) -> None:
+    """:func:`finish_file`, waiting its usual while for other connections to close, but not at
+    all while another game is being solved into the file (that solve finishes the file itself)."""
+    if others_solving(engine, name):
+        finish_file(engine, wait=0.0)
+    else:
+        finish_file(engine)
+
+
+# --- size limits ------------------------------------------------------------------------
+
+#: bytes a solved game takes in a SQLite file per position and per move (tables and
+#: indexes), measured on cat-mouse (about 10 moves per position: ~460 B/position),
+#: Connect-Four 4x4 (~157 B/position) and tic-tac-toe, rounded up
+DISK_BYTES_PER_POSITION = 90
+DISK_BYTES_PER_MOVE = 40
+#: free space a solve needs while it writes, as a multiple of the finished size: the rows
+#: pass through the write-ahead log (or the SQL engine's work tables) before they settle
+DISK_WORK_FACTOR = 2
+
+
+class NotEnoughSpace(GamedbError):
+    """The game will not fit the free space beside the database file."""
+
+
+def disk_bytes(positions: int, moves: int) -> int:
+    """Estimated size on disk of a solved game with this many positions and moves."""
+    return positions * DISK_BYTES_PER_POSITION + moves * DISK_BYTES_PER_MOVE
+
+
+def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto", memory_limit: int | None = None, chosen: bool = True) -> None:
+    """Refuse a game whose estimated size cannot fit the disk (SQLite) or, for ``method="memory"``,
+    the memory limit; the message gives the estimate. Families without :meth:`Game.estimate` pass.
+
+    ``memory_limit`` None means the default; ``chosen`` False says a given one is the default too (for the message)."""
+    estimate = game.estimate()
+    if estimate is None:
+        return
+    positions, moves = estimate
+    size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
+    path = sqlite_file(engine)
+    if path is not None:
+        folder = path.parent
+        need = disk_bytes(positions, moves)
+        try:
+            free = shutil.disk_usage(folder).free
+        except OSError:
+            free = None
+        if free is not None and need * DISK_WORK_FACTOR > free:
+            raise NotEnoughSpace(
+                f"{size} (~{human_size(need)} on disk, ~{human_size(need * DISK_WORK_FACTOR)} free while solving) "
+                f"but only {human_size(free)} are free in {folder}"
+            )
+    if method == "memory":
+        from . import graph_memory
+
+        limit = memory_limit if memory_limit is not None else default_memory_limit()
+        need = graph_memory.estimate_game_bytes(game, positions, moves)
+        if need > limit:
+            which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None and chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
+            raise graph_memory.TooLarge(
+                f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
+                "use --engine sql (or auto), or a larger --memory-limit"
+            )
+
+
+#: values of ``method`` (``--engine``)
+METHODS = ("auto", "sql", "memory")
+
+
+def _in_memory(engine, record, game, method: str) -> bool:
+    """Whether to try the in-memory engine: asked for, or ``auto`` on a game not begun in SQL
+    (``record`` None: a new game). :func:`solve` has already refused ``memory`` for an
+    impartial game (heap games included)."""
+    if record is None:
+        return method != "sql" and not game.impartial
+    if method == "sql" or game.impartial or record.status != ENUMERATING:
+        if method == "memory":
+            raise InputError("the in-memory engine cannot solve this game (an unfinished SQL solve of it is stored; use --engine sql or --force)")
+        return False
+    with engine.connect() as conn:
+        begun = conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first()
+    if begun and method == "memory":
+        raise InputError("the in-memory engine cannot resume an unfinished SQL solve; use --engine sql or --force")
+    return not begun

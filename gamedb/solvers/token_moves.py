@@ -1,0 +1,96 @@
+"""Moves of two-token games kept as the players' move lists on the board.
+
+In cat and mouse each player moves its own token along the board's edges,
+so every move of the game follows from two short lists per node. A family
+says so through :meth:`Game.token_moves <gamedb.games.base.Game.token_moves>`;
+its positions are coded ``(token0 * nodes + token1) * 2 + turn`` with the
+player to move (0 or 1) moving its own token. For such a game the database
+keeps those lists (``token_board``, ``token_move``: a few thousand rows)
+instead of one ``move`` row per move of every position (8 million on a
+1,000-node graph): the solved file is about half the size and is written in
+a fraction of the time. The ``moves`` view generates the moves with one
+join, and the SQL engine's level statements find a position's parents and
+children by arithmetic on the codes through these lists
+(:data:`gamedb.solvers.graph_sql.TOKEN_MOVES`, built from the expressions here). The
+Grundy statements of impartial games need move rows, so an impartial game
+may not keep move lists (:func:`of`).
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from ..errors import GamedbError
+from ..games.base import Game, TokenMoves
+from ..store.bulk import insert_rows
+from ..store.schema import token_board, token_move
+
+
+def of(game: Game) -> TokenMoves | None:
+    """The game's move lists, or None for a game stored with move rows."""
+    tokens = game.token_moves()
+    if tokens is not None and game.impartial:
+        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
+    return tokens
+
+
+# --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``
+# (the board's node count, passed with every statement: a constant, so a server's planner can use
+# the token_move indexes as soon as the position is known, with no join to token_board first)
+
+NODES = ":n"
+
+
+def tokens_sql(x: str) -> tuple[str, str]:
+    """token0 and token1 of the position aliased ``x`` (the modulo written out: portable)."""
+    n = NODES
+    return f"{x}.code / 2 / {n}", f"({x}.code / 2 - {x}.code / 2 / {n} * {n})"
+
+
+def _by_player(x: str, first: int, if_first: str, otherwise: str) -> str:
+    """``if_first`` when the player to move at ``x`` is ``first``, else ``otherwise``."""
+    return f"CASE {x}.player WHEN {first} THEN {if_first} ELSE {otherwise} END"
+
+
+def mover_token_sql(x: str) -> str:
+    """The token that the player to move at position ``x`` moves."""
+    t0, t1 = tokens_sql(x)
+    return _by_player(x, 0, t0, t1)
+
+
+def child_sql(x: str, target: str) -> str:
+    """The code after the player to move at ``x`` moves its token to ``target``."""
+    t0, t1 = tokens_sql(x)
+    return _by_player(x, 0, f"({target} * {NODES} + {t1}) * 2 + 1", f"({t0} * {NODES} + {target}) * 2")
+
+
+def moved_token_sql(x: str) -> str:
+    """Where the player who moved into position ``x`` (``1 - x.player``) now stands."""
+    t0, t1 = tokens_sql(x)
+    return _by_player(x, 1, t0, t1)
+
+
+def parent_sql(x: str, node: str) -> str:
+    """The code before the player who moved into ``x`` moved its token from ``node``."""
+    t0, t1 = tokens_sql(x)
+    return _by_player(x, 1, f"({node} * {NODES} + {t1}) * 2", f"({t0} * {NODES} + {node}) * 2 + 1")
+
+
+def board_nodes(conn, game_id: int) -> int:
+    """The node count of the game's stored board (the ``:n`` of the SQL expressions here)."""
+    nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).scalar()
+    if nodes is None:
+        raise GamedbError(f"game id {game_id} keeps no move lists (no token_board row)")
+    return nodes
+
+
+def store(conn, game_id: int, tokens: TokenMoves) -> None:
+    """Write the game's move lists (once: a resumed solve finds them there)."""
+    if conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).first() is not None:
+        return
+    insert_rows(conn, token_board, [{"game_id": game_id, "nodes": tokens.nodes}])
+    insert_rows(
+        conn,
+        token_move,
+        [{"game_id": game_id, "player": p, "node": a, "ord": o, "target": b, "label": label} for p, a, o, b, label in tokens.rows],
+    )

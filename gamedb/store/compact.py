@@ -1,0 +1,56 @@
+"""Compacting a solved game: drop what answering queries does not need.
+
+A solved game keeps its ``move`` rows only for the solver and for SQL users
+who walk the tree. Queries never read them: :func:`gamedb.query.probe`
+generates the moves from the rules and looks the children up in
+``position``, and :func:`gamedb.solvers.graph_verify.verify` re-derives every value from
+the rules. So :func:`compact` deletes the game's moves (and any leftover
+working rows), records that in ``game.info``, and gives the space back
+(VACUUM on a SQLite file, which is then again one self-contained file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from . import catalog
+from .catalog import GameRecord
+from .locking import solve_lock
+from .database import sqlite_file, vacuum
+from .schema import WORKING_TABLES, metadata, move
+
+
+@dataclass
+class CompactReport:
+    game: str
+    moves_removed: int
+    bytes_before: int | None  # SQLite file size; None on a server
+    bytes_after: int | None
+
+
+def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
+    """Delete the move rows of a solved game and reclaim their space.
+
+    Positions and their values stay, so ``query``, ``stats`` and ``verify``
+    answer as before; the ``moves`` view lists nothing for this game any
+    more. Compacting twice is harmless. Raises
+    :class:`~gamedb.errors.GamedbError` if the game is not fully solved (an
+    unfinished solve needs its moves to resume).
+    """
+    record.require_solved()
+    path = sqlite_file(engine)
+    before = path.stat().st_size if path is not None else None
+    with solve_lock(engine, record.name):
+        with engine.begin() as conn:
+            removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
+            for name in WORKING_TABLES:
+                table = metadata.tables[name]
+                conn.execute(table.delete().where(table.c.game_id == record.id))
+            info = dict(catalog.get(conn, record.name).info or {})
+            info["compacted_at"] = catalog.now()
+            catalog.update(conn, record, info=info)
+        vacuum(engine)
+    after = path.stat().st_size if path is not None else None
+    return CompactReport(record.name, max(removed, 0), before, after)

@@ -1,0 +1,174 @@
+"""One solver per game at a time, with locks the operating system releases.
+
+A solve holds an exclusive lock for its game until it ends: on SQLite a
+byte-range lock on the database file itself, on PostgreSQL a session
+advisory lock. Both vanish with the process, so a killed solve never leaves
+a stale lock behind, and the next ``gamedb solve`` of the same game simply
+resumes.
+
+The SQLite lock is an open-file-description lock (Linux ``F_OFD_SETLK``) on
+one byte per game name, far beyond the bytes SQLite locks itself (at 1 GiB):
+solves of different games do not block each other, and nothing but the
+database file is ever created, so a shared folder holds just that file.
+(Classic POSIX ``fcntl`` locks cannot be used on the database file: closing
+any descriptor of a file drops all the process's locks on it, SQLite's
+included.) Where OFD locks do not exist, a lock file beside the database
+(``NAME.sqlite.lock``) takes the lock and is removed again when no solve
+holds any lock in it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import struct
+from contextlib import contextmanager
+from pathlib import Path
+
+import sqlalchemy as sa
+
+from ..errors import GamedbError
+
+
+class SolveInProgress(GamedbError):
+    """Another process is solving the same game right now."""
+
+
+#: first byte of the game locks in the database file: past SQLite's own lock bytes
+#: (1 GiB .. 1 GiB + 512) and past any file SQLite will write before it
+LOCK_BASE = 1 << 40
+#: bytes of the lock range (one per game name hash)
+LOCK_SPAN = 1 << 31
+
+
+def _key(name: str) -> int:
+    return int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big", signed=True)
+
+
+def _offset(name: str) -> int:
+    return _key(name) & (LOCK_SPAN - 1)
+
+
+def _db_path(engine: sa.Engine) -> str | None:
+    db_path = engine.url.database
+    return None if not db_path or db_path == ":memory:" else db_path
+
+
+def _ofd_supported() -> bool:
+    import fcntl
+
+    return hasattr(fcntl, "F_OFD_SETLK")
+
+
+def _flock(kind: int, start: int, length: int) -> bytes:
+    # struct flock: short l_type, short l_whence, off_t l_start, off_t l_len, pid_t l_pid (0 for OFD locks)
+    return struct.pack("hhqqi4x", kind, os.SEEK_SET, start, length, 0)
+
+
+@contextmanager
+def solve_lock(engine: sa.Engine, name: str):
+    """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken."""
+    busy = SolveInProgress(f"game {name!r} is being solved by another process right now; wait for it to finish")
+    if engine.dialect.name == "sqlite":
+        db_path = _db_path(engine)
+        if db_path is None:
+            yield
+            return
+        lock = _ofd_lock if _ofd_supported() else _file_lock
+        with lock(db_path, _offset(name), busy):
+            yield
+    elif engine.dialect.name == "postgresql":
+        with engine.connect() as conn:
+            got = conn.execute(sa.text("SELECT pg_try_advisory_lock(:k)"), {"k": _key(name)}).scalar()
+            conn.commit()
+            if not got:
+                raise busy
+            try:
+                yield
+            finally:
+                conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})
+                conn.commit()
+    else:
+        yield
+
+
+@contextmanager
+def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress):
+    """A write lock on byte ``LOCK_BASE + offset`` of the database file, for as long as the block runs."""
+    import fcntl
+
+    try:
+        fd = os.open(db_path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise GamedbError(f"cannot solve into {db_path}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.fcntl(fd, fcntl.F_OFD_SETLK, _flock(fcntl.F_WRLCK, LOCK_BASE + offset, 1))
+        except OSError:
+            raise busy from None
+        yield  # closing the descriptor releases the lock
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def _file_lock(db_path: str, offset: int, busy: SolveInProgress):
+    """The same lock on byte ``offset`` of ``NAME.lock`` beside the database; the file goes when no lock is left in it."""
+    import fcntl
+
+    lock_path = Path(db_path).with_name(Path(db_path).name + ".lock")
+    while True:
+        try:
+            fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise GamedbError(f"cannot solve into {db_path}: {exc.strerror} creating {lock_path}") from None
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
+        except OSError:
+            os.close(fd)
+            raise busy from None
+        try:
+            current = os.stat(lock_path).st_ino
+        except FileNotFoundError:
+            current = None
+        if current == os.fstat(fd).st_ino:
+            break
+        os.close(fd)  # removed by a finishing solve in the meantime: lock the new file
+    try:
+        yield
+    finally:
+        try:
+            # no lock of any other solve left in the file: remove it (while holding all of it)
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 0, 0)
+        except OSError:
+            pass
+        else:
+            try:
+                os.unlink(lock_path)
+            except OSError:
+                pass
+        os.close(fd)
+
+
+def others_solving(engine: sa.Engine, name: str) -> bool:
+    """Whether another solve (of a game other than ``name``) holds a lock on this SQLite file right now."""
+    if engine.dialect.name != "sqlite" or _db_path(engine) is None or not _ofd_supported():
+        return False
+    import fcntl
+
+    try:
+        fd = os.open(_db_path(engine), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return False
+    try:
+        mine = _offset(name)
+        for start, end in ((0, mine), (mine + 1, LOCK_SPAN)):
+            if start < end:
+                found = fcntl.fcntl(fd, fcntl.F_OFD_GETLK, _flock(fcntl.F_WRLCK, LOCK_BASE + start, end - start))
+                if struct.unpack("hhqqi4x", found)[0] != fcntl.F_UNLCK:
+                    return True
+        return False
+    except OSError:
+        return False
+    finally:
+        os.close(fd)

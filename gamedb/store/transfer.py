@@ -1,0 +1,142 @@
+"""Copying solved games from one database to another (SQLite <-> PostgreSQL).
+
+Both ends are ordinary gamedb databases at the same schema revision, so a
+copy is a streamed read of the source's ``game``, ``position`` and ``move``
+rows and of the game's rows in every other per-game table (``player``,
+``heap_rule``) and batched inserts into the destination, one transaction
+per game: a failed copy leaves no half-copied game behind. Game ids are
+given by the destination (it may already hold other games); everything else
+is copied as stored, so the copy answers exactly like the original. The
+destination is finished afterwards (ANALYZE; on SQLite one self-contained
+file).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import sqlalchemy as sa
+
+from . import catalog
+from .catalog import GameRecord
+from ..errors import GameExists, GamedbError
+from .locking import solve_lock
+from .bulk import copy_rows
+from .database import finish_file, sqlite_file
+from .schema import WORKING_TABLES, game as game_table, metadata, move, position
+
+Progress = Callable[[str, int, "int | None"], None]
+
+#: positions read (and written) per batch; their moves come along
+PAGE = 20000
+
+
+@dataclass
+class CopyReport:
+    games: list[str] = field(default_factory=list)
+    positions: int = 0
+    moves: int = 0
+    skipped: list[str] = field(default_factory=list)  # unfinished games, not copied
+
+
+def per_game_tables() -> list[sa.Table]:
+    """The small tables that describe a game beside its positions and moves (players, heap rules, ...)."""
+    big_or_working = {position.name, move.name, *WORKING_TABLES}
+    return [t for t in metadata.sorted_tables if "game_id" in t.c and t.name not in big_or_working]
+
+
+def same_database(a: sa.Engine, b: sa.Engine) -> bool:
+    """True if two engines point at the same database (same SQLite file, or same server URL)."""
+    if a.dialect.name == "sqlite" and b.dialect.name == "sqlite":
+        fa, fb = sqlite_file(a), sqlite_file(b)
+        return fa is not None and fb is not None and fa.exists() and fb.exists() and fa.samefile(fb)
+    return a.url.render_as_string(hide_password=False) == b.url.render_as_string(hide_password=False)
+
+
+def copy_games(
+    src: sa.Engine,
+    dst: sa.Engine,
+    names: Iterable[str] | None = None,
+    *,
+    force: bool = False,
+    progress: Progress | None = None,
+) -> CopyReport:
+    """Copy solved games (all of them, or those named) from ``src`` into ``dst``.
+
+    A game whose name is already taken in ``dst`` is refused before anything
+    is written (:class:`~gamedb.errors.GameExists`), unless ``force``
+    replaces it. Unfinished games are skipped when copying everything and
+    refused when named.
+    """
+    if same_database(src, dst):
+        raise GamedbError("the source and the destination are the same database")
+    with src.connect() as conn:
+        if names is None:
+            records = catalog.all_games(conn)
+            report = CopyReport(skipped=[r.name for r in records if not r.solved])
+            records = [r for r in records if r.solved]
+        else:
+            records = [catalog.get(conn, name) for name in dict.fromkeys(names)]
+            for record in records:
+                record.require_solved()
+            report = CopyReport()
+    with dst.connect() as conn:
+        taken = [r.name for r in records if catalog.find(conn, r.name) is not None]
+    if taken and not force:
+        raise GameExists(
+            f"the destination already holds {', '.join(repr(n) for n in taken)}; "
+            "--force replaces them, or name the games to copy"
+        )
+    total = sum(r.positions or 0 for r in records)
+    for record in records:
+        with solve_lock(dst, record.name):
+            n_pos, n_mov = _copy_game(src, dst, record, progress=progress, done=report.positions, total=total)
+        report.games.append(record.name)
+        report.positions += n_pos
+        report.moves += n_mov
+    finish_file(dst)
+    return report
+
+
+def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, done: int, total: int) -> tuple[int, int]:
+    n_pos = n_mov = 0
+    pos_cols = [c.name for c in position.columns if c.name != "game_id"]
+    move_cols = [c.name for c in move.columns if c.name != "game_id"]
+    with src.connect() as sconn, dst.begin() as dconn:
+        # found again here, not reused from copy_games: only now is the name's lock held
+        existing = catalog.find(dconn, record.name)
+        if existing is not None:
+            catalog.delete(dconn, existing)
+        row = dict(sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()._mapping)
+        row.pop("id")
+        new_id = dconn.execute(game_table.insert().values(**row)).inserted_primary_key[0]
+        for table in per_game_tables():  # player, heap_rule, ...: a few rows each
+            rows = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
+            if rows:
+                dconn.execute(table.insert(), rows)
+
+        after = -1  # codes are non-negative
+        while True:
+            rows = sconn.execute(
+                sa.select(*(position.c[c] for c in pos_cols))
+                .where(position.c.game_id == record.id, position.c.code > after)
+                .order_by(position.c.code)
+                .limit(PAGE)
+            ).all()
+            if not rows:
+                break
+            high = rows[-1].code
+            moves = sconn.execute(
+                sa.select(*(move.c[c] for c in move_cols)).where(
+                    move.c.game_id == record.id, move.c.parent > after, move.c.parent <= high
+                )
+            ).all()
+            copy_rows(dconn, position, pos_cols, [tuple(r) for r in rows], game_id=new_id)
+            copy_rows(dconn, move, move_cols, [tuple(r) for r in moves], game_id=new_id)
+            n_pos += len(rows)
+            n_mov += len(moves)
+            after = high
+            if progress:
+                progress("copy", done + n_pos, total or None)
+    return n_pos, n_mov
