@@ -14,8 +14,8 @@ from .render import ProgressBars
 @handle_errors
 def copy_command(
     ctx: typer.Context,
-    src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
-    dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
+    src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
+    dst: Annotated[str, typer.Argument(metavar="DST", help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
     games: Annotated[
         Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)
     ] = None,
@@ -42,7 +42,7 @@ def copy_command(
 @handle_errors
 def compact_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
 ) -> None:
     """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
     from ..store.tuning import human_size
@@ -56,9 +56,9 @@ def compact_command(
 @handle_errors
 def export_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv or jsonl.")] = "csv",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[csv|jsonl]", help="csv (with a header line) or jsonl (one JSON object per line).")] = "csv",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from ..export import export_lines

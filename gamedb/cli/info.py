@@ -81,8 +81,8 @@ def list_command(
 @handle_errors
 def query_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game (see `gamedb list`).")],
-    position: Annotated[Optional[str], typer.Argument(help="Position text; omitted means the start position.")] = None,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`).")],
+    position: Annotated[Optional[str], typer.Argument(metavar="POSITION", help="Position text; omitted means the start position.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
@@ -103,7 +103,7 @@ def query_command(
 @handle_errors
 def stats_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a stored game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a stored game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Counts of positions by result, the start position's value, timings."""
@@ -132,7 +132,7 @@ def stats_command(
 @handle_errors
 def verify_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
