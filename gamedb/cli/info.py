@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
 
+from ..errors import GamedbError, InputError
 from ..games import family, family_names
 from .common import handle_errors, open_database, out, err, show_json
 from .render import ProgressBars, value_text
@@ -82,22 +84,60 @@ def list_command(
 def query_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`).")],
-    position: Annotated[Optional[str], typer.Argument(metavar="POSITION", help="Position text; omitted means the start position.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    position: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="POSITION",
+            help="Position text; omitted means the start position; - reads positions one per line from stdin. "
+            "Text that starts with - goes after -- or in --position.",
+        ),
+    ] = None,
+    position_option: Annotated[
+        Optional[str], typer.Option("--position", "-p", metavar="TEXT", help="The position, whatever it starts with (--position -++- , --position -).")
+    ] = None,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="[table|json|jsonl|csv]",
+            help="table: text to read (default for one position); json: one object (a list for stdin); "
+            "jsonl: one object per line (default for stdin); csv: a header and one row per position.",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..answer import answer_lines, rules_missing_note
+    from ..answer import rules_missing_note
+    from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
 
+    if position_option is not None and position is not None:
+        raise InputError("give the position once: as an argument or with --position")
+    stdin = position_option is None and position == "-"
+    position = position_option if position_option is not None else position
+    if as_json and fmt not in (None, "json"):
+        raise InputError(f"--json and --format {fmt} ask for different formats")
+    fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
+    if fmt not in FORMATS:
+        raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     db = open_database(ctx, readonly=True)
-    answer = db.probe(name, position)
-    if as_json:
-        show_json(answer.to_json())
+    if stdin:
+        db.game(name).require_solved()  # before reading anything
+
+        def answer_batch(batch):
+            return list(db.probe_many(name, batch, errors="return", batch=len(batch)))
+
+        done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
+        sys.stdout.flush()
+        if failed:
+            raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
         return
-    note = rules_missing_note(answer)
+    answer = db.probe(name, position)
+    note = rules_missing_note(answer) if fmt == "table" else None
+    sys.stdout.write(one_answer_text(answer, fmt))
+    sys.stdout.flush()
     if note:
         err(note)
-    for line in answer_lines(answer):
-        out(line)
 
 
 @handle_errors
@@ -148,7 +188,8 @@ def register(app: typer.Typer) -> None:
     app.command("list", epilog="Example:  gamedb --db games.sqlite list")(list_command)
     app.command(
     "query",
-    epilog="Example:  gamedb query tictactoe X...O....    gamedb query cat-mouse mouse=1,cat=2,turn=mouse --json",
+    epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
+    "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -",
 )(query_command)
     app.command("stats", epilog="Example:  gamedb stats tictactoe --json")(stats_command)
     app.command("verify", epilog="Example:  gamedb verify tictactoe")(verify_command)
