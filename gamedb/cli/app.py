@@ -78,6 +78,7 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},  # inherited by every subcommand
+    epilog="\b\nExamples:\n  gamedb solve tictactoe\n  gamedb query tictactoe X...O....\n  gamedb list",
 )
 
 

@@ -72,12 +72,14 @@ def list_command(
     if not rows:
         err("No games in this database yet.")
         return
-    width = max(len(r["name"]) for r in rows)
+    table = [("NAME", "FAMILY", "STATUS", "POSITIONS")]
     for r in rows:
-        count = f"{r['positions']:,} positions" if r["positions"] is not None else "positions not counted yet"
+        count = f"{r['positions']:,}" if r["positions"] is not None else "not counted yet"
         status = r["status"] if r["status"] == "solved" else f"UNFINISHED ({r['status']})"
-        out(f"{r['name']:<{width}}  {r['family']:<10}  {status:<10}  {count}")
-
+        table.append((r["name"], r["family"], status, count))
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for row in table:
+        out("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3].rjust(max(len(t[3]) for t in table)))
 
 
 @handle_errors
@@ -155,15 +157,16 @@ def stats_command(
     lines = [
         ("game", f"{data['game']} ({data['family']}, {data['status']})"),
         ("positions", f"{data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)"),
-        ("moves", f"{data['moves'] or 0:,}"),
         *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),
+        ("moves", f"{data['moves'] or 0:,}"),
     ]
     start = data["start"]
     if start["result"]:
         lines.append(("start", f"{start['position']}: {value_text(start['result'], start['remoteness'])}"))
-    lines.append(("max remoteness", str(data["max_remoteness"])))
-    lines += [(key.replace("_", " "), f"{data[key]:.2f}") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
-    lines += [(key, str(value)) for key, value in (data.get("extra") or {}).items()]
+    most = data["max_remoteness"]
+    lines.append(("max remoteness", "none (no position has a remoteness)" if most is None else str(most)))
+    lines += [(key.replace("_", " "), f"{data[key]:.2f} s") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
+    lines += [(key, "-" if value is None else str(value)) for key, value in (data.get("extra") or {}).items()]
     width = max(len(label) for label, _ in lines) + 2
     for label, value in lines:
         out(f"{label:<{width}}{value}")
@@ -174,11 +177,15 @@ def verify_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
     db = open_database(ctx, readonly=True)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
+    if as_json:
+        show_json({"game": report.game, "positions": report.positions, "ok": True})
+        return
     out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
 
 

@@ -39,8 +39,10 @@ def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: b
     db = open_database(ctx, create=True)
     with ProgressBars(quiet) as bars:
         report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
+    if name is None and report.name != game.default_name():
+        err(f"Note: {game.default_name()} holds another game in this database; this one is stored as {report.name} (--name chooses the name).")
     if report.already_solved:
-        err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
+        out(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
         return
     answer = db.probe(report.name)
     value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
@@ -116,6 +118,16 @@ def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
     return options
 
 
+#: values for the required options of built-in families, so that each help's example runs as written
+EXAMPLE_OPTIONS = {
+    "cat-mouse": "--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
+    "graph": "--file examples/graphs/tug-of-war.json",
+    "cat-mouse-grid": "--grid '[\"####F\",\"#C...\",\"M....\"]' --mouse-jump 2",
+    "octal": "--code 0.77",
+    "subtraction": "--set 1,2,5",
+}
+
+
 def _solve_command(fam: str):
     cls = family(fam)
 
@@ -165,6 +177,7 @@ def _solve_command(fam: str):
                 Engine,
                 typer.Option(
                     "--engine",
+                    metavar="[auto|sql|memory]",
                     help="auto: in memory (numpy) when the game fits --memory-limit, else in SQL; "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
                     "memory: in memory or fail. Both write the same tables.",
@@ -187,9 +200,10 @@ def _solve_command(fam: str):
     ]
     command.__signature__ = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"
-    example = " ".join([f"gamedb solve {fam}"] + [f"{p.flag} ..." for p in cls.params if p.required])
+    given = EXAMPLE_OPTIONS.get(fam)
+    example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
-    solve_app.command(fam, help=doc, epilog=f"Example:  {example}")(handle_errors(command))
+    solve_app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
 
 
 for _fam in family_names():
