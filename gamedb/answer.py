@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .values import FOR_MOVER, LOSE, TIE, WIN
+from .values import DRAW, FOR_MOVER, LOSE, WIN
 
 #: an impartial position's outcome class by its result for the player to move
 OUTCOME_CLASS = {WIN: "N-position", LOSE: "P-position"}
@@ -58,7 +58,7 @@ class MoveValue:
             "position": self.position,
             "result": self.result,
             "remoteness": self.remoteness,
-            "move_value": self.move_value,
+            "move_value": FOR_MOVER[self.result],
             "delta_remoteness": self.delta_remoteness,
         }
         if impartial or self.grundy is not None:
@@ -119,13 +119,28 @@ class Answer:
             data["outcome"] = OUTCOME_CLASS.get(self.result)
         if impartial or self.grundy is not None:
             data["grundy"] = self.grundy
-        data["moves"] = [m.to_json(impartial) for m in self.moves]
+        data["moves"] = [m.to_json(impartial) for m in self.moves] if impartial else [_partisan_move(m) for m in self.moves]
         if not self.moves_complete:
             data["moves_complete"] = False
         data.update(self.verdict)
         if self.rules_missing is not None:
             data["rules_missing"] = self.rules_missing
         return data
+
+
+def _partisan_move(m: MoveValue) -> dict:
+    """:meth:`MoveValue.to_json` of a partisan game's move, written out: it runs for every move of every answer."""
+    data = {
+        "move": m.move,
+        "position": m.position,
+        "result": m.result,
+        "remoteness": m.remoteness,
+        "move_value": FOR_MOVER[m.result],
+        "delta_remoteness": m.delta_remoteness,
+    }
+    if m.grundy is not None:
+        data["grundy"] = m.grundy
+    return data
 
 
 def impartial_players(result: str) -> tuple[str, str | None]:
@@ -140,22 +155,21 @@ def set_delta_remoteness(moves: list[MoveValue]) -> None:
     slowest; a draw has no remoteness (0). Unknown (None) when a remoteness
     of that class is not known (sums of several live heaps).
     """
-    best: dict[str, int | None] = {}
+    best: dict[str, int] = {}
+    unknown: set[str] = set()
     for m in moves:
-        value = m.move_value
-        if m.remoteness is None or best.get(value, 0) is None:
-            best[value] = None
-        elif value not in best:
-            best[value] = m.remoteness
-        elif value == LOSE:
-            best[value] = max(best[value], m.remoteness)
-        else:
-            best[value] = min(best[value], m.remoteness)
+        value, rem = FOR_MOVER[m.result], m.remoteness
+        if rem is None:
+            unknown.add(value)
+            continue
+        held = best.get(value)
+        if held is None or (rem > held if value == LOSE else rem < held):
+            best[value] = rem
     for m in moves:
-        value = m.move_value
-        if value not in (WIN, LOSE, TIE):
+        value = FOR_MOVER[m.result]
+        if value == DRAW:
             m.delta_remoteness = 0
-        elif best.get(value) is None or m.remoteness is None:
+        elif value in unknown or m.remoteness is None:
             m.delta_remoteness = None
         else:
             m.delta_remoteness = abs(m.remoteness - best[value])

@@ -145,12 +145,16 @@ class Database:
         except PositionNotFound:
             return default
 
-    def probe_many(self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000) -> Iterator[Answer]:
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer]:
         """Answers for many positions, in their order, read a batch at a time (a few lookups per batch).
 
         ``errors="raise"`` raises at the first position that does not parse
         or is not stored; ``errors="return"`` yields that error (a
         :class:`~gamedb.errors.GamedbError`) in its place and goes on.
+        ``boards=False`` skips the board pictures (``Answer.board``), which
+        only plain text shows.
 
         >>> [a.result for a in db.probe_many("tictactoe", ["XX.OO....", "........."])]
         ['win', 'tie']
@@ -161,15 +165,15 @@ class Database:
         for position in positions:
             pending.append(position)
             if len(pending) >= batch:
-                yield from self._answer_batch(name, pending, errors)
+                yield from self._answer_batch(name, pending, errors, boards)
                 pending = []
         if pending:
-            yield from self._answer_batch(name, pending, errors)
+            yield from self._answer_batch(name, pending, errors, boards)
 
-    def _answer_batch(self, name: str, positions: list[str | None], errors: str) -> list:
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
-            answers = answer_positions(SqlAlchemyReader(conn), record, game, reason, positions)
+            answers = answer_positions(SqlAlchemyReader(conn), record, game, reason, positions, boards=boards)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):

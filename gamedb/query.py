@@ -17,12 +17,18 @@ from .store.record import GameRecord
 from .values import move_sort_key
 
 
-def answer_positions(reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None]) -> list[Answer | GamedbError]:
-    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone."""
+def answer_positions(
+    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True
+) -> list[Answer | GamedbError]:
+    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone.
+
+    ``boards=False`` leaves out the board pictures (``Answer.board``), which
+    only the plain text of one position shows.
+    """
     record.require_solved()
     if game is None:
         return probe_without_rules(reader, record, positions, reason or "the rules are not available")
-    return probe_many(reader, record, game, positions)
+    return probe_many(reader, record, game, positions, boards=boards)
 
 
 def probe(reader: Reader, record: GameRecord, game: Game, position: str | None = None) -> Answer:
@@ -33,7 +39,7 @@ def probe(reader: Reader, record: GameRecord, game: Game, position: str | None =
     return answer
 
 
-def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None]) -> list[Answer | GamedbError]:
+def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
     """Answers for many positions (None: the start), with two lookups for the whole batch.
 
     A position that does not parse or is not stored gives its error in its
@@ -61,7 +67,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         wanted.append(code)
         wanted.extend(children)
     rows = reader.positions(record.id, wanted)
-    return [plan if isinstance(plan, GamedbError) else _answer(record, game, rows, *plan) for plan in planned]
+    return [plan if isinstance(plan, GamedbError) else _answer(record, game, rows, *plan, boards=boards) for plan in planned]
 
 
 def _caught(fn, *args):
@@ -71,7 +77,7 @@ def _caught(fn, *args):
         return exc
 
 
-def _answer(record: GameRecord, game: Game, rows: dict[int, PositionRow], state, code, moves, children) -> Answer | GamedbError:
+def _answer(record: GameRecord, game: Game, rows: dict[int, PositionRow], state, code, moves, children, *, boards: bool) -> Answer | GamedbError:
     row = rows.get(code)
     if row is None:
         text = game.format(state)
@@ -84,7 +90,7 @@ def _answer(record: GameRecord, game: Game, rows: dict[int, PositionRow], state,
     answer = answer_from_row(record, row, game.player_name, game.winner)
     answer.moves = [mv for _, mv in listed]
     set_delta_remoteness(answer.moves)
-    answer.board = game.describe(state)
+    answer.board = game.describe(state) if boards else None
     if hasattr(game, "verdict"):
         answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
     return answer

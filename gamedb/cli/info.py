@@ -127,7 +127,7 @@ def query_command(
         db.game(name).require_solved()  # before reading anything
 
         def answer_batch(batch):
-            return list(db.probe_many(name, batch, errors="return", batch=len(batch)))
+            return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
 
         done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
         sys.stdout.flush()

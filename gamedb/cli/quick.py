@@ -148,7 +148,9 @@ def answer_stdin(request: QueryRequest, prepared, stdin, write) -> tuple[int, in
 
     conn, reader, record, game = prepared
     try:
-        return write_many(lambda batch: answer_positions(reader, record, game, None, batch), read_positions(stdin), request.fmt, write)
+        return write_many(
+            lambda batch: answer_positions(reader, record, game, None, batch, boards=False), read_positions(stdin), request.fmt, write
+        )
     finally:
         conn.close()
 
