@@ -71,7 +71,7 @@ def test_list_and_games(cli):
 def test_solving_again_is_a_no_op_and_force_resolves(cli):
     assert cli("solve", "tictactoe", "-q").exit_code == 0
     again = cli("solve", "tictactoe", "-q")
-    assert again.exit_code == 0 and "already solved" in again.stderr
+    assert again.exit_code == 0 and "already solved" in again.stdout
     forced = cli("solve", "tictactoe", "-q", "--force")
     assert forced.exit_code == 0 and "Solved tictactoe" in forced.stdout
 

@@ -172,7 +172,7 @@ def test_refusals_do_not_touch_the_file(cli, db_path, stored):
     assert stored()
     # the same game again: nothing to do
     run = cli("solve", "tictactoe", "-q")
-    assert run.exit_code == 0 and "already solved" in run.stderr
+    assert run.exit_code == 0 and "already solved" in run.stdout
     assert stored()
 
 

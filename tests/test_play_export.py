@@ -67,7 +67,7 @@ def test_export_csv_and_jsonl(solved, tmp_path):
     assert (start["result"], start["remoteness"], start["best_move"], start["player"]) == ("tie", "9", "1", "X")
     out = tmp_path / "t.jsonl"
     run = solved("export", "tictactoe", "-f", "jsonl", "-o", str(out))
-    assert run.exit_code == 0 and "Wrote 5,478 positions" in run.stderr
+    assert run.exit_code == 0 and "Wrote 5,478 positions" in run.stdout
     lines = out.read_text().splitlines()
     assert len(lines) == 5478
     won = [json.loads(line) for line in lines if json.loads(line)["result"] == "win"]
