@@ -1,8 +1,8 @@
 """Writing answers in the formats of ``gamedb query --format``: one definition for both paths.
 
-``table`` is the plain text a person reads (:func:`gamedb.answer.answer_lines`
+``table`` is the plain text a person reads (:func:`gamedb.answers.answer_lines`
 for one position, one aligned line per position for many); ``json`` the
-object of :meth:`gamedb.answer.Answer.to_json` (a list of them for many
+object of :meth:`gamedb.answers.Answer.to_json` (a list of them for many
 positions); ``jsonl`` one such object per line, compact; ``csv`` one row per
 position with the position's own values (no moves) under a header line.
 
@@ -19,7 +19,7 @@ import io
 import json
 from typing import IO, Callable, Iterable, Iterator, Sequence
 
-from .answer import Answer, answer_lines, value_text
+from .answers import Answer, answer_lines, value_text
 from .errors import GamedbError
 
 FORMATS = ("table", "json", "jsonl", "csv")

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import sqlalchemy as sa
 
-from .answer import Answer
+from .answers import Answer
 from .errors import GamedbError, PositionNotFound
 from .store import catalog
 from .games.base import Game
@@ -27,9 +27,10 @@ from .store.sqlalchemy_reader import SqlAlchemyReader
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .store.compact import CompactReport
-    from .solvers.solve import Progress, SolveReport
+    from .progress import Progress
+    from .solvers.solve import SolveReport
     from .store.transfer import CopyReport
-    from .solvers.graph_verify import VerifyReport
+    from .solvers.checks import VerifyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -119,7 +120,7 @@ class Database:
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.
 
-        Values are for the player to move (see :class:`~gamedb.answer.Answer`).
+        Values are for the player to move (see :class:`~gamedb.answers.Answer`).
         Raises :class:`~gamedb.errors.PositionError` (a ``ValueError``) for
         text that does not parse, :class:`~gamedb.errors.PositionNotFound` (a
         ``KeyError``) for a position that is not stored,
@@ -210,7 +211,7 @@ class Database:
         >>> db.verify("tictactoe").positions
         5478
         """
-        from .solvers.graph_verify import verify
+        from .solvers.checks import verify
 
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)

@@ -3,18 +3,23 @@
 Every function here reads through a *reader* (:mod:`gamedb.store.readers`), so the
 full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
 query`` process (plain ``sqlite3``) build their answers with the same code.
+The strategy that stored a game answers for it
+(:func:`gamedb.solvers.choice.answered_by`: :mod:`gamedb.solvers.graph_answer`
+or :mod:`gamedb.solvers.heaps.sums`).
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
 
-from .answer import Answer, MoveValue, impartial_players, set_delta_remoteness
+from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
 from .store.readers import PositionRow, Reader
 from .store.record import GameRecord
 from .values import move_sort_key
+
+__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
 
 
 def answer_positions(
@@ -40,60 +45,10 @@ def probe(reader: Reader, record: GameRecord, game: Game, position: str | None =
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-    """Answers for many positions (None: the start), with two lookups for the whole batch.
+    """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
+    from .solvers.choice import answered_by
 
-    A position that does not parse or is not stored gives its error in its
-    place instead of an answer, so one bad line does not stop a batch.
-    """
-    from .games.heaps import HeapGame
-
-    if isinstance(game, HeapGame):  # sums of heaps: XOR of the stored components
-        from .solvers.heaps.sums import ComponentValues, probe_sum
-
-        values = ComponentValues(reader, record, game)
-        return [_caught(probe_sum, values, position) for position in positions]
-    planned: list[tuple | GamedbError] = []
-    wanted: list[int] = []
-    for position in positions:
-        try:
-            state = game.start() if position is None else game.parse(position)
-            code = game.encode(state)
-            moves = game.moves(state) if game.primitive(state) is None else []
-            children = [game.encode(child) for _, child in moves]
-        except GamedbError as exc:
-            planned.append(exc)
-            continue
-        planned.append((state, code, moves, children))
-        wanted.append(code)
-        wanted.extend(children)
-    rows = reader.positions(record.id, wanted)
-    return [plan if isinstance(plan, GamedbError) else _answer(record, game, rows, *plan, boards=boards) for plan in planned]
-
-
-def _caught(fn, *args):
-    try:
-        return fn(*args)
-    except GamedbError as exc:
-        return exc
-
-
-def _answer(record: GameRecord, game: Game, rows: dict[int, PositionRow], state, code, moves, children, *, boards: bool) -> Answer | GamedbError:
-    row = rows.get(code)
-    if row is None:
-        text = game.format(state)
-        return PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
-    listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, children)):
-        c = rows[child]
-        listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
-    listed.sort(key=lambda pair: pair[0])
-    answer = answer_from_row(record, row, game.player_name, game.winner)
-    answer.moves = [mv for _, mv in listed]
-    set_delta_remoteness(answer.moves)
-    answer.board = game.describe(state) if boards else None
-    if hasattr(game, "verdict"):
-        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
-    return answer
+    return answered_by(game).probe_many(reader, record, game, positions, boards=boards)
 
 
 def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=None) -> Answer:

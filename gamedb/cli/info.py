@@ -110,7 +110,7 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..answer import rules_missing_note
+    from ..answers import rules_missing_note
     from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
 
     if position_option is not None and position is not None:

@@ -6,7 +6,7 @@ Typer and pydantic, not answering. When the command line is a plain query
 the newest schema, whose game is solved with a built-in family, this module
 answers it with the standard library's ``sqlite3`` (read-only URI), through
 the same code that builds and prints every answer (:mod:`gamedb.query`,
-:mod:`gamedb.answer`). Anything else -- another command, help, a server URL,
+:mod:`gamedb.answers`). Anything else -- another command, help, a server URL,
 a file that needs migrating, a plugin's game, any error -- goes to the full
 command line (:mod:`gamedb.cli.app`), which then says what is wrong in its usual
 words. Nothing is printed before the light path knows it can answer.
@@ -128,7 +128,7 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         return None
     conn, reader, record, game = prepared
     try:
-        from ..answer import rules_missing_note
+        from ..answers import rules_missing_note
         from ..answer_output import one_answer_text
         from ..query import answer_positions
 

@@ -6,7 +6,7 @@ import sys
 import time
 from typing import Any
 
-from ..answer import move_lines, value_text
+from ..answers import move_lines, value_text
 from .common import out
 
 __all__ = ["ProgressBars", "moves_table", "show_position", "value_text"]
@@ -78,7 +78,7 @@ class ProgressBars:
 
 
 def moves_table(answer) -> list[str]:
-    """The moves of an answer as plain text (one definition: :func:`gamedb.answer.move_lines`)."""
+    """The moves of an answer as plain text (one definition: :func:`gamedb.answers.move_lines`)."""
     return move_lines(answer)
 
 

@@ -16,8 +16,9 @@ from ..errors import GamedbError
 if TYPE_CHECKING:
     from ..games.base import Game
 
-#: status of a game row (the same string as :mod:`.schema`)
+#: status of a game row (the same strings as :mod:`.schema`, which takes them from here)
 SOLVED = "solved"
+ENUMERATING = "enumerating"
 
 
 @dataclass

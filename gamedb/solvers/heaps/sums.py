@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ...answer import Answer, MoveValue, impartial_players, set_delta_remoteness
+from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
 from ...store.readers import Reader
@@ -270,3 +270,21 @@ def periodicity_summary(record: GameRecord) -> dict:
             "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
         }
     return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
+
+
+def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions, *, boards: bool = True) -> list:
+    """Answers for many positions (None: the start); a position that fails gives its error in its place.
+
+    The components read for one position are kept for the next (one
+    :class:`ComponentValues` per batch).
+    """
+    from ...errors import GamedbError
+
+    values = ComponentValues(reader, record, game)
+    answers: list = []
+    for position in positions:
+        try:
+            answers.append(probe_sum(values, position))
+        except GamedbError as exc:
+            answers.append(exc)
+    return answers
