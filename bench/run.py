@@ -4,6 +4,7 @@
     python bench/run.py --quick    # a 300-node graph and Connect-Four 4x4: a smoke test (30 s)
     python bench/run.py --sql      # also the SQL engine on the big graph (about a minute more)
     python bench/run.py --verify   # also `gamedb verify` on the big graph (about a minute more)
+    python bench/run.py --tiers    # only the tier solver's rows (Connect-Four 5x4, 4x6; --big: 5x5): see bench/tiers.py
     python bench/run.py --postgres postgresql+psycopg://USER@HOST/DB   # also solve the big graph on a server
     bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --postgres "$GAMEDB_TEST_PG"'   # ... on a throwaway one
 
@@ -22,7 +23,10 @@ peak memory (maximum resident set) is its own:
 2. Connect-Four 5x4 (3,945,711 positions), solved end to end.
 3. Query latency: one position in-process (``Database.probe``) over 10,000
    random positions of the big graph, and a whole ``gamedb query`` process.
-4. What a user meets first (``bench/surface.py``): a ``gamedb query`` process
+4. Heap games (``bench/heap_solve.py``): ``subtraction --set 1,2,5 --max
+   100000`` and ``octal --code 0.77 --max 5000`` as whole processes, with
+   GamesmanPy's time for the same subtraction game (``--gamesmanpy-heaps CMD``).
+5. What a user meets first (``bench/surface.py``): a ``gamedb query`` process
    on a small file beside the sqlite3 shell and the full command line, a
    small ``gamedb solve`` into a new file, ``gamedb query NAME -`` throughput.
    ``--surface`` runs only this part (about a minute).
@@ -245,6 +249,7 @@ def job_gamedb(args) -> dict:
         "positions": report.positions,
         "moves": report.moves,
         "peak_mb": peak_mb(),
+        "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate
         "engine": report.engine,
         "start": [start.result, start.remoteness],
         "phases": phases,
@@ -348,7 +353,9 @@ def job_agree(args) -> dict:
     return {"checked": len(texts), "equal": equal}
 
 
-JOBS = {"gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
+from tiers import job_floor_rows, run_tiers  # noqa: E402 - bench/ is the script's folder
+
+JOBS = {"floor_rows": job_floor_rows, "gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
 
 
 def child_main(argv: list[str]) -> None:
@@ -396,6 +403,11 @@ def main() -> None:
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
+    parser.add_argument("--gamesmanpy-heaps", metavar="CMD", help="a shell command solving subtraction {1,2,5} to 100000 with GamesmanPy (section 4)")
+    parser.add_argument("--tiers", action="store_true", help="only the tier solver's rows: Connect-Four 5x4 and 4x6 (bench/tiers.py)")
+    parser.add_argument("--big", action="store_true", help="with --tiers: also Connect-Four 5x5 (69,763,700 positions)")
+    parser.add_argument("--huge", action="store_true", help="with --tiers --big: also Connect-Four 6x4 (94,910,577 positions)")
+    parser.add_argument("--gamesmanpy", metavar="CMD", help="with --tiers: CMD VARIANT solves Connect-Four VARIANT (5x4) with GamesmanPy, for the ratio")
     args = parser.parse_args()
 
     import numpy
@@ -410,12 +422,15 @@ def main() -> None:
         f"SQLAlchemy {sqlalchemy.__version__}, numpy {numpy.__version__}; files in {work}"
     )
     try:
-        if not args.surface:
-            _run(args, work, nodes, edges, c4)
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-        import surface
+        if args.tiers:
+            run_tiers(args, work, run_child, line, verdict)
+        else:
+            if not args.surface:
+                _run(args, work, nodes, edges, c4)
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            import surface
 
-        surface.run(work)
+            surface.run(work)
     finally:
         if not args.dir and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -512,6 +527,12 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line(f"in-process probe, {q['count']:,} random positions", f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms", verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"))
     median = statistics.median(times)
     line(f"`gamedb query` process, median of {len(times)}", f"{median:.2f} s (max {max(times):.2f} s)", verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"))
+
+    print("\n4. heap games, whole `gamedb solve` processes into a new file")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import heap_solve
+
+    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
 
 
 def measure_queries(big: Path) -> tuple[dict, list[float]]:

@@ -164,7 +164,8 @@ def stats_command(
     if start["result"]:
         lines.append(("start", f"{start['position']}: {value_text(start['result'], start['remoteness'])}"))
     most = data["max_remoteness"]
-    lines.append(("max remoteness", "none (no position has a remoteness)" if most is None else str(most)))
+    known_only = " (of the positions with a known remoteness: see remoteness)" if data.get("remoteness_unknown") else ""
+    lines.append(("max remoteness", "none (no position has a remoteness)" if most is None else f"{most}{known_only}"))
     lines += [(key.replace("_", " "), f"{data[key]:.2f} s") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
     lines += [(key, "-" if value is None else str(value)) for key, value in (data.get("extra") or {}).items()]
     width = max(len(label) for label, _ in lines) + 2

@@ -18,6 +18,7 @@ class Engine(str, Enum):
     """The choices of ``--engine`` (:data:`gamedb.solvers.choice.ENGINES`), listed by ``--help``."""
 
     auto = "auto"
+    tiers = "tiers"
     sql = "sql"
     memory = "memory"
 
@@ -177,10 +178,11 @@ def _solve_command(fam: str):
                 Engine,
                 typer.Option(
                     "--engine",
-                    metavar="[auto|sql|memory]",
-                    help="auto: in memory (numpy) when the game fits --memory-limit, else in SQL; "
+                    metavar="[auto|tiers|sql|memory]",
+                    help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
+                    "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
-                    "memory: in memory or fail. Both write the same tables.",
+                    "memory: in memory or fail. All write the same position rows.",
                 ),
             ],
         ),
