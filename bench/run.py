@@ -29,6 +29,10 @@ peak memory (maximum resident set) is its own:
 4. Heap games (``bench/heap_solve.py``): ``subtraction --set 1,2,5 --max
    100000`` and ``octal --code 0.77 --max 5000`` as whole processes, with
    GamesmanPy's time for the same subtraction game (``--gamesmanpy-heaps CMD``).
+5. What a user meets first (``bench/surface.py``): a ``gamedb query`` process
+   on a small file beside the sqlite3 shell and the full command line, a
+   small ``gamedb solve`` into a new file, ``gamedb query NAME -`` throughput.
+   ``--surface`` runs only this part (about a minute).
 
 Nothing here is a test: it prints numbers and ratios, and marks each target
 ``ok`` or ``MISSED``.
@@ -439,6 +443,7 @@ def main() -> None:
     parser.add_argument("--api-only", action="store_true", help="only solve the big graph and time `gamedb serve`'s API on it")
     parser.add_argument("--dir", help="folder for the database files (default: a temporary folder, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
+    parser.add_argument("--surface", action="store_true", help="only section 4: query and small-solve processes, JSON Lines throughput")
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
@@ -464,7 +469,12 @@ def main() -> None:
         if args.tiers:
             run_tiers(args, work, run_child, line, verdict)
         else:
-            _run(args, work, nodes, edges, c4)
+            if not args.surface:
+                _run(args, work, nodes, edges, c4)
+            sys.path.insert(0, str(Path(__file__).resolve().parent))
+            import surface
+
+            surface.run(work)
     finally:
         if not args.dir and not args.keep:
             shutil.rmtree(work, ignore_errors=True)

@@ -1,3 +1,3 @@
-from .cli.app import main
+from .cli.quick import main
 
 main()

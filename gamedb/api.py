@@ -11,15 +11,19 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 import sqlalchemy as sa
 
+from .answers import Answer
+from .errors import GamedbError, PositionNotFound
 from .store import catalog
-from .store.catalog import GameRecord
 from .games.base import Game
-from .query import Answer, answer_json, positions, probe, stats
+from .query import answer_positions
+from .store.record import GameRecord
+from .stats import positions, stats
 from .store.database import DEFAULT_PATH, open_engine
+from .store.sqlalchemy_reader import SqlAlchemyReader
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .store.compact import CompactReport
@@ -44,7 +48,7 @@ class Database:
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}  # name -> (game row, record, rules)
+        self._rules: dict[str, tuple[tuple, GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -57,10 +61,16 @@ class Database:
 
     # --- games ------------------------------------------------------------
     def games(self) -> list[GameRecord]:
+        """Every game stored in the database (solved or not), by name.
+
+        >>> [g.name for g in db.games()]
+        ['nim', 'tictactoe']
+        """
         with self.engine.connect() as conn:
             return catalog.all_games(conn)
 
     def game(self, name: str) -> GameRecord:
+        """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`."""
         with self.engine.connect() as conn:
             return catalog.get(conn, name)
 
@@ -72,9 +82,10 @@ class Database:
         and validating a large graph) costs far more than answering a query.
         """
         with self.engine.connect() as conn:
-            return self._rules_on(conn, name)
+            record, game, _ = self._rules_on(conn, name)
+        return record, game if game is not None else record.rules()  # raises, saying why
 
-    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
+    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game | None, str | None]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
         row = conn.execute(_GAME_ROW, {"n": name}).first()
@@ -82,11 +93,11 @@ class Database:
             catalog.get(conn, name)  # raises GameNotFound, naming the stored games
         cached = self._rules.get(name)
         if cached is not None and cached[0] == tuple(row):
-            return cached[1], cached[2]
+            return cached[1], cached[2], cached[3]
         record = catalog.record_from_row(row)
-        game = record.rules()
-        self._rules[name] = (tuple(row), record, game)
-        return record, game
+        game, reason = record.rules_or_reason()
+        self._rules[name] = (tuple(row), record, game, reason)
+        return record, game, reason
 
     # --- work -------------------------------------------------------------
     def solve(
@@ -107,29 +118,107 @@ class Database:
         return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
+        """The stored value of ``position`` (text; None: the start) and of every move from it.
+
+        Values are for the player to move (see :class:`~gamedb.answers.Answer`).
+        Raises :class:`~gamedb.errors.PositionError` (a ``ValueError``) for
+        text that does not parse, :class:`~gamedb.errors.PositionNotFound` (a
+        ``KeyError``) for a position that is not stored,
+        :class:`~gamedb.errors.GameNotFound` for an unknown game.
+
+        >>> db.probe("tictactoe", "XX.OO....").best_move
+        '3'
+        """
+        (answer,) = self.probe_many(name, [position])
+        return answer
+
+    def get(self, name: str, position: str | None = None, default: Any = None) -> Answer | Any:
+        """Like :meth:`probe`, but ``default`` instead of raising when the position is not stored.
+
+        Text that does not parse still raises (it is a mistake, not a
+        missing entry), like python-chess's ``get_wdl``.
+
+        >>> db.get("nim", "20") is None      # Nim solved with --max 9: heap 20 is not stored
+        True
+        """
+        try:
+            return self.probe(name, position)
+        except PositionNotFound:
+            return default
+
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer]:
+        """Answers for many positions, in their order, read a batch at a time (a few lookups per batch).
+
+        ``errors="raise"`` raises at the first position that does not parse
+        or is not stored; ``errors="return"`` yields that error (a
+        :class:`~gamedb.errors.GamedbError`) in its place and goes on.
+        ``boards=False`` skips the board pictures (``Answer.board``), which
+        only plain text shows.
+
+        >>> [a.result for a in db.probe_many("tictactoe", ["XX.OO....", "........."])]
+        ['win', 'tie']
+        """
+        if errors not in ("raise", "return"):
+            raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
+        pending: list[str | None] = []
+        for position in positions:
+            pending.append(position)
+            if len(pending) >= batch:
+                yield from self._answer_batch(name, pending, errors, boards)
+                pending = []
+        if pending:
+            yield from self._answer_batch(name, pending, errors, boards)
+
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
-            record, game = self._rules_on(conn, name)
-            record.require_solved()
-            return probe(conn, record, game, position)
+            record, game, reason = self._rules_on(conn, name)
+            answers = answer_positions(SqlAlchemyReader(conn), record, game, reason, positions, boards=boards)
+        if errors == "raise":
+            for answer in answers:
+                if isinstance(answer, GamedbError):
+                    raise answer
+        return answers
 
     def query_json(self, name: str, position: str | None = None) -> dict:
-        """The value of a position and of every move from it as ``gamedb query --json`` prints it."""
-        with self.engine.connect() as conn:
-            record, game = self._rules_on(conn, name)
-            record.require_solved()
-            return answer_json(record, game, probe(conn, record, game, position))
+        """The value of a position and of every move from it, as ``gamedb query --json`` prints it.
+
+        >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
+        '3'
+        """
+        return self.probe(name, position).to_json()
 
     def stats(self, name: str) -> dict:
+        """Counts of the stored positions by result, the start position's value, timings.
+
+        >>> db.stats("tictactoe")["results"]
+        {'win': 2836, 'lose': 1574, 'tie': 1068, 'draw': 0}
+        """
         record = self.game(name)
         with self.engine.connect() as conn:
             return stats(conn, record)
 
     def positions(self, name: str) -> Iterator[dict]:
+        """Every stored position of a solved game as a dict of its row, streamed in pages ordered by code.
+
+        >>> next(iter(db.positions("tictactoe")))["text"]
+        '.........'
+        """
         record = self.game(name)
         record.require_solved()
         return positions(self.engine, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
+        """Re-derive every stored value of ``name`` from its rules and its children's stored values.
+
+        Returns a report (``positions`` checked); raises
+        :class:`~gamedb.errors.VerifyError` naming the first wrong position.
+        Needs the game's rules (its family installed).
+
+        >>> db.verify("tictactoe").positions
+        5478
+        """
         from .solvers.checks import verify
 
         record, game = self.rules(name)

@@ -7,9 +7,9 @@ import io
 import json
 from typing import Iterator
 
-from .store.catalog import GameRecord
+from .store.record import GameRecord
 from .errors import InputError
-from .query import positions
+from .stats import positions
 
 FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")

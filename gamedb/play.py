@@ -6,7 +6,7 @@ the positions played, answers them from the database, and applies moves.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import GamedbError, InputError
 from .answers import Answer
@@ -28,20 +28,46 @@ class PlaySession:
     def start(self, position: str | None = None) -> Answer:
         answer = self.db.probe(self.name, position)
         self.history = [answer.position]
-        return answer
+        return self._seen_by_players(answer)
 
     @property
     def position(self) -> str:
         return self.history[-1]
 
     def answer(self) -> Answer:
-        return self.db.probe(self.name, self.position)
+        return self._seen_by_players(self.db.probe(self.name, self.position))
+
+    def mover(self) -> int:
+        """Index of the player to move now.
+
+        A partisan position says whose turn it is. A position of an impartial
+        game does not (``3 5`` is the same game whoever faces it): the player
+        who moves at the session's start position is the first player, and
+        plies alternate from there.
+        """
+        if self.record.impartial:
+            return (len(self.history) - 1) % 2
+        return self.game.to_move(self.game.parse(self.position))
 
     def humans_turn(self, answer: Answer) -> bool:
-        if self.record.impartial:
-            # positions of impartial games do not say whose turn it is: plies alternate
-            return (len(self.history) - 1) % 2 == self.human
-        return answer.player == self.game.player_name(self.human)
+        return self.mover() == self.human
+
+    def _seen_by_players(self, answer: Answer) -> Answer:
+        """The answer with ``player`` and ``winner`` naming the players of this session.
+
+        An impartial game's stored answer speaks of the next and previous
+        player (N- and P-positions); here they become the player whose turn
+        it is and the other one.
+        """
+        if not self.record.impartial:
+            return answer
+        mover = self.mover()
+        winner = {"win": mover, "lose": 1 - mover}.get(answer.result)
+        return replace(
+            answer,
+            player=self.game.player_name(mover),
+            winner=None if winner is None else self.game.player_name(winner),
+        )
 
     def play(self, answer: Answer, typed: str) -> Answer:
         """Apply the move the user typed (a move label); raise InputError if it is not legal."""

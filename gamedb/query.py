@@ -1,89 +1,123 @@
-"""Answering questions about a solved game: probe a position, stats, list positions."""
+"""Answering positions of a solved game: one or many at a time, with or without its rules.
+
+Every function here reads through a *reader* (:mod:`gamedb.store.readers`), so the
+full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
+query`` process (plain ``sqlite3``) build their answers with the same code.
+The strategy that stored a game answers for it
+(:func:`gamedb.solvers.choice.answered_by`: :mod:`gamedb.solvers.graph_answer`
+or :mod:`gamedb.solvers.heaps.sums`).
+"""
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Sequence
 
-import sqlalchemy as sa
-
-from .answers import Answer, MoveValue
+from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
+from .errors import GamedbError, PositionNotFound
 from .games.base import Game
-from .solvers.graph_answer import ROW as _ROW
-from .store.catalog import GameRecord
-from .values import RESULTS
+from .store.readers import PositionRow, Reader
+from .store.record import GameRecord
+from .values import move_sort_key
 
-__all__ = ["Answer", "MoveValue", "answer_json", "positions", "probe", "stats"]
-
-
-def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | None = None) -> Answer:
-    """The stored value of one position (None: the start) and of every move from it, from the solver that stored it."""
-    from .solvers.choice import stored_by
-
-    return stored_by(game).probe(conn, record, game, position)
+__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
 
 
-def answer_json(record: GameRecord, game: Game, answer: Answer) -> dict:
-    """The object ``gamedb query --json`` prints and ``gamedb serve`` answers for one position:
-    the answer and the family's own reading of its value (:meth:`Game.verdict`)."""
-    return {**answer.to_json(impartial=record.impartial), **game.verdict(answer.result, answer.remoteness, answer.player)}
+def answer_positions(
+    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True
+) -> list[Answer | GamedbError]:
+    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone.
+
+    ``boards=False`` leaves out the board pictures (``Answer.board``), which
+    only the plain text of one position shows.
+    """
+    record.require_solved()
+    if game is None:
+        return probe_without_rules(reader, record, positions, reason or "the rules are not available")
+    return probe_many(reader, record, game, positions, boards=boards)
 
 
-def stats(conn, record: GameRecord) -> dict:
-    """Counts by result, by player, the start position's value and timings."""
-    g = {"g": record.id}
-    by_result = dict.fromkeys(RESULTS, 0)
-    for result, count in conn.execute(
-        sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
-    ):
-        by_result[result] = count
-    primitive = conn.execute(
-        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
-    ).scalar()
-    max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
-    data = {
-        "game": record.name,
-        "family": record.family,
-        "parameters": record.parameters,
-        "status": record.status,
-        "positions": record.positions,
-        "moves": record.moves,
-        "primitive": primitive,
-        "results": by_result,
-        "max_remoteness": max_rem,
-        "start": {
-            "position": record.start_position,
-            "result": start.result if start else None,
-            "remoteness": start.remoteness if start else None,
-        },
-        "enumerate_seconds": record.enumerate_seconds,
-        "solve_seconds": record.solve_seconds,
-        "solved_at": record.solved_at,
-        "gamedb_version": record.gamedb_version,
-    }
-    if record.impartial and start is not None:
-        data["start"]["grundy"] = start.grundy
-    if record.info and "periodicity" in record.info:  # heap games
-        from .solvers.heaps.sums import periodicity_summary, remoteness_summary
-
-        data["periodicity"] = record.info["periodicity"]
-        data["extra"] = periodicity_summary(record)
-        data["extra"]["remoteness"], data["remoteness_unknown"] = remoteness_summary(conn, record)
-    return data
+def probe(reader: Reader, record: GameRecord, game: Game, position: str | None = None) -> Answer:
+    """The stored value of one position and of every move from it; raises on a bad or unknown position."""
+    (answer,) = probe_many(reader, record, game, [position])
+    if isinstance(answer, GamedbError):
+        raise answer
+    return answer
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
-    """Every stored position with its values, streamed in pages ordered by code."""
-    page = sa.text(
-        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
+    """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
+    from .solvers.choice import answered_by
+
+    return answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+
+
+def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=None) -> Answer:
+    """The position's own part of an answer (no moves) from its stored row.
+
+    ``player_name(index)`` names a player; ``winner(player, result,
+    remoteness)`` names the winner (the family's rule), by default the
+    player to move for a win and the other one for a loss.
+    """
+    if record.impartial:
+        player, won_by = impartial_players(row.result)
+    else:
+        player = player_name(row.player)
+        if winner is not None:
+            won_by = winner(row.player, row.result, row.remoteness)
+        else:
+            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(row.result)
+    return Answer(
+        game=record.name,
+        position=row.text,
+        player=player,
+        result=row.result,
+        winner=won_by,
+        remoteness=row.remoteness,
+        degree=row.degree,
+        best_move=row.best_move,
+        grundy=row.grundy,
+        impartial=record.impartial,
     )
-    after = -1
-    while True:
-        with engine.connect() as conn:
-            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
-        if not rows:
-            return
-        for row in rows:
-            yield dict(row._mapping)
-        after = rows[-1].code
+
+
+# --- without the rules ----------------------------------------------------------------------
+
+def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[str | None], reason: str) -> list[Answer | GamedbError]:
+    """Answers read from the stored rows alone, when the family's rules are not available here.
+
+    The position must be written exactly as stored (reading other spellings
+    needs the rules); its value, remoteness, best move and degree are
+    stored, and its moves are listed when the file keeps its move rows.
+    Each answer's ``rules_missing`` says what needed the rules.
+    """
+    names = reader.player_names(record.id)
+    answers: list[Answer | GamedbError] = []
+    for text in positions:
+        text = record.start_position if text is None else text
+        row = reader.position_by_text(record.id, text)
+        if row is None:
+            answers.append(
+                PositionNotFound(
+                    f"position {text!r} is not stored in game {record.name!r}; without the rules of "
+                    f"{record.family!r} ({reason}) a position must be written exactly as stored"
+                )
+            )
+            continue
+        answer = answer_from_row(record, row, lambda i: names[i])
+        stored = reader.stored_moves(record.id, row.code) if row.degree else []
+        listed = sorted(stored, key=lambda m: move_sort_key(m.child.result, m.child.remoteness, m.ord))
+        answer.moves = [MoveValue(m.label, m.child.text, m.child.result, m.child.remoteness, m.child.grundy) for m in listed]
+        set_delta_remoteness(answer.moves)
+        answer.moves_complete = len(answer.moves) == row.degree
+        answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))
+        answers.append(answer)
+    return answers
+
+
+def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
+    moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
+    return (
+        f"the rules of {record.family!r} are not available here ({reason}); answered from the stored rows: "
+        f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
+        "positions that are not stored (sums of components), the board picture, play and verify"
+    )

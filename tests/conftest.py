@@ -38,6 +38,7 @@ def cli(db_path):
             raise result.exception
         return Run(result.exit_code, result.stdout, result.stderr)
 
+    run.db_path = db_path
     return run
 
 

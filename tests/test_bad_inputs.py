@@ -126,7 +126,7 @@ CASES = [
     case("grid-turn-limit-zero", ["solve", "cat-mouse-grid", "--grid", GRID, "--turn-limit", "0"], 2, "--turn-limit must be at least 1"),
     # --- solve tictactoe / connect4 ------------------------------------------------------------
     case("tictactoe-unknown-option", ["solve", "tictactoe", "--size", "4"], 2, "No such option: --size"),
-    case("tictactoe-bad-engine", ["solve", "tictactoe", "--engine", "bogus", "--force"], 2, "--engine must be one of"),
+    case("tictactoe-bad-engine", ["solve", "tictactoe", "--engine", "bogus", "--force"], 2, "'bogus' is not one of 'auto', 'tiers', 'sql', 'memory'"),
     case("tictactoe-bad-memory-limit", ["solve", "tictactoe", "--memory-limit", "lots", "--force"], 2, "--memory-limit"),
     case("tictactoe-negative-memory-limit", ["solve", "tictactoe", "--memory-limit", "-5G", "--force"], 2, "--memory-limit"),
     case("connect4-width-abc", ["solve", "connect4", "--width", "abc"], 2, "--width"),
@@ -272,7 +272,7 @@ CASES = [
     case("grid-5000-digit-row", ["query", "grid", f"mouse=r{HUGE}c0,cat=r0c2,turn=mouse"], 2, "off the 2x3 grid"),
     # --- stats / verify / export / play / compact / copy / list / db upgrade ------------------------------------------
     case("stats-unknown-game", ["stats", "nosuch"], 1, "no game named 'nosuch'"),
-    case("stats-missing-name", ["stats"], 2, "Missing argument 'name'"),
+    case("stats-missing-name", ["stats"], 2, "Missing argument 'NAME'"),
     case("verify-unknown-game", ["verify", "nosuch"], 1, "no game named 'nosuch'"),
     case("export-unknown-game", ["export", "nosuch"], 1, "no game named 'nosuch'"),
     case("export-bad-format", ["export", "tictactoe", "--format", "xml"], 2, "unknown export format 'xml'"),
@@ -284,7 +284,7 @@ CASES = [
     case("play-from-unreachable-position", ["play", "cm", "--from", "mouse=4,cat=3,turn=cat"], 1, "not reachable"),
     case("play-from-empty-stones", ["play", "stone-ix", "--from", ""], 2, "no stones"),
     case("compact-unknown-game", ["compact", "nosuch"], 1, "no game named 'nosuch'"),
-    case("copy-missing-destination", ["copy", "{db}"], 2, "Missing argument 'dst'"),
+    case("copy-missing-destination", ["copy", "{db}"], 2, "Missing argument 'DST'"),
     case(
         "copy-unknown-game",
         ["copy", "{db}", "{dir}/copy.sqlite", "nosuch"],

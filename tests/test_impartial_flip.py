@@ -6,6 +6,7 @@ import pytest
 
 from gamedb import make_game
 from gamedb.query import probe
+from gamedb.store.sqlalchemy_reader import SqlAlchemyReader
 
 from oracles.impartial import flip_run_values, flip_string_moves, flip_string_wins
 
@@ -37,7 +38,7 @@ def test_every_string_up_to_length_14_matches_a_plain_search(flip_db):
         for length in range(1, 15):
             for chars in itertools.product("+-", repeat=length):
                 s = "".join(chars)
-                answer = probe(conn, record, game, s)
+                answer = probe(SqlAlchemyReader(conn), record, game, s)
                 assert answer.result == ("win" if flip_string_wins(s) else "lose"), s
 
 
@@ -59,7 +60,8 @@ def test_seed_example_and_grundy_is_the_xor_of_the_runs(flip_db):
     g = flip_run_values(20)
     answer = flip_db.probe("flip", "+++----+-++----++++")  # runs 3, 1, 2, 4
     assert answer.grundy == g[3] ^ g[1] ^ g[2] ^ g[4]
-    assert answer.player == "first"
+    assert answer.player == "next"  # an impartial position: the player to move, whoever that is
+    assert answer.outcome == ("N-position" if answer.grundy else "P-position")
     assert answer.to_json(impartial=True)["grundy"] == answer.grundy
 
 

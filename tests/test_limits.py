@@ -172,14 +172,14 @@ def test_refusals_do_not_touch_the_file(cli, db_path, stored):
     assert stored()
     # the same game again: nothing to do
     run = cli("solve", "tictactoe", "-q")
-    assert run.exit_code == 0 and "already solved" in run.stderr
+    assert run.exit_code == 0 and "already solved" in run.stdout
     assert stored()
 
 
 def test_same_name_different_parameters_leaves_journal_mode(cli, db_path):
-    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "-q").exit_code == 0
+    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "--name", "g", "-q").exit_code == 0
     before = db_path.read_bytes()
-    run = cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "-q")
+    run = cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "--name", "g", "-q")
     assert run.exit_code == 1 and "different game" in run.stderr
     assert db_path.read_bytes() == before  # the header still says rollback journal, not WAL
 

@@ -67,7 +67,7 @@ def test_export_csv_and_jsonl(solved, tmp_path):
     assert (start["result"], start["remoteness"], start["best_move"], start["player"]) == ("tie", "9", "1", "X")
     out = tmp_path / "t.jsonl"
     run = solved("export", "tictactoe", "-f", "jsonl", "-o", str(out))
-    assert run.exit_code == 0 and "Wrote 5,478 positions" in run.stderr
+    assert run.exit_code == 0 and "Wrote 5,478 positions" in run.stdout
     lines = out.read_text().splitlines()
     assert len(lines) == 5478
     won = [json.loads(line) for line in lines if json.loads(line)["result"] == "win"]
@@ -86,3 +86,43 @@ def test_export_draws(cli):
     rows = [json.loads(line) for line in cli("export", "cat-mouse", "-f", "jsonl").stdout.splitlines()]
     start = next(r for r in rows if r["position"] == "mouse=1,cat=2,turn=mouse")
     assert start["result"] == "draw" and start["remoteness"] is None and start["winner"] is None
+
+
+# Impartial games: whose turn it is comes from the plies played, not from the
+# stored row (an impartial position is the same whoever faces it). Each case
+# starts where one move ends the game: that move wins for whoever plays it.
+IMPARTIAL_LAST_MOVE = [
+    ("nim", ["--max", "5"], "1", "1:0"),
+    ("subtraction", ["--set", "1,2", "--max", "5"], "2", "1:0"),
+    ("octal", ["--code", "0.07", "--max", "5"], "2", "1:0"),
+    ("grundy", ["--max", "5"], "3", "1:1+2"),
+    ("flip", ["--max", "5"], "++", "0"),
+]
+
+
+@pytest.mark.parametrize("family,options,start,winning_move", IMPARTIAL_LAST_MOVE, ids=[c[0] for c in IMPARTIAL_LAST_MOVE])
+def test_play_impartial_names_the_real_winner(cli, family, options, start, winning_move):
+    assert cli("solve", family, *options, "--name", "g", "-q").exit_code == 0
+    # the human moves first and takes the last move: the human wins
+    run = cli("play", "g", "--from", start, input=f"{winning_move}\n")
+    assert run.exit_code == 0, run.stderr
+    assert "Game over. You win!" in run.stdout
+    turns = re.findall(r"^to move    (\w+):", run.stdout, flags=re.M)
+    assert turns == ["first", "second"]
+    # the computer moves first and takes the last move: the computer (first) wins, not the human
+    run = cli("play", "g", "--from", start, "--as", "second", input="")
+    assert run.exit_code == 0, run.stderr
+    assert f"first plays {winning_move}" in run.stdout
+    assert "Game over. first wins." in run.stdout and "You win" not in run.stdout
+
+
+def test_play_nim_as_typed_in_the_issue(cli):
+    assert cli("solve", "nim", "--max", "5", "-q").exit_code == 0
+    took_last = cli("play", "nim", "--from", "1", input="1:0\n")
+    assert "Game over. You win!" in took_last.stdout and "second wins" not in took_last.stdout
+    computer_took_last = cli("play", "nim", "--from", "3", "--as", "second", input="")
+    assert "Game over. first wins." in computer_took_last.stdout and "You win" not in computer_took_last.stdout
+    # a longer game: 3 -> 1 (human) -> 0 (computer): the computer wins with the human to move
+    longer = cli("play", "nim", "--from", "3", input="1:1\n")
+    assert re.findall(r"^to move    (\w+):", longer.stdout, flags=re.M) == ["first", "second", "first"]
+    assert "Game over. second wins." in longer.stdout

@@ -113,3 +113,46 @@ def test_broken_game_module_is_one_line(tmp_path, source, code, message):
     if code == 1 and "SyntaxError" not in message:
         assert "mygame.py:1)" in lines[0]
     assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_shared_file_answers_without_the_plugin(plugin_path, tmp_path):
+    """A file solved with a plugin, read where the plugin is not installed: answered from the stored rows."""
+    db = tmp_path / "shared.sqlite"
+    assert _gamedb(plugin_path, db, "solve", "takeaway", "--matches", "9", "--max-take", "3", "--name", "tk", "-q").returncode == 0
+    with_rules = {}
+    for text in ("matches=9,turn=alice", "matches=6,turn=bob", "matches=0,turn=bob"):
+        with_rules[text] = json.loads(_gamedb(plugin_path, db, "query", "tk", text, "--json").stdout)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.pop("GAMEDB_DB", None)
+
+    def without(*args):  # the plugin is not on the path: as after `pip uninstall gamedb-takeaway`
+        return subprocess.run([sys.executable, "-m", "gamedb", "--db", str(db), *args], capture_output=True, text=True, env=env, timeout=300)
+
+    for text, expected in with_rules.items():
+        run = without("query", "tk", text, "--json")
+        assert run.returncode == 0, run.stderr
+        data = json.loads(run.stdout)
+        assert "takeaway" in data.pop("rules_missing")
+        # value, remoteness, best move, players; the moves where the file keeps move rows (the tier solver keeps none)
+        moves, complete = data.pop("moves"), data.pop("moves_complete", True)
+        assert moves == (expected["moves"] if complete else [])
+        assert data == {k: v for k, v in expected.items() if k != "moves"}
+        n = int(text.split(",")[0].split("=")[1])
+        assert data["result"] == _takeaway_oracle(n, 3)
+    start = without("query", "tk")  # the start, in plain text: the same lines but the board picture, and a note on stderr
+    with_board = _gamedb(plugin_path, db, "query", "tk").stdout.splitlines()
+    head = [line for line in with_board if not line.startswith(" " * 11)]
+    head = head[: next((i for i, line in enumerate(head) if line.startswith("moves (")), len(head))]
+    assert start.returncode == 0 and start.stdout.splitlines()[: len(head)] == head
+    assert start.stderr.startswith("Note: the rules of 'takeaway' are not available here") and "Needs the rules" in start.stderr
+    # reading another spelling of a position needs the rules: said in one line, exit 1
+    respelled = without("query", "tk", "turn=alice,matches=9")
+    assert respelled.returncode == 1 and "must be written exactly as stored" in respelled.stderr
+    # verify needs the rules
+    assert without("verify", "tk").returncode == 1
+    # a compacted file keeps no move rows: the answer says its move list is incomplete
+    assert without("compact", "tk").returncode == 0
+    data = json.loads(without("query", "tk", "--json").stdout)
+    assert data["moves"] == [] and data["moves_complete"] is False and data["best_move"] == "1"
+    assert "no moves" in data["rules_missing"]

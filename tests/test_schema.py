@@ -125,3 +125,36 @@ def test_cat_mouse_solved_before_move_lists_still_verifies_after_upgrade(cli, db
     with Database(db_path) as again, again.engine.connect() as conn:
         listed = conn.execute(sa.text("SELECT COUNT(*) FROM moves WHERE game = 'old'")).scalar()
     assert listed == moves
+
+
+def _normalized_schema(path) -> list[tuple[str, str, str]]:
+    import re
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY type, name").fetchall()
+        version = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+    normal = []
+    for kind, name, sql in rows:
+        sql = re.sub(r"\s+", " ", sql.replace('"', ""))
+        sql = re.sub(r"\( ", "(", re.sub(r" \)", ")", sql))
+        normal.append((kind, name, sql.strip()))
+    return normal + [("version", "alembic_version", str(version))]
+
+
+def test_a_new_file_has_the_schema_the_migrations_build(tmp_path):
+    """A new SQLite file is created from the tables and views and stamped (no Alembic run): the same schema as migrating."""
+    import sqlalchemy as sa
+
+    from gamedb.store.database import head_revision, open_engine, upgrade
+
+    created = tmp_path / "created.sqlite"
+    open_engine(created, create=True).dispose()
+    migrated = tmp_path / "migrated.sqlite"
+    engine = sa.create_engine(f"sqlite:///{migrated}")
+    with engine.begin() as conn:
+        upgrade(conn)
+    engine.dispose()
+    assert _normalized_schema(created) == _normalized_schema(migrated)
+    assert ("version", "alembic_version", str([(head_revision(),)])) in _normalized_schema(created)
+    assert {kind for kind, _, _ in _normalized_schema(created)} >= {"table", "index", "view"}

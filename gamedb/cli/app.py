@@ -16,7 +16,11 @@ import typer
 
 from ..games import family_names
 from . import data, info, maintenance, play, serve, solve
+from .help_format import use_plain_argument_names
 from .common import EXIT_INTERRUPTED, Settings, err, out
+
+use_plain_argument_names()
+
 
 class OneLineErrors(typer.core.TyperGroup):
     """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
@@ -73,6 +77,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},  # inherited by every subcommand
+    epilog="\b\nExamples:\n  gamedb solve tictactoe\n  gamedb query tictactoe X...O....\n  gamedb list",
 )
 
 
@@ -92,7 +98,7 @@ def main_options(
     db: Annotated[
         str,
         typer.Option(
-            "--db",
+            "--db", metavar="PATH|URL",
             envvar="GAMEDB_DB",
             help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
         ),

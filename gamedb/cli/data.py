@@ -7,20 +7,21 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import err, handle_errors, open_database, out
+from .common import err, handle_errors, open_database, out, show_json
 from .render import ProgressBars
 
 
 @handle_errors
 def copy_command(
     ctx: typer.Context,
-    src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
-    dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
+    src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
+    dst: Annotated[str, typer.Argument(metavar="DST", help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
     games: Annotated[
         Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)
     ] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
     from ..api import Database
@@ -33,8 +34,11 @@ def copy_command(
         report = source.copy_to(target, games or None, force=force, progress=bars)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")
+    if as_json:
+        show_json({"games": report.games, "skipped": report.skipped, "positions": report.positions, "moves": report.moves})
+        return
     if not report.games:
-        err("No solved games to copy.")
+        out("No solved games to copy.")
         return
     out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
 
@@ -42,13 +46,19 @@ def copy_command(
 @handle_errors
 def compact_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
     from ..store.tuning import human_size
 
     db = open_database(ctx)
     report = db.compact(name)
+    if as_json:
+        show_json(
+            {"game": report.game, "moves_removed": report.moves_removed, "bytes_before": report.bytes_before, "bytes_after": report.bytes_after}
+        )
+        return
     size = f"; file {human_size(report.bytes_before)} -> {human_size(report.bytes_after)}" if report.bytes_before is not None else ""
     out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
 
@@ -56,9 +66,9 @@ def compact_command(
 @handle_errors
 def export_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="csv or jsonl.")] = "csv",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[csv|jsonl]", help="csv (with a header line) or jsonl (one JSON object per line).")] = "csv",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from ..export import export_lines
@@ -79,7 +89,7 @@ def export_command(
         for line in lines:
             handle.write(line)
             count += 1
-    err(f"Wrote {count + (1 if fmt.lower() == 'jsonl' else 0):,} positions of {name} to {output}.")
+    out(f"Wrote {count + (1 if fmt.lower() == 'jsonl' else 0):,} positions of {name} to {output}.")
 
 
 def register(app: typer.Typer) -> None:

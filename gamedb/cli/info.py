@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
 
+from ..errors import GamedbError, InputError
 from ..games import family, family_names
 from .common import handle_errors, open_database, out, err, show_json
-from .render import ProgressBars, moves_table, value_text
+from .render import ProgressBars, value_text
 
 
 @handle_errors
@@ -59,54 +61,80 @@ def list_command(
     if not rows:
         err("No games in this database yet.")
         return
-    width = max(len(r["name"]) for r in rows)
+    table = [("NAME", "FAMILY", "STATUS", "POSITIONS")]
     for r in rows:
-        count = f"{r['positions']:,} positions" if r["positions"] is not None else "positions not counted yet"
+        count = f"{r['positions']:,}" if r["positions"] is not None else "not counted yet"
         status = r["status"] if r["status"] == "solved" else f"UNFINISHED ({r['status']})"
-        out(f"{r['name']:<{width}}  {r['family']:<10}  {status:<10}  {count}")
-
+        table.append((r["name"], r["family"], status, count))
+    widths = [max(len(row[i]) for row in table) for i in range(3)]
+    for row in table:
+        out("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3].rjust(max(len(t[3]) for t in table)))
 
 
 @handle_errors
 def query_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game (see `gamedb list`).")],
-    position: Annotated[Optional[str], typer.Argument(help="Position text; omitted means the start position.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`).")],
+    position: Annotated[
+        Optional[str],
+        typer.Argument(
+            metavar="POSITION",
+            help="Position text; omitted means the start position; - reads positions one per line from stdin. "
+            "Text that starts with - goes after -- or in --position.",
+        ),
+    ] = None,
+    position_option: Annotated[
+        Optional[str], typer.Option("--position", "-p", metavar="TEXT", help="The position, whatever it starts with (--position -++- , --position -).")
+    ] = None,
+    fmt: Annotated[
+        Optional[str],
+        typer.Option(
+            "--format",
+            "-f",
+            metavar="[table|json|jsonl|csv]",
+            help="table: text to read (default for one position); json: one object (a list for stdin); "
+            "jsonl: one object per line (default for stdin); csv: a header and one row per position.",
+        ),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..query import answer_json
+    from ..answers import rules_missing_note
+    from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
 
+    if position_option is not None and position is not None:
+        raise InputError("give the position once: as an argument or with --position")
+    stdin = position_option is None and position == "-"
+    position = position_option if position_option is not None else position
+    if as_json and fmt not in (None, "json"):
+        raise InputError(f"--json and --format {fmt} ask for different formats")
+    fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
+    if fmt not in FORMATS:
+        raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     db = open_database(ctx, readonly=True)
-    record, game = db.rules(name)
-    answer = db.probe(name, position)
-    if as_json:
-        show_json(answer_json(record, game, answer))
+    if stdin:
+        db.game(name).require_solved()  # before reading anything
+
+        def answer_batch(batch):
+            return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
+
+        done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
+        sys.stdout.flush()
+        if failed:
+            raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
         return
-    verdict = game.verdict(answer.result, answer.remoteness, answer.player)  # the family's own reading (cat-mouse-grid: the turn limit)
-    winner = f" ({answer.winner} wins)" if answer.winner else ""
-    out(f"game       {answer.game}")
-    out(f"position   {answer.position}")
-    if answer.board:
-        for line in answer.board.splitlines():
-            out(f"           {line}")
-    out(f"to move    {answer.player}")
-    out(f"value      {value_text(answer.result, answer.remoteness)}{winner}")
-    if answer.grundy is not None:
-        out(f"grundy     {answer.grundy}")
-    out(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
-    for key, value in verdict.items():
-        out(f"{key.replace('_', ' ')}: {value}")
-    if answer.moves:
-        out(f"moves (best first; value for {answer.player}):")
-        for line in moves_table(answer):
-            out(line)
+    answer = db.probe(name, position)
+    note = rules_missing_note(answer) if fmt == "table" else None
+    sys.stdout.write(one_answer_text(answer, fmt))
+    sys.stdout.flush()
+    if note:
+        err(note)
 
 
 @handle_errors
 def stats_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a stored game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a stored game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Counts of positions by result, the start position's value, timings."""
@@ -118,16 +146,17 @@ def stats_command(
     lines = [
         ("game", f"{data['game']} ({data['family']}, {data['status']})"),
         ("positions", f"{data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)"),
-        ("moves", f"{data['moves'] or 0:,}"),
         *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),
+        ("moves", f"{data['moves'] or 0:,}"),
     ]
     start = data["start"]
     if start["result"]:
         lines.append(("start", f"{start['position']}: {value_text(start['result'], start['remoteness'])}"))
+    most = data["max_remoteness"]
     known_only = " (of the positions with a known remoteness: see remoteness)" if data.get("remoteness_unknown") else ""
-    lines.append(("max remoteness", f"{data['max_remoteness']}{known_only}"))
-    lines += [(key.replace("_", " "), f"{data[key]:.2f}") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
-    lines += [(key, str(value)) for key, value in (data.get("extra") or {}).items()]
+    lines.append(("max remoteness", "none (no position has a remoteness)" if most is None else f"{most}{known_only}"))
+    lines += [(key.replace("_", " "), f"{data[key]:.2f} s") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
+    lines += [(key, "-" if value is None else str(value)) for key, value in (data.get("extra") or {}).items()]
     width = max(len(label) for label, _ in lines) + 2
     for label, value in lines:
         out(f"{label:<{width}}{value}")
@@ -136,13 +165,17 @@ def stats_command(
 @handle_errors
 def verify_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
     db = open_database(ctx, readonly=True)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
+    if as_json:
+        show_json({"game": report.game, "positions": report.positions, "ok": True})
+        return
     out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
 
 
@@ -152,7 +185,8 @@ def register(app: typer.Typer) -> None:
     app.command("list", epilog="Example:  gamedb --db games.sqlite list")(list_command)
     app.command(
     "query",
-    epilog="Example:  gamedb query tictactoe X...O....    gamedb query cat-mouse mouse=1,cat=2,turn=mouse --json",
+    epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
+    "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -",
 )(query_command)
     app.command("stats", epilog="Example:  gamedb stats tictactoe --json")(stats_command)
     app.command("verify", epilog="Example:  gamedb verify tictactoe")(verify_command)

@@ -14,11 +14,11 @@ from .render import show_position, value_text
 @handle_errors
 def play_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     as_player: Annotated[
-        Optional[str], typer.Option("--as", help="The player you play (default: the player who moves first).")
+        Optional[str], typer.Option("--as", metavar="PLAYER", help="The player you play (default: the player who moves first).")
     ] = None,
-    start: Annotated[Optional[str], typer.Option("--from", help="Start from this position instead of the start.")] = None,
+    start: Annotated[Optional[str], typer.Option("--from", metavar="POSITION", help="Start from this position instead of the start.")] = None,
 ) -> None:
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
     from ..play import PlaySession

@@ -2,37 +2,72 @@
 
 from __future__ import annotations
 
+import sys
+import time
 from typing import Any
 
+from ..answers import move_lines, value_text
 from .common import out
+
+__all__ = ["ProgressBars", "moves_table", "show_position", "value_text"]
 
 
 class ProgressBars:
-    """Rich progress bars on stderr, one per phase, drawn only once work reports progress."""
+    """Progress of long work on stderr, from the library's ``progress(phase, done, total)`` callback.
 
-    def __init__(self, quiet: bool):
+    On a terminal: Rich bars, one per phase, drawn only once the work has
+    taken more than :data:`BAR_AFTER` seconds (a short solve draws nothing);
+    a phase with a known total shows ``done/total`` and a bar, one without
+    shows the count. Elsewhere (stderr redirected to a file or a pipe): a
+    plain line every :data:`LINE_EVERY` seconds, so a long solve in a log
+    still says where it is. ``quiet`` silences both.
+    """
+
+    BAR_AFTER = 1.0
+    LINE_EVERY = 5.0
+
+    def __init__(self, quiet: bool, *, stream=None, clock=time.monotonic):
         self.quiet = quiet
+        self.stream = stream if stream is not None else sys.stderr
+        self.clock = clock
+        self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.started = clock()
+        self.last_line = self.started
         self.bar = None
         self.tasks: dict[str, Any] = {}
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:
         if self.quiet:
             return
+        now = self.clock()
+        if not self.terminal:
+            if now - self.last_line >= self.LINE_EVERY:
+                self.last_line = now
+                count = f"{done:,}/{total:,}" if total else f"{done:,}"
+                print(f"{phase}: {count} ({now - self.started:.0f} s)", file=self.stream, flush=True)
+            return
         if self.bar is None:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-            self.bar = Progress(
-                TextColumn("{task.description:>16}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeElapsedColumn(),
-                console=Console(stderr=True),
-            )
-            self.bar.start()
+            if now - self.started < self.BAR_AFTER:
+                return
+            self.bar = self._start_bar()
+        count = f"{done:,}/{total:,}" if total else f"{done:,}"
         if phase not in self.tasks:
-            self.tasks[phase] = self.bar.add_task(phase, total=total)
-        self.bar.update(self.tasks[phase], completed=done, total=total)
+            self.tasks[phase] = self.bar.add_task(phase, total=total, count=count)
+        self.bar.update(self.tasks[phase], completed=done, total=total, count=count)
+
+    def _start_bar(self):
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        bar = Progress(
+            TextColumn("{task.description:>16}"),
+            BarColumn(),
+            TextColumn("{task.fields[count]}"),
+            TimeElapsedColumn(),
+            console=Console(file=self.stream),
+        )
+        bar.start()
+        return bar
 
     def __enter__(self) -> "ProgressBars":
         return self
@@ -42,28 +77,9 @@ class ProgressBars:
             self.bar.stop()
 
 
-
-def value_text(result: str, remoteness: int | None) -> str:
-    return result if remoteness is None else f"{result} in {remoteness}"
-
-
-
 def moves_table(answer) -> list[str]:
-    from ..values import FOR_MOVER
-
-    if not answer.moves:
-        return []
-    mw = max(len(m.move) for m in answer.moves)
-    pw = max(len(m.position) for m in answer.moves)
-    # seen from the player to move now: the move itself is one more ply
-    lines = []
-    for m in answer.moves:
-        value = value_text(FOR_MOVER[m.result], None if m.remoteness is None else m.remoteness + 1)
-        grundy = f"  (grundy {m.grundy})" if m.grundy is not None else ""
-        lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value}{grundy}")
-    if not answer.moves_complete:
-        lines.append(f"  ... {answer.degree:,} moves in all; only the best is listed")
-    return lines
+    """The moves of an answer as plain text (one definition: :func:`gamedb.answers.move_lines`)."""
+    return move_lines(answer)
 
 
 def show_position(answer) -> None:
@@ -75,7 +91,7 @@ def show_position(answer) -> None:
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     out(f"to move    {answer.player}: {value_text(answer.result, answer.remoteness)}{winner}")
     if answer.moves:
-        out(f"moves (best first; value for {answer.player}):")
+        out(f"moves (best first; value for {answer.player}, plies to the end):")
         for line in moves_table(answer):
             out(line)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+from enum import Enum
 from typing import Annotated, Any, Optional
 
 import typer
@@ -11,6 +12,15 @@ from ..errors import InputError, UnknownFamily
 from ..games import family, family_names
 from .common import err, handle_errors, open_database, out
 from .render import ProgressBars
+
+
+class Engine(str, Enum):
+    """The choices of ``--engine`` (:data:`gamedb.solvers.choice.ENGINES`), listed by ``--help``."""
+
+    auto = "auto"
+    tiers = "tiers"
+    sql = "sql"
+    memory = "memory"
 
 
 solve_app = typer.Typer(
@@ -23,14 +33,17 @@ def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: b
     from ..solvers.choice import ENGINES
     from ..store.tuning import parse_size
 
+    engine = getattr(engine, "value", engine)
     if engine not in ENGINES:  # checked before a new database file is created
         raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     limit = None if memory_limit is None else parse_size(memory_limit)
     db = open_database(ctx, create=True)
     with ProgressBars(quiet) as bars:
         report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
+    if name is None and report.name != game.default_name():
+        err(f"Note: {game.default_name()} holds another game in this database; this one is stored as {report.name} (--name chooses the name).")
     if report.already_solved:
-        err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
+        out(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
         return
     answer = db.probe(report.name)
     value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
@@ -46,12 +59,12 @@ def solve_plugin(
     ctx: typer.Context,
     game: Annotated[
         Optional[str],
-        typer.Option("--game", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
+        typer.Option("--game", metavar="MODULE:CLASS", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
     ] = None,
     settings: Annotated[
-        Optional[list[str]], typer.Option("--set", help="Option of that game as KEY=VALUE (repeatable).")
+        Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")
     ] = None,
-    name: Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: its family name).")] = None,
+    name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: its family name).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
 ) -> None:
@@ -59,7 +72,11 @@ def solve_plugin(
     if ctx.invoked_subcommand is not None:
         if game is not None:
             raise InputError("--game and a family name cannot be used together")
-        return
+        if settings:
+            raise InputError(
+                f"--set goes with --game; give a family's options after its name (gamedb solve {ctx.invoked_subcommand} --help)"
+            )
+        return  # --name, --force, --quiet given here are read by the family's command (group_options)
     if game is None:
         out(ctx.get_help())
         raise typer.Exit(0)
@@ -69,6 +86,18 @@ def solve_plugin(
         raise InputError(str(exc)) from None
     options = _parse_settings(cls, settings or [])
     _run_solve(ctx, cls.from_options(**options), name, force, quiet)
+
+
+def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool) -> tuple[str | None, bool, bool]:
+    """--name, --force and --quiet, given after the family or before it (``gamedb solve --name n nim``).
+
+    Two different names, one on each side, are refused rather than one of them ignored.
+    """
+    group = ctx.parent.params if ctx.parent is not None else {}
+    before = group.get("name")
+    if before is not None and name is not None and before != name:
+        raise InputError(f"two names given: --name {before} before the family and --name {name} after it")
+    return name or before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
 
 
 def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
@@ -90,13 +119,21 @@ def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
     return options
 
 
+#: values for the required options of built-in families, so that each help's example runs as written
+EXAMPLE_OPTIONS = {
+    "cat-mouse": "--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
+    "graph": "--file examples/graphs/tug-of-war.json",
+    "cat-mouse-grid": "--grid '[\"####F\",\"#C...\",\"M....\"]' --mouse-jump 2",
+    "octal": "--code 0.77",
+    "subtraction": "--set 1,2,5",
+}
+
+
 def _solve_command(fam: str):
     cls = family(fam)
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
-        name = kwargs.pop("name")
-        force = kwargs.pop("force")
-        quiet = kwargs.pop("quiet")
+        name, force, quiet = group_options(ctx, kwargs.pop("name"), kwargs.pop("force"), kwargs.pop("quiet"))
         engine = kwargs.pop("engine")
         memory_limit = kwargs.pop("memory_limit")
         options = {k: v for k, v in kwargs.items() if v is not None}
@@ -111,7 +148,7 @@ def _solve_command(fam: str):
                 p.name,
                 inspect.Parameter.KEYWORD_ONLY,
                 default=default,
-                annotation=Annotated[annotation, typer.Option(p.flag, help=p.help, show_default=not p.required)],
+                annotation=Annotated[annotation, typer.Option(p.flag, metavar=p.name.upper(), help=p.help, show_default=not p.required)],
             )
         )
     params += [
@@ -119,7 +156,7 @@ def _solve_command(fam: str):
             "name",
             inspect.Parameter.KEYWORD_ONLY,
             default=None,
-            annotation=Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
+            annotation=Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
         ),
         inspect.Parameter(
             "force",
@@ -136,11 +173,12 @@ def _solve_command(fam: str):
         inspect.Parameter(
             "engine",
             inspect.Parameter.KEYWORD_ONLY,
-            default="auto",
+            default=Engine.auto,
             annotation=Annotated[
-                str,
+                Engine,
                 typer.Option(
                     "--engine",
+                    metavar="[auto|tiers|sql|memory]",
                     help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
                     "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
@@ -155,7 +193,7 @@ def _solve_command(fam: str):
             annotation=Annotated[
                 Optional[str],
                 typer.Option(
-                    "--memory-limit",
+                    "--memory-limit", metavar="SIZE",
                     help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
                     "also sizes SQLite's cache for the SQL engine.",
                 ),
@@ -164,9 +202,10 @@ def _solve_command(fam: str):
     ]
     command.__signature__ = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"
-    example = " ".join([f"gamedb solve {fam}"] + [f"{p.flag} ..." for p in cls.params if p.required])
+    given = EXAMPLE_OPTIONS.get(fam)
+    example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
-    solve_app.command(fam, help=doc, epilog=f"Example:  {example}")(handle_errors(command))
+    solve_app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
 
 
 for _fam in family_names():

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING
-
-import sqlalchemy as sa
 
 from ..errors import GamedbError, InputError
 from ..games.base import Game, TokenMoves
-from ..store.schema import ENUMERATING
+from ..store.record import ENUMERATING
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb query`: no SQLAlchemy at import
+    import sqlalchemy as sa
+
     from ..games.vector import VectorRules
     from ..store.catalog import GameRecord
     from .protocol import Solver
@@ -50,6 +51,9 @@ class Strategy:
     needs: tuple[Need, ...] = ()
     #: False: refuses impartial games (they need Grundy values this strategy does not compute)
     impartial: bool = True
+    #: the module whose ``probe_many(reader, record, game, positions, boards=...)`` answers from its tables
+    #: (no SQLAlchemy in it: the light read path of ``gamedb query`` uses it too)
+    answerer: str = "gamedb.solvers.graph_answer"
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
@@ -63,8 +67,9 @@ class Strategy:
 STRATEGIES: dict[str, Strategy] = {
     "heaps": Strategy(
         "heaps",
-        "gamedb.solvers.heaps:HeapSolver",
+        "gamedb.solvers.heaps.strategy:HeapSolver",
         needs=(Need("heap_rules", required=True),),
+        answerer="gamedb.solvers.heaps.sums",
     ),
     "tiers": Strategy(
         "tiers",
@@ -101,6 +106,11 @@ def stored_by(game: Game) -> Solver:
     Both graph strategies write the same tables, so the SQL one answers for both.
     """
     return STRATEGIES["heaps" if STRATEGIES["heaps"].accepts(game) else "graph-sql"].load()
+
+
+def answered_by(game: Game) -> ModuleType:
+    """The module that answers queries on a stored ``game`` (its ``probe_many``), from the strategy that stored it."""
+    return importlib.import_module(STRATEGIES["heaps" if STRATEGIES["heaps"].accepts(game) else "graph-sql"].answerer)
 
 
 def refuse_early(game: Game, engine: str) -> None:
@@ -164,6 +174,8 @@ def memory_first(db: sa.Engine, record: GameRecord | None, game: Game, engine: s
         if engine == "memory":
             raise InputError("the in-memory engine cannot solve this game (an unfinished SQL solve of it is stored; use --engine sql or --force)")
         return False
+    import sqlalchemy as sa
+
     with db.connect() as conn:
         begun = conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first()
     if begun and engine == "memory":

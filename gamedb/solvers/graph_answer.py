@@ -1,66 +1,70 @@
-"""Answering from the graph solvers' tables: a position's stored row and its children's."""
+"""Answering from the graph solvers' tables: a position's stored row and its children's.
+
+Read through a reader (:mod:`gamedb.store.readers`), so the full path
+(SQLAlchemy) and the light read path of ``gamedb query`` (plain sqlite3)
+answer with this one code; no SQLAlchemy here.
+"""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Sequence
 
-import sqlalchemy as sa
-
-from ..answers import Answer, MoveValue
-from ..errors import PositionNotFound
+from ..answers import Answer, MoveValue, set_delta_remoteness
+from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game
-from ..store.catalog import GameRecord
+from ..store.readers import PositionRow, Reader
+from ..store.record import GameRecord
 from ..values import move_sort_key
 
 
-ROW = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy "
-    "FROM position WHERE game_id = :g AND code = :c"
-)
-_CHILDREN = sa.text(
-    "SELECT code, text, result, remoteness, grundy FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
+def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
+    """Answers for many positions (None: the start), with one lookup of the rows for the whole batch.
 
-CHUNK = 10000
+    A position that does not parse or is not stored gives its error in its
+    place instead of an answer, so one bad line does not stop a batch.
+    ``boards=False`` leaves out the board pictures.
+    """
+    from ..query import answer_from_row
+
+    planned: list[tuple | GamedbError] = []
+    wanted: list[int] = []
+    for position in positions:
+        try:
+            state = game.start() if position is None else game.parse(position)
+            code = game.encode(state)
+            moves = game.moves(state) if game.primitive(state) is None else []
+            children = [game.encode(child) for _, child in moves]
+        except GamedbError as exc:
+            planned.append(exc)
+            continue
+        planned.append((state, code, moves, children))
+        wanted.append(code)
+        wanted.extend(children)
+    rows = reader.positions(record.id, wanted)
+    answers: list[Answer | GamedbError] = []
+    for plan in planned:
+        if isinstance(plan, GamedbError):
+            answers.append(plan)
+            continue
+        state, code, moves, children = plan
+        row = rows.get(code)
+        if row is None:
+            answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
+            continue
+        answer = answer_from_row(record, row, game.player_name, game.winner)
+        answer.moves = _moves(rows, moves, children)
+        answer.board = game.describe(state) if boards else None
+        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
+        answers.append(answer)
+    return answers
 
 
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
-    codes = list(dict.fromkeys(codes))
-    found = {}
-    for i in range(0, len(codes), CHUNK):
-        rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
-        for code, text, result, remoteness, grundy in rows:
-            found[code] = (text, result, remoteness, grundy)
-    return found
-
-
-def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
-    """The stored value of one position and of every move from it."""
-    state = game.start() if position is None else game.parse(position)
-    code = game.encode(state)
-    row = conn.execute(ROW, {"g": record.id, "c": code}).first()
-    text = game.format(state)
-    if row is None:
-        raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
-    moves = game.moves(state) if game.primitive(state) is None else []
-    child_codes = [game.encode(child) for _, child in moves]
-    values = fetch_rows(conn, record.id, child_codes)
+def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
     listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
-        ctext, cresult, crem, cgrundy = values[child]
-        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
+    for order, ((label, _), child) in enumerate(zip(moves, children)):
+        c = rows[child]
+        listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
     listed.sort(key=lambda pair: pair[0])
-    return Answer(
-        game=record.name,
-        position=row.text,
-        player=game.player_name(row.player),
-        result=row.result,
-        winner=game.winner(row.player, row.result, row.remoteness),
-        remoteness=row.remoteness,
-        degree=row.degree,
-        best_move=row.best_move,
-        grundy=row.grundy,
-        moves=[mv for _, mv in listed],
-        board=game.describe(state),
-    )
+    found = [mv for _, mv in listed]
+    set_delta_remoteness(found)
+    return found

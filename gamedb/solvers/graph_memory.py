@@ -242,7 +242,7 @@ class GraphMemory:
 
     engine = "memory"
     verify = staticmethod(graph_verify.verify_graph)
-    probe = staticmethod(graph_answer.probe)
+    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Enumerate, solve and write the game in memory.

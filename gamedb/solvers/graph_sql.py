@@ -328,7 +328,7 @@ class GraphSql:
 
     engine = "sql"
     verify = staticmethod(graph_verify.verify_graph)
-    probe = staticmethod(graph_answer.probe)
+    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         game, progress = job.game, job.progress

@@ -20,7 +20,7 @@ from ..store.catalog import GameRecord
 from ..errors import VerifyError
 from ..games.base import Expanded, Game
 from . import choice
-from .graph_answer import fetch_rows
+from ..store.sqlalchemy_reader import SqlAlchemyReader
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 from ..progress import Progress
 
@@ -308,3 +308,9 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
             )
     if len(stored) != len(expected):
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
+
+
+def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness, grundy) of the given codes' stored rows."""
+    found = SqlAlchemyReader(conn).positions(game_id, codes)
+    return {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found.items()}

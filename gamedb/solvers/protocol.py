@@ -11,7 +11,7 @@ are three, each a class implementing :class:`Solver`:
   same analysis on numpy arrays, everything written in one transaction
   (nothing to resume: a killed solve leaves nothing); raises
   :class:`~gamedb.solvers.graph_memory.TooLarge` over the memory limit.
-- ``heaps`` (:class:`gamedb.solvers.heaps.HeapSolver`): impartial heap games,
+- ``heaps`` (:class:`gamedb.solvers.heaps.strategy.HeapSolver`): impartial heap games,
   one position per heap size, Grundy values in SQL, resumable per heap.
 
 A solver is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
@@ -24,7 +24,7 @@ and the user's ``--engine``. To add a strategy (e.g. the tier solver,
    through ``job.progress`` and resumes from what it committed; ``verify``
    and ``probe`` read what it wrote -- a strategy that writes ordinary graph
    rows reuses :func:`gamedb.solvers.graph_verify.verify_graph` and
-   :func:`gamedb.solvers.graph_answer.probe`);
+   :func:`gamedb.solvers.graph_answer.probe_many`);
 2. add one :class:`~gamedb.solvers.choice.Strategy` row to
    :data:`gamedb.solvers.choice.STRATEGIES` naming the capabilities it
    requires and the optional ones it uses (and what happens without them);
@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol, Sequence
 
 import sqlalchemy as sa
 
@@ -46,6 +46,7 @@ from ..progress import Progress
 
 if TYPE_CHECKING:
     from ..answers import Answer
+    from ..store.readers import Reader
     from ..store.catalog import GameRecord
 
 
@@ -106,8 +107,9 @@ class Solver(Protocol):
         """Re-derive every stored value from the rules; return the positions checked or raise VerifyError."""
         ...
 
-    def probe(self, conn: sa.Connection, record: GameRecord, game: Game, position: str | None) -> Answer:
-        """The stored value of one position (None: the start) and of every move from it."""
+    def probe_many(self, reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list:
+        """Answers (:class:`~gamedb.answers.Answer`) for positions (None: the start), an error in the place of one
+        that does not parse or is not stored; read through a reader (:mod:`gamedb.store.readers`), SQLAlchemy's or sqlite3's."""
         ...
 
 

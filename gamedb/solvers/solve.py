@@ -65,7 +65,8 @@ def solve(
     choice.refuse_early(game, method)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
-    name = name or game.default_name()
+    if name is None:
+        name = free_default_name(engine, game)
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
         record = catalog.find(conn, name)
@@ -80,6 +81,33 @@ def solve(
         check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
     with solve_lock(engine, name), solve_settings(engine, limit):
         return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
+
+
+def distinct_name(game: Game) -> str:
+    """The family's default name with a digest of what the game is (family, rules version, parameters).
+
+    Two different games never share it; the same game always gets it.
+    """
+    import hashlib
+    import json
+
+    what = json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
+    return f"{game.default_name()}-{hashlib.sha256(what.encode()).hexdigest()[:8]}"
+
+
+def free_default_name(engine, game: Game) -> str:
+    """The name a game gets when none is given: the family's default name, unless a different game holds it.
+
+    Then :func:`distinct_name`: ``gamedb solve cat-mouse --graph A`` and then
+    ``--graph B`` store two games (``cat-mouse`` and ``cat-mouse-1f0c2a9b``)
+    instead of refusing the second; solving either again finds it.
+    """
+    name = game.default_name()
+    with engine.connect() as conn:
+        record = catalog.find(conn, name)
+    if record is None or catalog.same_game(record, game):
+        return name
+    return distinct_name(game)
 
 
 def _check_stored(record, game: Game, name: str) -> None:

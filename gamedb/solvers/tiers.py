@@ -65,7 +65,7 @@ class TierSolver:
 
     engine = "tiers"
     verify = staticmethod(graph_verify.verify_graph)
-    probe = staticmethod(graph_answer.probe)
+    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Create the game row (marked as the tier solver's, so a killed solve resumes here), then solve or resume it."""

@@ -3,76 +3,20 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from datetime import datetime, timezone
 
 import sqlalchemy as sa
 
 from .. import __version__
-from ..errors import GameExists, GameNotFound, GamedbError
-from ..games import game_from_parameters
+from ..errors import GameExists, GameNotFound
 from ..games.base import Game
+from .record import GameRecord, record_from_mapping
 from .schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
 
 
-@dataclass
-class GameRecord:
-    """One row of the ``game`` table."""
-
-    id: int
-    name: str
-    family: str
-    parameters: dict
-    rules_version: int
-    impartial: bool
-    status: str
-    start_code: int
-    start_position: str
-    positions: int | None
-    moves: int | None
-    created_at: str
-    solved_at: str | None
-    enumerate_seconds: float | None
-    solve_seconds: float | None
-    gamedb_version: str
-    info: dict | None
-    progress: dict | None
-
-    @property
-    def solved(self) -> bool:
-        return self.status == SOLVED
-
-    def rules(self) -> Game:
-        """The game's rules, rebuilt from the stored parameters."""
-        return game_from_parameters(self.family, self.parameters)
-
-    def list_json(self) -> dict:
-        """What ``gamedb list --json`` shows of the game."""
-        return {
-            "name": self.name,
-            "family": self.family,
-            "status": self.status,
-            "positions": self.positions,
-            "moves": self.moves,
-            "start": self.start_position,
-            "solved_at": self.solved_at,
-        }
-
-    def require_solved(self) -> None:
-        if not self.solved:
-            raise GamedbError(
-                f"game {self.name!r} is not fully solved (status: {self.status}); "
-                "run the same `gamedb solve` command again to finish it"
-            )
-
-
 def record_from_row(row) -> GameRecord:
-    """A game row (JSON columns parsed or still text) as a :class:`GameRecord`."""
-    data = dict(row._mapping)
-    for key in ("parameters", "info", "progress"):
-        if isinstance(data.get(key), str):
-            data[key] = json.loads(data[key])
-    return GameRecord(**data)
+    """A SQLAlchemy game row as a :class:`GameRecord`."""
+    return record_from_mapping(row._mapping)
 
 
 def find(conn, name: str) -> GameRecord | None:

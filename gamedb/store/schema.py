@@ -20,9 +20,9 @@ NAMING_CONVENTION = {
 metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 #: status of a game row
-ENUMERATING = "enumerating"
+from .record import ENUMERATING, SOLVED  # noqa: E402 (one spelling, shared with the light read path)
+
 SOLVING = "solving"
-SOLVED = "solved"
 
 game = sa.Table(
     "game",

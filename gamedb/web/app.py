@@ -25,7 +25,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..api import Database
 from ..errors import GameNotFound, GamedbError, PositionNotFound
-from ..query import stats
+from ..stats import stats
 from ..store.database import describe
 
 STATIC = Path(__file__).with_name("static")

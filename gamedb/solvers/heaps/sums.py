@@ -27,35 +27,26 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import sqlalchemy as sa
-
-from ...store.catalog import GameRecord
+from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
-from .periodicity import THEOREM, Periodicity, reduce
-from ...answers import Answer, MoveValue
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from ...store.readers import Reader
+from ...store.record import GameRecord
 from ...values import LOSE, WIN, move_sort_key
+from .periodicity import THEOREM, Periodicity, reduce
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
 #: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
 QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
 
-_RANGE = sa.text(
-    "SELECT code, grundy, remoteness, degree, best_move FROM position WHERE game_id = :g AND code BETWEEN :lo AND :hi"
-)
-_SOME = sa.text(
-    "SELECT code, grundy, remoteness, degree, best_move FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
-_CHUNK = 10000
-
 
 class ComponentValues:
     """Values of single components: the stored heaps 0..N, and beyond N the proven period."""
 
-    def __init__(self, conn, record: GameRecord, game: HeapGame):
-        self.conn, self.record, self.game = conn, record, game
+    def __init__(self, reader: Reader, record: GameRecord, game: HeapGame):
+        self.reader, self.record, self.game = reader, record, game
         self.top = game.max_heap
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
@@ -77,21 +68,21 @@ class ComponentValues:
         sizes = set(sizes)
         self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
-        for i in range(0, len(codes), _CHUNK):
-            self._add(self.conn.execute(_SOME, {"g": self.record.id, "codes": codes[i : i + _CHUNK]}))
+        if codes:
+            self._add(self.reader.positions(self.record.id, codes).values())
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.conn.execute(_RANGE, {"g": self.record.id, "lo": self.loaded_upto + 1, "hi": hi}))
+            self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
             self.loaded_upto = hi
 
     def _add(self, rows) -> None:
-        for code, grundy, remoteness, degree, best_move in rows:
-            if grundy is None:
-                raise PositionNotFound(f"heap {code} of game {self.record.name!r} has no stored value")
-            self.rows[code] = (grundy, remoteness, degree, best_move)
+        for row in rows:
+            if row.grundy is None:
+                raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
 
     def _stored(self, n: int) -> int:
         return reduce(n, self.periodicity) if n > self.top else n
@@ -146,11 +137,11 @@ class ComponentValues:
         return f"{what}, and {why}; solve again with a larger --max"
 
 
-def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
+def probe_sum(values: ComponentValues, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
     """The value of a heap-game position and of every move from it, from the stored components."""
+    record, game = values.record, values.game
     state = game.start() if position is None else game.parse(position)
     comps = game.heaps(state)
-    values = ComponentValues(conn, record, game)
     values.need(comps)
     total = 0
     for n in comps:
@@ -169,12 +160,14 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
     moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
     if best is not None:  # first, also where unknown remoteness leaves the sort undecided
         moves = [best] + [mv for mv in moves if mv.move != best.move]
+    set_delta_remoteness(moves)
+    player, winner = impartial_players(result)
     return Answer(
         game=record.name,
         position=game.format(state),
-        player=game.player_name(0),
+        player=player,
         result=result,
-        winner=game.winner(0, result, remoteness),
+        winner=winner,
         remoteness=remoteness,
         degree=degree,
         best_move=best.move if best is not None else None,
@@ -182,6 +175,7 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
         moves=moves,
         board=game.describe(state),
         moves_complete=not degree or bool(listed),
+        impartial=True,
     )
 
 
@@ -315,6 +309,8 @@ def periodicity_summary(record: GameRecord) -> dict:
 
 def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
     """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
+    import sqlalchemy as sa  # stats only: the light read path imports this module
+
     unknown = conn.execute(
         sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND remoteness IS NULL"), {"g": record.id}
     ).scalar()
@@ -326,3 +322,21 @@ def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
         "that need the remoteness of a sum of two heaps with moves beyond the search",
         unknown,
     )
+
+
+def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions, *, boards: bool = True) -> list:
+    """Answers for many positions (None: the start); a position that fails gives its error in its place.
+
+    The components read for one position are kept for the next (one
+    :class:`ComponentValues` per batch).
+    """
+    from ...errors import GamedbError
+
+    values = ComponentValues(reader, record, game)
+    answers: list = []
+    for position in positions:
+        try:
+            answers.append(probe_sum(values, position))
+        except GamedbError as exc:
+            answers.append(exc)
+    return answers

@@ -1,0 +1,125 @@
+"""Writing answers in the formats of ``gamedb query --format``: one definition for both paths.
+
+``table`` is the plain text a person reads (:func:`gamedb.answers.answer_lines`
+for one position, one aligned line per position for many); ``json`` the
+object of :meth:`gamedb.answers.Answer.to_json` (a list of them for many
+positions); ``jsonl`` one such object per line, compact; ``csv`` one row per
+position with the position's own values (no moves) under a header line.
+
+Positions read from stdin (``gamedb query NAME -``) are answered a batch at a
+time and written as they come; a line that fails gives its error in its
+place (``{"position": ..., "error": ...}`` in JSON Lines) and the command
+exits 1 at the end.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import IO, Callable, Iterable, Iterator, Sequence
+
+from .answers import Answer, answer_lines, value_text
+from .errors import GamedbError
+
+FORMATS = ("table", "json", "jsonl", "csv")
+CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
+
+#: positions answered per batch when reading many
+BATCH = 2000
+
+Answered = Answer | GamedbError
+
+
+def one_answer_text(answer: Answer, fmt: str) -> str:
+    """The whole output of a query for one position."""
+    if fmt == "json":
+        return json.dumps(answer.to_json(), indent=2, ensure_ascii=False) + "\n"
+    if fmt == "jsonl":
+        return _json_line(answer)
+    if fmt == "csv":
+        return _csv_text([_csv_row(answer, None)], header=True)
+    return "".join(line + "\n" for line in answer_lines(answer))
+
+
+def read_positions(stream: IO[str]) -> Iterator[str]:
+    """Positions one per line; blank lines are skipped, surrounding whitespace is not part of a position."""
+    for line in stream:
+        text = line.strip()
+        if text:
+            yield text
+
+
+def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
+    batch: list[str] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], None]) -> tuple[int, int]:
+    """Answer ``positions`` a batch at a time and write them in ``fmt``; returns (answered, failed)."""
+    done = failed = 0
+    first = True
+    if fmt == "json":
+        write("[")
+    for batch in batches(positions):
+        answers = answer_batch(batch)
+        parts = []
+        for text, answer in zip(batch, answers):
+            error = answer if isinstance(answer, GamedbError) else None
+            failed += error is not None
+            if fmt == "jsonl":
+                parts.append(_error_line(text, error) if error else _json_line(answer))
+            elif fmt == "json":
+                item = {"position": text, "error": str(error)} if error else answer.to_json()
+                parts.append(("\n" if first else ",\n") + json.dumps(item, ensure_ascii=False))
+                first = False
+            elif fmt == "csv":
+                parts.append(_csv_text([_csv_row(None if error else answer, error, text)], header=first))
+                first = False
+            else:
+                parts.append(_table_line(text, answer, error))
+        done += len(batch)
+        write("".join(parts))
+    if fmt == "json":
+        write("\n]\n" if not first else "]\n")
+    return done, failed
+
+
+def _json_line(answer: Answer) -> str:
+    return json.dumps(answer.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _error_line(text: str, error: GamedbError) -> str:
+    return json.dumps({"position": text, "error": str(error)}, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def _csv_row(answer: Answer | None, error: GamedbError | None, text: str | None = None) -> list:
+    if answer is None:
+        return [text, "", "", "", "", "", "", "", str(error)]
+    grundy = "" if answer.grundy is None else answer.grundy
+    remoteness = "" if answer.remoteness is None else answer.remoteness
+    return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
+
+
+def _csv_text(rows: list[list], *, header: bool) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    if header:
+        writer.writerow(CSV_COLUMNS)
+    writer.writerows(rows)
+    return buffer.getvalue()
+
+
+def _table_line(text: str, answer: Answered, error: GamedbError | None) -> str:
+    if error is not None:
+        return f"{text}  Error: {error}\n"
+    who = answer.outcome if answer.impartial else f"{answer.player} to move"
+    winner = f" ({answer.winner} wins)" if answer.winner and not answer.impartial else ""
+    best = answer.best_move if answer.best_move is not None else "-"
+    return f"{answer.position}  {who}: {value_text(answer.result, answer.remoteness)}{winner}, best move {best}\n"

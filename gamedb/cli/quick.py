@@ -1,0 +1,199 @@
+"""The ``gamedb`` console script: answers a query on a SQLite file without the heavy imports.
+
+A ``gamedb query`` process spends most of its time importing SQLAlchemy,
+Typer and pydantic, not answering. When the command line is a plain query
+(``gamedb [--db FILE] query NAME [POSITION|-] [--json|--format F]``) on a SQLite file at
+the newest schema, whose game is solved with a built-in family, this module
+answers it with the standard library's ``sqlite3`` (read-only URI), through
+the same code that builds and prints every answer (:mod:`gamedb.query`,
+:mod:`gamedb.answers`). Anything else -- another command, help, a server URL,
+a file that needs migrating, a plugin's game, any error -- goes to the full
+command line (:mod:`gamedb.cli.app`), which then says what is wrong in its usual
+words. Nothing is printed before the light path knows it can answer.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass
+class QueryRequest:
+    """A plain ``query`` command line."""
+
+    db: str
+    name: str
+    position: str | None
+    fmt: str = "table"
+    #: ``gamedb query NAME -``: positions one per line on stdin
+    stdin: bool = False
+
+
+def parse_query(argv: list[str]) -> QueryRequest | None:
+    """The request if ``argv`` is a plain query the light path can answer, else None.
+
+    Reads the same options as the full command (``--json``, ``--format``,
+    ``--position``, ``--``); anything else, or a mistake, is left to the
+    full parser to report.
+    """
+    from ..answer_output import FORMATS
+
+    db = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
+    args = list(argv)
+    while args and args[0] != "query":  # global options before the command
+        if args[0] == "--db" and len(args) >= 2:
+            db, args = args[1], args[2:]
+        elif args[0].startswith("--db="):
+            db, args = args[0][len("--db=") :], args[1:]
+        else:
+            return None
+    if not args:
+        return None
+    positional: list[str] = []
+    options: dict[str, str] = {}
+    rest = iter(args[1:])
+    for arg in rest:
+        if arg == "--":
+            positional.extend(rest)
+        elif arg == "--json":
+            options["json"] = "json"
+        elif arg in ("--format", "--position", "-f", "-p"):
+            key = {"-f": "format", "-p": "position"}.get(arg, arg[2:])
+            value = next(rest, None)
+            if value is None or key in options:
+                return None
+            options[key] = value
+        elif arg.startswith(("--format=", "--position=")):
+            key, _, value = arg[2:].partition("=")
+            if key in options:
+                return None
+            options[key] = value
+        elif arg.startswith("-") and arg != "-":  # help, another option: the full parser decides
+            return None
+        else:
+            positional.append(arg)
+    if not 1 <= len(positional) <= 2 or ("position" in options and len(positional) == 2):
+        return None
+    if "json" in options and options.get("format", "json") != "json":
+        return None
+    position = options.get("position", positional[1] if len(positional) == 2 else None)
+    stdin = "position" not in options and position == "-"
+    fmt = options.get("json") or options.get("format") or ("jsonl" if stdin else "table")
+    if fmt not in FORMATS:
+        return None
+    return QueryRequest(db, positional[0], None if stdin else position, fmt, stdin)
+
+
+def prepare(request: QueryRequest):
+    """(connection, reader, record, rules) when the light path can answer ``request``, else None."""
+    if "://" in request.db:
+        return None
+    path = Path(request.db).expanduser().absolute()
+    if not path.is_file():
+        return None
+    from ..games import BUILTIN
+    from ..store.readers import SqliteReader
+    from ..store.record import record_from_mapping
+    from ..store.revisions import head_from_files
+    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
+
+    check_sqlite_version()
+    migrations = installed_migrations_dir()
+    head = head_from_files(migrations) if migrations is not None else None
+    if head is None:
+        return None
+    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
+    try:
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        reader = SqliteReader(conn)
+        row = reader.game_row(request.name) if revision is not None and revision[0] == head else None
+        record = record_from_mapping(row) if row is not None else None
+        if record is None or not record.solved or record.family not in BUILTIN:
+            conn.close()
+            return None
+        return conn, reader, record, record.rules()
+    except BaseException:
+        conn.close()
+        raise
+
+
+def answer_text(request: QueryRequest) -> tuple[str, str] | None:
+    """(stdout, stderr) of a query for one position, or None when the full path must answer it."""
+    prepared = prepare(request)
+    if prepared is None:
+        return None
+    conn, reader, record, game = prepared
+    try:
+        from ..answers import rules_missing_note
+        from ..answer_output import one_answer_text
+        from ..query import answer_positions
+
+        (answer,) = answer_positions(reader, record, game, None, [request.position])
+        if isinstance(answer, Exception):
+            return None
+        note = rules_missing_note(answer) if request.fmt == "table" else None
+        return one_answer_text(answer, request.fmt), (note + "\n" if note else "")
+    finally:
+        conn.close()
+
+
+def answer_stdin(request: QueryRequest, prepared, stdin, write) -> tuple[int, int]:
+    """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
+    from ..answer_output import read_positions, write_many
+    from ..query import answer_positions
+
+    conn, reader, record, game = prepared
+    try:
+        return write_many(
+            lambda batch: answer_positions(reader, record, game, None, batch, boards=False), read_positions(stdin), request.fmt, write
+        )
+    finally:
+        conn.close()
+
+
+def try_quick(argv: list[str]) -> bool:
+    """Answer ``argv`` on the light path and return True, or return False having printed nothing."""
+    request = parse_query(argv)
+    if request is None:
+        return False
+    try:
+        if request.stdin:
+            prepared = prepare(request)
+            if prepared is None:
+                return False
+        else:
+            found = answer_text(request)
+            if found is None:
+                return False
+    except Exception:  # whatever went wrong, the full path reports it in its own words
+        return False
+    try:
+        if request.stdin:
+            done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
+            sys.stdout.flush()
+            if failed:
+                sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
+                sys.exit(1)
+            return True
+        out, err = found
+        sys.stdout.write(out)
+        sys.stdout.flush()
+        if err:
+            sys.stderr.write(err)
+            sys.stderr.flush()
+    except BrokenPipeError:  # `gamedb query ... | head`: the reader has had enough
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return True
+
+
+def main() -> None:
+    """Console-script entry point: the light path for plain queries, else the full command line."""
+    if try_quick(sys.argv[1:]):
+        sys.exit(0)
+    from .app import main as full_main
+
+    full_main()

@@ -1,0 +1,73 @@
+"""Reading a stored game as a whole: counts by result, and every position streamed in pages."""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import sqlalchemy as sa
+
+from .store.record import GameRecord
+from .values import RESULTS
+
+_START = sa.text("SELECT result, remoteness, grundy FROM position WHERE game_id = :g AND code = :c")
+
+
+def stats(conn, record: GameRecord) -> dict:
+    """Counts by result, by player, the start position's value and timings."""
+    g = {"g": record.id}
+    by_result = dict.fromkeys(RESULTS, 0)
+    for result, count in conn.execute(
+        sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
+    ):
+        by_result[result] = count
+    primitive = conn.execute(
+        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
+    ).scalar()
+    max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
+    start = conn.execute(_START, {"g": record.id, "c": record.start_code}).first()
+    data = {
+        "game": record.name,
+        "family": record.family,
+        "parameters": record.parameters,
+        "status": record.status,
+        "positions": record.positions,
+        "moves": record.moves,
+        "primitive": primitive,
+        "results": by_result,
+        "max_remoteness": max_rem,
+        "start": {
+            "position": record.start_position,
+            "result": start.result if start else None,
+            "remoteness": start.remoteness if start else None,
+        },
+        "enumerate_seconds": record.enumerate_seconds,
+        "solve_seconds": record.solve_seconds,
+        "solved_at": record.solved_at,
+        "gamedb_version": record.gamedb_version,
+    }
+    if record.impartial and start is not None:
+        data["start"]["grundy"] = start.grundy
+    if record.info and "periodicity" in record.info:  # heap games
+        from .solvers.heaps.sums import periodicity_summary, remoteness_summary
+
+        data["periodicity"] = record.info["periodicity"]
+        data["extra"] = periodicity_summary(record)
+        data["extra"]["remoteness"], data["remoteness_unknown"] = remoteness_summary(conn, record)
+    return data
+
+
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
+    """Every stored position with its values, streamed in pages ordered by code."""
+    page = sa.text(
+        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
+        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
+    )
+    after = -1
+    while True:
+        with engine.connect() as conn:
+            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
+        if not rows:
+            return
+        for row in rows:
+            yield dict(row._mapping)
+        after = rows[-1].code

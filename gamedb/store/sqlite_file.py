@@ -1,0 +1,89 @@
+"""A SQLite file as gamedb reads it, with the standard library only.
+
+Shared by the full path (:mod:`.database`, SQLAlchemy) and the light read
+path of a ``gamedb query`` process (:mod:`gamedb.cli.quick`), which must not
+import SQLAlchemy or Alembic.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from ..errors import DatabaseError
+
+MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
+
+
+def check_sqlite_version() -> None:
+    found = tuple(int(x) for x in sqlite3.sqlite_version.split("."))
+    if found < MIN_SQLITE:
+        need = ".".join(map(str, MIN_SQLITE))
+        raise DatabaseError(
+            f"gamedb needs SQLite {need} or newer (UPDATE ... FROM); this Python has SQLite {sqlite3.sqlite_version}"
+        )
+
+
+def readonly_uri(path: Path) -> str:
+    """The SQLite URI that reads ``path`` without writing anything, beside it or in it.
+
+    A file in rollback-journal (DELETE) mode is read with ``mode=ro``. A file
+    left in WAL mode needs its ``-shm`` index, which a reader creates if it is
+    missing: in a folder it cannot write (a read-only share, another user's
+    files) that fails with "attempt to write a readonly database", and where
+    it can, it leaves files behind. When no ``-wal`` or ``-shm`` file exists,
+    no connection has the file open in WAL mode and the file itself holds
+    every committed row, so it is opened ``immutable`` (no locks, no side
+    files); that is done only when this process cannot write the folder or
+    the file, i.e. the file is shared with it to be read.
+    """
+    uri = f"file:{uri_path(path)}?mode=ro"
+    if _journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
+        wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+        if not shm.exists() and not (wal.exists() and wal.stat().st_size > 0):
+            return uri + "&immutable=1"
+        if not shm.exists():
+            raise DatabaseError(
+                f"cannot read {path}: it was left in WAL mode with unsaved changes in {wal.name}, and the folder is not "
+                "writable here; someone who can write the folder must open it once (e.g. `gamedb list`)"
+            )
+    return uri
+
+
+def _journal_is_wal(path: Path) -> bool:
+    """Whether the SQLite header of ``path`` says WAL mode (file format versions 2 at bytes 18 and 19)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18:20] == b"\x02\x02"
+
+
+def uri_path(path: Path) -> str:
+    """``path`` as the path part of a SQLite ``file:`` URI: ``%``, ``?`` and ``#`` escaped.
+
+    (Written out rather than ``urllib.parse.quote``, whose import costs a
+    query process about 20 ms.)
+    """
+    return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
+
+
+def source_migrations_dir() -> Path:
+    """The ``migrations`` folder of a source tree (beside the ``gamedb`` package)."""
+    return Path(__file__).resolve().parents[2] / "migrations"
+
+
+def installed_migrations_dir() -> Path | None:
+    """Where the migrations are, found without ``importlib.resources`` (20 ms of a query's start-up).
+
+    An installed wheel ships them as the package ``gamedb.migrations``
+    (``gamedb/migrations``); an editable install or a source tree has them
+    beside the package. None when neither is there.
+    """
+    package = Path(__file__).resolve().parents[1]
+    for candidate in (package / "migrations", package.parent / "migrations"):
+        if (candidate / "versions").is_dir():
+            return candidate
+    return None

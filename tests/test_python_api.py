@@ -1,0 +1,52 @@
+"""The Python API as documented: docstring examples run (doctest), get() returns a default,
+probe_many() answers a batch like one probe at a time."""
+
+import doctest
+
+import pytest
+
+import gamedb.api
+from gamedb import Database, make_game
+from gamedb.errors import PositionError, PositionNotFound
+
+
+@pytest.fixture(scope="module")
+def ttt(tmp_path_factory):
+    db = Database(tmp_path_factory.mktemp("api") / "ttt.sqlite", create=True)
+    db.solve(make_game("tictactoe"))
+    db.solve(make_game("nim", max=9))
+    yield db
+    db.close()
+
+
+def test_docstring_examples_run(ttt, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the module's own example writes ttt.sqlite where it stands
+    result = doctest.testmod(gamedb.api, extraglobs={"db": ttt}, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 8 and result.failed == 0
+
+
+@pytest.mark.parametrize("method", ["probe", "get", "probe_many", "positions", "verify", "stats", "games"])
+def test_public_methods_have_docstrings_with_an_example(method):
+    doc = getattr(Database, method).__doc__
+    assert doc and ">>>" in doc, method
+
+
+def test_get_returns_the_default_for_a_missing_position(ttt):
+    with pytest.raises(PositionError):
+        ttt.get("tictactoe", "XXXX")  # malformed text is a mistake, not a missing entry
+    assert ttt.get("nim", "20", default="missing") == "missing"  # larger than --max 9 and no period: not stored
+    assert ttt.get("tictactoe", "X...O....").remoteness == ttt.probe("tictactoe", "X...O....").remoteness
+    with pytest.raises(PositionNotFound):
+        ttt.probe("nim", "20")
+
+
+def test_probe_many_equals_one_at_a_time(ttt):
+    texts = [m.position for m in ttt.probe("tictactoe").moves] + [None, "XX.OO...."]
+    batch = list(ttt.probe_many("tictactoe", texts, batch=3))
+    assert batch == [ttt.probe("tictactoe", t) for t in texts]
+    heaps = ["3 5 7", "1 2 3", "9", "0"]
+    assert list(ttt.probe_many("nim", heaps)) == [ttt.probe("nim", h) for h in heaps]
+    mixed = list(ttt.probe_many("nim", ["3", "20", "x"], errors="return"))
+    assert mixed[0].result == "win" and isinstance(mixed[1], PositionNotFound) and isinstance(mixed[2], PositionError)
+    with pytest.raises(PositionNotFound):
+        list(ttt.probe_many("nim", ["3", "20"]))

@@ -1,0 +1,156 @@
+"""The light read path of `gamedb query` (plain sqlite3, no SQLAlchemy/Typer) gives the same
+output as the full command line, on every family; anything it cannot answer goes to the full path."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from conftest import SEED_GRAPH_1
+from gamedb import Database, make_game
+from gamedb.cli.app import app
+from gamedb.games import BUILTIN
+from gamedb.cli.quick import QueryRequest, answer_text, parse_query
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: one small game of every built-in family, and extra positions worth asking about
+GAMES = {
+    "cat-mouse": ({"graph": SEED_GRAPH_1}, []),
+    "tictactoe": ({}, ["X...O....", "XX.OO...."]),
+    "connect4": ({"width": 3, "height": 3, "connect": 3}, ["2213"]),
+    "graph": ({"file": str(ROOT / "examples" / "graphs" / "tug-of-war.json")}, []),
+    "cat-mouse-grid": ({"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2}, []),
+    "flip": ({"max": 12}, ["++--+++", "+--+"]),
+    "octal": ({"code": "0.77", "max": 200}, ["3 5 7", "1000000007"]),
+    "grundy": ({"max": 20}, ["7 4"]),
+    "nim": ({"max": 7}, ["3 5 7", "1 2 3", "0"]),
+    "subtraction": ({"set": "1,2,5", "max": 20}, ["4 9"]),
+    "stone-ix": ({"max": 3}, ["5,1,2,4,3"]),
+}
+
+
+def test_every_builtin_family_is_covered():
+    assert sorted(GAMES) == sorted(BUILTIN)
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory):
+    path = tmp_path_factory.mktemp("quick") / "games.sqlite"
+    with Database(path, create=True) as db:
+        for fam, (options, _) in GAMES.items():
+            db.solve(make_game(fam, **options), fam)
+    return path
+
+
+def _full(path, *args):
+    result = CliRunner().invoke(app, ["--db", str(path), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def _positions(path, fam):
+    with Database(path, readonly=True) as db:
+        start = db.probe(fam)
+    return [None, *[m.position for m in start.moves[:3]], *GAMES[fam][1]]
+
+
+@pytest.mark.parametrize("fam", sorted(GAMES))
+def test_both_paths_print_the_same(solved, fam):
+    for position in _positions(solved, fam):
+        for as_json in (False, True):
+            args = ["query", fam] + ([position] if position is not None else []) + (["--json"] if as_json else [])
+            request = parse_query(["--db", str(solved), *args[0:]])
+            assert request == QueryRequest(str(solved), fam, position, "json" if as_json else "table")
+            quick = answer_text(request)
+            assert quick is not None, f"the light path refused {args}"
+            code, out, err = _full(solved, *args)
+            assert code == 0, err
+            assert quick == (out, err), args
+            if as_json:
+                json.loads(quick[0])
+
+
+def _gamedb(*args, cwd=None):
+    """`gamedb ...` as a user types it: the installed console script's entry point."""
+    env = dict(os.environ, COLUMNS="80")  # help is wrapped to the terminal's width, as the test runner's is
+    env.pop("GAMEDB_DB", None)
+    code = (
+        "import sys; from gamedb.cli import quick\n"
+        "marker = sys.argv.pop(1)\n"
+        "try:\n    quick.main()\nfinally:\n"
+        "    heavy = sorted(m for m in ('sqlalchemy', 'typer', 'pydantic', 'alembic', 'rich') if m in sys.modules)\n"
+        "    open(marker, 'w').write(' '.join(heavy))\n"
+    )
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+def test_a_query_process_imports_no_sqlalchemy_or_typer(solved, tmp_path):
+    marker = tmp_path / "imported"
+    run = _gamedb(str(marker), "--db", str(solved), "query", "tictactoe", "X...O....", "--json")
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout)["remoteness"] == 7
+    assert marker.read_text() == ""
+    # GAMEDB_DB and --db=PATH are read the same way
+    env_run = subprocess.run(
+        [sys.executable, "-m", "gamedb", "query", "nim", "3 5 7"], capture_output=True, text=True, env=dict(os.environ, GAMEDB_DB=str(solved))
+    )
+    assert env_run.returncode == 0 and "N-position" in env_run.stdout
+
+
+@pytest.mark.parametrize(
+    "args,code,message",
+    [
+        (["query", "nosuch"], 1, "no game named 'nosuch'"),
+        (["query", "tictactoe", "XXXX"], 2, "Error: "),
+        (["query", "cat-mouse", "mouse=4,cat=2,turn=cat"], 1, "is not reachable"),
+        (["query", "nim", "100"], 1, "larger than --max"),
+        (["query", "tictactoe", "--help"], 0, "Usage"),
+        (["query"], 2, "Missing argument"),
+        (["list"], 0, "tictactoe"),
+    ],
+)
+def test_what_the_light_path_cannot_answer_goes_to_the_full_path(solved, tmp_path, args, code, message):
+    marker = tmp_path / "imported"
+    run = _gamedb(str(marker), "--db", str(solved), *args)
+    assert run.returncode == code, run.stderr
+    assert message in run.stdout + run.stderr
+    assert "typer" in marker.read_text()
+    full_code, full_out, full_err = _full(solved, *args)
+    if "--help" in args:  # wrapped to the width of the terminal, which differs between a process and the test runner
+        run_out, full_out = run.stdout.split()[:12], full_out.split()[:12]
+    else:
+        run_out = run.stdout
+    assert (run.returncode, run_out, run.stderr) == (full_code, full_out, full_err)
+
+
+def test_a_server_url_or_missing_file_goes_to_the_full_path(tmp_path):
+    assert answer_text(QueryRequest(str(tmp_path / "none.sqlite"), "x", None)) is None
+    assert answer_text(QueryRequest("postgresql+psycopg://u@127.0.0.1:1/x", "x", None)) is None
+    assert parse_query(["--db", "x.sqlite", "solve", "nim"]) is None
+    assert parse_query(["query", "flip", "-++-"]) is None  # looks like an option: the full parser decides
+    assert parse_query(["--db=x.sqlite", "query", "nim", "3"]) == QueryRequest("x.sqlite", "nim", "3")
+    assert parse_query(["--db", "x", "query", "flip", "--", "-++-"]) == QueryRequest("x", "flip", "-++-")
+    assert parse_query(["--db", "x", "query", "flip", "-p", "-++-", "-f", "csv"]) == QueryRequest("x", "flip", "-++-", "csv")
+    assert parse_query(["--db", "x", "query", "nim", "-"]) == QueryRequest("x", "nim", None, "jsonl", stdin=True)
+    assert parse_query(["--db", "x", "query", "connect4", "--position", "-"]) == QueryRequest("x", "connect4", "-")
+    assert parse_query(["--db", "x", "query", "nim", "--json", "-f", "csv"]) is None  # a clash: the full parser says so
+    assert parse_query(["--db", "x", "query", "nim", "-f", "xml"]) is None
+
+
+def test_an_older_schema_goes_to_the_full_path(solved, tmp_path):
+    import shutil
+    import sqlite3
+
+    old = tmp_path / "old.sqlite"
+    shutil.copy(solved, old)
+    with sqlite3.connect(old) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = '0003'")
+    assert answer_text(QueryRequest(str(old), "nim", None)) is None
+    code, _, err = _full(old, "query", "nim")
+    assert code == 1 and "db upgrade" in err
