@@ -11,22 +11,23 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
-from .store import catalog
-from .store.catalog import GameRecord
 from .games.base import Game
 from .query import Answer, positions, probe, stats
+from .store import catalog
+from .store.catalog import GameRecord
 from .store.database import DEFAULT_PATH, open_engine
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
-    from .store.compact import CompactReport
     from .progress import Progress
-    from .solvers.solve import SolveReport
-    from .store.transfer import CopyReport
     from .solvers.checks import VerifyReport
+    from .solvers.solve import SolveReport
+    from .store.compact import CompactReport
+    from .store.transfer import CopyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -49,7 +50,7 @@ class Database:
     def close(self) -> None:
         self.engine.dispose()
 
-    def __enter__(self) -> "Database":
+    def __enter__(self) -> Database:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -129,15 +130,15 @@ class Database:
         return verify(self.engine, record, game, progress=progress)
 
     # --- sharing ------------------------------------------------------------
-    def compact(self, name: str) -> "CompactReport":
+    def compact(self, name: str) -> CompactReport:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
         from .store.compact import compact
 
         return compact(self.engine, self.game(name))
 
     def copy_to(
-        self, other: "Database", names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
-    ) -> "CopyReport":
+        self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
+    ) -> CopyReport:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
         from .store.transfer import copy_games
 

@@ -18,6 +18,7 @@ from ..games import family_names
 from . import data, info, maintenance, play, solve
 from .common import EXIT_INTERRUPTED, Settings, err, out
 
+
 class OneLineErrors(typer.core.TyperGroup):
     """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
 

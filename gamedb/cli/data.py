@@ -44,7 +44,8 @@ def compact_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Name of a solved game.")],
 ) -> None:
-    """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
+    """Drop a solved game's move table rows, which queries do not need, and shrink the file.
+    query, stats and verify still answer; the moves view is then empty for this game."""
     from ..store.tuning import human_size
 
     db = open_database(ctx)
@@ -85,9 +86,9 @@ def export_command(
 def register(app: typer.Typer) -> None:
     """Add these commands to the root command, in the order ``--help`` lists them."""
     app.command(
-    "copy",
-    epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
-    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office",
-)(copy_command)
+        "copy",
+        epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
+        "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office",
+    )(copy_command)
     app.command("compact", epilog="Example:  gamedb compact tictactoe")(compact_command)
     app.command("export", epilog="Example:  gamedb export tictactoe --format csv > tictactoe.csv")(export_command)

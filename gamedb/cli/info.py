@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..games import family, family_names
-from .common import handle_errors, open_database, out, err, show_json
+from .common import err, handle_errors, open_database, out, show_json
 from .render import ProgressBars, moves_table, value_text
 
 

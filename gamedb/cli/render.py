@@ -34,7 +34,7 @@ class ProgressBars:
             self.tasks[phase] = self.bar.add_task(phase, total=total)
         self.bar.update(self.tasks[phase], completed=done, total=total)
 
-    def __enter__(self) -> "ProgressBars":
+    def __enter__(self) -> ProgressBars:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -12,7 +12,6 @@ from ..games import family, family_names
 from .common import err, handle_errors, open_database, out
 from .render import ProgressBars
 
-
 solve_app = typer.Typer(
     help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
     rich_markup_mode=None,
@@ -119,7 +118,9 @@ def _solve_command(fam: str):
             "name",
             inspect.Parameter.KEYWORD_ONLY,
             default=None,
-            annotation=Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
+            annotation=Annotated[
+                Optional[str], typer.Option("--name", help="Name to store the game under (default: the family name, with the options that distinguish it).")
+            ],
         ),
         inspect.Parameter(
             "force",
@@ -155,8 +156,7 @@ def _solve_command(fam: str):
                 Optional[str],
                 typer.Option(
                     "--memory-limit",
-                    help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
-                    "also sizes SQLite's cache for the SQL engine.",
+                    help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); also sizes SQLite's cache for the SQL engine.",
                 ),
             ],
         ),
@@ -174,4 +174,3 @@ for _fam in family_names():
 
 def register(app: typer.Typer) -> None:
     app.add_typer(solve_app, name="solve")
-

@@ -9,8 +9,9 @@ and the text form (:meth:`format`); it knows nothing about any family.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..errors import InputError
 
@@ -124,12 +125,12 @@ class Game(ABC):
 
     # --- construction -------------------------------------------------
     @classmethod
-    def from_options(cls, **options: Any) -> "Game":
+    def from_options(cls, **options: Any) -> Game:
         """Build from command-line options; raise :class:`InputError` if invalid."""
         return cls(**options)
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> "Game":
+    def from_parameters(cls, parameters: dict) -> Game:
         """Rebuild from the JSON stored in the ``game`` table."""
         return cls(**parameters)
 

@@ -104,7 +104,7 @@ class GraphGame(Game):
         self._start = self._index[self.data["start"]]
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> "GraphGame":
+    def from_parameters(cls, parameters: dict) -> GraphGame:
         return cls(parameters)
 
     def parameters(self) -> dict:

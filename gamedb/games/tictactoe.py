@@ -14,7 +14,7 @@ from ..values import LOSE, TIE
 from .base import Game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-EMPTY, X, O = 0, 1, 2
+EMPTY, X, O = 0, 1, 2  # noqa: E741 (O is the mark)
 _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
 
@@ -50,7 +50,7 @@ class TicTacToe(Game):
         return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
 
     def encode(self, board) -> int:
-        return sum(cell * p for cell, p in zip(board, _POWERS))
+        return sum(cell * p for cell, p in zip(board, _POWERS, strict=True))
 
     def decode(self, code: int):
         cells = []

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import values
-from ..values import RESULT_CODES, RESULT_NAMES
+from ..values import RESULT_CODES
+from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported: array rules and solvers read both spellings here
 
 if TYPE_CHECKING:
     import numpy as np
@@ -37,10 +38,10 @@ class Expansion:
     ``degree[i]`` moves belong to ``codes[i]``.
     """
 
-    player: "np.ndarray"  # int8, index of the player to move
-    primitive: "np.ndarray"  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
-    degree: "np.ndarray"  # int64, number of legal moves
-    children: "np.ndarray"  # int64, child code of every move
+    player: np.ndarray  # int8, index of the player to move
+    primitive: np.ndarray  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
+    degree: np.ndarray  # int64, number of legal moves
+    children: np.ndarray  # int64, child code of every move
 
 
 class VectorRules(ABC):
@@ -49,19 +50,19 @@ class VectorRules(ABC):
     #: every code of the game is below this bound (codes are dense enough for a bitmap)
     code_limit: int
     @abstractmethod
-    def expand(self, codes: "np.ndarray") -> Expansion:
+    def expand(self, codes: np.ndarray) -> Expansion:
         """Player, primitive value and moves of every position in ``codes``."""
 
     @abstractmethod
-    def texts(self, codes: "np.ndarray") -> list[str]:
+    def texts(self, codes: np.ndarray) -> list[str]:
         """The text form of every position in ``codes``."""
 
     @abstractmethod
-    def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
 
 
-def ranks_within(lengths: "np.ndarray") -> "np.ndarray":
+def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
 
@@ -70,7 +71,7 @@ def ranks_within(lengths: "np.ndarray") -> "np.ndarray":
     return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
 
 
-def check_moves(game, codes, primitive: "np.ndarray", degree: "np.ndarray") -> None:
+def check_moves(game, codes, primitive: np.ndarray, degree: np.ndarray) -> None:
     """Refuse rules that leave a position that is not over without a move (GamedbError naming it)."""
     stuck = ((primitive == UNDECIDED) & (degree == 0)).nonzero()[0]
     if len(stuck):

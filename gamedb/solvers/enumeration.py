@@ -16,16 +16,14 @@ no move rows: its move lists are stored once and the engine works from them.
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
 
-from . import choice, token_moves
 from ..games.base import Game
 from ..games.vector import stuck_error
+from ..progress import Progress
 from ..store.bulk import insert_new_rows, insert_rows
 from ..store.schema import move, position, solve_queue
-from ..progress import Progress
-
+from . import choice, token_moves
 
 _PAGE = sa.text(
     "SELECT code FROM solve_queue WHERE game_id = :g AND depth = :d AND code > :after ORDER BY code LIMIT :n"
@@ -114,7 +112,7 @@ class _Queued:
         self.bits = np.zeros((code_limit + 7) // 8, dtype=np.uint8)
 
     @classmethod
-    def fitting(cls, vector, memory_limit: int | None) -> "_Queued | None":
+    def fitting(cls, vector, memory_limit: int | None) -> _Queued | None:
         if vector is None:
             return None
         from ..store.tuning import default_memory_limit
@@ -161,10 +159,10 @@ def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
     exp = vector.expand(page)
     check_moves(game, page, exp.primitive, exp.degree)
     prims = [RESULT_NAMES[p] for p in exp.primitive.tolist()]
-    pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist()))
+    pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist(), strict=True))
     move_rows = []
     if with_moves:
         parents = np.repeat(page, exp.degree)
         orders = ranks_within(exp.degree)
-        move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children)))
+        move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children), strict=True))
     return pos_rows, move_rows, np.unique(exp.children).tolist()

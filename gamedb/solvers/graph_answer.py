@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
 import sqlalchemy as sa
 
 from ..answers import Answer, MoveValue
@@ -11,7 +9,6 @@ from ..errors import PositionNotFound
 from ..games.base import Game
 from ..store.catalog import GameRecord
 from ..values import move_sort_key
-
 
 ROW = sa.text(
     "SELECT code, text, player, result, remoteness, degree, best_move, grundy "
@@ -47,7 +44,7 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
     child_codes = [game.encode(child) for _, child in moves]
     values = fetch_rows(conn, record.id, child_codes)
     listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
+    for order, ((label, _), child) in enumerate(zip(moves, child_codes, strict=True)):
         ctext, cresult, crem, cgrundy = values[child]
         listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
     listed.sort(key=lambda pair: pair[0])

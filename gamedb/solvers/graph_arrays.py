@@ -23,7 +23,6 @@ from ..progress import Progress
 from . import choice
 from .protocol import TooLarge
 
-
 #: bytes of memory per position and per move while solving (measured on
 #: cat-mouse and Connect-Four with some margin); text is counted apart
 BYTES_PER_POSITION = 120

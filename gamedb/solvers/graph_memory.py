@@ -27,11 +27,11 @@ from dataclasses import dataclass
 import numpy as np
 import sqlalchemy as sa
 
-from ..games.base import Game, TokenMoves
+from ..games.base import TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
+from ..progress import Progress
 from ..store.bulk import copy_rows, indexes_built_after
 from ..store.schema import move, position
-from ..progress import Progress
 from . import choice, graph_answer, graph_verify, token_moves
 from .graph_arrays import GameGraph, enumerate_graph, estimate_bytes, estimate_game_bytes
 from .protocol import Solved, SolveJob, TooLarge
@@ -74,12 +74,6 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     best = np.full(n, -1, dtype=np.int32)
     counter = degree.astype(np.int32)
 
-    def undecided_parents(children):
-        """(parent, move order) of every move into ``children`` from a position not decided yet."""
-        parents, orders = _parents(rev, children)
-        keep = result[parents] == UNDECIDED
-        return parents[keep], orders[keep]
-
     def decide(parents, orders, value, level):
         """Decide each of ``parents`` as ``value`` at ``level``, its best move its lowest-ordered one given."""
         decided, first = _first_move(parents, orders)
@@ -92,8 +86,8 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero((result == WIN) | (result == LOSE))
     k = 0
     while True:
-        wins = decide(*undecided_parents(frontier[result[frontier] == LOSE]), WIN, k + 1)
-        parents, orders = undecided_parents(frontier[result[frontier] == WIN])
+        wins = decide(*_undecided_parents(rev, result, frontier[result[frontier] == LOSE]), WIN, k + 1)
+        parents, orders = _undecided_parents(rev, result, frontier[result[frontier] == WIN])
         hit, times = np.unique(parents, return_counts=True)
         counter[hit] -= times.astype(np.int32)
         done = counter[parents] == 0
@@ -111,7 +105,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero(result == TIE)
     t = 0
     while True:
-        ties = decide(*undecided_parents(frontier), TIE, t + 1)
+        ties = decide(*_undecided_parents(rev, result, frontier), TIE, t + 1)
         t += 1
         frontier = ties
         if progress:
@@ -133,6 +127,13 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
         best=best,
         progress={"phase": "done", "winlose_levels": winlose_levels, "tie_levels": t},
     )
+
+
+def _undecided_parents(rev, result: np.ndarray, children: np.ndarray):
+    """(parent, move order) of every move into ``children`` from a position not decided yet."""
+    parents, orders = _parents(rev, children)
+    keep = result[parents] == UNDECIDED
+    return parents[keep], orders[keep]
 
 
 def _parents(rev, children: np.ndarray):
@@ -205,6 +206,7 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
             rem_col.tolist(),
             (offset[idx + 1] - offset[idx]).tolist(),
             best_col.tolist(),
+            strict=True,
         )
         copy_rows(conn, position, columns, rows, game_id=game_id)
         if progress:
@@ -222,7 +224,7 @@ def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, tot
         within = ranks_within(lengths)
         moves = np.repeat(starts, lengths) + within
         parent_idx = np.repeat(idx, lengths)
-        rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves))
+        rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves), strict=True)
         copy_rows(conn, move, columns, rows, game_id=game_id)
         written += len(moves)
         if progress:

@@ -29,19 +29,15 @@ solve resumes from the last finished level.
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
 
-from . import token_moves
-from ..store.catalog import load_progress, save_progress
 from ..errors import GamedbError
-from ..store.database import refresh_statistics
 from ..progress import Progress
-from ..store.catalog import GameRecord
-from . import choice, graph_answer, graph_verify
+from ..store.catalog import GameRecord, load_progress, save_progress
+from ..store.database import refresh_statistics
+from . import choice, graph_answer, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
-
 
 # How the level statements reach the moves. ``into_*`` joins a frontier
 # position ``c`` to the moves ``m`` that lead into it, ``parent`` is the code

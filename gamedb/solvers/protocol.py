@@ -35,8 +35,9 @@ and the user's ``--engine``. To add a strategy (e.g. the tier solver,
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import sqlalchemy as sa
 

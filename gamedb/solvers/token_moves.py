@@ -25,7 +25,6 @@ from ..games.base import TokenMoves
 from ..store.bulk import insert_rows
 from ..store.schema import token_board, token_move
 
-
 # --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``
 # (the board's node count, passed with every statement: a constant, so a server's planner can use
 # the token_move indexes as soon as the position is known, with no join to token_board first)

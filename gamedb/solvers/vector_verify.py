@@ -25,10 +25,10 @@ from __future__ import annotations
 from contextlib import closing
 
 import numpy as np
-from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
-from ..store.tuning import default_memory_limit
-from ..progress import Progress
 
+from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules
+from ..progress import Progress
+from ..store.tuning import default_memory_limit
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)
 BYTES_PER_CODE = 1 + 4 + 4
@@ -96,7 +96,7 @@ def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: 
 
 def _read_page(table: _Table, vector: VectorRules, rows: list[tuple]) -> None:
     """Check one page of stored rows by themselves and file their values by code."""
-    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows))
+    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows, strict=True))
     code = _ints(codes, 0, vector.code_limit - 1)
     exp = vector.expand(code)
     _require(vector.texts(code) == texts)

@@ -9,10 +9,12 @@ from datetime import datetime, timezone
 import sqlalchemy as sa
 
 from .. import __version__
-from ..errors import GameExists, GameNotFound, GamedbError
+from ..errors import GamedbError, GameExists, GameNotFound
 from ..games import game_from_parameters
 from ..games.base import Game
-from .schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
+from .schema import ENUMERATING, SOLVED, metadata
+from .schema import game as game_table
+from .schema import player as player_table
 
 
 @dataclass

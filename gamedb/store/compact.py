@@ -17,8 +17,8 @@ import sqlalchemy as sa
 
 from . import catalog
 from .catalog import GameRecord
-from .locking import solve_lock
 from .database import sqlite_file, vacuum
+from .locking import solve_lock
 from .schema import WORKING_TABLES, metadata, move
 
 

@@ -13,20 +13,20 @@ file).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import sqlalchemy as sa
 
-from . import catalog
-from .catalog import GameRecord
-from ..errors import GameExists, GamedbError
-from .locking import solve_lock
-from .bulk import copy_rows
-from .database import finish_file, sqlite_file
-from .schema import WORKING_TABLES, game as game_table, metadata, move, position
+from ..errors import GamedbError, GameExists
 from ..progress import Progress
-
+from . import catalog
+from .bulk import copy_rows
+from .catalog import GameRecord
+from .database import finish_file, sqlite_file
+from .locking import solve_lock
+from .schema import WORKING_TABLES, metadata, move, position
+from .schema import game as game_table
 
 #: positions read (and written) per batch; their moves come along
 PAGE = 20000

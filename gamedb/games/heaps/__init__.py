@@ -23,8 +23,9 @@ smaller part; a split into A and B is one move (A+B, never B+A).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import ClassVar
 
 from ...errors import InputError, PositionError
 from ...values import LOSE

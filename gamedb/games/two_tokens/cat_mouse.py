@@ -18,7 +18,8 @@ from ...errors import GraphError, PositionError
 from ...values import LOSE, WIN
 from ..base import Capabilities, Estimate, Game, Param, TokenMoves, bounded_int, short_number
 from ..json_option import load_json_option
-from . import CAT, HOLE, MOUSE, State, TwoTokenCodes, reach as _reach
+from . import CAT, HOLE, MOUSE, State, TwoTokenCodes
+from . import reach as _reach
 
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
 

@@ -22,8 +22,8 @@ values are periodic from 0). Heaps beyond N are then answered by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
 
 THEOREM = "octal periodicity theorem (Guy and Smith)"
 
@@ -48,7 +48,7 @@ class Periodicity:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Periodicity":
+    def from_dict(cls, data: dict) -> Periodicity:
         return cls(**data)
 
 

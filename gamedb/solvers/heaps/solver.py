@@ -39,13 +39,13 @@ import time
 
 import sqlalchemy as sa
 
-from ...store.catalog import load_progress, save_progress
 from ...games.heaps import HeapGame
-from .periodicity import Periodicity, find_period
-from ...store.bulk import insert_rows
-from ...store.schema import game as game_table, heap_rule, position
 from ...progress import Progress
-
+from ...store.bulk import insert_rows
+from ...store.catalog import load_progress, save_progress
+from ...store.schema import game as game_table
+from ...store.schema import heap_rule, position
+from .periodicity import Periodicity, find_period
 
 #: commit the level loop at least this often (seconds)
 COMMIT_EVERY = 0.5

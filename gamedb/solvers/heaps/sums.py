@@ -21,16 +21,16 @@ loss to the slowest when all are known; otherwise the lowest move order.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import sqlalchemy as sa
 
-from ...store.catalog import GameRecord
+from ...answers import Answer, MoveValue
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
-from .periodicity import THEOREM, Periodicity, reduce
-from ...answers import Answer, MoveValue
+from ...store.catalog import GameRecord
 from ...values import LOSE, WIN, move_sort_key
+from .periodicity import THEOREM, Periodicity, reduce
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000

@@ -11,16 +11,14 @@ are checked too: the period is found again from the stored values.
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
 
-from ...store.catalog import GameRecord
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
-from .solver import analyse
-from ...values import LOSE, WIN, is_remoteness, mex
 from ...progress import Progress
-
+from ...store.catalog import GameRecord
+from ...values import LOSE, WIN, is_remoteness, mex
+from .solver import analyse
 
 _ROWS = sa.text(
     "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"
