@@ -75,12 +75,13 @@ class Database:
         with self.engine.connect() as conn:
             return self._rules_on(conn, name)
 
-    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
+    def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
         row = conn.execute(_GAME_ROW, {"n": name}).first()
         if row is None:
             catalog.get(conn, name)  # raises GameNotFound, naming the stored games
+        assert row is not None
         cached = self._rules.get(name)
         if cached is not None and cached[0] == tuple(row):
             return cached[1], cached[2]

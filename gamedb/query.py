@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -22,7 +23,7 @@ def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | N
     return stored_by(game).probe(conn, record, game, position)
 
 
-def stats(conn, record: GameRecord) -> dict:
+def stats(conn: sa.Connection, record: GameRecord) -> dict:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
     by_result = dict.fromkeys(RESULTS, 0)
@@ -35,7 +36,7 @@ def stats(conn, record: GameRecord) -> dict:
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
     start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
-    data = {
+    data: dict[str, Any] = {
         "game": record.name,
         "family": record.family,
         "parameters": record.parameters,

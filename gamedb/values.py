@@ -62,7 +62,7 @@ def value_problem(result, remoteness) -> str | None:
     return None
 
 
-def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]):
+def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]) -> tuple[str, int | None]:
     """The (result, remoteness) a position must have, from its children's values.
 
     ``children`` holds (result, remoteness) of every child, for the opponent,
@@ -73,12 +73,12 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
         return primitive, 0
     if not children:
         raise ValueError("a non-primitive position must have moves")
-    loses = [r for res, r in children if res == LOSE]
+    loses = [r for res, r in children if res == LOSE and r is not None]
     if loses:
         return WIN, 1 + min(loses)
     if all(res == WIN for res, _ in children):
-        return LOSE, 1 + max(r for _, r in children)
-    ties = [r for res, r in children if res == TIE]
+        return LOSE, 1 + max(r for _, r in children if r is not None)
+    ties = [r for res, r in children if res == TIE and r is not None]
     if ties:
         return TIE, 1 + min(ties)
     return DRAW, None

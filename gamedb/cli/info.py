@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -16,7 +16,7 @@ def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """List the game families, their options and position syntax."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
         rows.append(

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .common import out
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
 
 
 class ProgressBars:
@@ -12,7 +15,7 @@ class ProgressBars:
 
     def __init__(self, quiet: bool):
         self.quiet = quiet
-        self.bar = None
+        self.bar: RichProgress | None = None
         self.tasks: dict[str, Any] = {}
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:

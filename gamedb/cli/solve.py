@@ -161,7 +161,7 @@ def _solve_command(fam: str):
             ],
         ),
     ]
-    command.__signature__ = inspect.Signature(params)
+    command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # Typer reads the options from it
     command.__name__ = f"solve_{fam.replace('-', '_')}"
     example = " ".join([f"gamedb solve {fam}"] + [f"{p.flag} ..." for p in cls.params if p.required])
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"

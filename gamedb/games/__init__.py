@@ -35,7 +35,7 @@ ENTRY_POINT_GROUP = "gamedb.games"
 def _plugin_entry_points() -> dict[str, Any]:
     from importlib.metadata import entry_points
 
-    found = {}
+    found: dict[str, Any] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in BUILTIN:
             found.setdefault(ep.name, ep)

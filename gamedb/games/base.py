@@ -9,7 +9,7 @@ and the text form (:meth:`format`); it knows nothing about any family.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -18,7 +18,9 @@ from ..errors import InputError
 if TYPE_CHECKING:
     from .vector import VectorRules
 
-State = Hashable
+# A position as a family holds it: any hashable value (a tuple, a named tuple, an
+# int). Any, not Hashable, so that each family's methods may name their own type.
+State = Any
 Move = tuple[str, State]  # (label, child state)
 
 

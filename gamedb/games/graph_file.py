@@ -222,7 +222,8 @@ def validate_game(data: Any, source: str | None = None) -> dict:
 
 
 def _check_moves(moves: list, path: str, positions: dict, fail) -> list[dict]:
-    result, seen = [], {}
+    result: list[dict] = []
+    seen: dict[str, int] = {}
     for i, move in enumerate(moves):
         where = f"{path}[{i}]"
         if isinstance(move, str):

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .. import values
-from ..values import RESULT_CODES
+from ..values import RESULT_CODES as RESULT_CODES
 from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported: array rules and solvers read both spellings here
 
 if TYPE_CHECKING:

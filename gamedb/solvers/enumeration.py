@@ -16,6 +16,9 @@ no move rows: its move lists are stored once and the engine works from them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import sqlalchemy as sa
 
 from ..games.base import Game
@@ -53,7 +56,7 @@ def enumerate_game(
             ),
             {"g": game_id},
         ).scalar()
-        done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
+        done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
     vector = choice.vector_rules(game)
     queued_before = _Queued.fitting(vector, memory_limit)
     if queued_before is not None:
@@ -87,8 +90,8 @@ def enumerate_game(
             more = conn.execute(_NEXT, {"g": game_id, "d": depth + 1}).first()
         depth = depth + 1 if more else None
     with engine.begin() as conn:
-        n_pos = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
-        n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
+        n_pos = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
+        n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
         conn.execute(sa.text("DELETE FROM solve_queue WHERE game_id = :g"), {"g": game_id})
     return n_pos, n_mov
 
@@ -120,24 +123,26 @@ class _Queued:
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None
 
-    def unknown(self, codes: list[int]) -> list[int]:
+    def unknown(self, codes: Sequence[int]) -> list[int]:
         import numpy as np
 
         array = np.asarray(codes, dtype=np.int64)
         return array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
 
-    def add(self, codes: list[int]) -> None:
+    def add(self, codes: Sequence[int]) -> None:
         import numpy as np
 
         array = np.asarray(codes, dtype=np.int64)
         np.bitwise_or.at(self.bits, array >> 3, np.left_shift(1, array & 7).astype(np.uint8))
 
 
-def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True):
+def expand_page(game: Game, vector, codes: Sequence[int], *, with_moves: bool = True):
     """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples (see :func:`~gamedb.store.bulk.insert_new_rows`)."""
     if vector is not None:
         return _expand_page_vector(game, vector, codes, with_moves)
-    pos_rows, move_rows, queued = [], [], {}
+    pos_rows: list[tuple[Any, ...]] = []
+    move_rows: list[tuple[Any, ...]] = []
+    queued: dict[int, None] = {}
     for code in codes:
         player, text, prim, moves = game.expand(code)
         if prim is None and not moves:
@@ -150,7 +155,7 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
     return pos_rows, move_rows, list(queued)
 
 
-def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
+def _expand_page_vector(game: Game, vector, codes: Sequence[int], with_moves: bool):
     import numpy as np
 
     from ..games.vector import RESULT_NAMES, check_moves, ranks_within

@@ -21,7 +21,7 @@ _CHILDREN = sa.text(
 CHUNK = 10000
 
 
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
+def fetch_rows(conn: sa.Connection, game_id: int, codes) -> dict[int, tuple]:
     """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
     codes = list(dict.fromkeys(codes))
     found = {}
@@ -32,7 +32,7 @@ def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
     return found
 
 
-def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
+def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | None = None) -> Answer:
     """The stored value of one position and of every move from it."""
     state = game.start() if position is None else game.parse(position)
     code = game.encode(state)

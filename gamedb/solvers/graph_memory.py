@@ -41,6 +41,8 @@ __all__ = ["GraphMemory", "TooLarge", "estimate_bytes", "estimate_game_bytes", "
 
 #: rows per executemany while writing
 WRITE_CHUNK = 50_000
+# the moves into each position, grouped by child: (offset per position, parent, move order)
+_Reverse = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -74,7 +76,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     best = np.full(n, -1, dtype=np.int32)
     counter = degree.astype(np.int32)
 
-    def decide(parents, orders, value, level):
+    def decide(parents: np.ndarray, orders: np.ndarray, value: int, level: int) -> np.ndarray:
         """Decide each of ``parents`` as ``value`` at ``level``, its best move its lowest-ordered one given."""
         decided, first = _first_move(parents, orders)
         result[decided] = value
@@ -129,14 +131,14 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     )
 
 
-def _undecided_parents(rev, result: np.ndarray, children: np.ndarray):
+def _undecided_parents(rev: _Reverse, result: np.ndarray, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(parent, move order) of every move into ``children`` from a position not decided yet."""
     parents, orders = _parents(rev, children)
     keep = result[parents] == UNDECIDED
     return parents[keep], orders[keep]
 
 
-def _parents(rev, children: np.ndarray):
+def _parents(rev: _Reverse, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(parent, move order) of every move into ``children``."""
     rev_offset, rev_parent, rev_order = rev
     starts = rev_offset[children]
@@ -145,7 +147,7 @@ def _parents(rev, children: np.ndarray):
     return rev_parent[idx], rev_order[idx]
 
 
-def _first_move(parents: np.ndarray, orders: np.ndarray):
+def _first_move(parents: np.ndarray, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct parents and, for each, its lowest move order."""
     if not len(parents):
         return parents, orders
@@ -159,7 +161,9 @@ def _first_move(parents: np.ndarray, orders: np.ndarray):
 # --- 3. writing the tables ----------------------------------------------------------------------
 
 
-def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
+def write(
+    conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None
+) -> None:
     """Insert every position and move row of ``game_id`` (inside the caller's transaction).
 
     Rows go in primary-key order, a chunk at a time, straight to the driver.
@@ -181,7 +185,9 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
             _write_moves(conn, game_id, graph, order, total=total, progress=progress)
 
 
-def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
+def _write_positions(
+    conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None
+) -> None:
     columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
@@ -189,7 +195,11 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
     for a in range(0, n, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
         pcodes = codes[idx]
-        texts = graph.vector.texts(pcodes) if graph.vector is not None else [graph.texts[i] for i in idx.tolist()]
+        if graph.vector is not None:
+            texts = graph.vector.texts(pcodes)
+        else:
+            assert graph.texts is not None  # a graph without array rules keeps its texts
+            texts = [graph.texts[i] for i in idx.tolist()]
         # columns that may be NULL are built as object arrays: None where there is no value
         best = solution.best[idx]
         has_best = best >= 0
@@ -213,7 +223,7 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
             progress("write", a + len(idx), total)
 
 
-def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
+def _write_moves(conn: sa.Connection, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
     columns = ("parent", "ord", "child", "label")
     codes, offset = graph.codes, graph.offset
     n = graph.positions
@@ -235,8 +245,9 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
     """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``."""
     if graph.vector is not None:
         return graph.vector.labels(graph.codes[parents], graph.codes[graph.child[moves]])
-    names = graph.label_names
-    return [names[i] for i in graph.label_ids[moves].tolist()]
+    names, label_ids = graph.label_names, graph.label_ids
+    assert label_ids is not None  # a graph without array rules keeps its labels
+    return [names[i] for i in label_ids[moves].tolist()]
 
 
 class GraphMemory:

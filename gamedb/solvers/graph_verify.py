@@ -273,7 +273,7 @@ def _best_move(result, remoteness, moves, children):
     return None
 
 
-def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
+def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> None:
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 

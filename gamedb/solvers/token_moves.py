@@ -67,7 +67,7 @@ def parent_sql(x: str, node: str) -> str:
     return _by_player(x, 1, f"({node} * {NODES} + {t1}) * 2", f"({t0} * {NODES} + {node}) * 2 + 1")
 
 
-def board_nodes(conn, game_id: int) -> int:
+def board_nodes(conn: sa.Connection, game_id: int) -> int:
     """The node count of the game's stored board (the ``:n`` of the SQL expressions here)."""
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).scalar()
     if nodes is None:
@@ -75,7 +75,7 @@ def board_nodes(conn, game_id: int) -> int:
     return nodes
 
 
-def store(conn, game_id: int, tokens: TokenMoves) -> None:
+def store(conn: sa.Connection, game_id: int, tokens: TokenMoves) -> None:
     """Write the game's move lists (once: a resumed solve finds them there)."""
     if conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).first() is not None:
         return

@@ -25,6 +25,7 @@ from __future__ import annotations
 from contextlib import closing
 
 import numpy as np
+import sqlalchemy as sa
 
 from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules
 from ..progress import Progress
@@ -53,7 +54,7 @@ def fits(vector: VectorRules, memory_limit: int | None = None) -> bool:
     return vector.code_limit * BYTES_PER_CODE <= limit // 2
 
 
-def all_agree(conn, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
+def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
     """The number of stored positions when every one agrees with the rules and its children, else None.
 
     ``total``: the number of positions the game row gives (for progress).
@@ -77,11 +78,13 @@ class _Table:
         self.count = 0
 
 
-def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
+def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
     table = _Table(vector.code_limit)
     # plain tuples from the driver's cursor: no result-row objects for millions of rows
     sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
-    with closing(conn.connection.driver_connection.cursor()) as cursor:
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    with closing(driver.cursor()) as cursor:
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))

@@ -65,12 +65,12 @@ def record_from_row(row) -> GameRecord:
     return GameRecord(**data)
 
 
-def find(conn, name: str) -> GameRecord | None:
+def find(conn: sa.Connection, name: str) -> GameRecord | None:
     row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
     return record_from_row(row) if row else None
 
 
-def get(conn, name: str) -> GameRecord:
+def get(conn: sa.Connection, name: str) -> GameRecord:
     record = find(conn, name)
     if record is None:
         names = [r.name for r in all_games(conn)]
@@ -79,7 +79,7 @@ def get(conn, name: str) -> GameRecord:
     return record
 
 
-def all_games(conn) -> list[GameRecord]:
+def all_games(conn: sa.Connection) -> list[GameRecord]:
     return [record_from_row(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
 
 
@@ -105,7 +105,7 @@ def same_game(record: GameRecord, game: Game) -> bool:
     )
 
 
-def create(conn, name: str, game: Game) -> GameRecord:
+def create(conn: sa.Connection, name: str, game: Game) -> GameRecord:
     if find(conn, name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
     start = game.start()
@@ -128,7 +128,7 @@ def create(conn, name: str, game: Game) -> GameRecord:
     return record
 
 
-def delete(conn, record: GameRecord) -> None:
+def delete(conn: sa.Connection, record: GameRecord) -> None:
     """Delete the game's rows from every table that has them (dependent tables first), then the game."""
     for table in reversed(metadata.sorted_tables):
         if table is not game_table and "game_id" in table.c:
@@ -136,7 +136,7 @@ def delete(conn, record: GameRecord) -> None:
     conn.execute(game_table.delete().where(game_table.c.id == record.id))
 
 
-def update(conn, record: GameRecord, **values) -> None:
+def update(conn: sa.Connection, record: GameRecord, **values) -> None:
     conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
 
 
@@ -149,7 +149,7 @@ def now() -> str:
 _SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
-def load_progress(conn, game_id: int) -> dict:
+def load_progress(conn: sa.Connection, game_id: int) -> dict:
     """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
     raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
     if raw is None:
@@ -157,7 +157,7 @@ def load_progress(conn, game_id: int) -> dict:
     return raw if isinstance(raw, dict) else json.loads(raw)
 
 
-def save_progress(conn, game_id: int, progress: dict) -> None:
+def save_progress(conn: sa.Connection, game_id: int, progress: dict) -> None:
     """Record, inside the caller's transaction, how far the solve has come."""
     conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
 

@@ -113,10 +113,12 @@ def head_revision() -> str:
         return head
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None  # the package ships its revisions
+    return head
 
 
-def current_revision(conn) -> str | None:
+def current_revision(conn: sa.Connection) -> str | None:
     inspector = sa.inspect(conn)
     if not inspector.has_table("alembic_version"):
         return None
@@ -124,7 +126,7 @@ def current_revision(conn) -> str | None:
     return row[0] if row else None
 
 
-def upgrade(conn) -> None:
+def upgrade(conn: sa.Connection) -> None:
     """Bring the schema to the newest revision (creates it in an empty database)."""
     from alembic import command
 
@@ -206,7 +208,7 @@ def _journal_is_wal(path: Path) -> bool:
     return len(header) == 20 and header.startswith(b"SQLite format 3\x00") and header[18:20] == b"\x02\x02"
 
 
-def _check_schema(conn, *, create: bool) -> None:
+def _check_schema(conn: sa.Connection, *, create: bool) -> None:
     head = head_revision()
     found = current_revision(conn)
     if found == head:

@@ -152,12 +152,13 @@ def _file_lock(db_path: str, offset: int, busy: SolveInProgress):
 
 def others_solving(engine: sa.Engine, name: str) -> bool:
     """Whether another solve (of a game other than ``name``) holds a lock on this SQLite file right now."""
-    if engine.dialect.name != "sqlite" or _db_path(engine) is None or not _ofd_supported():
+    path = _db_path(engine)
+    if engine.dialect.name != "sqlite" or path is None or not _ofd_supported():
         return False
     import fcntl
 
     try:
-        fd = os.open(_db_path(engine), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
     try:

@@ -110,11 +110,13 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, 
             catalog.delete(dconn, existing)
         row = dict(sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()._mapping)
         row.pop("id")
-        new_id = dconn.execute(game_table.insert().values(**row)).inserted_primary_key[0]
+        inserted = dconn.execute(game_table.insert().values(**row)).inserted_primary_key
+        assert inserted is not None  # a single-row INSERT
+        new_id = inserted[0]
         for table in per_game_tables():  # player, heap_rule, ...: a few rows each
-            rows = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
-            if rows:
-                dconn.execute(table.insert(), rows)
+            owned = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
+            if owned:
+                dconn.execute(table.insert(), owned)
 
         after = -1  # codes are non-negative
         while True:

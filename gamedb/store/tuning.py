@@ -44,7 +44,7 @@ def parse_size(text: str | int) -> int:
     return size
 
 
-def human_size(n: int) -> str:
+def human_size(n: float) -> str:
     """``512 B``, ``1.5 kB``, ``120 MB``, ``2.3 GB`` (powers of 1000)."""
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if n < 1000 or unit == "PB":

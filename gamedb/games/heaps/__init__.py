@@ -67,7 +67,7 @@ class HeapGame(Game):
     #: --max, nor to games with unequal splits)
     periodic_rules: ClassVar[bool] = True
     #: the name of the rules in messages ("octal game 0.77", "Grundy's game")
-    rules_name: ClassVar[str] = "this heap game"
+    rules_name: str = "this heap game"
     #: what a component is called in messages ("heap 12")
     component_name: ClassVar[str] = "heap"
     #: the largest --max the family accepts

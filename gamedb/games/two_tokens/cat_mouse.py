@@ -100,6 +100,7 @@ class CatMouse(TwoTokenCodes, Game):
         for who, node, digits in (("mouse", mouse, match.group(1)), ("cat", cat, match.group(2))):
             if node is None:
                 raise PositionError(f"bad cat-mouse position: {who} node {short_number(digits)} is not in the graph (0..{self.n - 1})")
+        assert mouse is not None and cat is not None  # both checked above
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)

@@ -106,4 +106,5 @@ def reduce(n: int, periodicity: Periodicity) -> int:
     if not periodicity.proven:
         raise ValueError("values not proven periodic")
     n0, p = periodicity.preperiod, periodicity.period
+    assert n0 is not None and p is not None  # a proven period has both
     return n0 + (n - n0) % p

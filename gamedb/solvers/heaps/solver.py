@@ -192,14 +192,14 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
     return periodicity
 
 
-def _store_info(conn, game_id: int, values: dict) -> None:
+def _store_info(conn: sa.Connection, game_id: int, values: dict) -> None:
     """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
     where = game_table.c.id == game_id
     info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
     conn.execute(game_table.update().where(where).values(info={**info, **values}))
 
 
-def _label_best_moves(conn, game_id: int, game: HeapGame) -> None:
+def _label_best_moves(conn: sa.Connection, game_id: int, game: HeapGame) -> None:
     """Turn the stored best option order keys into the family's move labels."""
     rows = conn.execute(_BEST_ORDERS, {"g": game_id}).all()
     updates = []
@@ -211,7 +211,7 @@ def _label_best_moves(conn, game_id: int, game: HeapGame) -> None:
         conn.execute(_SET_LABEL, updates)
 
 
-def analyse(conn, game_id: int, game: HeapGame) -> Periodicity | None:
+def analyse(conn: sa.Connection, game_id: int, game: HeapGame) -> Periodicity | None:
     """The period of the stored values, when the octal periodicity theorem applies to the rules."""
     if not game.theorem_applies:
         return None

@@ -47,7 +47,7 @@ _CHUNK = 10000
 class ComponentValues:
     """Values of single components: the stored heaps 0..N, and beyond N the proven period."""
 
-    def __init__(self, conn, record: GameRecord, game: HeapGame):
+    def __init__(self, conn: sa.Connection, record: GameRecord, game: HeapGame):
         self.conn, self.record, self.game = conn, record, game
         self.top = game.max_heap
         info = (record.info or {}).get("periodicity")
@@ -84,7 +84,10 @@ class ComponentValues:
             self.rows[code] = (grundy, remoteness, degree)
 
     def _stored(self, n: int) -> int:
-        return reduce(n, self.periodicity) if n > self.top else n
+        if n <= self.top:
+            return n
+        assert self.periodicity is not None  # heaps beyond N are answered only with a proven period
+        return reduce(n, self.periodicity)
 
     # --- values ----------------------------------------------------------------
     def grundy(self, n: int) -> int:
@@ -113,7 +116,7 @@ class ComponentValues:
         return f"{what}, and {why}; solve again with a larger --max"
 
 
-def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
+def probe_sum(conn: sa.Connection, record: GameRecord, game: HeapGame, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
     """The value of a heap-game position and of every move from it, from the stored components."""
     state = game.start() if position is None else game.parse(position)
     comps = game.heaps(state)
@@ -214,7 +217,7 @@ def _best_by_search(game, state, comps, live, total, remoteness, values) -> Move
     raise AssertionError("a position with a non-zero grundy value has a move to zero")
 
 
-def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues):
+def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
     """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
 
     Beyond the stored heaps the period bounds the search: for splits ``a + b``
@@ -234,6 +237,7 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
         elif rest >= 2:
             amax = (rest - rule.unequal) // 2
             if n > values.top:
+                assert per is not None and per.preperiod is not None and per.period is not None  # proven (see need)
                 amax = min(amax, per.preperiod + per.period - 1)
                 values.need_upto(amax)
                 values.need(rest - a for a in range(1, amax + 1))

@@ -93,8 +93,8 @@ def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
         wanted = [o for o in options if o[3] == 0] if result == WIN else options
         if all(o[4] is not None for o in wanted):
             sign = 1 if result == WIN else -1
-            chosen = min(wanted, key=lambda o: (sign * o[4], o[0]))
-            rem = 1 + chosen[4]
+            chosen = min(wanted, key=lambda o: (sign * (o[4] or 0), o[0]))  # every o[4] is an integer here
+            rem = 1 + (chosen[4] or 0)
         else:
             chosen = wanted[0]
             rem = None
