@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 
 @dataclass
@@ -34,7 +35,7 @@ class Answer:
     #: too many moves to list (a sum of huge heaps); ``degree`` still counts them all
     moves_complete: bool = True
 
-    def to_json(self, impartial: bool = False) -> dict:
+    def to_json(self, impartial: bool = False) -> dict[str, Any]:
         data = asdict(self)
         data.pop("board")
         if not impartial and data["grundy"] is None:

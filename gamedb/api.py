@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
@@ -114,12 +114,12 @@ class Database:
             record.require_solved()
             return probe(conn, record, game, position)
 
-    def stats(self, name: str) -> dict:
+    def stats(self, name: str) -> dict[str, Any]:
         record = self.game(name)
         with self.engine.connect() as conn:
             return stats(conn, record)
 
-    def positions(self, name: str) -> Iterator[dict]:
+    def positions(self, name: str) -> Iterator[dict[str, Any]]:
         record = self.game(name)
         record.require_solved()
         return positions(self.engine, record)

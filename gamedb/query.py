@@ -23,7 +23,7 @@ def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | N
     return stored_by(game).probe(conn, record, game, position)
 
 
-def stats(conn: sa.Connection, record: GameRecord) -> dict:
+def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
     by_result = dict.fromkeys(RESULTS, 0)
@@ -66,7 +66,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict:
     return data
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
     """Every stored position with its values, streamed in pages ordered by code."""
     page = sa.text(
         "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "

@@ -126,7 +126,7 @@ def make_game(name: str, **options: Any) -> Game:
     return family(name).from_options(**options)
 
 
-def game_from_parameters(name: str, parameters: dict) -> Game:
+def game_from_parameters(name: str, parameters: dict[str, Any]) -> Game:
     """Rebuild a stored game from its family and stored parameters."""
     return family(name).from_parameters(parameters)
 

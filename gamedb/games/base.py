@@ -132,11 +132,11 @@ class Game(ABC):
         return cls(**options)
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> Game:
+    def from_parameters(cls, parameters: dict[str, Any]) -> Game:
         """Rebuild from the JSON stored in the ``game`` table."""
         return cls(**parameters)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         """Canonical, JSON-serialisable parameters (stored with the game)."""
         return {}
 

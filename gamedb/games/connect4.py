@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from math import comb
+from typing import Any
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
@@ -74,7 +75,7 @@ class Connect4(Game):
         # the sequences of the boards formatted last, by stone count (see _sequence)
         self._layers: dict[int, dict[int, tuple[int, ...]]] = {}
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "connect": self.connect}
 
     def default_name(self) -> str:

@@ -104,10 +104,10 @@ class GraphGame(Game):
         self._start = self._index[self.data["start"]]
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> GraphGame:
+    def from_parameters(cls, parameters: dict[str, Any]) -> GraphGame:
         return cls(parameters)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return self.data
 
     def default_name(self) -> str:
@@ -149,7 +149,7 @@ class GraphGame(Game):
 # --- validation ----------------------------------------------------------------------
 
 
-def validate_game(data: Any, source: str | None = None) -> dict:
+def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     """Check a game given as data; return its canonical form or raise :class:`GraphFileError`."""
 
     def fail(path: str, problem: str):
@@ -182,7 +182,7 @@ def validate_game(data: Any, source: str | None = None) -> dict:
     if not positions:
         fail("$.positions", "must hold at least one position")
 
-    canonical: dict[str, dict] = {}
+    canonical: dict[str, dict[str, Any]] = {}
     for name, entry in positions.items():
         path = f"$.positions[{_quote(name)}]"
         _check_name(name, path, "position name", fail)
@@ -221,8 +221,8 @@ def validate_game(data: Any, source: str | None = None) -> dict:
     }
 
 
-def _check_moves(moves: list, path: str, positions: dict, fail) -> list[dict]:
-    result: list[dict] = []
+def _check_moves(moves: list, path: str, positions: dict[str, Any], fail) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, move in enumerate(moves):
         where = f"{path}[{i}]"
@@ -251,7 +251,7 @@ def _check_moves(moves: list, path: str, positions: dict, fail) -> list[dict]:
     return result
 
 
-def _check_keys(obj: dict, path: str, allowed: tuple[str, ...], fail) -> None:
+def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], fail) -> None:
     for key in obj:
         if key not in allowed:
             fail(f"{path}{_member(key)}", f"unknown key (expected one of: {', '.join(allowed)})")

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import PositionError, PositionNotFound
 from ..values import LOSE, WIN
@@ -62,7 +62,7 @@ class StoneIX(Game):
         self.max_count = require_int("max", max, 0, 1000)
         self.radix = self.max_count + 1
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"max": self.max_count}
 
     # --- rules ---------------------------------------------------------------

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
@@ -50,7 +51,7 @@ class Solution:
     result: np.ndarray  # int8 [N], WIN/LOSE/TIE/DRAW
     remoteness: np.ndarray  # int32 [N], -1 for draws
     best: np.ndarray  # int32 [N], order of the best move, -1 for none
-    progress: dict  # what the SQL engine leaves in game.progress
+    progress: dict[str, Any]  # what the SQL engine leaves in game.progress
 
 
 

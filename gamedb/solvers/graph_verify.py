@@ -95,7 +95,7 @@ class _Failure:
     row: Any
     expanded: Expanded
     #: the children's stored values: code -> (text, result, remoteness, grundy)
-    children: dict
+    children: dict[int, tuple[Any, ...]]
     problem: str
     #: wrong whatever its children hold (text, player, degree, a malformed value)
     own: bool

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -18,7 +19,7 @@ def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
     return sqlite.insert(table).on_conflict_do_nothing()
 
 
-def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict], *, ignore: bool = False) -> None:
+def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], *, ignore: bool = False) -> None:
     """One executemany for a batch of rows (nothing when the batch is empty)."""
     if not rows:
         return

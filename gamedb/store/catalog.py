@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -24,7 +25,7 @@ class GameRecord:
     id: int
     name: str
     family: str
-    parameters: dict
+    parameters: dict[str, Any]
     rules_version: int
     impartial: bool
     status: str
@@ -37,8 +38,8 @@ class GameRecord:
     enumerate_seconds: float | None
     solve_seconds: float | None
     gamedb_version: str
-    info: dict | None
-    progress: dict | None
+    info: dict[str, Any] | None
+    progress: dict[str, Any] | None
 
     @property
     def solved(self) -> bool:
@@ -149,7 +150,7 @@ def now() -> str:
 _SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
-def load_progress(conn: sa.Connection, game_id: int) -> dict:
+def load_progress(conn: sa.Connection, game_id: int) -> dict[str, Any]:
     """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
     raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
     if raw is None:
@@ -157,7 +158,7 @@ def load_progress(conn: sa.Connection, game_id: int) -> dict:
     return raw if isinstance(raw, dict) else json.loads(raw)
 
 
-def save_progress(conn: sa.Connection, game_id: int, progress: dict) -> None:
+def save_progress(conn: sa.Connection, game_id: int, progress: dict[str, Any]) -> None:
     """Record, inside the caller's transaction, how far the solve has come."""
     conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from ...errors import InputError, PositionError
 from ...values import LOSE
@@ -155,7 +155,7 @@ class HeapGame(Game):
                 yield label, child, i, n, parts
 
     # --- the Game protocol -----------------------------------------------------
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"max": self.max_heap}
 
     def start(self):

@@ -16,6 +16,7 @@ of any size are answered (:mod:`gamedb.solvers.heaps.periodicity`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...errors import InputError
 from ..base import Param
@@ -37,7 +38,7 @@ class Octal(HeapGame):
         self.rules_name = f"octal game {self.code}"
         super().__init__(max, octal_rules(digits))
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"code": self.code, "max": self.max_heap}
 
     def default_name(self) -> str:

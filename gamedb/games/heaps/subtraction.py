@@ -9,6 +9,8 @@ answered once it is found within --max.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import InputError
 from ..base import Param, bounded_int, short_number
 from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
@@ -27,7 +29,7 @@ class Subtraction(HeapGame):
         self.rules_name = f"subtraction game {{{','.join(map(str, self.takes))}}}"
         super().__init__(max, [HeapRule(k, parts) for k in self.takes for parts in (0, 1)])
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"set": ",".join(map(str, self.takes)), "max": self.max_heap}
 
     def default_name(self) -> str:

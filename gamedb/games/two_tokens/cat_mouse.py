@@ -13,6 +13,7 @@ Position text: ``mouse=M,cat=C,turn=mouse|cat``. Move labels: the node moved to.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...errors import GraphError, PositionError
 from ...values import LOSE, WIN
@@ -45,7 +46,7 @@ class CatMouse(TwoTokenCodes, Game):
         rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
         self._token_moves = TokenMoves(self.n, rows)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"graph": self.graph}
 
     def vector(self):

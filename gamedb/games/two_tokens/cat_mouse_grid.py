@@ -114,7 +114,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         self._start = State(self._find("M"), self._find("C"), MOUSE)
         self._jumps = (self._jump_table(self.mouse_jump), self._jump_table(self.cat_jump))
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"grid": self.grid, "cat_jump": self.cat_jump, "mouse_jump": self.mouse_jump, "turn_limit": self.turn_limit}
 
     def default_name(self) -> str:
@@ -201,7 +201,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         turn limit, else the cat (a draw, or a mouse win that takes too long, is the cat's)."""
         return self.players[MOUSE] if mouse_wins_within(result, remoteness, player, self.turn_limit) else self.players[CAT]
 
-    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict:
+    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
         """The turn-limited answer for a position with this stored value.
 
         ``player`` is the player to move (index or name). The limit counts

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any
 
 THEOREM = "octal periodicity theorem (Guy and Smith)"
 
@@ -44,11 +45,11 @@ class Periodicity:
     needs_max: int | None = None
     reason: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_dict(cls, data: dict) -> Periodicity:
+    def from_dict(cls, data: dict[str, Any]) -> Periodicity:
         return cls(**data)
 
 

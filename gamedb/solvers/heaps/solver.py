@@ -36,6 +36,7 @@ committed heap.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -192,7 +193,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
     return periodicity
 
 
-def _store_info(conn: sa.Connection, game_id: int, values: dict) -> None:
+def _store_info(conn: sa.Connection, game_id: int, values: dict[str, Any]) -> None:
     """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
     where = game_table.c.id == game_id
     info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}

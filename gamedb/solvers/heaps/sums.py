@@ -22,6 +22,7 @@ loss to the slowest when all are known; otherwise the lowest move order.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -264,7 +265,7 @@ def _move_value(game, state, index, idx, parts, cresult, crem, value) -> MoveVal
     return MoveValue(label, game.format(child), cresult, crem, value)
 
 
-def periodicity_summary(record: GameRecord) -> dict:
+def periodicity_summary(record: GameRecord) -> dict[str, Any]:
     """Lines for ``stats``: the period, pre-period and last exceptional value, or why there is none."""
     info = (record.info or {}).get("periodicity")
     if info is None:
