@@ -40,12 +40,12 @@ class Database:
     it); ``readonly=True`` opens a SQLite file read-only for queries.
     """
 
-    def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
+    def __init__(self, db: str | os.PathLike[str] = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
         self.location = os.fspath(db)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}  # name -> (game row, record, rules)
+        self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game]] = {}  # name -> (game row, record, rules)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -53,7 +53,7 @@ class Database:
     def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- games ------------------------------------------------------------

@@ -40,7 +40,7 @@ class ProgressBars:
     def __enter__(self) -> ProgressBars:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
 

@@ -58,7 +58,7 @@ class StoneIX(Game):
     params = (Param("max", int, "Most stones of each residue (mod 3): every start with up to MAX of each is solved.", default=20),)
     players = ("Alice", "Bob")
 
-    def __init__(self, max=20):
+    def __init__(self, max: int = 20) -> None:
         self.max_count = require_int("max", max, 0, 1000)
         self.radix = self.max_count + 1
 
@@ -69,7 +69,7 @@ class StoneIX(Game):
     def start(self) -> State:
         return State((self.max_count,) * 3, 0, ALICE)
 
-    def starts(self):
+    def starts(self) -> list[State]:
         return [State((a, b, c), 0, ALICE) for a, b, c in product(range(self.radix), repeat=3)]
 
     def to_move(self, state: State) -> int:
@@ -82,7 +82,7 @@ class StoneIX(Game):
             return WIN if state.turn == BOB else LOSE
         return None
 
-    def moves(self, state: State):
+    def moves(self, state: State) -> list[tuple[str, State]]:
         if self.primitive(state) is not None:
             return []
         result = []

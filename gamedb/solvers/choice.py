@@ -56,7 +56,8 @@ class Strategy:
 
     def load(self) -> Solver:
         module, _, cls = self.solver.partition(":")
-        return getattr(importlib.import_module(module), cls)()
+        solver: Solver = getattr(importlib.import_module(module), cls)()
+        return solver
 
 
 STRATEGIES: dict[str, Strategy] = {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import sqlalchemy as sa
 
 from ..answers import Answer, MoveValue
@@ -21,7 +24,7 @@ _CHILDREN = sa.text(
 CHUNK = 10000
 
 
-def fetch_rows(conn: sa.Connection, game_id: int, codes) -> dict[int, tuple]:
+def fetch_rows(conn: sa.Connection, game_id: int, codes: Iterable[int]) -> dict[int, tuple[Any, ...]]:
     """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
     codes = list(dict.fromkeys(codes))
     found = {}

@@ -72,7 +72,7 @@ def board_nodes(conn: sa.Connection, game_id: int) -> int:
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).scalar()
     if nodes is None:
         raise GamedbError(f"game id {game_id} keeps no move lists (no token_board row)")
-    return nodes
+    return int(nodes)
 
 
 def store(conn: sa.Connection, game_id: int, tokens: TokenMoves) -> None:

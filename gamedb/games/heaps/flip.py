@@ -33,7 +33,7 @@ class Flip(HeapGame):
     component_name = "+ run of length"
     max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period
 
-    def __init__(self, max=100):
+    def __init__(self, max: int = 100) -> None:
         super().__init__(max, octal_rules([0, 0, 7]))
 
     # --- components: the + runs --------------------------------------------------

@@ -33,7 +33,7 @@ class Octal(HeapGame):
         max_param(1000),
     )
 
-    def __init__(self, code, max=1000):
+    def __init__(self, code: str, max: int = 1000) -> None:
         self.code, digits = parse_code(code)
         self.rules_name = f"octal game {self.code}"
         super().__init__(max, octal_rules(digits))
@@ -45,7 +45,7 @@ class Octal(HeapGame):
         return f"octal-{self.code}"
 
 
-def parse_code(code) -> tuple[str, list[int]]:
+def parse_code(code: object) -> tuple[str, list[int]]:
     """Normalised code text and its digits; raise :class:`InputError` naming what is wrong."""
     text = str(code)
     match = _CODE.match(text)

@@ -24,7 +24,7 @@ class Subtraction(HeapGame):
         max_param(1000),
     )
 
-    def __init__(self, set, max=1000):
+    def __init__(self, set: object, max: int = 1000) -> None:
         self.takes = parse_set(set)
         self.rules_name = f"subtraction game {{{','.join(map(str, self.takes))}}}"
         super().__init__(max, [HeapRule(k, parts) for k in self.takes for parts in (0, 1)])
@@ -36,7 +36,7 @@ class Subtraction(HeapGame):
         return f"subtraction-{','.join(map(str, self.takes))}"
 
 
-def parse_set(value) -> list[int]:
+def parse_set(value: object) -> list[int]:
     """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
 
     Commas separate entries and each entry holds one or more numbers separated

@@ -11,6 +11,8 @@ are checked too: the period is found again from the stored values.
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 import sqlalchemy as sa
 
 from ...errors import VerifyError
@@ -29,7 +31,7 @@ _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id 
 def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
     """Raise :class:`VerifyError` naming the first wrong heap; return the number of heaps checked."""
 
-    def fail(what: str):
+    def fail(what: str) -> NoReturn:
         raise VerifyError(f"{record.name}: {what}")
 
     rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
