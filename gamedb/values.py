@@ -5,6 +5,8 @@ Preference of the mover: lose < draw < tie < win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 WIN = "win"
 LOSE = "lose"
 TIE = "tie"
@@ -21,7 +23,7 @@ RESULT_NAMES = (None, *RESULT_CODES)
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
 
 
-def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
+def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple[int, int, int]:
     """Sort key that puts the mover's best move first.
 
     ``result`` and ``remoteness`` are the child's (for the opponent). Winning
@@ -40,12 +42,12 @@ def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
     return (3, -r, order)
 
 
-def is_remoteness(value) -> bool:
+def is_remoteness(value: object) -> bool:
     """A remoteness as stored for a decided position: a non-negative integer."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def value_problem(result, remoteness) -> str | None:
+def value_problem(result: object, remoteness: object) -> str | None:
     """What makes a stored (result, remoteness) pair impossible, or None when it is well formed.
 
     A result is one of :data:`RESULTS`; win, lose and tie carry a
@@ -84,7 +86,7 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
     return DRAW, None
 
 
-def mex(values) -> int:
+def mex(values: Iterable[int]) -> int:
     """The least non-negative integer not among ``values``."""
     present = set(values)
     least = 0

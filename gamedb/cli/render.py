@@ -9,6 +9,8 @@ from .common import out
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
 
+    from ..answers import Answer
+
 
 class ProgressBars:
     """Rich progress bars on stderr, one per phase, drawn only once work reports progress."""
@@ -51,7 +53,7 @@ def value_text(result: str, remoteness: int | None) -> str:
 
 
 
-def moves_table(answer) -> list[str]:
+def moves_table(answer: Answer) -> list[str]:
     from ..values import FOR_MOVER
 
     if not answer.moves:
@@ -69,7 +71,7 @@ def moves_table(answer) -> list[str]:
     return lines
 
 
-def show_position(answer) -> None:
+def show_position(answer: Answer) -> None:
     out("")
     out(f"position   {answer.position}")
     if answer.board:

@@ -81,7 +81,7 @@ def solve(
         return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
 
 
-def _check_stored(record, game: Game, name: str) -> None:
+def _check_stored(record: catalog.GameRecord, game: Game, name: str) -> None:
     if not catalog.same_game(record, game):
         raise GameExists(
             f"a different game named {name!r} is already stored ({record.family}); "
@@ -118,7 +118,7 @@ def _solve_locked(
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, engine=solver.engine)
 
 
-def _finish(engine, name: str) -> None:
+def _finish(engine: sa.Engine, name: str) -> None:
     """:func:`finish_file`, waiting its usual while for other connections to close, but not at
     all while another game is being solved into the file (that solve finishes the file itself)."""
     if others_solving(engine, name):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -27,7 +28,7 @@ def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
     conn.execute(stmt, rows)
 
 
-def executemany(conn: sa.Connection, sql: str, rows: list[tuple]) -> None:
+def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
     """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver.
 
     Tuples go to the DBAPI ``executemany`` without SQLAlchemy's per-row
@@ -42,7 +43,7 @@ def executemany(conn: sa.Connection, sql: str, rows: list[tuple]) -> None:
     conn.exec_driver_sql(sql, rows)
 
 
-def copy_rows(conn: sa.Connection, table: sa.Table, columns: list[str] | tuple[str, ...], rows, *, game_id: int | None = None) -> None:
+def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, game_id: int | None = None) -> None:
     """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
 
     With ``game_id``, the tuples leave the ``game_id`` column out and every
@@ -58,7 +59,7 @@ def copy_rows(conn: sa.Connection, table: sa.Table, columns: list[str] | tuple[s
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
 
-def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple], *, constants: dict[str, int]) -> None:
+def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
     """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
 
     ``constants`` gives integer columns the same value in every row (the
@@ -81,14 +82,14 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
 
 
-def _names_values(columns, constants: dict[str, int]) -> tuple[str, str]:
+def _names_values(columns: Sequence[str], constants: dict[str, int]) -> tuple[str, str]:
     """The column list and the VALUES list of an INSERT: the constants written in, a ``?`` per column."""
     names = ", ".join([*constants, *columns])
     values = ", ".join([*(str(int(value)) for value in constants.values()), *["?"] * len(columns)])
     return names, values
 
 
-def _copy_in(conn: sa.Connection, table_name: str, columns, rows, constants: dict[str, int]) -> None:
+def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], constants: dict[str, int]) -> None:
     """PostgreSQL: ``COPY`` the rows, each after the constants, into ``table_name``."""
     names = ", ".join([*constants, *columns])
     fixed = tuple(int(value) for value in constants.values())
@@ -101,7 +102,7 @@ def _copy_in(conn: sa.Connection, table_name: str, columns, rows, constants: dic
 
 
 @contextmanager
-def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int):
+def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> Iterator[None]:
     """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
 
     On SQLite, when the rows about to be inserted outnumber those already

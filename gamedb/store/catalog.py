@@ -57,7 +57,7 @@ class GameRecord:
             )
 
 
-def record_from_row(row) -> GameRecord:
+def record_from_row(row: Any) -> GameRecord:
     """A game row (JSON columns parsed or still text) as a :class:`GameRecord`."""
     data = dict(row._mapping)
     for key in ("parameters", "info", "progress"):
@@ -137,7 +137,7 @@ def delete(conn: sa.Connection, record: GameRecord) -> None:
     conn.execute(game_table.delete().where(game_table.c.id == record.id))
 
 
-def update(conn: sa.Connection, record: GameRecord, **values) -> None:
+def update(conn: sa.Connection, record: GameRecord, **values: Any) -> None:
     conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
 
 

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 import sqlalchemy as sa
@@ -20,6 +21,10 @@ from sqlalchemy import event
 
 from ..errors import DatabaseError
 from .schema import metadata
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 
 MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 DEFAULT_PATH = "gamedb.sqlite"
@@ -92,7 +97,7 @@ def _migrations_dir() -> str:
         return str(Path(__file__).resolve().parents[2] / "migrations")
 
 
-def alembic_config(connection=None):
+def alembic_config(connection: sa.Connection | None = None) -> Config:
     from alembic.config import Config
 
     cfg = Config()

@@ -99,7 +99,7 @@ def copy_games(
     return report
 
 
-def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, done: int, total: int) -> tuple[int, int]:
+def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
     n_pos = n_mov = 0
     pos_cols = [c.name for c in position.columns if c.name != "game_id"]
     move_cols = [c.name for c in move.columns if c.name != "game_id"]

@@ -14,6 +14,8 @@ of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from ...errors import PositionError
 from . import HeapGame, max_param, octal_rules
 
@@ -46,12 +48,12 @@ class Flip(HeapGame):
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)
 
-    def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
+    def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]) -> tuple[str, str]:
         # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
         i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)
         return str(i), state[:i] + "--" + state[i + 2 :]
 
-    def sum_moves(self, state: str):
+    def sum_moves(self, state: str) -> Iterator[tuple[str, str, int, int, tuple[int, ...]]]:
         for index, (start, length) in enumerate(_runs(state)):
             for offset in range(length - 1):
                 i = start + offset

@@ -11,7 +11,7 @@ are checked too: the period is found again from the stored values.
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import sqlalchemy as sa
 
@@ -59,7 +59,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     return len(rows)
 
 
-def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
+def _check_heap(game: HeapGame, row: Any, grundy: list[int], remoteness: list[int | None], degree: list[int]) -> str | None:
     n = row.code
     if row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
