@@ -50,7 +50,8 @@ def compact_command(
 
     db = open_database(ctx)
     report = db.compact(name)
-    size = f"; file {human_size(report.bytes_before)} -> {human_size(report.bytes_after)}" if report.bytes_before is not None else ""
+    before, after = report.bytes_before, report.bytes_after  # both None on a server
+    size = f"; file {human_size(before)} -> {human_size(after)}" if before is not None and after is not None else ""
     out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
 
 

@@ -52,7 +52,7 @@ def list_command(
     """List the games stored in the database, solved or not."""
     db = open_database(ctx, readonly=True)
     records = db.games()
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "name": r.name,
             "family": r.family,

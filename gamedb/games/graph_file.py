@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import GraphError, InputError, PositionError
 from ..values import LOSE, TIE, WIN
@@ -149,10 +150,14 @@ class GraphGame(Game):
 # --- validation ----------------------------------------------------------------------
 
 
+#: raises GraphFileError(path, problem)
+_Fail = Callable[[str, str], NoReturn]
+
+
 def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     """Check a game given as data; return its canonical form or raise :class:`GraphFileError`."""
 
-    def fail(path: str, problem: str):
+    def fail(path: str, problem: str) -> NoReturn:
         raise GraphFileError(path, problem, source)
 
     if not isinstance(data, dict):
@@ -221,7 +226,7 @@ def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     }
 
 
-def _check_moves(moves: list, path: str, positions: dict[str, Any], fail) -> list[dict[str, Any]]:
+def _check_moves(moves: list[Any], path: str, positions: dict[str, Any], fail: _Fail) -> list[dict[str, Any]]:
     result: list[dict[str, Any]] = []
     seen: dict[str, int] = {}
     for i, move in enumerate(moves):
@@ -251,13 +256,13 @@ def _check_moves(moves: list, path: str, positions: dict[str, Any], fail) -> lis
     return result
 
 
-def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], fail) -> None:
+def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], fail: _Fail) -> None:
     for key in obj:
         if key not in allowed:
             fail(f"{path}{_member(key)}", f"unknown key (expected one of: {', '.join(allowed)})")
 
 
-def _check_name(name: Any, path: str, what: str, fail) -> None:
+def _check_name(name: Any, path: str, what: str, fail: _Fail) -> None:
     if not isinstance(name, str):
         fail(path, f"a {what} must be a string, got {_kind(name)}")
     if not name:

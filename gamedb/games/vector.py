@@ -24,6 +24,9 @@ from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported: array rules an
 if TYPE_CHECKING:
     import numpy as np
 
+    from ..errors import GamedbError
+    from .base import Game
+
 #: the result codes of the array paths, from the one spelling in :mod:`gamedb.values` (0: not decided)
 UNDECIDED = 0
 WIN, LOSE, TIE, DRAW = (RESULT_CODES[result] for result in (values.WIN, values.LOSE, values.TIE, values.DRAW))
@@ -71,14 +74,14 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
 
 
-def check_moves(game, codes, primitive: np.ndarray, degree: np.ndarray) -> None:
+def check_moves(game: Game, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:
     """Refuse rules that leave a position that is not over without a move (GamedbError naming it)."""
     stuck = ((primitive == UNDECIDED) & (degree == 0)).nonzero()[0]
     if len(stuck):
         raise stuck_error(game, game.format(game.decode(int(codes[stuck[0]]))))
 
 
-def stuck_error(game, text: str):
+def stuck_error(game: Game, text: str) -> GamedbError:
     """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
     from ..errors import GamedbError
 
