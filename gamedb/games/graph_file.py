@@ -91,12 +91,12 @@ class GraphGame(Game):
         data = load_json_option(file, "file")
         self.data = validate_game(data, source)
         self.players = tuple(self.data["players"])
-        self.names = sorted(self.data["positions"])
+        self.names: list[str] = sorted(self.data["positions"])
         self._index = {name: i for i, name in enumerate(self.names)}
         player_index = {name: i for i, name in enumerate(self.players)}
-        self._player = []
-        self._value = []
-        self._moves = []
+        self._player: list[int] = []
+        self._value: list[str | None] = []
+        self._moves: list[list[tuple[str, int]]] = []
         for name in self.names:
             entry = self.data["positions"][name]
             self._player.append(player_index[entry["player"]])
@@ -124,7 +124,7 @@ class GraphGame(Game):
     def primitive(self, state: int) -> str | None:
         return self._value[state]
 
-    def moves(self, state: int):
+    def moves(self, state: int) -> list[tuple[str, int]]:
         return list(self._moves[state])
 
     # --- codecs -----------------------------------------------------------------

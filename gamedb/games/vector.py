@@ -71,7 +71,8 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
 
     lengths = np.asarray(lengths, dtype=np.int64)
     ends = np.cumsum(lengths)
-    return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    return ranks
 
 
 def check_moves(game: Game, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from ..games.base import Game
-from ..games.vector import stuck_error
+from ..games.vector import VectorRules, stuck_error
 from ..progress import Progress
 from ..store.bulk import insert_new_rows, insert_rows
 from ..store.schema import move, position, solve_queue
@@ -33,6 +33,9 @@ _PAGE = sa.text(
 )
 
 _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIMIT 1")
+
+#: one page of enumeration: position rows, move rows, the distinct children
+_Page = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[int]]
 
 # the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth)
 _POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
@@ -115,7 +118,7 @@ class _Queued:
         self.bits = np.zeros((code_limit + 7) // 8, dtype=np.uint8)
 
     @classmethod
-    def fitting(cls, vector, memory_limit: int | None) -> _Queued | None:
+    def fitting(cls, vector: VectorRules | None, memory_limit: int | None) -> _Queued | None:
         if vector is None:
             return None
         from ..store.tuning import default_memory_limit
@@ -127,7 +130,8 @@ class _Queued:
         import numpy as np
 
         array = np.asarray(codes, dtype=np.int64)
-        return array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
+        unknown: list[int] = array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
+        return unknown
 
     def add(self, codes: Sequence[int]) -> None:
         import numpy as np
@@ -136,7 +140,7 @@ class _Queued:
         np.bitwise_or.at(self.bits, array >> 3, np.left_shift(1, array & 7).astype(np.uint8))
 
 
-def expand_page(game: Game, vector, codes: Sequence[int], *, with_moves: bool = True):
+def expand_page(game: Game, vector: VectorRules | None, codes: Sequence[int], *, with_moves: bool = True) -> _Page:
     """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples (see :func:`~gamedb.store.bulk.insert_new_rows`)."""
     if vector is not None:
         return _expand_page_vector(game, vector, codes, with_moves)
@@ -155,7 +159,7 @@ def expand_page(game: Game, vector, codes: Sequence[int], *, with_moves: bool = 
     return pos_rows, move_rows, list(queued)
 
 
-def _expand_page_vector(game: Game, vector, codes: Sequence[int], with_moves: bool):
+def _expand_page_vector(game: Game, vector: VectorRules, codes: Sequence[int], with_moves: bool) -> _Page:
     import numpy as np
 
     from ..games.vector import RESULT_NAMES, check_moves, ranks_within

@@ -13,7 +13,7 @@ import sqlite3
 import time
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import sqlalchemy as sa
@@ -30,7 +30,7 @@ MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 DEFAULT_PATH = "gamedb.sqlite"
 
 
-def to_url(db: str | os.PathLike) -> str:
+def to_url(db: str | os.PathLike[str]) -> str:
     """A SQLAlchemy URL for a path or URL given by the user.
 
     ``postgresql://`` and ``postgres://`` (as found in DATABASE_URL
@@ -45,7 +45,7 @@ def to_url(db: str | os.PathLike) -> str:
     return f"sqlite:///{Path(text).expanduser().absolute()}"
 
 
-def describe(db: str | os.PathLike) -> str:
+def describe(db: str | os.PathLike[str]) -> str:
     """The database as it may be shown to a user: a path, or a URL with its password hidden."""
     text = os.fspath(db)
     if "://" not in text:
@@ -56,7 +56,7 @@ def describe(db: str | os.PathLike) -> str:
         return text.split("://", 1)[0] + "://..."
 
 
-def _create_server_engine(url: str, db) -> sa.Engine:
+def _create_server_engine(url: str, db: str | os.PathLike[str]) -> sa.Engine:
     try:
         return sa.create_engine(url)
     except sa.exc.NoSuchModuleError:
@@ -81,7 +81,7 @@ def check_sqlite_version() -> None:
         )
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA busy_timeout = 30000")
     cur.execute("PRAGMA foreign_keys = ON")
@@ -138,7 +138,7 @@ def upgrade(conn: sa.Connection) -> None:
     command.upgrade(alembic_config(conn), "head")
 
 
-def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool = False) -> sa.Engine:
+def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> sa.Engine:
     """Open (and if ``create``, create) a gamedb database and check its schema.
 
     Raises :class:`DatabaseError` with a one-line reason when the file is
