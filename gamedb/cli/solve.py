@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -12,13 +12,16 @@ from ..games import family, family_names
 from .common import err, handle_errors, open_database, out
 from .render import ProgressBars
 
+if TYPE_CHECKING:
+    from ..games.base import Game
+
 solve_app = typer.Typer(
     help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
     rich_markup_mode=None,
 )
 
 
-def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
     from ..solvers.choice import ENGINES
     from ..store.tuning import parse_size
 
@@ -70,7 +73,7 @@ def solve_plugin(
     _run_solve(ctx, cls.from_options(**options), name, force, quiet)
 
 
-def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
+def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     """--set KEY=VALUE pairs, converted with the family's declared option types."""
     types = {p.name: p.type for p in cls.params}
     options: dict[str, Any] = {}
@@ -89,7 +92,7 @@ def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
     return options
 
 
-def _solve_command(fam: str):
+def _solve_command(fam: str) -> None:
     cls = family(fam)
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
