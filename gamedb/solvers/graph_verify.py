@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 import sqlalchemy as sa
 
@@ -107,7 +107,7 @@ class _Mismatch(Exception):
         self.own = own
 
 
-def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] | None:
+def _check(row: Any, expanded: Expanded, values: dict[int, tuple[Any, ...]], impartial: bool = False) -> tuple[str, bool] | None:
     """What is wrong with one stored position and whether it is wrong by itself, or None."""
     try:
         _check_row(row, expanded, values, impartial)
@@ -118,10 +118,10 @@ def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] |
     return None
 
 
-def _check_row(row, expanded, values, impartial: bool = False) -> None:
+def _check_row(row: Any, expanded: Expanded, values: dict[int, tuple[Any, ...]], impartial: bool = False) -> None:
     player, text, prim, moves = expanded
 
-    def fail(what: str, own: bool = False):
+    def fail(what: str, own: bool = False) -> NoReturn:
         raise _Mismatch(what, own)
 
     if text != row.text:
@@ -156,7 +156,7 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         fail(f"stored best move {row.best_move!r}, expected {best!r}")
 
 
-def _check_grundy(row, expanded, values) -> None:
+def _check_grundy(row: Any, expanded: Expanded, values: dict[int, tuple[Any, ...]]) -> None:
     """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
     grundies = [values[child][3] for _, child in expanded.moves]
     grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
@@ -166,7 +166,7 @@ def _check_grundy(row, expanded, values) -> None:
         raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
 
 
-def _culprit(failures: dict[int, _Failure], impartial: bool):
+def _culprit(failures: dict[int, _Failure], impartial: bool) -> tuple[Any, str]:
     """The (row, problem) to report among the positions that disagree."""
     own = [code for code, f in failures.items() if f.own]
     if own:
@@ -189,7 +189,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     """
     if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
         return {}
-    stored: dict[int, tuple] = {}
+    stored: dict[int, tuple[Any, ...]] = {}
     for failure in failures.values():
         stored.update(failure.children)
     outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
@@ -206,7 +206,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     return still
 
 
-def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tuple]:
+def _resolve(nodes: dict[int, tuple[Any, ...]], outside: dict[int, tuple[Any, ...]]) -> dict[int, tuple[Any, ...]]:
     """Retrograde analysis of a part of the game, the rest fixed.
 
     ``nodes``: code -> (primitive value or None, child codes); ``outside``:
@@ -214,11 +214,11 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
     levels, then tie levels, the rest draws.
     """
-    value: dict[int, tuple] = {}
+    value: dict[int, tuple[Any, ...]] = {}
     parents: dict[int, list[int]] = defaultdict(list)
     pending: dict[int, int] = {}
-    winlose: dict[int, set] = defaultdict(set)
-    ties: dict[int, set] = defaultdict(set)
+    winlose: dict[int, set[int]] = defaultdict(set)
+    ties: dict[int, set[int]] = defaultdict(set)
     for code, (prim, children) in nodes.items():
         if prim is not None:
             value[code] = (prim, 0)
@@ -226,7 +226,7 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
         for child in children:
             parents[child].append(code)
 
-    def known(code):
+    def known(code: int) -> tuple[Any, ...]:
         return value[code] if code in nodes else outside[code]
 
     for code, (res, rem) in [*value.items(), *outside.items()]:
@@ -263,12 +263,12 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     return value
 
 
-def _best_move(result, remoteness, moves, children):
+def _best_move(result: str, remoteness: int | None, moves: list[tuple[str, Any]], children: list[tuple[str, int | None]]) -> str | None:
     wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
     for (label, _), (cres, crem) in zip(moves, children, strict=True):
         if cres != wanted:
             continue
-        if result == DRAW or crem == remoteness - 1:
+        if result == DRAW or (remoteness is not None and crem == remoteness - 1):
             return label
     return None
 
