@@ -25,14 +25,17 @@ from __future__ import annotations
 
 import re
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Estimate, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
 
 #: (X stones, every stone) as bitboards, one bit per cell
 Board = tuple[int, int]
+
+if TYPE_CHECKING:
+    from .connect4_arrays import Connect4Arrays
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -42,6 +45,7 @@ _SEPARATORS = re.compile(r"[,\s]+")
 
 
 class Connect4(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
     family = "connect4"
     summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
     position_syntax = (
@@ -144,6 +148,15 @@ class Connect4(Game):
             cell = (mask + self._bottom[c]) & self._column[c]
             result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
         return result
+
+    def tier(self, state: Board) -> int:
+        """Stones on the board (every move adds one): the tier solver's tiers."""
+        return state[1].bit_count()
+
+    def array_rules(self) -> Connect4Arrays:
+        from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
+
+        return Connect4Arrays(self)
 
     # --- codecs ---------------------------------------------------------------
     def encode(self, state: Board) -> int:

@@ -9,9 +9,14 @@ Position text: nine characters of ``X``, ``O``, ``.`` row by row
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import PositionError
 from ..values import LOSE, TIE
-from .base import Game
+from .base import Capabilities, Game
+
+if TYPE_CHECKING:
+    from .tictactoe_arrays import TicTacToeArrays
 
 Board = tuple[int, ...]  # nine marks, row by row
 
@@ -26,6 +31,10 @@ def _has_line(board: tuple[int, ...], mark: int) -> bool:
 
 
 class TicTacToe(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
+    #: the board's lines and cell characters, for the array rules
+    lines = LINES
+    chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
@@ -50,6 +59,15 @@ class TicTacToe(Game):
             return []
         mark = X if self.to_move(board) == 0 else O
         return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
+
+    def tier(self, board: Board) -> int:
+        """Marks on the board (every move adds one): the tier solver's tiers."""
+        return 9 - board.count(EMPTY)
+
+    def array_rules(self) -> TicTacToeArrays:
+        from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
+
+        return TicTacToeArrays(self)
 
     def encode(self, board: Board) -> int:
         return sum(cell * p for cell, p in zip(board, _POWERS, strict=True))

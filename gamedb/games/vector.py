@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import values
 from ..values import RESULT_CODES as RESULT_CODES
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     import numpy as np
 
     from ..errors import GamedbError
-    from .base import Game
 
 #: the result codes of the array paths, from the one spelling in :mod:`gamedb.values` (0: not decided)
 UNDECIDED = 0
@@ -75,14 +74,14 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def check_moves(game: Game, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:
+def check_moves(game: Any, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:
     """Refuse rules that leave a position that is not over without a move (GamedbError naming it)."""
     stuck = ((primitive == UNDECIDED) & (degree == 0)).nonzero()[0]
     if len(stuck):
         raise stuck_error(game, game.format(game.decode(int(codes[stuck[0]]))))
 
 
-def stuck_error(game: Game, text: str) -> GamedbError:
+def stuck_error(game: Any, text: str) -> GamedbError:  # game: a Game (base imports this module)
     """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
     from ..errors import GamedbError
 
