@@ -5,6 +5,7 @@
     python bench/run.py --sql      # also the SQL engine on the big graph (about a minute more)
     python bench/run.py --verify   # also `gamedb verify` on the big graph (about a minute more)
     python bench/run.py --tiers    # only the tier solver's rows (Connect-Four 5x4, 4x6; --big: 5x5): see bench/tiers.py
+    python bench/run.py --api-only # only the big graph's solve and the `gamedb serve` API latency (needs gamedb[web])
     python bench/run.py --postgres postgresql+psycopg://USER@HOST/DB   # also solve the big graph on a server
     bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --postgres "$GAMEDB_TEST_PG"'   # ... on a throwaway one
 
@@ -22,7 +23,9 @@ peak memory (maximum resident set) is its own:
      (one per position and one per move, no indexes) into a new SQLite file.
 2. Connect-Four 5x4 (3,945,711 positions), solved end to end.
 3. Query latency: one position in-process (``Database.probe``) over 10,000
-   random positions of the big graph, and a whole ``gamedb query`` process.
+   random positions of the big graph, a whole ``gamedb query`` process, and
+   one position from ``gamedb serve``'s JSON API through a real HTTP server
+   (median of 100 requests; skipped without the ``web`` extra).
 4. Heap games (``bench/heap_solve.py``): ``subtraction --set 1,2,5 --max
    100000`` and ``octal --code 0.77 --max 5000`` as whole processes, with
    GamesmanPy's time for the same subtraction game (``--gamesmanpy-heaps CMD``).
@@ -61,6 +64,7 @@ TARGET_PEAK_MB = 2048
 TARGET_C4_SECONDS = 300
 TARGET_QUERY_P99_MS = 1.0
 TARGET_PROCESS_SECONDS = 0.5
+TARGET_API_MS = 50.0  # issue 14: a position from `gamedb serve`, median of 100 requests
 
 GRAPH_SEED = 913
 
@@ -339,6 +343,42 @@ def job_queries(args) -> dict:
     }
 
 
+def job_api(args) -> dict:
+    """``--count`` random positions asked of a real `gamedb serve` (a child process on a free port), one HTTP request each."""
+    import re
+    import urllib.parse
+    import urllib.request
+
+    from gamedb import Database
+
+    db = Database(args.db, readonly=True)
+    texts = _sample_texts(db, args.name, args.count + 20, seed=4)
+    db.close()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "gamedb", "--db", args.db, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True
+    )
+    try:
+        line = server.stderr.readline()
+        found = re.search(r"at (http://\S+/) ", line)
+        if not found:
+            raise SystemExit(f"gamedb serve did not start: {line}{server.stderr.read()}")
+        base = f"{found.group(1)}api/games/{urllib.parse.quote(args.name)}/positions?position="
+        latencies = []
+        for i, text in enumerate(texts):  # the first 20 warm up: the rules are built on the first request
+            t0 = time.perf_counter()
+            with urllib.request.urlopen(base + urllib.parse.quote(text)) as response:
+                answer = json.load(response)
+            if i >= 20:
+                latencies.append(time.perf_counter() - t0)
+            if answer["position"] != text:
+                raise SystemExit(f"the API answered {answer['position']!r} for {text!r}")
+    finally:
+        server.terminate()
+        server.wait()
+    latencies.sort()
+    return {"count": len(latencies), "p50_ms": 1000 * statistics.median(latencies), "max_ms": 1000 * latencies[-1]}
+
+
 def job_agree(args) -> dict:
     """Probe the same random positions in two databases (``--db`` and the URL in ``--graph``) and count equal answers."""
     from gamedb import Database
@@ -352,13 +392,8 @@ def job_agree(args) -> dict:
 from tiers import job_floor_rows, run_tiers  # noqa: E402 - bench/ is the script's folder
 
 JOBS = {
-    "floor_rows": job_floor_rows,
-    "gamedb": job_gamedb,
-    "pure": job_pure,
-    "floor": job_floor,
-    "verify": job_verify,
-    "queries": job_queries,
-    "agree": job_agree,
+    "floor_rows": job_floor_rows, "gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify,
+    "queries": job_queries, "agree": job_agree, "api": job_api,
 }
 
 
@@ -377,7 +412,9 @@ def child_main(argv: list[str]) -> None:
 
 def run_child(*args: str) -> dict:
     """Run one job in a fresh interpreter; its JSON answer."""
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", *args], capture_output=True, text=True, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", *args], capture_output=True, text=True, cwd=ROOT
+    )
     if proc.returncode != 0:
         raise SystemExit(f"benchmark job {args[0]} failed:\n{proc.stderr[-3000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])
@@ -399,6 +436,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="small sizes: a 300-node graph and Connect-Four 4x4")
     parser.add_argument("--sql", action="store_true", help="also solve the big graph with --engine sql (with --postgres: on the server too)")
     parser.add_argument("--verify", action="store_true", help="also time `gamedb verify` on the big graph")
+    parser.add_argument("--api-only", action="store_true", help="only solve the big graph and time `gamedb serve`'s API on it")
     parser.add_argument("--dir", help="folder for the database files (default: a temporary folder, removed)")
     parser.add_argument("--keep", action="store_true", help="keep the database files")
     parser.add_argument(
@@ -451,6 +489,10 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line("  database file", f"{solved['file_bytes'] / 1e6:,.0f} MB, {solved['file_bytes'] / pos:.0f} bytes/position")
     line("  one self-contained file (no -wal/-shm)", "yes" if not solved["extra_files"] else f"no: {', '.join(solved['extra_files'])}")
 
+    if args.api_only:
+        print("\n3. queries on the big graph's database")
+        report_api(big)
+        return
     q, times = measure_queries(big)  # printed in section 3
     pure = run_child("pure", "--graph", str(graph_file), "--db", str(big), "--name", "bench")
     ratio = t_gamedb / pure["seconds"]
@@ -536,12 +578,30 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         f"{median:.2f} s (max {max(times):.2f} s)",
         verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"),
     )
+    report_api(big)
 
     print("\n4. heap games, whole `gamedb solve` processes into a new file")
     sys.path.insert(0, str(ROOT / "bench"))
     import heap_solve
 
     heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
+
+
+def report_api(big: Path) -> None:
+    """One position from `gamedb serve`'s JSON API through a real HTTP server, median of 100 requests."""
+    try:
+        from gamedb.web import require_web_extra
+
+        require_web_extra()
+    except Exception as exc:  # noqa: BLE001 - without the web extra there is nothing to measure
+        line("`gamedb serve` API", f"skipped: {exc}")
+        return
+    api = run_child("api", "--db", str(big), "--name", "bench", "--count", "100")
+    line(
+        f"`gamedb serve` API, median of {api['count']}",
+        f"{api['p50_ms']:.1f} ms (max {api['max_ms']:.1f} ms)",
+        verdict(api["p50_ms"] <= TARGET_API_MS, f"<= {TARGET_API_MS:.0f} ms") + f", ratio {api['p50_ms'] / TARGET_API_MS:.2f}",
+    )
 
 
 def measure_queries(big: Path) -> tuple[dict, list[float]]:

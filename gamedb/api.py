@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 
 from .games.base import Game
-from .query import Answer, positions, probe, stats
+from .query import Answer, answer_json, positions, probe, stats
 from .store import catalog
 from .store.catalog import GameRecord
 from .store.database import DEFAULT_PATH, open_engine
@@ -40,12 +40,12 @@ class Database:
     it); ``readonly=True`` opens a SQLite file read-only for queries.
     """
 
-    def __init__(self, db: str | os.PathLike[str] = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
+    def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
         self.location = os.fspath(db)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game]] = {}  # name -> (game row, record, rules)
+        self._rules: dict[str, tuple[tuple, GameRecord, Game]] = {}  # name -> (game row, record, rules)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -53,7 +53,7 @@ class Database:
     def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc) -> None:
         self.close()
 
     # --- games ------------------------------------------------------------
@@ -75,13 +75,12 @@ class Database:
         with self.engine.connect() as conn:
             return self._rules_on(conn, name)
 
-    def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game]:
+    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
         row = conn.execute(_GAME_ROW, {"n": name}).first()
         if row is None:
             catalog.get(conn, name)  # raises GameNotFound, naming the stored games
-        assert row is not None
         cached = self._rules.get(name)
         if cached is not None and cached[0] == tuple(row):
             return cached[1], cached[2]
@@ -114,12 +113,19 @@ class Database:
             record.require_solved()
             return probe(conn, record, game, position)
 
-    def stats(self, name: str) -> dict[str, Any]:
+    def query_json(self, name: str, position: str | None = None) -> dict:
+        """The value of a position and of every move from it as ``gamedb query --json`` prints it."""
+        with self.engine.connect() as conn:
+            record, game = self._rules_on(conn, name)
+            record.require_solved()
+            return answer_json(record, game, probe(conn, record, game, position))
+
+    def stats(self, name: str) -> dict:
         record = self.game(name)
         with self.engine.connect() as conn:
             return stats(conn, record)
 
-    def positions(self, name: str) -> Iterator[dict[str, Any]]:
+    def positions(self, name: str) -> Iterator[dict]:
         record = self.game(name)
         record.require_solved()
         return positions(self.engine, record)

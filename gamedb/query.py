@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -13,7 +12,7 @@ from .solvers.graph_answer import ROW as _ROW
 from .store.catalog import GameRecord
 from .values import RESULTS
 
-__all__ = ["Answer", "MoveValue", "positions", "probe", "stats"]
+__all__ = ["Answer", "MoveValue", "answer_json", "positions", "probe", "stats"]
 
 
 def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | None = None) -> Answer:
@@ -23,7 +22,13 @@ def probe(conn: sa.Connection, record: GameRecord, game: Game, position: str | N
     return stored_by(game).probe(conn, record, game, position)
 
 
-def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+def answer_json(record: GameRecord, game: Game, answer: Answer) -> dict:
+    """The object ``gamedb query --json`` prints and ``gamedb serve`` answers for one position:
+    the answer and the family's own reading of its value (:meth:`Game.verdict`)."""
+    return {**answer.to_json(impartial=record.impartial), **game.verdict(answer.result, answer.remoteness, answer.player)}
+
+
+def stats(conn, record: GameRecord) -> dict:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
     by_result = dict.fromkeys(RESULTS, 0)
@@ -36,7 +41,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
     start = conn.execute(_ROW, {"g": record.id, "c": record.start_code}).first()
-    data: dict[str, Any] = {
+    data = {
         "game": record.name,
         "family": record.family,
         "parameters": record.parameters,
@@ -67,7 +72,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     return data
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
     """Every stored position with its values, streamed in pages ordered by code."""
     page = sa.text(
         "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "

@@ -181,3 +181,14 @@ def backend_db(request, tmp_path):
         db.close()
     for url in urls:
         server.drop(url)
+
+
+# --- gamedb serve ----------------------------------------------------------------------
+
+@pytest.fixture(scope="session")
+def web_db(tmp_path_factory) -> tuple[Path, list[str]]:
+    """A SQLite file with one small solved game of every family (tests/web_games.py), and their names."""
+    from web_games import solve_every_family
+
+    path = tmp_path_factory.mktemp("web") / "every-family.sqlite"
+    return path, solve_every_family(path)

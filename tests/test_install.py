@@ -45,3 +45,19 @@ def test_pip_install_then_solve_and_query_elsewhere(tmp_path):
     assert (data["result"], data["remoteness"]) == ("tie", 9)
     as_module = subprocess.run([str(bin_dir / "python"), "-m", "gamedb", "--help"], cwd=work, capture_output=True, text=True, env=env)
     assert as_module.returncode == 0 and "solve" in as_module.stdout
+    # gamedb serve: without the web extra, one line saying what to install; its page ships in the wheel
+    serve = subprocess.run([gamedb, "serve", "--port", "0"], cwd=work, capture_output=True, text=True, env=env, timeout=60)
+    assert serve.returncode == 1 and serve.stdout == ""
+    assert serve.stderr.count("\n") == 1 and "pip install 'gamedb[web]'" in serve.stderr
+    static = subprocess.run(
+        [
+            str(bin_dir / "python"),
+            "-c",
+            "import gamedb.web, pathlib; print(*sorted(p.name for p in (pathlib.Path(gamedb.web.__file__).parent / 'static').iterdir()))",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert static.stdout.split() == sorted(["app.js", "boards.js", "chart.js", "favicon.svg", "graph_board.js", "index.html", "style.css", "values.js"])

@@ -15,7 +15,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..games import family_names
-from . import data, info, maintenance, play, solve
+from . import data, info, maintenance, play, serve, solve
 from .common import EXIT_INTERRUPTED, Settings, err, out
 
 
@@ -113,7 +113,7 @@ def main_options(
     ctx.obj = Settings(db=db)
 
 
-for _group in (info, data, play, solve, maintenance):
+for _group in (info, data, play, solve, maintenance, serve):
     _group.register(app)
 
 

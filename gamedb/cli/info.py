@@ -52,18 +52,7 @@ def list_command(
     """List the games stored in the database, solved or not."""
     db = open_database(ctx, readonly=True)
     records = db.games()
-    rows: list[dict[str, Any]] = [
-        {
-            "name": r.name,
-            "family": r.family,
-            "status": r.status,
-            "positions": r.positions,
-            "moves": r.moves,
-            "start": r.start_position,
-            "solved_at": r.solved_at,
-        }
-        for r in records
-    ]
+    rows = [r.list_json() for r in records]
     if as_json:
         show_json(rows)
         return
@@ -86,14 +75,15 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
+    from ..query import answer_json
+
     db = open_database(ctx, readonly=True)
     record, game = db.rules(name)
     answer = db.probe(name, position)
-    # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
-    verdict = game.verdict(answer.result, answer.remoteness, answer.player)
     if as_json:
-        show_json({**answer.to_json(impartial=record.impartial), **verdict})
+        show_json(answer_json(record, game, answer))
         return
+    verdict = game.verdict(answer.result, answer.remoteness, answer.player)  # the family's own reading (cat-mouse-grid: the turn limit)
     winner = f" ({answer.winner} wins)" if answer.winner else ""
     out(f"game       {answer.game}")
     out(f"position   {answer.position}")

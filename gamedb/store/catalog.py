@@ -49,6 +49,18 @@ class GameRecord:
         """The game's rules, rebuilt from the stored parameters."""
         return game_from_parameters(self.family, self.parameters)
 
+    def list_json(self) -> dict:
+        """What ``gamedb list --json`` shows of the game."""
+        return {
+            "name": self.name,
+            "family": self.family,
+            "status": self.status,
+            "positions": self.positions,
+            "moves": self.moves,
+            "start": self.start_position,
+            "solved_at": self.solved_at,
+        }
+
     def require_solved(self) -> None:
         if not self.solved:
             raise GamedbError(

@@ -1,0 +1,125 @@
+"""The ASGI application behind ``gamedb serve``: the page and its JSON API.
+
+    GET /                                        the page (static/index.html)
+    GET /api/games                               every stored game: what `gamedb list --json` shows,
+                                                 with its counts by result and start value
+    GET /api/games/{name}                        one game: family, parameters, players, position syntax
+    GET /api/games/{name}/positions?position=T   the object `gamedb query NAME T --json` prints
+                                                 (the start when position is absent)
+
+A mistake (unknown game, bad position) is a 4xx whose JSON ``error`` is the
+one-line message the CLI prints after ``Error:``. The database is opened
+read-only and never written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..api import Database
+from ..errors import GamedbError, GameNotFound, PositionNotFound
+from ..query import stats
+from ..store.database import describe
+
+STATIC = Path(__file__).with_name("static")
+#: the page loads only its own files: no script, style or font from elsewhere
+CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'"
+
+
+def error_response(exc: Exception) -> JSONResponse | None:
+    """The 4xx/503 answer for an error a user can cause, or None for a bug (left to the server's 500)."""
+    if isinstance(exc, (GameNotFound, PositionNotFound)):
+        return JSONResponse({"error": str(exc)}, status_code=404)
+    if isinstance(exc, GamedbError):  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
+        return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
+    if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+        reason = getattr(exc, "orig", None) or exc
+        return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
+    return None
+
+
+def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
+    """A route answering ``fn(request)`` as JSON, and a user's mistake as a one-line 4xx."""
+
+    def endpoint(request: Request) -> JSONResponse:
+        try:
+            return JSONResponse(fn(request))
+        except Exception as exc:  # noqa: BLE001 - mapped below, re-raised if not the user's
+            response = error_response(exc)
+            if response is None:
+                raise
+            return response
+
+    endpoint.__name__ = fn.__name__
+    return endpoint
+
+
+class Explorer:
+    """The API's answers, from one read-only :class:`Database`."""
+
+    def __init__(self, database: Database):
+        self.database = database
+        # counts by result cost a scan of the game's positions: kept while its row is unchanged
+        self._summaries: dict[str, tuple[tuple, dict]] = {}
+
+    def games(self, request: Request) -> list[dict]:
+        return [self._summary(record) for record in self.database.games()]
+
+    def _summary(self, record) -> dict:
+        row = record.list_json()
+        key = tuple(row.values())
+        cached = self._summaries.get(record.name)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
+        if record.solved:
+            with self.database.engine.connect() as conn:
+                data = stats(conn, record)
+            summary["results"] = data["results"]
+            summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
+        self._summaries[record.name] = (key, summary)
+        return summary
+
+    def game(self, request: Request) -> dict:
+        record, rules = self.database.rules(request.path_params["name"])
+        return {
+            **record.list_json(),
+            "impartial": bool(record.impartial),
+            "parameters": record.parameters,
+            "players": [rules.player_name(0), rules.player_name(1)],
+            "position_syntax": rules.position_syntax,
+            "summary": rules.summary,
+        }
+
+    def position(self, request: Request) -> dict:
+        return self.database.query_json(request.path_params["name"], request.query_params.get("position"))
+
+
+def page(request: Request) -> FileResponse:
+    return FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
+
+
+def create_app(db: str) -> Starlette:
+    """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
+    database = Database(db, readonly="://" not in str(db))
+    explorer = Explorer(database)
+    app = Starlette(
+        routes=[
+            Route("/", page),
+            Route("/api/games", answers(explorer.games)),
+            Route("/api/games/{name}", answers(explorer.game)),
+            Route("/api/games/{name}/positions", answers(explorer.position)),
+            Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        ]
+    )
+    app.state.database = database
+    app.state.location = describe(db)
+    return app

@@ -1,0 +1,199 @@
+// One board drawing per built-in family, from the game's parameters and the position's text;
+// every legal move is a clickable element with data-move="LABEL" (see values.js: moveTarget).
+// A family without a drawing (graph, plugin games), or a text it cannot read, is shown as text.
+
+import { canvas, moveTarget, svg } from "./values.js";
+import { catMouseBoard } from "./graph_board.js";
+
+const HEAP_FAMILIES = ["nim", "subtraction", "octal", "grundy"];
+
+export function drawBoard(info, answer, values) {
+  const draw = BOARDS[info.family] || (HEAP_FAMILIES.includes(info.family) ? heapsBoard : null);
+  if (draw) {
+    const board = draw(info, answer, values);
+    if (board) return board;
+  }
+  return textBoard(answer);
+}
+
+function textBoard(answer) {
+  const pre = document.createElement("pre");
+  pre.className = "position-text";
+  pre.textContent = answer.position;
+  return pre;
+}
+
+// --- tic-tac-toe: nine cells, moves are the cell numbers 1-9 ------------------------------------
+function tictactoeBoard(info, answer, values) {
+  const cells = answer.position;
+  if (cells.length !== 9) return null;
+  const s = 80;
+  const board = canvas(3 * s + 4, 3 * s + 4, `tic-tac-toe board ${cells}`);
+  for (let i = 0; i < 9; i++) {
+    const x = 2 + (i % 3) * s, y = 2 + Math.floor(i / 3) * s;
+    board.append(svg("rect", { x, y, width: s, height: s, class: "cell", "data-cell": i + 1 }));
+    const mark = cells[i].toUpperCase();
+    const value = values.get(String(i + 1));
+    if (mark === "X" || mark === "O") {
+      board.append(svg("text", { x: x + s / 2, y: y + s / 2, class: "mark", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 48 }, mark));
+    } else if (value) {
+      const shape = svg("rect", { x: x + 8, y: y + 8, width: s - 16, height: s - 16, rx: 8 });
+      board.append(moveTarget(String(i + 1), value, shape, x + s / 2, y + s / 2, 18));
+    }
+  }
+  return board;
+}
+
+// --- Connect-Four: the moves as column numbers replayed with gravity --------------------------------
+function connect4Board(info, answer, values) {
+  const { width, height } = info.parameters;
+  const text = answer.position.trim();
+  const tokens = text === "-" ? [] : width <= 9 ? [...text] : text.split(",");
+  const grid = Array.from({ length: width }, () => []);
+  for (let i = 0; i < tokens.length; i++) {
+    const column = Number(tokens[i]) - 1;
+    if (!(column >= 0 && column < width) || grid[column].length >= height) return null;
+    grid[column].push(i % 2 === 0 ? "X" : "O");
+  }
+  const s = 56, top = 64;
+  const board = canvas(width * s + 8, top + height * s + 8, `Connect-Four board after ${text}`);
+  board.append(svg("rect", { x: 0, y: top - 4, width: width * s + 8, height: height * s + 12, rx: 8, class: "frame" }));
+  for (let c = 0; c < width; c++) {
+    const x = 4 + c * s + s / 2;
+    for (let r = 0; r < height; r++) {
+      const y = top + (height - 1 - r) * s + s / 2;
+      const stone = grid[c][r];
+      const kind = stone === "X" ? "x-stone" : stone === "O" ? "o-stone" : "empty-slot";
+      board.append(svg("circle", { cx: x, cy: y, r: s / 2 - 5, class: kind }, svg("title", {}, stone ? `${stone} stone` : "empty")));
+      if (stone) board.append(svg("text", { x, y, class: "token-text", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 16 }, stone));
+    }
+    const label = String(c + 1);
+    const value = values.get(label);
+    if (value) {
+      board.append(moveTarget(label, value, svg("circle", { cx: x, cy: top / 2 - 4, r: s / 2 - 4 }), x, top / 2 - 4, 14));
+    } else {
+      board.append(svg("text", { x, y: top / 2 - 4, class: "label", "text-anchor": "middle", "dominant-baseline": "central" }, label));
+    }
+  }
+  return board;
+}
+
+// --- cat and mouse on a grid (LeetCode 1728): walls, food, the two tokens ------------------------------
+function parseCells(text) {
+  const found = {};
+  for (const m of text.matchAll(/(mouse|cat)=r(\d+)c(\d+)/g)) found[m[1]] = [Number(m[2]), Number(m[3])];
+  const turn = /turn=(mouse|cat)/.exec(text);
+  return found.mouse && found.cat && turn ? { ...found, turn: turn[1] } : null;
+}
+
+function catMouseGridBoard(info, answer, values) {
+  const grid = info.parameters.grid;
+  const here = parseCells(answer.position);
+  if (!here || !Array.isArray(grid)) return null;
+  const rows = grid.length, cols = grid[0].length, s = Math.max(28, Math.min(64, Math.floor(480 / Math.max(rows, cols))));
+  const board = canvas(cols * s + 4, rows * s + 4, `grid, ${answer.position}`);
+  const targets = new Map(); // "r,c" -> [label, value]
+  for (const [label, value] of values) {
+    const next = parseCells(value.position);
+    if (next) targets.set(String(next[here.turn]), [label, value]);
+  }
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = 2 + c * s, y = 2 + r * s, ch = grid[r][c];
+      board.append(svg("rect", { x, y, width: s, height: s, class: ch === "#" ? "wall" : ch === "F" ? "food" : "cell" }));
+      if (ch === "F") board.append(svg("text", { x: x + s / 2, y: y + s / 4, class: "label", "text-anchor": "middle", "dominant-baseline": "central" }, "food"));
+      const target = targets.get(String([r, c]));
+      if (target) {
+        const shape = svg("rect", { x: x + 3, y: y + 3, width: s - 6, height: s - 6, rx: 5 });
+        board.append(moveTarget(target[0], target[1], shape, x + s / 2, y + s - 11, Math.min(13, s / 3)));
+      }
+    }
+  }
+  for (const who of ["mouse", "cat"]) {
+    const [r, c] = here[who];
+    const x = 2 + c * s + s / 2, y = 2 + r * s + s / 2 - (targets.has(String([r, c])) ? s / 6 : 0);
+    board.append(svg("circle", { cx: x, cy: y, r: s / 4, class: who }, svg("title", {}, `${who} at r${r}c${c}`)));
+    board.append(svg("text", { x, y, class: "token-text", "text-anchor": "middle", "dominant-baseline": "central", "font-size": s / 4 }, who[0].toUpperCase()));
+  }
+  return board;
+}
+
+// --- the flip game: the +/- string; move I flips cells I and I+1 -------------------------------------
+function flipBoard(info, answer, values) {
+  const text = answer.position;
+  if (!/^[+-]+$/.test(text) || text.length > 200) return null;
+  const s = Math.max(16, Math.min(40, Math.floor(800 / text.length)));
+  const board = canvas(text.length * s + 4, s + 2 * (s + 8) + 8, `flip position ${text}`);
+  [...text].forEach((ch, i) => {
+    const x = 2 + i * s;
+    board.append(svg("rect", { x, y: 2, width: s - 2, height: s, rx: 3, class: ch === "+" ? "plus" : "minus" }));
+    board.append(svg("text", { x: x + s / 2 - 1, y: 2 + s / 2, class: "token-text", "text-anchor": "middle", "dominant-baseline": "central", "font-size": s * 0.6 }, ch === "+" ? "+" : "\u2212"));
+  });
+  for (const [label, value] of values) {
+    const i = Number(label);
+    const x = 2 + i * s, y = s + 8 + (i % 2) * (s + 4);
+    const shape = svg("rect", { x, y, width: 2 * s - 2, height: s, rx: 4 });
+    board.append(moveTarget(label, value, shape, x + s, y + s / 2, Math.min(13, s / 2)));
+  }
+  return board;
+}
+
+// --- heaps (nim, subtraction, octal, grundy): one row of tokens per heap ------------------------------
+// a token is clickable when a move leaves its heap with as many tokens as lie before it ("I:REST");
+// moves that split a heap are in the move list
+const MAX_TOKENS = 40;
+
+function heapsBoard(info, answer, values) {
+  const heaps = answer.position.trim() === "0" ? [] : answer.position.trim().split(/\s+/).map(Number);
+  if (heaps.some((n) => !Number.isFinite(n)) || heaps.length > 60) return null;
+  const s = 18, left = 70, rows = Math.max(heaps.length, 1);
+  const widest = Math.min(MAX_TOKENS, Math.max(1, ...heaps));
+  const board = canvas(left + widest * s + 90, rows * (s + 10) + 10, `heaps ${answer.position}`);
+  if (!heaps.length) board.append(svg("text", { x: 10, y: 20, class: "label" }, "no heaps left"));
+  heaps.forEach((n, h) => {
+    const y = 8 + h * (s + 10);
+    board.append(svg("text", { x: 4, y: y + s / 2, class: "label", "dominant-baseline": "central" }, `heap ${h + 1}: ${n}`));
+    for (let j = 0; j < Math.min(n, MAX_TOKENS); j++) {
+      const x = left + j * s;
+      const label = `${h + 1}:${j}`;
+      const value = values.get(label);
+      if (value) board.append(moveTarget(label, value, svg("rect", { x, y, width: s - 2, height: s, rx: 4 }), x + s / 2 - 1, y + s / 2, 9));
+      else board.append(svg("circle", { cx: x + s / 2, cy: y + s / 2, r: s / 2 - 2, class: "heap-token" }));
+    }
+    if (n > MAX_TOKENS) board.append(svg("text", { x: left + MAX_TOKENS * s + 4, y: y + s / 2, class: "label", "dominant-baseline": "central" }, `\u2026 ${n - MAX_TOKENS} more`));
+  });
+  return board;
+}
+
+// --- stone game IX: three piles by residue mod 3, the removed sum and whose turn ---------------------------
+function stoneIxBoard(info, answer, values) {
+  const m = /^c0=(\d+),c1=(\d+),c2=(\d+),sum=(\d),turn=(alice|bob)(,over)?$/i.exec(answer.position);
+  if (!m) return null;
+  const counts = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const s = 14, shown = 20, w = 150, h = (Math.min(Math.max(...counts), shown) / 2) * (s / 2 + 4) + 90;
+  const board = canvas(3 * w + 20, h, `stone game IX: ${answer.position}`);
+  counts.forEach((count, residue) => {
+    const x = 10 + residue * w;
+    for (let k = 0; k < Math.min(count, shown); k++) {
+      const cx = x + 40 + (k % 2) * (s + 2), cy = h - 60 - Math.floor(k / 2) * (s / 2 + 4);
+      board.append(svg("circle", { cx, cy, r: s / 2, class: "stone" }));
+    }
+    board.append(svg("text", { x: x + 50, y: h - 36, class: "label", "text-anchor": "middle" }, `value \u2261 ${residue} (mod 3): ${count}`));
+    const value = values.get(String(residue));
+    if (value) {
+      const shape = svg("rect", { x: x + 10, y: h - 28, width: 80, height: 24, rx: 5 });
+      board.append(moveTarget(String(residue), value, shape, x + 50, h - 16, 12));
+    }
+  });
+  board.append(svg("text", { x: 10, y: 18, class: "label" }, `removed so far: sum \u2261 ${m[4]} (mod 3)${m[6] ? ", the last removal lost" : ""}`));
+  return board;
+}
+
+const BOARDS = {
+  tictactoe: tictactoeBoard,
+  connect4: connect4Board,
+  "cat-mouse": catMouseBoard,
+  "cat-mouse-grid": catMouseGridBoard,
+  flip: flipBoard,
+  "stone-ix": stoneIxBoard,
+};

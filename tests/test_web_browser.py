@@ -1,0 +1,192 @@
+"""`gamedb serve` in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+One server (the CLI, as a user starts it) and one browser for the module. Without
+Chromium or Playwright these tests skip; in CI (CI=true) they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import urllib.request
+
+import pytest
+from web_games import Server
+
+CHROMIUM_FLAGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]
+
+
+def chromium_path() -> str:
+    path = os.environ.get("GAMEDB_CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    try:
+        import playwright.sync_api  # noqa: F401
+        import starlette  # noqa: F401
+    except ImportError as exc:
+        path, why = None, f"{exc.name} is not installed (pip install '.[test]')"
+    else:
+        why = "Chromium is not installed (apt-get install chromium; .ci/run installs it)"
+    if not path:
+        if os.environ.get("CI", "").lower() in ("true", "1"):
+            pytest.fail(f"CI is set but {why}: the browser tests must run in CI")
+        pytest.skip(f"browser tests: {why}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(web_db):
+    running = Server(web_db[0])
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = chromium_path()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_FLAGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    """A new page (its own history) that records console errors, page errors and any request to another address."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    opened = context.new_page()
+    opened.problems = []
+    opened.on("console", lambda message: message.type == "error" and opened.problems.append(message.text))
+    opened.on("pageerror", lambda error: opened.problems.append(str(error)))
+    opened.on("request", lambda request: request.url.startswith(server.url) or opened.problems.append(f"request to {request.url}"))
+    opened.set_default_timeout(15_000)
+    yield opened
+    context.close()
+
+
+def open_url(page, url):
+    page.goto(url)
+    settle(page)
+
+
+def settle(page):
+    page.wait_for_selector('body[data-busy="0"]', state="attached")
+
+
+def api(server, path):
+    return json.load(urllib.request.urlopen(server.url + path))
+
+
+def test_list_then_tictactoe(page, server, web_db):
+    open_url(page, server.url)
+    links = page.locator("#games a[data-game]")
+    assert sorted(links.all_inner_texts()) == sorted(web_db[1])
+    assert page.locator("#games svg.bars").count() == len(web_db[1])  # a bar chart per game
+    page.click('#games a[data-game="tictactoe"]')
+    settle(page)
+    assert page.url == server.url + "?game=tictactoe&position=........."
+    assert page.inner_text("#status") == "X to move: tie in 9."
+    assert page.locator("#board [data-move]").count() == 9  # every empty cell is a move
+    assert page.locator("#moves [data-move]").count() == 9
+    assert page.locator("#history-chart svg").get_attribute("data-points") == "1"
+    assert page.problems == []
+
+
+def test_winning_move_undo_redo_and_back(page, server):
+    # a shared link: X to move, and 3 wins at once
+    open_url(page, server.url + "?game=tictactoe&position=XX.OO....")
+    answer = api(server, "api/games/tictactoe/positions?position=XX.OO....")
+    assert page.inner_text("#status").startswith(f"X to move: win in {answer['remoteness']}")
+    winning = page.locator("#board .move.v-win")
+    assert winning.count() >= 1 and page.get_attribute("#board .move.best", "data-move") == answer["best_move"] == "3"
+    # colour is not the only cue: the letter and the remoteness are written on each move
+    assert page.inner_text('#moves tr:has([data-move="3"])').split("\t")[1:3] == ["W1 win in 1", "\u2605 best"]
+    page.click('#board [data-move="3"]')
+    settle(page)
+    assert page.inner_text("#position-text") == "XXXOO...."
+    assert page.inner_text("#status") == "O to move: lose in 0 (X wins). Game over."
+    assert page.locator("#board text.mark").all_text_contents().count("X") == 3
+    assert page.locator("#board [data-move]").count() == 0
+    assert page.locator("#history-chart svg").get_attribute("data-points") == "2"
+    assert page.url.endswith("position=XXXOO....")
+
+    page.click("#undo")
+    settle(page)
+    assert page.inner_text("#position-text") == "XX.OO...."
+    assert page.locator("#history-chart .later").count() == 1  # the undone position, greyed, redo brings it back
+    assert page.is_enabled("#redo") and not page.is_enabled("#undo")
+    page.click("#redo")
+    settle(page)
+    assert page.inner_text("#position-text") == "XXXOO...."
+
+    page.go_back()  # the browser's back button undoes too
+    settle(page)
+    assert page.inner_text("#position-text") == "XX.OO...."
+    page.go_forward()
+    settle(page)
+    assert page.inner_text("#position-text") == "XXXOO...."
+    assert page.problems == []
+
+
+def test_every_family_renders_without_errors(page, server, web_db):
+    for name in web_db[1]:
+        open_url(page, f"{server.url}?game={name}")
+        answer = api(server, f"api/games/{urllib.request.quote(name)}/positions")
+        info = api(server, f"api/games/{urllib.request.quote(name)}")
+        assert page.inner_text("#position-text") == answer["position"], name
+        assert page.locator("#moves [data-move]").count() == len(answer["moves"]), name
+        drawn = page.locator("#board svg").count() == 1
+        assert drawn == (name not in ("graph-tug-of-war", "takeaway")), name  # the graph and plugin games as text
+        if not drawn:
+            assert page.inner_text("#board pre") == answer["position"]
+        if info["family"] in ("tictactoe", "connect4", "cat-mouse", "cat-mouse-grid", "flip", "stone-ix", "nim", "subtraction"):
+            on_board = sorted(page.locator("#board [data-move]").evaluate_all("els => els.map(e => e.dataset.move)"))
+            assert on_board and set(on_board) <= {m["move"] for m in answer["moves"]}, name
+        if answer["moves"]:  # play the best move from the board or the list; the page follows
+            best = answer["best_move"]
+            page.click(f'#moves [data-move="{best}"]')
+            settle(page)
+            child = next(m["position"] for m in answer["moves"] if m["move"] == best)
+            assert page.inner_text("#position-text") == child, name
+    assert page.problems == []
+
+
+def test_heap_tokens_and_graph_nodes_play_their_moves(page, server):
+    # nim 3 5 4: the second token of heap 2 leaves one token there (move 2:1)
+    open_url(page, server.url + "?game=nim&position=3+5+4")
+    assert page.inner_text("#position-text") == "3 5 4"
+    page.click('#board [data-move="2:1"]')
+    settle(page)
+    assert page.inner_text("#position-text") == "3 1 4"
+    # cat-mouse: the mouse moves to the node clicked, and the cat is to move
+    open_url(page, server.url + "?game=cat-mouse")
+    targets = page.locator("#board [data-move]").evaluate_all("els => els.map(e => e.dataset.move)")
+    page.click(f'#board [data-move="{targets[0]}"]')
+    settle(page)
+    assert page.inner_text("#position-text") == f"mouse={targets[0]},cat=2,turn=cat"
+    assert page.problems == []
+
+
+def test_typed_and_linked_bad_positions_show_the_message(page, server, cli, web_db):
+    expected = cli("query", "tictactoe", "XXXX", db=web_db[0]).stderr.strip()
+    open_url(page, server.url + "?game=tictactoe&position=XXXX")
+    assert page.inner_text("#error") == expected
+    assert page.locator("#board [data-move]").count() == 0
+
+    open_url(page, server.url + "?game=tictactoe")
+    page.fill("#position-input", "XXXX")
+    page.click('#position-form button[type="submit"]')
+    page.wait_for_selector("#error:not([hidden])")
+    assert page.inner_text("#error") == expected
+    assert page.inner_text("#position-text") == "........."  # the position shown is kept
+    page.fill("#position-input", "X...O....")
+    page.press("#position-input", "Enter")
+    page.wait_for_selector("#error", state="hidden")
+    assert page.inner_text("#position-text") == "X...O...."
+
+    open_url(page, server.url + "?game=nope")
+    assert page.inner_text("#error") == cli("query", "nope", db=web_db[0]).stderr.strip()
