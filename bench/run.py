@@ -510,7 +510,8 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line("  agrees with gamedb on", f"{pure['checked'] - pure['disagree']:,} of {pure['checked']:,} sampled positions")
     line("ratio gamedb / pure-Python", f"{ratio:.2f}", verdict(ratio <= TARGET_RATIO, f"<= {TARGET_RATIO}"))
     flat = run_child("pure", "--graph", str(graph_file), "--flat", "--db", str(big), "--name", "bench")
-    line("  (same algorithm on flat lists)", f"{flat['seconds']:.1f} s, ratio {t_gamedb / flat['seconds']:.2f}; agrees on {flat['checked'] - flat['disagree']:,} of {flat['checked']:,}")
+    agrees = f"agrees on {flat['checked'] - flat['disagree']:,} of {flat['checked']:,}"
+    line("  (same algorithm on flat lists)", f"{flat['seconds']:.1f} s, ratio {t_gamedb / flat['seconds']:.2f}; {agrees}")
 
     floor = run_child("floor", "--db", str(work / "floor.sqlite"), "--positions", str(pos), "--moves", str(mov))
     line(f"bulk insert of {pos + mov:,} bare rows (floor)", f"{floor['seconds']:.1f} s ({(pos + mov) / floor['seconds']:,.0f} rows/s)")
@@ -565,17 +566,35 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
         expected = f"{known[0]:,} positions, a {known[1]} in {known[2]}" if known else "no published figure"
         agrees = known is not None and (c4_run["positions"], result, remoteness) == known
         line("  start position", f"{result} in {remoteness}", verdict(agrees, expected) if known else "")
-        line(f"gamedb solve, end to end ({c4_run['engine']} engine)", f"{c4_run['seconds']:.1f} s", verdict(c4_run["seconds"] <= TARGET_C4_SECONDS, f"<= {TARGET_C4_SECONDS} s"))
+        line(
+            f"gamedb solve, end to end ({c4_run['engine']} engine)",
+            f"{c4_run['seconds']:.1f} s",
+            verdict(c4_run["seconds"] <= TARGET_C4_SECONDS, f"<= {TARGET_C4_SECONDS} s"),
+        )
         line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in c4_run["phases"].items()))
         line("  peak memory", f"{c4_run['peak_mb']:,.0f} MB", verdict(c4_run["peak_mb"] <= TARGET_PEAK_MB, f"<= {TARGET_PEAK_MB} MB"))
         line("  database file", f"{c4_run['file_bytes'] / 1e6:,.0f} MB, {c4_run['file_bytes'] / c4_run['positions']:.0f} bytes/position")
         c4_db.unlink(missing_ok=True)
 
     print("\n3. queries on the big graph's database (measured right after its solve)")
-    line(f"in-process probe, {q['count']:,} random positions", f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms", verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"))
+    line(
+        f"in-process probe, {q['count']:,} random positions",
+        f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms",
+        verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"),
+    )
     median = statistics.median(times)
-    line(f"`gamedb query` process, median of {len(times)}", f"{median:.2f} s (max {max(times):.2f} s)", verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"))
+    line(
+        f"`gamedb query` process, median of {len(times)}",
+        f"{median:.2f} s (max {max(times):.2f} s)",
+        verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"),
+    )
     report_api(big)
+
+    print("\n4. heap games, whole `gamedb solve` processes into a new file")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import heap_solve
+
+    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
 
 
 def report_api(big: Path) -> None:
@@ -593,12 +612,6 @@ def report_api(big: Path) -> None:
         f"{api['p50_ms']:.1f} ms (max {api['max_ms']:.1f} ms)",
         verdict(api["p50_ms"] <= TARGET_API_MS, f"<= {TARGET_API_MS:.0f} ms") + f", ratio {api['p50_ms'] / TARGET_API_MS:.2f}",
     )
-
-    print("\n4. heap games, whole `gamedb solve` processes into a new file")
-    sys.path.insert(0, str(ROOT / "bench"))
-    import heap_solve
-
-    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
 
 
 def measure_queries(big: Path) -> tuple[dict, list[float]]:

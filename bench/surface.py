@@ -133,7 +133,11 @@ def run(work: Path) -> None:
     if q["shell"] is not None:
         line("  the sqlite3 shell, same lookup", f"{q['shell']:.3f} s; gamedb takes {q['quick'] / q['shell']:.1f}x")
     s = measure_small_solve(work)
-    line(f"`gamedb solve nim --max 13`, new file, median of {SOLVE_RUNS}", f"{s['new']:.3f} s", verdict(s["new"] <= TARGET_SOLVE_SECONDS, f"<= {TARGET_SOLVE_SECONDS} s"))
+    line(
+        f"`gamedb solve nim --max 13`, new file, median of {SOLVE_RUNS}",
+        f"{s['new']:.3f} s",
+        verdict(s["new"] <= TARGET_SOLVE_SECONDS, f"<= {TARGET_SOLVE_SECONDS} s"),
+    )
     line("  the same into an existing file (--force)", f"{s['existing']:.3f} s; a new file adds {s['new'] - s['existing']:+.3f} s")
     j = measure_jsonl(q["db"])
     if j is None:

@@ -93,7 +93,9 @@ def run_tiers(args, work: Path, run_child, line, verdict) -> None:
     for (width, height), (known, value, rem, t_target, mb_target, b_target) in boards.items():
         db = work / f"c4-{width}x{height}.sqlite"
         print(f"  Connect-Four {width}x{height} ({load()})")
-        run = run_child("gamedb", "--db", str(db), "--name", "c4", "--family", "connect4", "--params", json.dumps({"width": width, "height": height}), "--engine", "tiers")
+        run = run_child(
+            "gamedb", "--db", str(db), "--name", "c4", "--family", "connect4", "--params", json.dumps({"width": width, "height": height}), "--engine", "tiers"
+        )
         pos, seconds = run["positions"], run["seconds"]
         agrees = (pos, *run["start"]) == (known, value, rem)
         line("    positions, moves", f"{pos:,}, {run['moves']:,}", verdict(agrees, f"{known:,} positions, {value} in {rem} (Tromp)"))
@@ -102,16 +104,27 @@ def run_tiers(args, work: Path, run_child, line, verdict) -> None:
         line("    phases", ", ".join(f"{k} {v:.1f} s" for k, v in run["phases"].items()))
         line("    peak memory", f"{run['peak_mb']:,.0f} MB", verdict(run["peak_mb"] <= mb_target, f"<= {mb_target} MB") if mb_target else "")
         per = run["file_bytes"] / pos
-        line("    database file", f"{run['file_bytes'] / 1e6:,.0f} MB, {per:.1f} bytes/position", verdict(per <= b_target, f"<= {b_target} B/position") if b_target else "")
+        line(
+            "    database file",
+            f"{run['file_bytes'] / 1e6:,.0f} MB, {per:.1f} bytes/position",
+            verdict(per <= b_target, f"<= {b_target} B/position") if b_target else "",
+        )
         floor = run_child("floor_rows", "--graph", str(db), "--db", str(work / "floor.sqlite"))
         (work / "floor.sqlite").unlink(missing_ok=True)
         bare = floor["insert_seconds"] + floor["index_seconds"]
-        line("    SQLite floor, the same rows", f"insert {floor['insert_seconds']:.1f} s ({floor['rows'] / floor['insert_seconds']:,.0f} rows/s) + indexes {floor['index_seconds']:.1f} s")
+        line(
+            "    SQLite floor, the same rows",
+            f"insert {floor['insert_seconds']:.1f} s ({floor['rows'] / floor['insert_seconds']:,.0f} rows/s) + indexes {floor['index_seconds']:.1f} s",
+        )
         line("    gamedb / floor", f"{seconds / bare:.2f}x ({load()})")
         if (width, height) == GAMESMANPY_BOARD and args.gamesmanpy:
             wall, cpu = run_gamesmanpy(args.gamesmanpy, f"{width}x{height}")
             ratio = wall / seconds
-            line("    GamesmanPy, same board (solve + its SQLite file)", f"{wall:.1f} s: gamedb {ratio:.1f}x faster", verdict(ratio >= TARGET_GAMESMANPY_RATIO, f">= {TARGET_GAMESMANPY_RATIO}x"))
+            line(
+                "    GamesmanPy, same board (solve + its SQLite file)",
+                f"{wall:.1f} s: gamedb {ratio:.1f}x faster",
+                verdict(ratio >= TARGET_GAMESMANPY_RATIO, f">= {TARGET_GAMESMANPY_RATIO}x"),
+            )
             line("      in CPU time", f"{cpu:.1f} s: gamedb {cpu / run['cpu_seconds']:.1f}x less")
         db.unlink(missing_ok=True)
     if not args.gamesmanpy:

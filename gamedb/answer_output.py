@@ -17,7 +17,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import IO, Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import IO
 
 from .answers import Answer, answer_lines, value_text
 from .errors import GamedbError
@@ -70,7 +71,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     for batch in batches(positions):
         answers = answer_batch(batch)
         parts = []
-        for text, answer in zip(batch, answers):
+        for text, answer in zip(batch, answers, strict=False):
             error = answer if isinstance(answer, GamedbError) else None
             failed += error is not None
             if fmt == "jsonl":

@@ -11,26 +11,27 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
 from .answers import Answer
 from .errors import GamedbError, PositionNotFound
-from .store import catalog
 from .games.base import Game
 from .query import answer_positions
-from .store.record import GameRecord
 from .stats import positions, stats
+from .store import catalog
 from .store.database import DEFAULT_PATH, open_engine
+from .store.record import GameRecord
 from .store.sqlalchemy_reader import SqlAlchemyReader
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
-    from .store.compact import CompactReport
     from .progress import Progress
-    from .solvers.solve import SolveReport
-    from .store.transfer import CopyReport
     from .solvers.checks import VerifyReport
+    from .solvers.solve import SolveReport
+    from .store.compact import CompactReport
+    from .store.transfer import CopyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -53,7 +54,7 @@ class Database:
     def close(self) -> None:
         self.engine.dispose()
 
-    def __enter__(self) -> "Database":
+    def __enter__(self) -> Database:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -225,15 +226,15 @@ class Database:
         return verify(self.engine, record, game, progress=progress)
 
     # --- sharing ------------------------------------------------------------
-    def compact(self, name: str) -> "CompactReport":
+    def compact(self, name: str) -> CompactReport:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
         from .store.compact import compact
 
         return compact(self.engine, self.game(name))
 
     def copy_to(
-        self, other: "Database", names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
-    ) -> "CopyReport":
+        self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
+    ) -> CopyReport:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
         from .store.transfer import copy_games
 

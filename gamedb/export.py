@@ -5,11 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Iterator
+from collections.abc import Iterator
 
-from .store.record import GameRecord
 from .errors import InputError
 from .stats import positions
+from .store.record import GameRecord
 
 FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from .errors import GamedbError, InputError
 from .answers import Answer
+from .errors import GamedbError, InputError
 
 
 @dataclass

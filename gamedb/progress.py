@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Callable, Optional
+from collections.abc import Callable
 
 #: ``progress(phase, done, total)``: ``phase`` names the stage ("enumerate", "verify", ...),
 #: ``done`` counts what is finished, ``total`` is the expected count or None when unknown.
 #: The library never prints; the CLI draws these as progress bars on stderr.
-Progress = Callable[[str, int, Optional[int]], None]
+Progress = Callable[[str, int, int | None], None]

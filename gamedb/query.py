@@ -10,7 +10,7 @@ or :mod:`gamedb.solvers.heaps.sums`).
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound

@@ -5,6 +5,8 @@ Preference of the mover: lose < draw < tie < win.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 WIN = "win"
 LOSE = "lose"
 TIE = "tie"
@@ -21,7 +23,7 @@ RESULT_NAMES = (None, *RESULT_CODES)
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
 
 
-def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
+def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple[int, int, int]:
     """Sort key that puts the mover's best move first.
 
     ``result`` and ``remoteness`` are the child's (for the opponent). Winning
@@ -40,12 +42,12 @@ def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple:
     return (3, -r, order)
 
 
-def is_remoteness(value) -> bool:
+def is_remoteness(value: object) -> bool:
     """A remoteness as stored for a decided position: a non-negative integer."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
 
-def value_problem(result, remoteness) -> str | None:
+def value_problem(result: object, remoteness: object) -> str | None:
     """What makes a stored (result, remoteness) pair impossible, or None when it is well formed.
 
     A result is one of :data:`RESULTS`; win, lose and tie carry a
@@ -62,7 +64,7 @@ def value_problem(result, remoteness) -> str | None:
     return None
 
 
-def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]):
+def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]) -> tuple[str, int | None]:
     """The (result, remoteness) a position must have, from its children's values.
 
     ``children`` holds (result, remoteness) of every child, for the opponent,
@@ -73,18 +75,18 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
         return primitive, 0
     if not children:
         raise ValueError("a non-primitive position must have moves")
-    loses = [r for res, r in children if res == LOSE]
+    loses = [r for res, r in children if res == LOSE and r is not None]
     if loses:
         return WIN, 1 + min(loses)
     if all(res == WIN for res, _ in children):
-        return LOSE, 1 + max(r for _, r in children)
-    ties = [r for res, r in children if res == TIE]
+        return LOSE, 1 + max(r for _, r in children if r is not None)
+    ties = [r for res, r in children if res == TIE and r is not None]
     if ties:
         return TIE, 1 + min(ties)
     return DRAW, None
 
 
-def mex(values) -> int:
+def mex(values: Iterable[int]) -> int:
     """The least non-negative integer not among ``values``."""
     present = set(values)
     least = 0

@@ -38,5 +38,5 @@ def assert_same_game(a, b, name: str, *, ignore: tuple[str, ...] = ("id",)) -> N
     rows_a, rows_b = game_rows(a, name), game_rows(b, name)
     for key in rows_a:
         assert len(rows_a[key]) == len(rows_b[key]), (name, key)
-        for x, y in zip(rows_a[key], rows_b[key]):
+        for x, y in zip(rows_a[key], rows_b[key], strict=True):
             assert x == y, (name, key, x, y)

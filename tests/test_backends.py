@@ -16,9 +16,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import Database, make_game
 from gamedb.games import BUILTIN, family
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph
 from tables import RUN_COLUMNS, assert_same_game, game_rows
 
@@ -156,13 +157,16 @@ def test_new_postgresql_database_gets_schema_and_views(pg_server):
                     sa.text("SELECT result, winner, remoteness, best_move FROM positions WHERE game = 'cat-mouse' AND position = 'mouse=1,cat=2,turn=mouse'")
                 ).one()
                 assert tuple(row) == ("win", "mouse", 1, "0")
-                moves = conn.execute(sa.text("SELECT move, child, child_result FROM moves WHERE game = 'cat-mouse' AND position = 'mouse=1,cat=2,turn=mouse'")).all()
+                moves = conn.execute(
+                    sa.text("SELECT move, child, child_result FROM moves WHERE game = 'cat-mouse' AND position = 'mouse=1,cat=2,turn=mouse'")
+                ).all()
                 assert [tuple(m) for m in moves] == [("0", "mouse=0,cat=2,turn=cat", "lose")]
     finally:
         pg_server.drop(url)
 
 
 # --- the command line against a server ------------------------------------------------
+
 
 def test_cli_on_postgresql_answers_like_sqlite(cli, pg_url, db_path):
     graph = json.dumps(SEED_GRAPH_1)

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import make_game
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import leetcode_answer, random_graph, reachable_states, solve_queue, topdown_2n
 
 DATA = Path(__file__).parent / "data"
@@ -54,7 +55,7 @@ def test_seed_examples(fresh_db, graph, answer, engine):
 def test_300_random_graphs_match_queue_solver(fresh_db, engine):
     rng = random.Random(913)
     outcomes = {0: 0, 1: 0, 2: 0}
-    for i in range(300):
+    for _ in range(300):
         n = rng.randint(3, 30)
         graph = random_graph(rng, n, rng.choice([0.08, 0.15, 0.3, 0.5]))
         db = fresh_db()

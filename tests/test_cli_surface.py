@@ -13,7 +13,6 @@ import pytest
 
 from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 
-
 # --- options before the family ----------------------------------------------------------
 
 def test_options_before_the_family_work(cli):

@@ -7,6 +7,7 @@ import sys
 import time
 
 from gamedb import Database, make_game
+
 from oracles.cat_mouse import random_graph
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from gamedb import make_game
 from gamedb.errors import InputError, PositionError
+
 from oracles.connect4 import Connect4Oracle
 
 

@@ -9,9 +9,10 @@ import sqlite3
 import pytest
 import sqlalchemy as sa
 
-from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import Database, make_game
-from gamedb.errors import GameExists, GameNotFound, GamedbError
+from gamedb.errors import GamedbError, GameExists, GameNotFound
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph
 from tables import assert_same_game, game_rows
 

@@ -13,8 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
+
+from conftest import SEED_GRAPH_1
 
 
 def _free_port():

@@ -12,6 +12,7 @@ import pytest
 from gamedb import make_game
 from gamedb.errors import GraphError, PositionError, PositionNotFound
 from gamedb.games.graph_file import GraphFileError, validate_game
+
 from oracles import cat_mouse
 from oracles import graph_game as oracle
 
@@ -153,7 +154,17 @@ def test_rebuilt_from_the_database_without_the_file(fresh_db, tmp_path):
 
 
 def test_codes_follow_sorted_names():
-    game = make_game("graph", file={"start": "b", "positions": {"c": {"player": "first", "value": "tie"}, "b": {"player": "second", "moves": ["c", {"to": "b", "label": "pass"}]}, "a": {"player": "first", "value": "win"}}})
+    game = make_game(
+        "graph",
+        file={
+            "start": "b",
+            "positions": {
+                "c": {"player": "first", "value": "tie"},
+                "b": {"player": "second", "moves": ["c", {"to": "b", "label": "pass"}]},
+                "a": {"player": "first", "value": "win"},
+            },
+        },
+    )
     assert [game.format(game.decode(i)) for i in range(3)] == ["a", "b", "c"]
     assert game.encode(game.start()) == 1
     assert game.moves(game.start()) == [("c", 2), ("pass", 1)]
@@ -232,24 +243,64 @@ MALFORMED = [
     (_with(_delete(["positions"])), "$", 'missing "positions" (an object with one entry per position)', True),
     (_with(_set(["positions"], [])), "$.positions", "must be an object with one entry per position, got a list", True),
     (_with(_set(["positions"], {})), "$.positions", "must hold at least one position", True),
-    (_with(_set(["positions", "a\tb"], {"player": "Left", "value": "win"})), '$.positions["a\\tb"]', 'a position name must not contain control characters: "a\\tb"', True),
+    (
+        _with(_set(["positions", "a\tb"], {"player": "Left", "value": "win"})),
+        '$.positions["a\\tb"]',
+        'a position name must not contain control characters: "a\\tb"',
+        True,
+    ),
     (_with(_set(["positions", "a"], 5)), '$.positions["a"]', 'must be an object with "player" and "moves" or "value", got the number 5', True),
     (_with(_set(["positions", "a", "turn"], "Left")), '$.positions["a"].turn', "unknown key (expected one of: player, moves, value)", True),
     (_with(_delete(["positions", "b", "player"])), '$.positions["b"]', 'missing "player" (the name of the player to move)', True),
     (_with(_set(["positions", "b", "player"], "Mallory")), '$.positions["b"].player', '"Mallory" is not a player (players: "Left", "Right")', False),
     (_with(_set(["positions", "b", "player"], 1)), '$.positions["b"].player', '1 is not a player (players: "Left", "Right")', True),
-    (_with(_set(["positions", "b", "value"], "draw")), '$.positions["b"].value', '"draw" is not an end value (win, lose or tie, for the player to move) (a draw is not an end value: it comes from play that never ends)', True),
+    (
+        _with(_set(["positions", "b", "value"], "draw")),
+        '$.positions["b"].value',
+        '"draw" is not an end value (win, lose or tie, for the player to move) (a draw is not an end value: it comes from play that never ends)',
+        True,
+    ),
     (_with(_set(["positions", "b", "value"], "WIN")), '$.positions["b"].value', '"WIN" is not an end value (win, lose or tie, for the player to move)', True),
     (_with(_set(["positions", "b", "moves"], ["a"])), '$.positions["b"].moves', "a position with a value is over and cannot have moves", True),
-    (_with(_set(["positions", "c", "moves"], [])), '$.positions["c"]', 'has no moves and no value: give "value" (win, lose or tie for the player to move) where the game is over', True),
-    (_with(_delete(["positions", "c", "moves"])), '$.positions["c"]', 'has no moves and no value: give "value" (win, lose or tie for the player to move) where the game is over', True),
+    (
+        _with(_set(["positions", "c", "moves"], [])),
+        '$.positions["c"]',
+        'has no moves and no value: give "value" (win, lose or tie for the player to move) where the game is over',
+        True,
+    ),
+    (
+        _with(_delete(["positions", "c", "moves"])),
+        '$.positions["c"]',
+        'has no moves and no value: give "value" (win, lose or tie for the player to move) where the game is over',
+        True,
+    ),
     (_with(_set(["positions", "c", "moves"], "a")), '$.positions["c"].moves', 'must be a list of moves, got the string "a"', True),
-    (_with(_set(["positions", "a", "moves", 1], 3)), '$.positions["a"].moves[1]', 'a move must be a position name or an object with "to" and optional "label", got the number 3', True),
-    (_with(_set(["positions", "a", "moves", 1], {"label": "go"})), '$.positions["a"].moves[1]', 'missing "to" (the name of the position the move leads to)', True),
+    (
+        _with(_set(["positions", "a", "moves", 1], 3)),
+        '$.positions["a"].moves[1]',
+        'a move must be a position name or an object with "to" and optional "label", got the number 3',
+        True,
+    ),
+    (
+        _with(_set(["positions", "a", "moves", 1], {"label": "go"})),
+        '$.positions["a"].moves[1]',
+        'missing "to" (the name of the position the move leads to)',
+        True,
+    ),
     (_with(_set(["positions", "a", "moves", 1], {"to": "c", "via": 1})), '$.positions["a"].moves[1].via', "unknown key (expected one of: to, label)", True),
     (_with(_set(["positions", "a", "moves", 1, "label"], "")), '$.positions["a"].moves[1].label', "a move label must not be empty", True),
-    (_with(_set(["positions", "a", "moves", 1, "label"], "b")), '$.positions["a"].moves[1].label', 'label "b" is already used by $.positions["a"].moves[0] (labels must differ within a position)', False),
-    (_with(_set(["positions", "a", "moves", 2], "b")), '$.positions["a"].moves[2]', 'label "b" is already used by $.positions["a"].moves[0] (labels must differ within a position)', False),
+    (
+        _with(_set(["positions", "a", "moves", 1, "label"], "b")),
+        '$.positions["a"].moves[1].label',
+        'label "b" is already used by $.positions["a"].moves[0] (labels must differ within a position)',
+        False,
+    ),
+    (
+        _with(_set(["positions", "a", "moves", 2], "b")),
+        '$.positions["a"].moves[2]',
+        'label "b" is already used by $.positions["a"].moves[0] (labels must differ within a position)',
+        False,
+    ),
 ]
 
 
@@ -322,7 +373,11 @@ def test_cli_solves_queries_verifies_and_exports_a_graph_file(cli, tmp_path):
     solved = cli("solve", "graph", "--file", str(path), "--name", "coins", "--quiet")
     assert solved.exit_code == 0, solved.stderr
     start = json.loads(cli("query", "coins", "--json").stdout)
-    assert (start["position"], start["result"], start["remoteness"]) == (data["start"], expected[data["start"]]["result"], expected[data["start"]]["remoteness"])
+    assert (start["position"], start["result"], start["remoteness"]) == (
+        data["start"],
+        expected[data["start"]]["result"],
+        expected[data["start"]]["remoteness"],
+    )
     assert [m["move"] for m in start["moves"]] != []
     assert cli("verify", "coins").exit_code == 0
     exported = cli("export", "coins", "--format", "jsonl")

@@ -15,8 +15,6 @@ import sqlite3
 import subprocess
 import sys
 
-import pytest
-
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine

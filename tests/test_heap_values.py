@@ -3,11 +3,11 @@
 import json
 
 import pytest
+from heap_sql_reference import solve_by_sql
 
 from gamedb import make_game
 from gamedb.solvers.heaps.values import compute
 
-from heap_sql_reference import solve_by_sql
 from oracles.impartial import (
     grundy_game_children,
     grundy_game_values,
@@ -38,7 +38,15 @@ def _label(game, n, best):
 
 def _rows(game, values):
     return [
-        (n, game.format(game.heap_state(n)), "win" if values.grundy[n] else "lose", values.remoteness[n], values.degree[n], _label(game, n, values.best[n]), values.grundy[n])
+        (
+            n,
+            game.format(game.heap_state(n)),
+            "win" if values.grundy[n] else "lose",
+            values.remoteness[n],
+            values.degree[n],
+            _label(game, n, values.best[n]),
+            values.grundy[n],
+        )
         for n in range(game.max_heap + 1)
     ]
 

@@ -9,7 +9,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
@@ -51,7 +50,14 @@ def test_pip_install_then_solve_and_query_elsewhere(tmp_path):
     assert serve.returncode == 1 and serve.stdout == ""
     assert serve.stderr.count("\n") == 1 and "pip install 'gamedb[web]'" in serve.stderr
     static = subprocess.run(
-        [str(bin_dir / "python"), "-c", "import gamedb.web, pathlib; print(*sorted(p.name for p in (pathlib.Path(gamedb.web.__file__).parent / 'static').iterdir()))"],
-        cwd=work, capture_output=True, text=True, env=env,
+        [
+            str(bin_dir / "python"),
+            "-c",
+            "import gamedb.web, pathlib; print(*sorted(p.name for p in (pathlib.Path(gamedb.web.__file__).parent / 'static').iterdir()))",
+        ],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env=env,
     )
     assert static.stdout.split() == sorted(["app.js", "boards.js", "chart.js", "favicon.svg", "graph_board.js", "index.html", "style.css", "values.js"])

@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import make_game
 from gamedb.errors import GamedbError, InputError
-from gamedb.store.locking import SolveInProgress, others_solving, solve_lock
 from gamedb.solvers.graph_memory import TooLarge
 from gamedb.solvers.solve import NotEnoughSpace, disk_bytes
+from gamedb.store.locking import SolveInProgress, others_solving, solve_lock
 from gamedb.store.tuning import parse_size
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph
 
 GRID = ["M.......", "........", "...##...", "........", "........", "....C...", "........", "......F."]
@@ -245,9 +246,8 @@ def test_solve_leaves_only_the_database_file(cli, db_path):
 def test_solve_lock_refuses_the_same_game_only(fresh_db):
     db = fresh_db()
     with solve_lock(db.engine, "a"):
-        with pytest.raises(SolveInProgress):
-            with solve_lock(db.engine, "a"):
-                pass
+        with pytest.raises(SolveInProgress), solve_lock(db.engine, "a"):
+            pass
         with pytest.raises(SolveInProgress, match="being solved by another process"):
             db.solve(make_game("tictactoe"), "a")
         assert others_solving(db.engine, "b") and not others_solving(db.engine, "a")

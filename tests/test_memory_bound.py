@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from gamedb import Database, make_game
+
 from oracles.cat_mouse import random_graph
 from tables import RUN_COLUMNS, assert_same_game
 

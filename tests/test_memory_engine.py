@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import make_game
 from gamedb.errors import GamedbError, InputError
 from gamedb.games.base import Game
 from gamedb.solvers.graph_memory import TooLarge
+
+from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph
 from tables import RUN_COLUMNS, assert_same_game
 
@@ -59,7 +60,7 @@ def test_memory_engine_writes_the_sql_engines_rows(backend_db, case_id, fam, opt
 def test_random_graph_files_with_repeated_moves_and_ties(fresh_db):
     """Graph files where several moves reach one child, terminal ties and cycles."""
     rng = random.Random(7)
-    for case in range(15):
+    for _ in range(15):
         names = [f"p{i}" for i in range(rng.randint(2, 25))]
         positions = {}
         for name in names:

@@ -28,7 +28,6 @@ def test_play_tictactoe_to_the_end_perfect_player_wins(solved):
     boards = _positions_played(run.stdout)
     assert boards[0] == "........." and len(boards) >= 5
     # verify against the stored values: once X is winning, every later X position stays winning
-    from gamedb import Database
 
     results = []
     for board in boards:

@@ -78,7 +78,9 @@ def test_game_module_in_the_working_directory(tmp_path):
     env.pop("GAMEDB_DB", None)
 
     def gamedb(*args):
-        return subprocess.run([sys.executable, "-c", "from gamedb.cli.app import main; main()", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+        return subprocess.run(
+            [sys.executable, "-c", "from gamedb.cli.app import main; main()", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300
+        )
 
     solved = gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=9", "--name", "here", "-q")
     assert solved.returncode == 0, solved.stderr
@@ -105,7 +107,11 @@ def test_broken_game_module_is_one_line(tmp_path, source, code, message):
     env.pop("GAMEDB_DB", None)
     run = subprocess.run(
         [sys.executable, "-m", "gamedb", "--db", "x.sqlite", "solve", "--game", "mygame:Game", "-q"],
-        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
     )
     lines = [line for line in run.stderr.splitlines() if line.strip()]
     assert run.returncode == code, run.stderr

@@ -32,18 +32,18 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gamedb.errors import GraphError, InputError, PositionNotFound
-from gamedb.games.two_tokens.cat_mouse import CatMouse, validate_graph
-from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid, validate_grid
 from gamedb.games.connect4 import Connect4
-from gamedb.games.heaps.flip import Flip
 from gamedb.games.graph_file import GraphFileError, GraphGame, validate_game
-from gamedb.games.heaps.grundy_game import GrundyGame
 from gamedb.games.heaps import HeapGame
+from gamedb.games.heaps.flip import Flip
+from gamedb.games.heaps.grundy_game import GrundyGame
 from gamedb.games.heaps.nim import Nim
 from gamedb.games.heaps.octal import Octal, parse_code
-from gamedb.games.stone_ix import StoneIX
 from gamedb.games.heaps.subtraction import Subtraction, parse_set
+from gamedb.games.stone_ix import StoneIX
 from gamedb.games.tictactoe import TicTacToe
+from gamedb.games.two_tokens.cat_mouse import CatMouse, validate_graph
+from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid, validate_grid
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "graphs"
 SEED_GRAPH = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]
@@ -398,7 +398,7 @@ def grids(draw):
     assume(rows * cols >= 3)
     cells = draw(st.lists(st.sampled_from("#.."), min_size=rows * cols, max_size=rows * cols))
     where = draw(st.permutations(range(rows * cols)))[:3]
-    for char, cell in zip("MCF", where):
+    for char, cell in zip("MCF", where, strict=True):
         cells[cell] = char
     return ["".join(cells[r * cols : (r + 1) * cols]) for r in range(rows)], draw(st.integers(1, 3)), draw(st.integers(1, 3))
 

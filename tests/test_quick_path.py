@@ -12,11 +12,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
 from gamedb.cli.app import app
-from gamedb.games import BUILTIN
 from gamedb.cli.quick import QueryRequest, answer_text, parse_query
+from gamedb.games import BUILTIN
+
+from conftest import SEED_GRAPH_1
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -73,7 +73,11 @@ KILLS = [
     ("enumeration: inside the 2nd page, its moves written but its children not queued", {"sql": ["INSERT INTO solve_queue"], "n": 3}, ("enumerating", None)),
     ("enumeration finished, the game row not yet 'solving'", {"sql": ["UPDATE game SET", "status"], "n": 1}, ("enumerating", None)),
     ("propagation: counters started, not committed", {"sql": ["INSERT INTO solve_counter"], "n": 1, "offset": 1}, ("solving", None)),
-    ("win/lose level 3: wins decided, counters not yet lowered", {"sql": ["UPDATE solve_counter SET pending"], "n": 4}, ("solving", {"phase": "winlose", "level": 3})),
+    (
+        "win/lose level 3: wins decided, counters not yet lowered",
+        {"sql": ["UPDATE solve_counter SET pending"], "n": 4},
+        ("solving", {"phase": "winlose", "level": 3}),
+    ),
     ("win/lose: after level 10 committed", {"phase": "win/lose levels", "done": 10}, ("solving", {"phase": "winlose", "level": 10})),
     ("tie level 2: ties decided, the level not committed", {"sql": ["SET result = 'tie'"], "n": 3, "offset": 1}, ("solving", {"phase": "tie", "level": 2})),
     ("tie levels: after level 6 committed", {"phase": "tie levels", "done": 6}, ("solving", {"phase": "tie", "level": 6})),
@@ -154,17 +158,14 @@ def test_reference_game_has_every_phase(reference):
 
 
 def _run_solver(db, game_file, spec):
-    return subprocess.run(
-        [sys.executable, "-c", SOLVER, str(db), str(game_file), str(BATCH), json.dumps(spec)], capture_output=True, text=True, timeout=120
-    )
+    return subprocess.run([sys.executable, "-c", SOLVER, str(db), str(game_file), str(BATCH), json.dumps(spec)], capture_output=True, text=True, timeout=120)
 
 
 def _state(db):
     with sqlite3.connect(db) as con:
         status, progress = con.execute("SELECT status, progress FROM game").fetchone()
         unbalanced = con.execute(  # a page is written whole or not at all
-            "SELECT COUNT(*) FROM position p WHERE p.degree <> "
-            "(SELECT COUNT(*) FROM move m WHERE m.game_id = p.game_id AND m.parent = p.code)"
+            "SELECT COUNT(*) FROM position p WHERE p.degree <> (SELECT COUNT(*) FROM move m WHERE m.game_id = p.game_id AND m.parent = p.code)"
         ).fetchone()[0]
         decided = con.execute("SELECT code, result, remoteness, best_move FROM position WHERE result IS NOT NULL").fetchall()
         count = con.execute("SELECT COUNT(*) FROM position").fetchone()[0]
@@ -237,7 +238,9 @@ def test_killed_vector_enumeration_resumes_to_identical_tables(tmp_path):
         {"sql": ["INSERT INTO solve_queue"], "n": 4, "offset": 1},  # a page's children queued, not committed
     ]
     for spec in kills:
-        run = subprocess.run([sys.executable, "-c", solver, str(target), str(graph_file), str(BATCH), json.dumps(spec)], capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [sys.executable, "-c", solver, str(target), str(graph_file), str(BATCH), json.dumps(spec)], capture_output=True, text=True, timeout=120
+        )
         assert run.returncode == -signal.SIGKILL, (spec, run.stderr[-2000:])
     run = subprocess.run([sys.executable, "-c", solver, str(target), str(graph_file), str(BATCH), "{}"], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr

@@ -1,6 +1,5 @@
 """Schema: models and migrations agree; a new file is created at head; old/new revisions are refused."""
 
-import os
 import sqlite3
 import subprocess
 import sys
@@ -71,8 +70,9 @@ def test_db_upgrade_on_current_file_is_a_no_op(cli, db_path):
 
 
 def test_db_upgrade_from_older_revision_backs_up_first(cli, db_path):
-    from gamedb.store.database import alembic_config
     from alembic.script import ScriptDirectory
+
+    from gamedb.store.database import alembic_config
 
     revisions = [r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
     if len(revisions) < 2:

@@ -4,15 +4,14 @@ import json
 import os
 import shutil
 import sqlite3
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
+
+from conftest import SEED_GRAPH_1
 
 
 def _make_share(journal_mode):

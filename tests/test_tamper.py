@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SEED_GRAPH_1
 from gamedb import Database, make_game
 from gamedb.errors import VerifyError
+
+from conftest import SEED_GRAPH_1
 from flip_string import FlipString
 
 #: name -> (family, parameters); cat-mouse is LeetCode 913 example 1, with draws

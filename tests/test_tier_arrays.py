@@ -61,7 +61,7 @@ def check_conformance(game, codes: list[int]) -> None:
         prim = game.primitive(state)
         want_moves = [(label, game.encode(child)) for label, child in game.moves(state)]
         a, b = offsets[i], offsets[i + 1]
-        got_moves = list(zip(labels[a:b], children[a:b].tolist()))
+        got_moves = list(zip(labels[a:b], children[a:b].tolist(), strict=True))
         assert exp.player[i] == game.to_move(state), code
         assert exp.primitive[i] == (RESULT_CODES[prim] if prim else UNDECIDED), code
         assert got_moves == want_moves, code
@@ -71,7 +71,9 @@ def check_conformance(game, codes: list[int]) -> None:
             assert texts[i] == game.format(state), code
 
 
-@pytest.mark.parametrize("options", [dict(width=3, height=3, connect=3), dict(width=4, height=3), dict(width=3, height=4, connect=3), dict(width=2, height=2, connect=2)])
+@pytest.mark.parametrize(
+    "options", [dict(width=3, height=3, connect=3), dict(width=4, height=3), dict(width=3, height=4, connect=3), dict(width=2, height=2, connect=2)]
+)
 def test_connect4_every_position_of_small_boards(options):
     game = make_game("connect4", **options)
     check_conformance(game, reachable(game))

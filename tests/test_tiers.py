@@ -14,15 +14,16 @@ import json
 import numpy as np
 import pytest
 
-from conftest import SEED_GRAPH_1
 from gamedb import make_game
 from gamedb.errors import InputError
 from gamedb.games.base import Capabilities
-from gamedb.games.two_tokens.cat_mouse import CatMouse
 from gamedb.games.connect4 import Connect4
+from gamedb.games.two_tokens.cat_mouse import CatMouse
 from gamedb.solvers import tier_values
 from gamedb.solvers.tier_store import TierFolder
 from gamedb.solvers.tiers import enumerate_tiers, solve_tier
+
+from conftest import SEED_GRAPH_1
 from oracles.cat_mouse import random_graph
 from tables import game_rows
 

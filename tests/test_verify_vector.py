@@ -16,10 +16,11 @@ import sqlite3
 
 import pytest
 
-from oracles.cat_mouse import random_graph
 from gamedb import Database, make_game
-from gamedb.solvers import vector_verify as verify_vector
 from gamedb.errors import VerifyError
+from gamedb.solvers import vector_verify as verify_vector
+
+from oracles.cat_mouse import random_graph
 
 GRAPHS = [random_graph(random.Random(seed), n, p) for seed, (n, p) in enumerate([(5, 0.3), (7, 0.2), (9, 0.35), (12, 0.1), (8, 0.6)])]
 GRAPHS.append([[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])  # LeetCode 913 example 1: draws

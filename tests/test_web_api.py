@@ -14,7 +14,6 @@ import pytest
 
 pytest.importorskip("starlette", reason="gamedb serve needs the web extra")
 from starlette.testclient import TestClient  # noqa: E402
-
 from web_games import PLUGIN_DIR, Server, busy_port  # noqa: E402
 
 
@@ -39,8 +38,9 @@ def gamedb(web_db, plugin_importable):
     """gamedb("query", "tictactoe", "--json") runs the CLI, in-process, on the same database (the plugin importable)."""
     from typer.testing import CliRunner
 
-    from conftest import Run
     from gamedb.cli.app import app
+
+    from conftest import Run
 
     runner = CliRunner()
 
@@ -55,7 +55,7 @@ def test_games_lists_what_gamedb_list_knows_with_counts_and_start_value(client, 
     games = client.get("/api/games").json()
     listed = json.loads(gamedb("list", "--json").stdout)
     assert [g["name"] for g in games] == [row["name"] for row in listed] == sorted(web_db[1])
-    for game, row in zip(games, listed):
+    for game, row in zip(games, listed, strict=True):
         assert {k: game[k] for k in row} == row
         stats = json.loads(gamedb("stats", game["name"], "--json").stdout)
         assert game["results"] == stats["results"]

@@ -12,7 +12,6 @@ import shutil
 import urllib.request
 
 import pytest
-
 from web_games import Server
 
 CHROMIUM_FLAGS = [

@@ -16,8 +16,8 @@ import typer
 
 from ..games import family_names
 from . import data, info, maintenance, play, serve, solve
-from .help_format import use_plain_argument_names
 from .common import EXIT_INTERRUPTED, Settings, err, out
+from .help_format import use_plain_argument_names
 
 use_plain_argument_names()
 

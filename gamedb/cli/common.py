@@ -6,12 +6,16 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 
 from ..errors import GamedbError
+
+if TYPE_CHECKING:
+    from ..api import Database
 
 EXIT_INTERRUPTED = 130
 
@@ -37,7 +41,7 @@ def handle_errors(fn: F) -> F:
     """Turn gamedb's errors (and database errors) into one line and an exit code."""
 
     @functools.wraps(fn)
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
         except GamedbError as exc:
@@ -72,7 +76,7 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
-def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False):
+def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False) -> Database:
     """The database named by ``--db``."""
     from ..api import Database
 

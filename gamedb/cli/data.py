@@ -49,7 +49,10 @@ def compact_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
-    """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
+    """Drop a solved game's move table rows, which queries do not need, and shrink the file.
+
+    query, stats and verify still answer; the moves view is then empty for this game.
+    """
     from ..store.tuning import human_size
 
     db = open_database(ctx)

@@ -9,7 +9,7 @@ import typer
 
 from ..errors import GamedbError, InputError
 from ..games import family, family_names
-from .common import handle_errors, open_database, out, err, show_json
+from .common import err, handle_errors, open_database, out, show_json
 from .render import ProgressBars, value_text
 
 
@@ -68,7 +68,7 @@ def list_command(
         table.append((r["name"], r["family"], status, count))
     widths = [max(len(row[i]) for row in table) for i in range(3)]
     for row in table:
-        out("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths)) + "  " + row[3].rjust(max(len(t[3]) for t in table)))
+        out("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=False)) + "  " + row[3].rjust(max(len(t[3]) for t in table)))
 
 
 @handle_errors
@@ -99,8 +99,8 @@ def query_command(
     as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..answers import rules_missing_note
     from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
+    from ..answers import rules_missing_note
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")

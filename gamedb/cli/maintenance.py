@@ -6,7 +6,6 @@ import typer
 
 from .common import handle_errors, out, settings
 
-
 db_app = typer.Typer(
     help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None, epilog="Example:  gamedb --db old.sqlite db upgrade"
 )

@@ -128,8 +128,8 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         return None
     conn, reader, record, game = prepared
     try:
-        from ..answers import rules_missing_note
         from ..answer_output import one_answer_text
+        from ..answers import rules_missing_note
         from ..query import answer_positions
 
         (answer,) = answer_positions(reader, record, game, None, [request.position])

@@ -69,7 +69,7 @@ class ProgressBars:
         bar.start()
         return bar
 
-    def __enter__(self) -> "ProgressBars":
+    def __enter__(self) -> ProgressBars:
         return self
 
     def __exit__(self, *exc) -> None:

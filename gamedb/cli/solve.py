@@ -156,7 +156,12 @@ def _solve_command(fam: str):
             "name",
             inspect.Parameter.KEYWORD_ONLY,
             default=None,
-            annotation=Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
+            annotation=Annotated[
+                Optional[str],
+                typer.Option(
+                    "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it)."
+                ),
+            ],
         ),
         inspect.Parameter(
             "force",

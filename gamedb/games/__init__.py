@@ -35,7 +35,7 @@ ENTRY_POINT_GROUP = "gamedb.games"
 def _plugin_entry_points() -> dict[str, Any]:
     from importlib.metadata import entry_points
 
-    found = {}
+    found: dict[str, Any] = {}
     for ep in entry_points(group=ENTRY_POINT_GROUP):
         if ep.name not in BUILTIN:
             found.setdefault(ep.name, ep)
@@ -126,7 +126,7 @@ def make_game(name: str, **options: Any) -> Game:
     return family(name).from_options(**options)
 
 
-def game_from_parameters(name: str, parameters: dict) -> Game:
+def game_from_parameters(name: str, parameters: dict[str, Any]) -> Game:
     """Rebuild a stored game from its family and stored parameters."""
     return family(name).from_parameters(parameters)
 

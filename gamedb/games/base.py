@@ -9,15 +9,19 @@ and the text form (:meth:`format`); it knows nothing about any family.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..errors import InputError
 
 if TYPE_CHECKING:
+    from .tier_rules import TierArrayRules
     from .vector import VectorRules
 
-State = Hashable
+# A position as a family holds it: any hashable value (a tuple, a named tuple, an
+# int). Any, not Hashable, so that each family's methods may name their own type.
+State = Any
 Move = tuple[str, State]  # (label, child state)
 
 
@@ -130,16 +134,16 @@ class Game(ABC):
 
     # --- construction -------------------------------------------------
     @classmethod
-    def from_options(cls, **options: Any) -> "Game":
+    def from_options(cls, **options: Any) -> Game:
         """Build from command-line options; raise :class:`InputError` if invalid."""
         return cls(**options)
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> "Game":
+    def from_parameters(cls, parameters: dict[str, Any]) -> Game:
         """Rebuild from the JSON stored in the ``game`` table."""
         return cls(**parameters)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         """Canonical, JSON-serialisable parameters (stored with the game)."""
         return {}
 
@@ -229,7 +233,7 @@ class Game(ABC):
         """
         return None
 
-    def array_rules(self):
+    def array_rules(self) -> TierArrayRules | None:
         """The rules on numpy arrays with tiers (:class:`~gamedb.games.tier_rules.TierArrayRules`):
         implement with ``capabilities.array_rules`` set."""
         return None

@@ -25,10 +25,17 @@ from __future__ import annotations
 
 import re
 from math import comb
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
 from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
+
+#: (X stones, every stone) as bitboards, one bit per cell
+Board = tuple[int, int]
+
+if TYPE_CHECKING:
+    from .connect4_arrays import Connect4Arrays
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -75,7 +82,7 @@ class Connect4(Game):
         # the sequences of the boards formatted last, by stone count (see _sequence)
         self._layers: dict[int, dict[int, tuple[int, ...]]] = {}
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "connect": self.connect}
 
     def default_name(self) -> str:
@@ -114,13 +121,13 @@ class Connect4(Game):
     # --- rules --------------------------------------------------------------
     # A state is (x, mask): the bits of X's stones and of all stones.
 
-    def start(self):
+    def start(self) -> Board:
         return (0, 0)
 
-    def to_move(self, state) -> int:
+    def to_move(self, state: Board) -> int:
         return state[1].bit_count() & 1
 
-    def primitive(self, state) -> str | None:
+    def primitive(self, state: Board) -> str | None:
         x, mask = state
         last = _last_mover(x, mask)
         if self._has_line(last):
@@ -129,7 +136,7 @@ class Connect4(Game):
             return TIE
         return None
 
-    def moves(self, state):
+    def moves(self, state: Board) -> list[tuple[str, Board]]:
         if self.primitive(state) is not None:
             return []
         x, mask = state
@@ -142,21 +149,21 @@ class Connect4(Game):
             result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
         return result
 
-    def tier(self, state) -> int:
+    def tier(self, state: Board) -> int:
         """Stones on the board (every move adds one): the tier solver's tiers."""
         return state[1].bit_count()
 
-    def array_rules(self):
+    def array_rules(self) -> Connect4Arrays:
         from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
 
         return Connect4Arrays(self)
 
     # --- codecs ---------------------------------------------------------------
-    def encode(self, state) -> int:
+    def encode(self, state: Board) -> int:
         x, mask = state
         return x + mask + self._bottom_all
 
-    def decode(self, code: int):
+    def decode(self, code: int) -> Board:
         x = mask = 0
         s = self._stride
         for c in range(self.width):
@@ -166,7 +173,7 @@ class Connect4(Game):
             x |= (chunk ^ (1 << h)) << (c * s)
         return (x, mask)
 
-    def format(self, state) -> str:
+    def format(self, state: Board) -> str:
         columns = self._sequence(state)
         if columns is None:
             raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
@@ -174,7 +181,7 @@ class Connect4(Game):
             return "-"
         return self._sep.join(self._labels[c] for c in columns)
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> Board:
         tokens = self._tokens(text)
         state = self.start()
         for i, token in enumerate(tokens, 1):
@@ -195,7 +202,7 @@ class Connect4(Game):
             state = dict(self.moves(state))[self._labels[column - 1]]
         return state
 
-    def describe(self, state) -> str:
+    def describe(self, state: Board) -> str:
         x, mask = state
         rows = []
         for r in reversed(range(self.height)):
@@ -230,7 +237,7 @@ class Connect4(Game):
             return list(t)
         return [t]
 
-    def _sequence(self, state) -> list[int] | None:
+    def _sequence(self, state: Board) -> list[int] | None:
         """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, or None.
 
         A board's smallest sequence is the smallest of its legal parents'
@@ -286,7 +293,7 @@ class Connect4(Game):
                 best = candidate
         return best
 
-    def _search(self, state) -> list[int] | None:
+    def _search(self, state: Board) -> list[int] | None:
         """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, by search.
 
         Depth first over prefixes of the target board, smallest column first;

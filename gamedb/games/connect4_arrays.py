@@ -16,6 +16,8 @@ the tier solver builds tier by tier from the parents' sequences
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .tier_rules import TierArrayRules
@@ -28,7 +30,7 @@ class Connect4Arrays(TierArrayRules):
     #: texts are smallest move sequences, built from the parents' (see :mod:`gamedb.solvers.tiers`)
     path_texts = True
 
-    def __init__(self, game):
+    def __init__(self, game: Any) -> None:  # game: the Connect4 family (it imports this module)
         self.game = game
         w, h = self.width, self.height = game.width, game.height
         s = self.stride = h + 1

@@ -42,8 +42,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from ..errors import GraphError, InputError, PositionError
 from ..values import LOSE, TIE, WIN
@@ -90,12 +91,12 @@ class GraphGame(Game):
         data = load_json_option(file, "file")
         self.data = validate_game(data, source)
         self.players = tuple(self.data["players"])
-        self.names = sorted(self.data["positions"])
+        self.names: list[str] = sorted(self.data["positions"])
         self._index = {name: i for i, name in enumerate(self.names)}
         player_index = {name: i for i, name in enumerate(self.players)}
-        self._player = []
-        self._value = []
-        self._moves = []
+        self._player: list[int] = []
+        self._value: list[str | None] = []
+        self._moves: list[list[tuple[str, int]]] = []
         for name in self.names:
             entry = self.data["positions"][name]
             self._player.append(player_index[entry["player"]])
@@ -104,10 +105,10 @@ class GraphGame(Game):
         self._start = self._index[self.data["start"]]
 
     @classmethod
-    def from_parameters(cls, parameters: dict) -> "GraphGame":
+    def from_parameters(cls, parameters: dict[str, Any]) -> GraphGame:
         return cls(parameters)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return self.data
 
     def default_name(self) -> str:
@@ -123,7 +124,7 @@ class GraphGame(Game):
     def primitive(self, state: int) -> str | None:
         return self._value[state]
 
-    def moves(self, state: int):
+    def moves(self, state: int) -> list[tuple[str, int]]:
         return list(self._moves[state])
 
     # --- codecs -----------------------------------------------------------------
@@ -149,10 +150,14 @@ class GraphGame(Game):
 # --- validation ----------------------------------------------------------------------
 
 
-def validate_game(data: Any, source: str | None = None) -> dict:
+#: raises GraphFileError(path, problem)
+_Fail = Callable[[str, str], NoReturn]
+
+
+def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     """Check a game given as data; return its canonical form or raise :class:`GraphFileError`."""
 
-    def fail(path: str, problem: str):
+    def fail(path: str, problem: str) -> NoReturn:
         raise GraphFileError(path, problem, source)
 
     if not isinstance(data, dict):
@@ -182,7 +187,7 @@ def validate_game(data: Any, source: str | None = None) -> dict:
     if not positions:
         fail("$.positions", "must hold at least one position")
 
-    canonical: dict[str, dict] = {}
+    canonical: dict[str, dict[str, Any]] = {}
     for name, entry in positions.items():
         path = f"$.positions[{_quote(name)}]"
         _check_name(name, path, "position name", fail)
@@ -221,8 +226,9 @@ def validate_game(data: Any, source: str | None = None) -> dict:
     }
 
 
-def _check_moves(moves: list, path: str, positions: dict, fail) -> list[dict]:
-    result, seen = [], {}
+def _check_moves(moves: list[Any], path: str, positions: dict[str, Any], fail: _Fail) -> list[dict[str, Any]]:
+    result: list[dict[str, Any]] = []
+    seen: dict[str, int] = {}
     for i, move in enumerate(moves):
         where = f"{path}[{i}]"
         if isinstance(move, str):
@@ -250,13 +256,13 @@ def _check_moves(moves: list, path: str, positions: dict, fail) -> list[dict]:
     return result
 
 
-def _check_keys(obj: dict, path: str, allowed: tuple[str, ...], fail) -> None:
+def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], fail: _Fail) -> None:
     for key in obj:
         if key not in allowed:
             fail(f"{path}{_member(key)}", f"unknown key (expected one of: {', '.join(allowed)})")
 
 
-def _check_name(name: Any, path: str, what: str, fail) -> None:
+def _check_name(name: Any, path: str, what: str, fail: _Fail) -> None:
     if not isinstance(name, str):
         fail(path, f"a {what} must be a string, got {_kind(name)}")
     if not name:

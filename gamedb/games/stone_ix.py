@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from itertools import product
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..errors import PositionError, PositionNotFound
 from ..values import LOSE, WIN
@@ -59,19 +59,19 @@ class StoneIX(Game):
     params = (Param("max", int, "Most stones of each residue (mod 3): every start with up to MAX of each is solved.", default=20),)
     players = ("Alice", "Bob")
 
-    def __init__(self, max=20):
+    def __init__(self, max: int = 20) -> None:
         self.max_count = require_int("max", max, 0, 1000)
         self.radix = self.max_count + 1
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"max": self.max_count}
 
     # --- rules ---------------------------------------------------------------
     def start(self) -> State:
         return State((self.max_count,) * 3, 0, ALICE)
 
-    def starts(self):
-        return [State(counts, 0, ALICE) for counts in product(range(self.radix), repeat=3)]
+    def starts(self) -> list[State]:
+        return [State((a, b, c), 0, ALICE) for a, b, c in product(range(self.radix), repeat=3)]
 
     def to_move(self, state: State) -> int:
         return state.turn
@@ -83,13 +83,14 @@ class StoneIX(Game):
             return WIN if state.turn == BOB else LOSE
         return None
 
-    def moves(self, state: State):
+    def moves(self, state: State) -> list[tuple[str, State]]:
         if self.primitive(state) is not None:
             return []
         result = []
         for residue in range(3):
             if state.counts[residue]:
-                counts = tuple(c - (i == residue) for i, c in enumerate(state.counts))
+                c0, c1, c2 = state.counts
+                counts = (c0 - (residue == 0), c1 - (residue == 1), c2 - (residue == 2))
                 removed = (state.removed + residue) % 3
                 result.append((str(residue), State(counts, removed, 1 - state.turn, removed == 0)))
         return result
@@ -122,14 +123,16 @@ class StoneIX(Game):
         if match:
             # a count with more digits than --max is refused here, a smaller one above --max below
             widest = 10 ** len(str(self.max_count)) - 1
-            counts = tuple(bounded_int(match.group(residue + 1), widest) for residue in range(3))
-            for residue, count in enumerate(counts):
+            counts: list[int] = []
+            for residue in range(3):
+                count = bounded_int(match.group(residue + 1), widest)
                 if count is None:
                     raise PositionNotFound(
                         f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
                         f"stones of residue {residue}; "
                         f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
                     )
+                counts.append(count)
             removed = bounded_int(match.group(4), 2)
             turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
             if removed is None:
@@ -141,7 +144,7 @@ class StoneIX(Game):
                     f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
                     "(after a losing removal add ',over')"
                 )
-            state = State(counts, removed, turn, over)
+            state = State((counts[0], counts[1], counts[2]), removed, turn, over)
         elif _STONES.match(text) and "=" not in text:
             values = _STONE.findall(text)  # kept as text: only the sign and the residue mod 3 matter
             if not values:
@@ -152,7 +155,7 @@ class StoneIX(Game):
             if any(v.startswith("-") and v.strip("-0") for v in values):
                 raise PositionError(f"bad stones list {_shorten(text)!r}: stone values are not negative")
             residues = [sum(map(int, v.lstrip("-"))) % 3 for v in values]  # a number is its digit sum mod 3
-            state = State(tuple(residues.count(r) for r in range(3)), 0, ALICE)
+            state = State((residues.count(0), residues.count(1), residues.count(2)), 0, ALICE)
         else:
             raise PositionError(f"bad stone-ix position {_shorten(text)!r}: expected {self.position_syntax}")
         for residue, count in enumerate(state.counts):

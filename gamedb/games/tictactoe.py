@@ -9,12 +9,19 @@ Position text: nine characters of ``X``, ``O``, ``.`` row by row
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..errors import PositionError
 from ..values import LOSE, TIE
 from .base import Capabilities, Game
 
+if TYPE_CHECKING:
+    from .tictactoe_arrays import TicTacToeArrays
+
+Board = tuple[int, ...]  # nine marks, row by row
+
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
-EMPTY, X, O = 0, 1, 2
+EMPTY, X, O = 0, 1, 2  # noqa: E741 (O is the mark)
 _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
 
@@ -33,13 +40,13 @@ class TicTacToe(Game):
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
     players = ("X", "O")
 
-    def start(self):
+    def start(self) -> Board:
         return (EMPTY,) * 9
 
-    def to_move(self, board) -> int:
+    def to_move(self, board: Board) -> int:
         return 0 if board.count(X) == board.count(O) else 1
 
-    def primitive(self, board) -> str | None:
+    def primitive(self, board: Board) -> str | None:
         last = O if self.to_move(board) == 0 else X  # the player who just moved
         if _has_line(board, last):
             return LOSE
@@ -47,35 +54,35 @@ class TicTacToe(Game):
             return TIE
         return None
 
-    def moves(self, board):
+    def moves(self, board: Board) -> list[tuple[str, Board]]:
         if self.primitive(board) is not None:
             return []
         mark = X if self.to_move(board) == 0 else O
         return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
 
-    def tier(self, board) -> int:
+    def tier(self, board: Board) -> int:
         """Marks on the board (every move adds one): the tier solver's tiers."""
         return 9 - board.count(EMPTY)
 
-    def array_rules(self):
+    def array_rules(self) -> TicTacToeArrays:
         from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
 
         return TicTacToeArrays(self)
 
-    def encode(self, board) -> int:
-        return sum(cell * p for cell, p in zip(board, _POWERS))
+    def encode(self, board: Board) -> int:
+        return sum(cell * p for cell, p in zip(board, _POWERS, strict=True))
 
-    def decode(self, code: int):
+    def decode(self, code: int) -> Board:
         cells = []
         for _ in range(9):
             code, cell = divmod(code, 3)
             cells.append(cell)
         return tuple(cells)
 
-    def format(self, board) -> str:
+    def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> Board:
         t = text.strip().upper().replace("-", ".").replace("_", ".")
         if len(t) != 9 or any(ch not in _CHARS for ch in t):
             raise PositionError(f"bad tic-tac-toe position {text!r}: expected {self.position_syntax}")
@@ -95,6 +102,6 @@ class TicTacToe(Game):
             )
         return board
 
-    def describe(self, board) -> str:
+    def describe(self, board: Board) -> str:
         rows = ["".join(_CHARS[c] for c in board[r * 3 : r * 3 + 3]) for r in range(3)]
         return "\n".join(" ".join(row) for row in rows)

@@ -7,19 +7,21 @@ tier of a position is its number of marks.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from .tier_rules import TierArrayRules
 from .vector import LOSE, TIE, UNDECIDED, Expansion
 
 _POWERS = 3 ** np.arange(9, dtype=np.int64)
-X, O = 1, 2  # the family's cell values
+X, O = 1, 2  # noqa: E741 (O is the mark) -- the family's cell values
 
 
 class TicTacToeArrays(TierArrayRules):
     code_limit = 3**9
 
-    def __init__(self, game):
+    def __init__(self, game: Any) -> None:  # game: the TicTacToe family (it imports this module)
         self.game = game
 
     @staticmethod

@@ -25,7 +25,7 @@ them (:meth:`TierArrayRules.format_paths`).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .vector import RESULT_CODES, UNDECIDED, Expansion, VectorRules
 
@@ -41,15 +41,15 @@ class TierArrayRules(VectorRules):
     #: with ``path_texts``: how many move labels there are (label ids are ``0 .. label_count - 1``)
     label_count: int = 0
 
-    def tiers(self, codes: "np.ndarray") -> "np.ndarray":
+    def tiers(self, codes: np.ndarray) -> np.ndarray:
         """The tier (int64) of every position in ``codes``."""
         raise NotImplementedError
 
-    def label_ids(self, parents: "np.ndarray", children: "np.ndarray") -> "np.ndarray":
+    def label_ids(self, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
         """With ``path_texts``: the label id of every move; ids order moves as texts compare."""
         raise NotImplementedError
 
-    def format_paths(self, paths: "np.ndarray") -> list[str]:
+    def format_paths(self, paths: np.ndarray) -> list[str]:
         """With ``path_texts``: the texts of positions reached by the label ids ``paths`` (uint8 [n, length])."""
         raise NotImplementedError
 
@@ -57,12 +57,12 @@ class TierArrayRules(VectorRules):
 class PositionRules(TierArrayRules):
     """Any family with tiers, one position at a time through its per-position rules (``expand``)."""
 
-    def __init__(self, game):
+    def __init__(self, game: Any) -> None:  # game: a Game (base imports this module)
         self.game = game
         self.code_limit = 1 << 63
         self._labels: dict[tuple[int, int], str] = {}
 
-    def expand(self, codes: "np.ndarray") -> Expansion:
+    def expand(self, codes: np.ndarray) -> Expansion:
         import numpy as np
 
         players, prims, degree, children = [], [], [], []
@@ -81,9 +81,9 @@ class PositionRules(TierArrayRules):
             children=np.array(children, dtype=np.int64),
         )
 
-    def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         found = []
-        for parent, child in zip(parents.tolist(), children.tolist()):
+        for parent, child in zip(parents.tolist(), children.tolist(), strict=True):
             label = self._labels.get((parent, child))
             if label is None:
                 label = next(lb for lb, c in self.game.moves(self.game.decode(parent)) if self.game.encode(c) == child)
@@ -91,11 +91,11 @@ class PositionRules(TierArrayRules):
         self._labels.clear()  # asked for once per page, after its expansion
         return found
 
-    def texts(self, codes: "np.ndarray") -> list[str]:
+    def texts(self, codes: np.ndarray) -> list[str]:
         game = self.game
         return [game.format(game.decode(code)) for code in codes.tolist()]
 
-    def tiers(self, codes: "np.ndarray") -> "np.ndarray":
+    def tiers(self, codes: np.ndarray) -> np.ndarray:
         import numpy as np
 
         game = self.game

@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .. import values
-from ..values import RESULT_CODES, RESULT_NAMES
+from ..values import RESULT_CODES as RESULT_CODES
+from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported: array rules and solvers read both spellings here
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from ..errors import GamedbError
 
 #: the result codes of the array paths, from the one spelling in :mod:`gamedb.values` (0: not decided)
 UNDECIDED = 0
@@ -37,10 +40,10 @@ class Expansion:
     ``degree[i]`` moves belong to ``codes[i]``.
     """
 
-    player: "np.ndarray"  # int8, index of the player to move
-    primitive: "np.ndarray"  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
-    degree: "np.ndarray"  # int64, number of legal moves
-    children: "np.ndarray"  # int64, child code of every move
+    player: np.ndarray  # int8, index of the player to move
+    primitive: np.ndarray  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
+    degree: np.ndarray  # int64, number of legal moves
+    children: np.ndarray  # int64, child code of every move
 
 
 class VectorRules(ABC):
@@ -49,35 +52,36 @@ class VectorRules(ABC):
     #: every code of the game is below this bound (codes are dense enough for a bitmap)
     code_limit: int
     @abstractmethod
-    def expand(self, codes: "np.ndarray") -> Expansion:
+    def expand(self, codes: np.ndarray) -> Expansion:
         """Player, primitive value and moves of every position in ``codes``."""
 
     @abstractmethod
-    def texts(self, codes: "np.ndarray") -> list[str]:
+    def texts(self, codes: np.ndarray) -> list[str]:
         """The text form of every position in ``codes``."""
 
     @abstractmethod
-    def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
 
 
-def ranks_within(lengths: "np.ndarray") -> "np.ndarray":
+def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
 
     lengths = np.asarray(lengths, dtype=np.int64)
     ends = np.cumsum(lengths)
-    return np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    return ranks
 
 
-def check_moves(game, codes, primitive: "np.ndarray", degree: "np.ndarray") -> None:
+def check_moves(game: Any, codes: np.ndarray, primitive: np.ndarray, degree: np.ndarray) -> None:
     """Refuse rules that leave a position that is not over without a move (GamedbError naming it)."""
     stuck = ((primitive == UNDECIDED) & (degree == 0)).nonzero()[0]
     if len(stuck):
         raise stuck_error(game, game.format(game.decode(int(codes[stuck[0]]))))
 
 
-def stuck_error(game, text: str):
+def stuck_error(game: Any, text: str) -> GamedbError:  # game: a Game (base imports this module)
     """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
     from ..errors import GamedbError
 

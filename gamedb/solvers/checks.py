@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from ..errors import VerifyError
 from ..games.base import Game
 from ..progress import Progress
-from ..store.catalog import GameRecord
+from ..store.record import GameRecord
 from ..store.schema import player
 from . import choice
 
@@ -29,7 +29,7 @@ def verify(db: sa.Engine, record: GameRecord, game: Game, *, progress: Progress 
     return VerifyReport(record.name, checked)
 
 
-def _check_players(conn, record: GameRecord, game: Game) -> None:
+def _check_players(conn: sa.Connection, record: GameRecord, game: Game) -> None:
     """The player names (which the positions view joins) must be the rules' own."""
     stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
     expected = list(enumerate(game.players))

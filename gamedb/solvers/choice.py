@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb q
     import sqlalchemy as sa
 
     from ..games.vector import VectorRules
-    from ..store.catalog import GameRecord
+    from ..store.record import GameRecord
     from .protocol import Solver
 
 #: values of ``--engine``: ``auto`` picks (tiers for a family that declares them, else by size),

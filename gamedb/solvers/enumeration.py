@@ -16,22 +16,26 @@ no move rows: its move lists are stored once and the engine works from them.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
 
 import sqlalchemy as sa
 
-from . import choice, token_moves
 from ..games.base import Game
-from ..games.vector import stuck_error
+from ..games.vector import VectorRules, stuck_error
+from ..progress import Progress
 from ..store.bulk import insert_new_rows, insert_rows
 from ..store.schema import move, position, solve_queue
-from ..progress import Progress
-
+from . import choice, token_moves
 
 _PAGE = sa.text(
     "SELECT code FROM solve_queue WHERE game_id = :g AND depth = :d AND code > :after ORDER BY code LIMIT :n"
 )
 
 _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIMIT 1")
+
+#: one page of enumeration: position rows, move rows, the distinct children
+_Page = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[int]]
 
 # the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth)
 _POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
@@ -55,7 +59,7 @@ def enumerate_game(
             ),
             {"g": game_id},
         ).scalar()
-        done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
+        done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
     vector = choice.vector_rules(game)
     queued_before = _Queued.fitting(vector, memory_limit)
     if queued_before is not None:
@@ -89,8 +93,8 @@ def enumerate_game(
             more = conn.execute(_NEXT, {"g": game_id, "d": depth + 1}).first()
         depth = depth + 1 if more else None
     with engine.begin() as conn:
-        n_pos = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
-        n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
+        n_pos = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
+        n_mov = conn.execute(sa.text("SELECT COALESCE(SUM(degree), 0) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
         conn.execute(sa.text("DELETE FROM solve_queue WHERE game_id = :g"), {"g": game_id})
     return n_pos, n_mov
 
@@ -114,7 +118,7 @@ class _Queued:
         self.bits = np.zeros((code_limit + 7) // 8, dtype=np.uint8)
 
     @classmethod
-    def fitting(cls, vector, memory_limit: int | None) -> "_Queued | None":
+    def fitting(cls, vector: VectorRules | None, memory_limit: int | None) -> _Queued | None:
         if vector is None:
             return None
         from ..store.tuning import default_memory_limit
@@ -122,24 +126,27 @@ class _Queued:
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None
 
-    def unknown(self, codes: list[int]) -> list[int]:
+    def unknown(self, codes: Sequence[int]) -> list[int]:
         import numpy as np
 
         array = np.asarray(codes, dtype=np.int64)
-        return array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
+        unknown: list[int] = array[((self.bits[array >> 3] >> (array & 7)) & 1) == 0].tolist()
+        return unknown
 
-    def add(self, codes: list[int]) -> None:
+    def add(self, codes: Sequence[int]) -> None:
         import numpy as np
 
         array = np.asarray(codes, dtype=np.int64)
         np.bitwise_or.at(self.bits, array >> 3, np.left_shift(1, array & 7).astype(np.uint8))
 
 
-def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True):
+def expand_page(game: Game, vector: VectorRules | None, codes: Sequence[int], *, with_moves: bool = True) -> _Page:
     """Position rows, move rows (none unless ``with_moves``) and the distinct children of a page, as tuples (see :func:`~gamedb.store.bulk.insert_new_rows`)."""
     if vector is not None:
         return _expand_page_vector(game, vector, codes, with_moves)
-    pos_rows, move_rows, queued = [], [], {}
+    pos_rows: list[tuple[Any, ...]] = []
+    move_rows: list[tuple[Any, ...]] = []
+    queued: dict[int, None] = {}
     for code in codes:
         player, text, prim, moves = game.expand(code)
         if prim is None and not moves:
@@ -152,7 +159,7 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
     return pos_rows, move_rows, list(queued)
 
 
-def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
+def _expand_page_vector(game: Game, vector: VectorRules, codes: Sequence[int], with_moves: bool) -> _Page:
     import numpy as np
 
     from ..games.vector import RESULT_NAMES, check_moves, ranks_within
@@ -161,10 +168,10 @@ def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
     exp = vector.expand(page)
     check_moves(game, page, exp.primitive, exp.degree)
     prims = [RESULT_NAMES[p] for p in exp.primitive.tolist()]
-    pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist()))
+    pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist(), strict=True))
     move_rows = []
     if with_moves:
         parents = np.repeat(page, exp.degree)
         orders = ranks_within(exp.degree)
-        move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children)))
+        move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children), strict=True))
     return pos_rows, move_rows, np.unique(exp.children).tolist()

@@ -7,7 +7,7 @@ answer with this one code; no SQLAlchemy here.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
@@ -61,7 +61,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 
 def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
     listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, children)):
+    for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
         c = rows[child]
         listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
     listed.sort(key=lambda pair: pair[0])

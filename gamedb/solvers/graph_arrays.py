@@ -23,7 +23,6 @@ from ..progress import Progress
 from . import choice
 from .protocol import TooLarge
 
-
 #: bytes of memory per position and per move while solving (measured on
 #: cat-mouse and Connect-Four with some margin); text is counted apart
 BYTES_PER_POSITION = 120
@@ -87,7 +86,7 @@ def enumerate_graph(game: Game, *, memory_limit: int, progress: Progress | None 
     return _enumerate_python(game, memory_limit, progress)
 
 
-def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progress) -> GameGraph:
+def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progress: Progress | None) -> GameGraph:
     frontier = np.unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
     seen = np.zeros(vector.code_limit, dtype=bool)
     seen[frontier] = True
@@ -128,7 +127,7 @@ def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progre
     )
 
 
-def _enumerate_python(game: Game, memory_limit: int, progress) -> GameGraph:
+def _enumerate_python(game: Game, memory_limit: int, progress: Progress | None) -> GameGraph:
     codes = list(dict.fromkeys(game.encode(state) for state in game.starts()))
     index = {code: i for i, code in enumerate(codes)}
     players = bytearray()

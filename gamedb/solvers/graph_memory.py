@@ -23,15 +23,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 
-from ..games.base import Game, TokenMoves
+from ..games.base import TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
+from ..progress import Progress
 from ..store.bulk import copy_rows, indexes_built_after
 from ..store.schema import move, position
-from ..progress import Progress
 from . import choice, graph_answer, graph_verify, token_moves
 from .graph_arrays import GameGraph, enumerate_graph, estimate_bytes, estimate_game_bytes
 from .protocol import Solved, SolveJob, TooLarge
@@ -41,6 +42,8 @@ __all__ = ["GraphMemory", "TooLarge", "estimate_bytes", "estimate_game_bytes", "
 
 #: rows per executemany while writing
 WRITE_CHUNK = 50_000
+# the moves into each position, grouped by child: (offset per position, parent, move order)
+_Reverse = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -48,7 +51,7 @@ class Solution:
     result: np.ndarray  # int8 [N], WIN/LOSE/TIE/DRAW
     remoteness: np.ndarray  # int32 [N], -1 for draws
     best: np.ndarray  # int32 [N], order of the best move, -1 for none
-    progress: dict  # what the SQL engine leaves in game.progress
+    progress: dict[str, Any]  # what the SQL engine leaves in game.progress
 
 
 
@@ -74,13 +77,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     best = np.full(n, -1, dtype=np.int32)
     counter = degree.astype(np.int32)
 
-    def undecided_parents(children):
-        """(parent, move order) of every move into ``children`` from a position not decided yet."""
-        parents, orders = _parents(rev, children)
-        keep = result[parents] == UNDECIDED
-        return parents[keep], orders[keep]
-
-    def decide(parents, orders, value, level):
+    def decide(parents: np.ndarray, orders: np.ndarray, value: int, level: int) -> np.ndarray:
         """Decide each of ``parents`` as ``value`` at ``level``, its best move its lowest-ordered one given."""
         decided, first = _first_move(parents, orders)
         result[decided] = value
@@ -92,8 +89,8 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero((result == WIN) | (result == LOSE))
     k = 0
     while True:
-        wins = decide(*undecided_parents(frontier[result[frontier] == LOSE]), WIN, k + 1)
-        parents, orders = undecided_parents(frontier[result[frontier] == WIN])
+        wins = decide(*_undecided_parents(rev, result, frontier[result[frontier] == LOSE]), WIN, k + 1)
+        parents, orders = _undecided_parents(rev, result, frontier[result[frontier] == WIN])
         hit, times = np.unique(parents, return_counts=True)
         counter[hit] -= times.astype(np.int32)
         done = counter[parents] == 0
@@ -111,7 +108,7 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero(result == TIE)
     t = 0
     while True:
-        ties = decide(*undecided_parents(frontier), TIE, t + 1)
+        ties = decide(*_undecided_parents(rev, result, frontier), TIE, t + 1)
         t += 1
         frontier = ties
         if progress:
@@ -135,7 +132,14 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     )
 
 
-def _parents(rev, children: np.ndarray):
+def _undecided_parents(rev: _Reverse, result: np.ndarray, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(parent, move order) of every move into ``children`` from a position not decided yet."""
+    parents, orders = _parents(rev, children)
+    keep = result[parents] == UNDECIDED
+    return parents[keep], orders[keep]
+
+
+def _parents(rev: _Reverse, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(parent, move order) of every move into ``children``."""
     rev_offset, rev_parent, rev_order = rev
     starts = rev_offset[children]
@@ -144,7 +148,7 @@ def _parents(rev, children: np.ndarray):
     return rev_parent[idx], rev_order[idx]
 
 
-def _first_move(parents: np.ndarray, orders: np.ndarray):
+def _first_move(parents: np.ndarray, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct parents and, for each, its lowest move order."""
     if not len(parents):
         return parents, orders
@@ -158,7 +162,9 @@ def _first_move(parents: np.ndarray, orders: np.ndarray):
 # --- 3. writing the tables ----------------------------------------------------------------------
 
 
-def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
+def write(
+    conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None
+) -> None:
     """Insert every position and move row of ``game_id`` (inside the caller's transaction).
 
     Rows go in primary-key order, a chunk at a time, straight to the driver.
@@ -180,7 +186,9 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
             _write_moves(conn, game_id, graph, order, total=total, progress=progress)
 
 
-def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
+def _write_positions(
+    conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None
+) -> None:
     columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
@@ -188,7 +196,11 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
     for a in range(0, n, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
         pcodes = codes[idx]
-        texts = graph.vector.texts(pcodes) if graph.vector is not None else [graph.texts[i] for i in idx.tolist()]
+        if graph.vector is not None:
+            texts = graph.vector.texts(pcodes)
+        else:
+            assert graph.texts is not None  # a graph without array rules keeps its texts
+            texts = [graph.texts[i] for i in idx.tolist()]
         # columns that may be NULL are built as object arrays: None where there is no value
         best = solution.best[idx]
         has_best = best >= 0
@@ -205,13 +217,14 @@ def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, o
             rem_col.tolist(),
             (offset[idx + 1] - offset[idx]).tolist(),
             best_col.tolist(),
+            strict=True,
         )
         copy_rows(conn, position, columns, rows, game_id=game_id)
         if progress:
             progress("write", a + len(idx), total)
 
 
-def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
+def _write_moves(conn: sa.Connection, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
     columns = ("parent", "ord", "child", "label")
     codes, offset = graph.codes, graph.offset
     n = graph.positions
@@ -222,7 +235,7 @@ def _write_moves(conn, game_id: int, graph: GameGraph, order: np.ndarray, *, tot
         within = ranks_within(lengths)
         moves = np.repeat(starts, lengths) + within
         parent_idx = np.repeat(idx, lengths)
-        rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves))
+        rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves), strict=True)
         copy_rows(conn, move, columns, rows, game_id=game_id)
         written += len(moves)
         if progress:
@@ -233,8 +246,9 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
     """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``."""
     if graph.vector is not None:
         return graph.vector.labels(graph.codes[parents], graph.codes[graph.child[moves]])
-    names = graph.label_names
-    return [names[i] for i in graph.label_ids[moves].tolist()]
+    names, label_ids = graph.label_names, graph.label_ids
+    assert label_ids is not None  # a graph without array rules keeps its labels
+    return [names[i] for i in label_ids[moves].tolist()]
 
 
 class GraphMemory:
@@ -253,7 +267,7 @@ class GraphMemory:
         with nothing written, when the game outgrows the memory limit.
         """
         from ..store import catalog
-        from ..store.schema import SOLVED
+        from ..store.record import SOLVED
 
         game, progress = job.game, job.progress
         t0 = time.perf_counter()

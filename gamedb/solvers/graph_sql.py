@@ -29,19 +29,18 @@ solve resumes from the last finished level.
 
 from __future__ import annotations
 
+from typing import Any
 
 import sqlalchemy as sa
 
-from . import token_moves
-from ..store.catalog import load_progress, save_progress
 from ..errors import GamedbError
-from ..store.database import refresh_statistics
 from ..progress import Progress
-from ..store.catalog import GameRecord
-from . import choice, graph_answer, graph_verify
+from ..store.catalog import load_progress, save_progress
+from ..store.database import refresh_statistics
+from ..store.record import GameRecord
+from . import choice, graph_answer, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
-
 
 # How the level statements reach the moves. ``into_*`` joins a frontier
 # position ``c`` to the moves ``m`` that lead into it, ``parent`` is the code
@@ -128,7 +127,7 @@ _HINTS = {
 }
 
 
-def statements(dialect: str, moves: dict | None = None) -> dict[str, sa.TextClause]:
+def statements(dialect: str, moves: dict[str, str] | None = None) -> dict[str, sa.TextClause]:
     """The level statements for a source of moves (:data:`MOVE_ROWS` by default), with planner hints for the dialect."""
     hints = _HINTS.get(dialect, _HINTS[None])
     src = {key: value.format(**hints) for key, value in (moves or MOVE_ROWS).items()}
@@ -159,7 +158,7 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
 
 
-def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, move_lists: bool = False) -> dict:
+def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, move_lists: bool = False) -> dict[str, Any]:
     """Decide every position of ``game_id``; returns the number of levels of each phase.
 
     ``move_lists``: the game's moves are its move lists (``token_move``), not move rows.
@@ -277,7 +276,7 @@ _GRUNDY_START = (
 _NOT_NORMAL_PLAY = sa.text("SELECT text, result FROM position WHERE game_id = :g AND degree = 0 AND result <> 'lose' LIMIT 1")
 
 
-def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict:
+def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict[str, Any]:
     """Store the Sprague-Grundy value of every position of an impartial game, level by level.
 
     Runs after :func:`propagate` (which gives result, remoteness and best

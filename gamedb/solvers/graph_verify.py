@@ -16,15 +16,13 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..store.catalog import GameRecord
 from ..errors import VerifyError
 from ..games.base import Expanded, Game
-from . import choice
+from ..progress import Progress
+from ..store.record import GameRecord
 from ..store.sqlalchemy_reader import SqlAlchemyReader
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
-from ..progress import Progress
-
-
+from . import choice
 
 MAX_FAILURES = 100_000
 
@@ -67,7 +65,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         after = rows[-1].code
         expanded = [game.expand(row.code) for row in rows]
         values = fetch_rows(conn, record.id, [child for exp in expanded for _, child in exp.moves])
-        for row, exp in zip(rows, expanded):
+        for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:
                 problem, own = found
@@ -267,7 +265,7 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
 
 def _best_move(result, remoteness, moves, children):
     wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
-    for (label, _), (cres, crem) in zip(moves, children):
+    for (label, _), (cres, crem) in zip(moves, children, strict=False):
         if cres != wanted:
             continue
         if result == DRAW or crem == remoteness - 1:
@@ -300,7 +298,7 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
     if nodes != tokens.nodes:
         raise VerifyError(f"{record.name}: the stored board has {nodes} nodes, the rules {tokens.nodes}")
     expected = sorted(tokens.rows)
-    for want, got in zip(expected, [tuple(row) for row in stored]):
+    for want, got in zip(expected, [tuple(row) for row in stored], strict=False):
         if want != got:
             player, node, order = want[:3]
             raise VerifyError(

@@ -35,8 +35,9 @@ and the user's ``--engine``. To add a strategy (e.g. the tier solver,
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 import sqlalchemy as sa
 
@@ -45,9 +46,8 @@ from ..games.base import Game
 from ..progress import Progress
 
 if TYPE_CHECKING:
-    from ..answers import Answer
     from ..store.readers import Reader
-    from ..store.catalog import GameRecord
+    from ..store.record import GameRecord
 
 
 class TooLarge(GamedbError):
@@ -126,7 +126,8 @@ def solve_in_stages(
     game row records which stage a killed solve reached.
     """
     from ..store import catalog
-    from ..store.schema import ENUMERATING, SOLVED, SOLVING
+    from ..store.record import ENUMERATING, SOLVED
+    from ..store.schema import SOLVING
 
     t0 = time.perf_counter()
     with db.begin() as conn:

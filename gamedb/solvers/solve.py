@@ -12,7 +12,6 @@ from ..errors import GamedbError, GameExists, InputError
 from ..games.base import Game
 from ..progress import Progress
 from ..store import catalog
-from ..store.catalog import GameRecord
 from ..store.database import finish_file, sqlite_file
 from ..store.locking import others_solving, solve_lock
 from ..store.tuning import default_memory_limit, human_size, solve_settings
@@ -118,7 +117,9 @@ def _check_stored(record, game: Game, name: str) -> None:
         )
 
 
-def _solve_locked(engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, method: str, memory_limit: int) -> SolveReport:
+def _solve_locked(
+    engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, method: str, memory_limit: int
+) -> SolveReport:
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
         record = catalog.find(conn, name)
@@ -204,7 +205,11 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         need = graph_memory.estimate_game_bytes(game, positions, moves)
         if need > limit:
-            which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None and chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
+            which = (
+                f"--memory-limit is {human_size(limit)}"
+                if memory_limit is not None and chosen
+                else f"the memory limit is {human_size(limit)} (half the available memory)"
+            )
             raise TooLarge(
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"

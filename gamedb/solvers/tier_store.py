@@ -28,8 +28,8 @@ import numpy as np
 import sqlalchemy as sa
 
 from ..games.vector import RESULT_NAMES
-from ..store.catalog import save_progress
 from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
+from ..store.catalog import save_progress
 from ..store.database import sqlite_file
 from ..store.schema import position
 
@@ -44,7 +44,7 @@ class TierFolder:
         self.path = path
 
     @classmethod
-    def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> "TierFolder":
+    def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> TierFolder:
         """The folder of game ``game_id`` in this database; ``key`` tells games apart (rules and parameters)."""
         file = sqlite_file(engine)
         tag = hashlib.sha1(f"{engine.url.render_as_string(hide_password=True)}|{game_id}|{key}".encode()).hexdigest()[:12]
@@ -154,10 +154,12 @@ def _drop_indexes(conn, table, positions: int, state: dict) -> None:
     state["indexes_dropped"] = True
 
 
-def write_rows(conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list) -> None:
+def write_rows(
+    conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list
+) -> None:
     """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
     names = np.array(RESULT_NAMES, dtype=object)
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
-    rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
+    rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels, strict=True)
     copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)

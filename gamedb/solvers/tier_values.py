@@ -95,19 +95,19 @@ def leveled(primitive: np.ndarray, degree: np.ndarray, child: np.ndarray, outer_
     del by_child
     known = result != UNDECIDED  # decided before the levels start: primitives and later tiers, by remoteness
 
-    def undecided_parents(children):
+    def undecided_parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         parents, orders = _parents(rev, children)
         keep = result[parents] == UNDECIDED
         return parents[keep], orders[keep]
 
-    def decide(parents, orders, value, level):
+    def decide(parents: np.ndarray, orders: np.ndarray, value: int, level: int) -> np.ndarray:
         decided, first = _first_move(parents, orders)
         result[decided] = value
         remoteness[decided] = level
         best[decided] = first
         return decided
 
-    def entering(kinds, level):
+    def entering(kinds: tuple[int, ...], level: int) -> np.ndarray:
         return np.flatnonzero(known & np.isin(result, kinds) & (remoteness == level))
 
     last = int(remoteness[known].max(initial=0))

@@ -36,18 +36,18 @@ from collections import defaultdict
 import numpy as np
 import sqlalchemy as sa
 
-from ..store import catalog
 from ..errors import GamedbError
-from ..progress import Progress
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
-from ..store.schema import SOLVED, SOLVING, position
+from ..progress import Progress
+from ..store import catalog
+from ..store.record import SOLVED
+from ..store.schema import SOLVING, position
 from ..store.tuning import human_size
 from . import choice, graph_answer, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
-
 
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
@@ -128,7 +128,7 @@ def solve_tiers(engine: sa.Engine, record, game: Game, *, memory_limit: int, pro
     write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
     with engine.begin() as conn:
         if state.get("indexes_dropped"):
-            for index in sorted(position.indexes, key=lambda index: index.name):
+            for index in sorted(position.indexes, key=lambda index: str(index.name)):
                 index.create(conn, checkfirst=True)
         catalog.update(
             conn,
@@ -162,7 +162,9 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
         codes, keys = _least(pending.pop(t))
         need = tier_bytes(len(codes), max(counts.values(), default=0))
         if need > memory_limit:
-            raise TooLarge(f"tier {t} has {len(codes):,} positions: the tier solver needs ~{human_size(need)}, more than the memory limit {human_size(memory_limit)}")
+            raise TooLarge(
+                f"tier {t} has {len(codes):,} positions: the tier solver needs ~{human_size(need)}, more than the memory limit {human_size(memory_limit)}"
+            )
         if rules.path_texts:
             previous = _paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
@@ -177,16 +179,16 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                 tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
                 if len(tiers) and tiers.min() < t:
                     raise GamedbError(f"the {game.family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-                keys = None
+                move_keys: np.ndarray | None = None
                 if rules.path_texts:
                     parents = np.repeat(np.arange(a, a + len(page)), exp.degree)
-                    keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
+                    move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
                 for u in np.unique(tiers).tolist():
                     sel = tiers == u
                     if u == t:
                         inner.append(children[sel])
                     else:
-                        pending[u].append(_least([(children[sel], keys[sel] if keys is not None else np.zeros(int(sel.sum()), dtype=np.int64))]))
+                        pending[u].append(_least([(children[sel], move_keys[sel] if move_keys is not None else np.zeros(int(sel.sum()), dtype=np.int64))]))
                         if len(pending[u]) >= 16:
                             pending[u] = [_least(pending[u])]
                 if progress:

@@ -25,7 +25,6 @@ from ..games.base import TokenMoves
 from ..store.bulk import insert_rows
 from ..store.schema import token_board, token_move
 
-
 # --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``
 # (the board's node count, passed with every statement: a constant, so a server's planner can use
 # the token_move indexes as soon as the position is known, with no join to token_board first)
@@ -68,15 +67,15 @@ def parent_sql(x: str, node: str) -> str:
     return _by_player(x, 1, f"({node} * {NODES} + {t1}) * 2", f"({t0} * {NODES} + {node}) * 2 + 1")
 
 
-def board_nodes(conn, game_id: int) -> int:
+def board_nodes(conn: sa.Connection, game_id: int) -> int:
     """The node count of the game's stored board (the ``:n`` of the SQL expressions here)."""
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).scalar()
     if nodes is None:
         raise GamedbError(f"game id {game_id} keeps no move lists (no token_board row)")
-    return nodes
+    return int(nodes)
 
 
-def store(conn, game_id: int, tokens: TokenMoves) -> None:
+def store(conn: sa.Connection, game_id: int, tokens: TokenMoves) -> None:
     """Write the game's move lists (once: a resumed solve finds them there)."""
     if conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).first() is not None:
         return

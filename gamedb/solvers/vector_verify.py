@@ -23,12 +23,14 @@ plus a chunk; a game whose range does not fit goes to the exact pass.
 from __future__ import annotations
 
 from contextlib import closing
+from typing import Any
 
 import numpy as np
-from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
-from ..store.tuning import default_memory_limit
-from ..progress import Progress
+import sqlalchemy as sa
 
+from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules
+from ..progress import Progress
+from ..store.tuning import default_memory_limit
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)
 BYTES_PER_CODE = 1 + 4 + 4
@@ -53,7 +55,7 @@ def fits(vector: VectorRules, memory_limit: int | None = None) -> bool:
     return vector.code_limit * BYTES_PER_CODE <= limit // 2
 
 
-def all_agree(conn, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
+def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
     """The number of stored positions when every one agrees with the rules and its children, else None.
 
     ``total``: the number of positions the game row gives (for progress).
@@ -77,11 +79,13 @@ class _Table:
         self.count = 0
 
 
-def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
+def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
     table = _Table(vector.code_limit)
     # plain tuples from the driver's cursor: no result-row objects for millions of rows
     sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
-    with closing(conn.connection.driver_connection.cursor()) as cursor:
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    with closing(driver.cursor()) as cursor:
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))
@@ -94,9 +98,9 @@ def _read(conn, game_id: int, vector: VectorRules, total: int | None, progress: 
                 progress("read", table.count, total)
 
 
-def _read_page(table: _Table, vector: VectorRules, rows: list[tuple]) -> None:
+def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) -> None:
     """Check one page of stored rows by themselves and file their values by code."""
-    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows))
+    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows, strict=True))
     code = _ints(codes, 0, vector.code_limit - 1)
     exp = vector.expand(code)
     _require(vector.texts(code) == texts)
@@ -137,7 +141,7 @@ def _check_values(table: _Table, vector: VectorRules, progress: Progress | None)
             progress("check", a + len(code), len(stored))
 
 
-def _values(primitive: np.ndarray, degree: np.ndarray, cres: np.ndarray, crem: np.ndarray):
+def _values(primitive: np.ndarray, degree: np.ndarray, cres: np.ndarray, crem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Result and remoteness (-1: none) of each position from its children's, as ``value_from_children``."""
     result = primitive.copy()
     remoteness = np.where(primitive != UNDECIDED, 0, -1).astype(np.int32)
@@ -147,7 +151,7 @@ def _values(primitive: np.ndarray, degree: np.ndarray, cres: np.ndarray, crem: n
     moving = np.flatnonzero(degree > 0)  # reduceat needs segments that are not empty
     starts = (np.cumsum(degree) - degree)[moving]
 
-    def per_position(ufunc, values):
+    def per_position(ufunc: np.ufunc, values: np.ndarray) -> np.ndarray:
         out = np.zeros(len(degree), dtype=values.dtype)
         out[moving] = ufunc.reduceat(values, starts)
         return out[inner]
@@ -168,7 +172,17 @@ def _values(primitive: np.ndarray, degree: np.ndarray, cres: np.ndarray, crem: n
     return result, remoteness
 
 
-def _best_labels(vector, table: _Table, code, children, degree, result, remoteness, cres, crem) -> np.ndarray:
+def _best_labels(
+    vector: VectorRules,
+    table: _Table,
+    code: np.ndarray,
+    children: np.ndarray,
+    degree: np.ndarray,
+    result: np.ndarray,
+    remoteness: np.ndarray,
+    cres: np.ndarray,
+    crem: np.ndarray,
+) -> np.ndarray:
     """Label id of each position's best move (-1: none): its first move to a child of the wanted value."""
     parent = np.repeat(np.arange(len(code)), degree)
     wanted = np.array([0, LOSE, WIN, TIE, DRAW], dtype=np.int8)[result]  # by the position's result
@@ -182,7 +196,7 @@ def _best_labels(vector, table: _Table, code, children, degree, result, remotene
     return best
 
 
-def _ints(values: list, low: int, high: int) -> np.ndarray:
+def _ints(values: list[Any], low: int, high: int) -> np.ndarray:
     """``values`` as an int64 array when every one is an integer in [low, high]."""
     _require(set(map(type, values)) <= {int})
     _require(not values or (min(values) >= low and max(values) <= high))

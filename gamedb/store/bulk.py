@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 
 
-def insert_ignore(conn, table: sa.Table):
+def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
     """``INSERT ... ON CONFLICT DO NOTHING`` for the connection's dialect."""
     if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    return insert(table).on_conflict_do_nothing()
+        from sqlalchemy.dialects import postgresql
+
+        return postgresql.insert(table).on_conflict_do_nothing()
+    from sqlalchemy.dialects import sqlite
+
+    return sqlite.insert(table).on_conflict_do_nothing()
 
 
-def insert_rows(conn, table: sa.Table, rows: list[dict], *, ignore: bool = False) -> None:
+def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], *, ignore: bool = False) -> None:
     """One executemany for a batch of rows (nothing when the batch is empty)."""
     if not rows:
         return
@@ -24,7 +28,7 @@ def insert_rows(conn, table: sa.Table, rows: list[dict], *, ignore: bool = False
     conn.execute(stmt, rows)
 
 
-def executemany(conn, sql: str, rows: list[tuple]) -> None:
+def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
     """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver.
 
     Tuples go to the DBAPI ``executemany`` without SQLAlchemy's per-row
@@ -39,7 +43,7 @@ def executemany(conn, sql: str, rows: list[tuple]) -> None:
     conn.exec_driver_sql(sql, rows)
 
 
-def copy_rows(conn, table: sa.Table, columns: list[str] | tuple[str, ...], rows, *, game_id: int | None = None) -> None:
+def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, game_id: int | None = None) -> None:
     """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
 
     With ``game_id``, the tuples leave the ``game_id`` column out and every
@@ -55,7 +59,7 @@ def copy_rows(conn, table: sa.Table, columns: list[str] | tuple[str, ...], rows,
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
 
-def insert_new_rows(conn, table: sa.Table, columns: tuple[str, ...], rows: list[tuple], *, constants: dict[str, int]) -> None:
+def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
     """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
 
     ``constants`` gives integer columns the same value in every row (the
@@ -78,25 +82,27 @@ def insert_new_rows(conn, table: sa.Table, columns: tuple[str, ...], rows: list[
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
 
 
-def _names_values(columns, constants: dict[str, int]) -> tuple[str, str]:
+def _names_values(columns: Sequence[str], constants: dict[str, int]) -> tuple[str, str]:
     """The column list and the VALUES list of an INSERT: the constants written in, a ``?`` per column."""
     names = ", ".join([*constants, *columns])
     values = ", ".join([*(str(int(value)) for value in constants.values()), *["?"] * len(columns)])
     return names, values
 
 
-def _copy_in(conn, table_name: str, columns, rows, constants: dict[str, int]) -> None:
+def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], constants: dict[str, int]) -> None:
     """PostgreSQL: ``COPY`` the rows, each after the constants, into ``table_name``."""
     names = ", ".join([*constants, *columns])
     fixed = tuple(int(value) for value in constants.values())
-    cursor = conn.connection.driver_connection.cursor()
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    cursor = driver.cursor()
     with cursor.copy(f"COPY {table_name} ({names}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(fixed + tuple(row))
 
 
 @contextmanager
-def indexes_built_after(conn, table: sa.Table, new_rows: int):
+def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> Iterator[None]:
     """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
 
     On SQLite, when the rows about to be inserted outnumber those already
@@ -109,11 +115,11 @@ def indexes_built_after(conn, table: sa.Table, new_rows: int):
     if conn.dialect.name != "sqlite" or new_rows < DEFER_INDEXES_FROM:
         yield
         return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(new_rows)})").scalar()
+    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(new_rows)})").scalar_one()
     if existing >= new_rows:
         yield
         return
-    indexes = sorted(table.indexes, key=lambda index: index.name)
+    indexes = sorted(table.indexes, key=lambda index: str(index.name))
     for index in indexes:
         index.drop(conn)
     yield

@@ -10,8 +10,10 @@ import sqlalchemy as sa
 from .. import __version__
 from ..errors import GameExists, GameNotFound
 from ..games.base import Game
-from .record import GameRecord, record_from_mapping
-from .schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
+from .record import ENUMERATING, GameRecord, record_from_mapping
+from .schema import game as game_table
+from .schema import metadata
+from .schema import player as player_table
 
 
 def record_from_row(row) -> GameRecord:

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 
 from . import catalog
-from .catalog import GameRecord
-from .locking import solve_lock
 from .database import sqlite_file, vacuum
+from .locking import solve_lock
+from .record import GameRecord
 from .schema import WORKING_TABLES, metadata, move
 
 

@@ -19,7 +19,8 @@ from sqlalchemy import event
 
 from ..errors import DatabaseError
 from .schema import metadata
-from .sqlite_file import MIN_SQLITE, check_sqlite_version, readonly_uri as _readonly_uri, source_migrations_dir
+from .sqlite_file import check_sqlite_version, source_migrations_dir
+from .sqlite_file import readonly_uri as _readonly_uri
 
 DEFAULT_PATH = "gamedb.sqlite"
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import struct
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -66,7 +67,7 @@ def _flock(kind: int, start: int, length: int) -> bytes:
 
 
 @contextmanager
-def solve_lock(engine: sa.Engine, name: str):
+def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
     """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken."""
     busy = SolveInProgress(f"game {name!r} is being solved by another process right now; wait for it to finish")
     if engine.dialect.name == "sqlite":
@@ -93,7 +94,7 @@ def solve_lock(engine: sa.Engine, name: str):
 
 
 @contextmanager
-def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress):
+def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[None]:
     """A write lock on byte ``LOCK_BASE + offset`` of the database file, for as long as the block runs."""
     import fcntl
 
@@ -112,7 +113,7 @@ def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress):
 
 
 @contextmanager
-def _file_lock(db_path: str, offset: int, busy: SolveInProgress):
+def _file_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[None]:
     """The same lock on byte ``offset`` of ``NAME.lock`` beside the database; the file goes when no lock is left in it."""
     import fcntl
 
@@ -152,12 +153,13 @@ def _file_lock(db_path: str, offset: int, busy: SolveInProgress):
 
 def others_solving(engine: sa.Engine, name: str) -> bool:
     """Whether another solve (of a game other than ``name``) holds a lock on this SQLite file right now."""
-    if engine.dialect.name != "sqlite" or _db_path(engine) is None or not _ofd_supported():
+    path = _db_path(engine)
+    if engine.dialect.name != "sqlite" or path is None or not _ofd_supported():
         return False
     import fcntl
 
     try:
-        fd = os.open(_db_path(engine), os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return False
     try:

@@ -9,7 +9,8 @@ how parameters and ``IN`` lists are passed differs.
 from __future__ import annotations
 
 import sqlite3
-from typing import Iterable, NamedTuple, Protocol
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol
 
 
 class PositionRow(NamedTuple):
@@ -83,7 +84,7 @@ class SqliteReader:
     def game_row(self, name: str) -> dict | None:
         cur = self.conn.execute(GAME_ROW, {"n": name})
         row = cur.fetchone()
-        return None if row is None else dict(zip([d[0] for d in cur.description], row))
+        return None if row is None else dict(zip([d[0] for d in cur.description], row, strict=False))
 
     def positions(self, game_id: int, codes: Iterable[int]) -> dict[int, PositionRow]:
         found: dict[int, PositionRow] = {}

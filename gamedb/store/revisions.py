@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-_REVISION = re.compile(r"^revision(?:\s*:\s*[\w\[\], ]+)?\s*=\s*['\"]([^'\"]+)['\"]\s*$", re.MULTILINE)
-_DOWN = re.compile(r"^down_revision(?:\s*:\s*[\w\[\], ]+)?\s*=\s*(None|['\"]([^'\"]+)['\"])\s*$", re.MULTILINE)
+_REVISION = re.compile(r"^revision(?:\s*:\s*[\w\[\], |]+)?\s*=\s*['\"]([^'\"]+)['\"]\s*$", re.MULTILINE)
+_DOWN = re.compile(r"^down_revision(?:\s*:\s*[\w\[\], |]+)?\s*=\s*(None|['\"]([^'\"]+)['\"])\s*$", re.MULTILINE)
 
 
 def head_from_files(directory: str | Path) -> str | None:

@@ -20,7 +20,6 @@ NAMING_CONVENTION = {
 metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
 #: status of a game row
-from .record import ENUMERATING, SOLVED  # noqa: E402 (one spelling, shared with the light read path)
 
 SOLVING = "solving"
 

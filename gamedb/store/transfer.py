@@ -13,20 +13,20 @@ file).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import sqlalchemy as sa
 
+from ..errors import GamedbError, GameExists
+from ..progress import Progress
 from . import catalog
-from .catalog import GameRecord
-from ..errors import GameExists, GamedbError
-from .locking import solve_lock
 from .bulk import copy_rows
 from .database import finish_file, sqlite_file
-from .schema import WORKING_TABLES, game as game_table, metadata, move, position
-from ..progress import Progress
-
+from .locking import solve_lock
+from .record import GameRecord
+from .schema import WORKING_TABLES, metadata, move, position
+from .schema import game as game_table
 
 #: positions read (and written) per batch; their moves come along
 PAGE = 20000
@@ -99,7 +99,7 @@ def copy_games(
     return report
 
 
-def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, done: int, total: int) -> tuple[int, int]:
+def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
     n_pos = n_mov = 0
     pos_cols = [c.name for c in position.columns if c.name != "game_id"]
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
@@ -110,11 +110,13 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress, 
             catalog.delete(dconn, existing)
         row = dict(sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()._mapping)
         row.pop("id")
-        new_id = dconn.execute(game_table.insert().values(**row)).inserted_primary_key[0]
+        inserted = dconn.execute(game_table.insert().values(**row)).inserted_primary_key
+        assert inserted is not None  # a single-row INSERT
+        new_id = inserted[0]
         for table in per_game_tables():  # player, heap_rule, ...: a few rows each
-            rows = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
-            if rows:
-                dconn.execute(table.insert(), rows)
+            owned = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
+            if owned:
+                dconn.execute(table.insert(), owned)
 
         after = -1  # codes are non-negative
         while True:

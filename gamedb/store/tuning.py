@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -44,7 +46,7 @@ def parse_size(text: str | int) -> int:
     return size
 
 
-def human_size(n: int) -> str:
+def human_size(n: float) -> str:
     """``512 B``, ``1.5 kB``, ``120 MB``, ``2.3 GB`` (powers of 1000)."""
     for unit in ("B", "kB", "MB", "GB", "TB", "PB"):
         if n < 1000 or unit == "PB":
@@ -73,7 +75,7 @@ MAX_WORK_MEM = 128 << 20
 
 
 @contextmanager
-def solve_settings(engine: sa.Engine, memory_limit: int | None = None):
+def solve_settings(engine: sa.Engine, memory_limit: int | None = None) -> Iterator[None]:
     """Settings for every connection of a solve, sized to ``memory_limit``.
 
     SQLite: WAL, ``synchronous = NORMAL`` and a larger page cache.
@@ -113,11 +115,11 @@ def solve_settings(engine: sa.Engine, memory_limit: int | None = None):
 
 
 @contextmanager
-def _on_checkout(engine: sa.Engine, statements: list[str]):
+def _on_checkout(engine: sa.Engine, statements: list[str]) -> Iterator[None]:
     """Run ``statements`` on every connection the engine hands out meanwhile; afterwards the pool is
     emptied, so later connections get the default settings again."""
 
-    def tune(dbapi_conn, _record, _proxy=None) -> None:
+    def tune(dbapi_conn: Any, _record: Any, _proxy: Any = None) -> None:
         cur = dbapi_conn.cursor()
         for statement in statements:
             cur.execute(statement)

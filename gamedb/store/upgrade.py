@@ -9,7 +9,8 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from ..errors import DatabaseError
-from .database import check_sqlite_version, current_revision, head_revision, is_sqlite_url, to_url, upgrade
+from .database import current_revision, head_revision, is_sqlite_url, to_url, upgrade
+from .sqlite_file import check_sqlite_version
 
 
 @dataclass

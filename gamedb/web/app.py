@@ -14,8 +14,9 @@ read-only and never written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -24,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Database
-from ..errors import GameNotFound, GamedbError, PositionNotFound
+from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.database import describe
 

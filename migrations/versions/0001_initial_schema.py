@@ -1,20 +1,18 @@
 """Initial schema: games, players, positions, moves, solve work tables and views.
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 04:24:55.090895
 """
-from typing import Sequence, Union
+from collections.abc import Sequence
 
-from alembic import op
 import sqlalchemy as sa
-
-
+from alembic import op
 
 revision: str = '0001'
-down_revision: Union[str, Sequence[str], None] = None
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = None
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 # Views stored in the database, so that plain SQL tools read text, not codes:
 # `positions` (one row per position: game name, position text, player and

@@ -14,16 +14,15 @@ with joins over the stored heaps; the ``heap_moves`` view does the same for
 SQL users: every option of every stored heap with its Sprague-Grundy value
 (``part1``/``part2``: the heaps left, NULL for none).
 """
-from typing import Sequence, Union
+from collections.abc import Sequence
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision: str = "0002"
-down_revision: Union[str, Sequence[str], None] = "0001"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = "0001"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 HEAP_MOVES = """
 CREATE VIEW heap_moves AS

@@ -12,16 +12,15 @@ on a 1,000-node graph): a position's code is ``(token0 * nodes + token1) * 2
 these games, the moves generated from ``token_move`` by one join, with the
 same columns as before.
 """
-from typing import Sequence, Union
+from collections.abc import Sequence
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision: str = "0003"
-down_revision: Union[str, Sequence[str], None] = "0002"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = "0002"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 # the mover's own token: token0 = code / 2 / nodes, token1 = code / 2 mod nodes (mod written out: portable)
 _MOVES_FROM_ROWS = """

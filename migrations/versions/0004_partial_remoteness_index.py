@@ -11,16 +11,15 @@ graph three positions in four are draws. A partial index skips them: the
 is smaller. SQLite and PostgreSQL both use a partial index for
 ``remoteness = :k``, which implies ``remoteness IS NOT NULL``.
 """
-from typing import Sequence, Union
+from collections.abc import Sequence
 
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision: str = "0004"
-down_revision: Union[str, Sequence[str], None] = "0003"
-branch_labels: Union[str, Sequence[str], None] = None
-depends_on: Union[str, Sequence[str], None] = None
+down_revision: str | Sequence[str] | None = "0003"
+branch_labels: str | Sequence[str] | None = None
+depends_on: str | Sequence[str] | None = None
 
 _DECIDED = sa.text("remoteness IS NOT NULL")
 

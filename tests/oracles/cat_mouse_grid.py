@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import random
 import sys
-from functools import lru_cache
+from functools import cache
 
 MOUSE_TURN, CAT_TURN = 0, 1
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
@@ -56,7 +56,7 @@ def _reach(grid, cell, jump):
 def _ended(state, food):
     """'mouse' or 'cat' if the game is over, else None."""
     mouse, cat, _ = state
-    if cat == mouse or cat == food:
+    if cat in (mouse, food):
         return "cat"
     if mouse == food:
         return "mouse"
@@ -77,7 +77,7 @@ def leetcode_topdown(grid, cat_jump, mouse_jump, limit=1000, start=None) -> bool
             reach[key] = sorted(_reach(grid, cell, jump))
         return reach[key]
 
-    @lru_cache(maxsize=None)
+    @cache
     def mouse_wins(mouse, cat, turn, turns):
         winner = _ended((mouse, cat, turn), food)
         if winner is not None:

@@ -16,7 +16,7 @@ that remoteness.
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
+from functools import cache
 
 WIN, LOSE, TIE = "win", "lose", "tie"
 
@@ -99,7 +99,7 @@ class Connect4Oracle:
         """A memoised function board -> (result, remoteness, best column or None)."""
         sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
 
-        @lru_cache(maxsize=None)
+        @cache
         def value(board):
             end = self.over(board)
             if end is not None:

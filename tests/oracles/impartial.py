@@ -7,7 +7,7 @@ searches over whole positions, and the closed form of seed 004.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 
 def mex(values) -> int:
@@ -81,13 +81,10 @@ def periodic_value(values: list[int], preperiod: int, period: int, n: int) -> in
 # --- whole-position searches -----------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def flip_string_wins(s: str) -> bool:
     """True if the player to move wins the flip game on string ``s`` (plain search)."""
-    for i in range(len(s) - 1):
-        if s[i] == "+" and s[i + 1] == "+" and not flip_string_wins(s[:i] + "--" + s[i + 2 :]):
-            return True
-    return False
+    return any(s[i] == "+" and s[i + 1] == "+" and not flip_string_wins(s[:i] + "--" + s[i + 2 :]) for i in range(len(s) - 1))
 
 
 def flip_string_moves(s: str) -> dict[str, str]:
@@ -189,7 +186,7 @@ def remoteness_by_search(children, position: tuple[int, ...]) -> tuple[bool, int
     No Grundy values: the outcome is searched too.
     """
 
-    @lru_cache(maxsize=None)
+    @cache
     def solve(pos: tuple[int, ...]) -> tuple[bool, int]:
         found = [solve(c) for c in children(pos)]
         if not found:

@@ -109,7 +109,7 @@ class TakeAwayArrays(TierArrayRules):
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree, children=children)
 
     def labels(self, parents, children):
-        return [str(p - c) for p, c in zip((parents >> 1).tolist(), (children >> 1).tolist())]
+        return [str(p - c) for p, c in zip((parents >> 1).tolist(), (children >> 1).tolist(), strict=True)]
 
     def texts(self, codes):
         return [self.game.format(self.game.decode(code)) for code in codes.tolist()]

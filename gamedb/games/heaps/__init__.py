@@ -23,12 +23,13 @@ smaller part; a split into A and B is one move (A+B, never B+A).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Sequence
+from typing import Any, ClassVar
 
 from ...errors import InputError, PositionError
 from ...values import LOSE
-from ..base import Capabilities, Game, Param, require_int, short_number
+from ..base import Capabilities, Game, Param, State, require_int, short_number
 
 #: the largest --max a heap game accepts (move order keys must fit 63 bits)
 MAX_HEAP_LIMIT = 1_000_000
@@ -66,13 +67,13 @@ class HeapGame(Game):
     #: --max, nor to games with unequal splits)
     periodic_rules: ClassVar[bool] = True
     #: the name of the rules in messages ("octal game 0.77", "Grundy's game")
-    rules_name: ClassVar[str] = "this heap game"
+    rules_name: str = "this heap game"
     #: what a component is called in messages ("heap 12")
     component_name: ClassVar[str] = "heap"
     #: the largest --max the family accepts
     max_limit: ClassVar[int] = MAX_HEAP_LIMIT
 
-    def __init__(self, max_heap, rules: Sequence[HeapRule]):
+    def __init__(self, max_heap: int, rules: Sequence[HeapRule]) -> None:
         self.max_heap = require_int("max", max_heap, 1, self.max_limit)
         seen = set()
         for rule in rules:
@@ -96,11 +97,11 @@ class HeapGame(Game):
         return self.periodic_rules and not any(r.unequal for r in self.rules)
 
     # --- components ---------------------------------------------------------
-    def heaps(self, state) -> list[int]:
+    def heaps(self, state: State) -> list[int]:
         """The components of a position: its heap sizes, in order."""
         return list(state)
 
-    def heap_state(self, n: int):
+    def heap_state(self, n: int) -> State:
         """The position made of one heap of ``n`` (the stored row for ``n``)."""
         return (n,) if n else ()
 
@@ -152,7 +153,7 @@ class HeapGame(Game):
         rest = n - rule.take
         return () if rule.parts == 0 else (rest,) if rule.parts == 1 else (smaller, rest - smaller)
 
-    def option_move(self, state, index: int, idx: int, parts: tuple[int, ...]):
+    def option_move(self, state: State, index: int, idx: int, parts: tuple[int, ...]) -> tuple[str, State]:
         """(label, child) of the move playing option (``idx``, ``parts``) on component ``index`` of ``state``."""
         heaps = tuple(state)
         return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
@@ -182,7 +183,7 @@ class HeapGame(Game):
             labels.append("1:0" if rule.parts == 0 else f"1:{rest}" if rule.parts == 1 else f"1:{chosen[1]}+{rest - chosen[1]}")
         return labels
 
-    def sum_moves(self, state) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
+    def sum_moves(self, state: State) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         """Every move of a position: (label, child, component index, heap, heaps left), in move order."""
         for i, n in enumerate(self.heaps(state)):
             for idx, parts in self.heap_options(n):
@@ -190,27 +191,27 @@ class HeapGame(Game):
                 yield label, child, i, n, parts
 
     # --- the Game protocol -----------------------------------------------------
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"max": self.max_heap}
 
-    def start(self):
+    def start(self) -> State:
         return self.heap_state(self.max_heap)
 
-    def moves(self, state):
+    def moves(self, state: State) -> list[tuple[str, State]]:
         return [(label, child) for label, child, _, _, _ in self.sum_moves(state)]
 
-    def primitive(self, state) -> str | None:
+    def primitive(self, state: State) -> str | None:
         return None if any(self.heap_degree(n) for n in self.heaps(state)) else LOSE
 
-    def to_move(self, state) -> int:
+    def to_move(self, state: State) -> int:
         return 0
 
-    def is_component(self, state) -> bool:
+    def is_component(self, state: State) -> bool:
         """Whether ``state`` is one stored component (a single heap, or the empty position)."""
         heaps = self.heaps(state)
         return len(heaps) <= 1 and state == self.heap_state(heaps[0] if heaps else 0)
 
-    def encode(self, state) -> int:
+    def encode(self, state: State) -> int:
         if not self.is_component(state):
             raise PositionError(
                 f"{self.format(state)!r} has no code: only single components are stored "
@@ -219,13 +220,13 @@ class HeapGame(Game):
         heaps = self.heaps(state)
         return heaps[0] if heaps else 0
 
-    def decode(self, code: int):
+    def decode(self, code: int) -> State:
         return self.heap_state(code)
 
-    def format(self, state) -> str:
+    def format(self, state: State) -> str:
         return " ".join(map(str, state)) if state else "0"
 
-    def parse(self, text: str):
+    def parse(self, text: str) -> State:
         tokens = [t for t in _SEPARATORS.split(text.strip()) if t]
         if not tokens:
             raise PositionError(f"empty heap position {text!r}: write 0 for the empty position; expected {self.position_syntax}")

@@ -18,5 +18,5 @@ class GrundyGame(HeapGame):
     periodic_rules = False
     rules_name = "Grundy's game"
 
-    def __init__(self, max=1000):
+    def __init__(self, max: int = 1000) -> None:
         super().__init__(max, [HeapRule(0, 2, unequal=True)])

@@ -20,6 +20,6 @@ class Nim(HeapGame):
     periodic_rules = False
     rules_name = "Nim"
 
-    def __init__(self, max=100):
+    def __init__(self, max: int = 100) -> None:
         top = require_int("max", max, 1, MAX_HEAP_LIMIT)
         super().__init__(top, [HeapRule(k, parts) for k in range(1, top + 1) for parts in (0, 1)])

@@ -16,6 +16,7 @@ of any size are answered (:mod:`gamedb.solvers.heaps.periodicity`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from ...errors import InputError
 from ..base import Param
@@ -32,19 +33,19 @@ class Octal(HeapGame):
         max_param(1000),
     )
 
-    def __init__(self, code, max=1000):
+    def __init__(self, code: str, max: int = 1000) -> None:
         self.code, digits = parse_code(code)
         self.rules_name = f"octal game {self.code}"
         super().__init__(max, octal_rules(digits))
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"code": self.code, "max": self.max_heap}
 
     def default_name(self) -> str:
         return f"octal-{self.code}"
 
 
-def parse_code(code) -> tuple[str, list[int]]:
+def parse_code(code: object) -> tuple[str, list[int]]:
     """Normalised code text and its digits; raise :class:`InputError` naming what is wrong."""
     text = str(code)
     match = _CODE.match(text)

@@ -9,6 +9,8 @@ answered once it is found within --max.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...errors import InputError
 from ..base import Param, bounded_int, short_number
 from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
@@ -22,19 +24,19 @@ class Subtraction(HeapGame):
         max_param(1000),
     )
 
-    def __init__(self, set, max=1000):
+    def __init__(self, set: object, max: int = 1000) -> None:
         self.takes = parse_set(set)
         self.rules_name = f"subtraction game {{{','.join(map(str, self.takes))}}}"
         super().__init__(max, [HeapRule(k, parts) for k in self.takes for parts in (0, 1)])
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"set": ",".join(map(str, self.takes)), "max": self.max_heap}
 
     def default_name(self) -> str:
         return f"subtraction-{','.join(map(str, self.takes))}"
 
 
-def parse_set(value) -> list[int]:
+def parse_set(value: object) -> list[int]:
     """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
 
     Commas separate entries and each entry holds one or more numbers separated

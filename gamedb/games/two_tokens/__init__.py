@@ -8,7 +8,8 @@ and :mod:`gamedb.solvers.token_moves` generate moves from.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 #: the players, and the turn of a position: index 0 is the mouse, 1 the cat
 MOUSE, CAT = 0, 1

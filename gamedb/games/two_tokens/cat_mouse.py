@@ -13,12 +13,17 @@ Position text: ``mouse=M,cat=C,turn=mouse|cat``. Move labels: the node moved to.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from ...errors import GraphError, PositionError
 from ...values import LOSE, WIN
 from ..base import Capabilities, Estimate, Game, Param, TokenMoves, bounded_int, short_number
 from ..json_option import load_json_option
-from . import CAT, HOLE, MOUSE, State, TwoTokenCodes, reach as _reach
+from . import CAT, HOLE, MOUSE, State, TwoTokenCodes
+from . import reach as _reach
+
+if TYPE_CHECKING:
+    from ..vector import VectorRules
 
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
 
@@ -33,21 +38,21 @@ class CatMouse(TwoTokenCodes, Game):
     players = ("mouse", "cat")
     capabilities = Capabilities(vector_rules=True, token_moves=True)
 
-    def __init__(self, graph):
+    def __init__(self, graph: Any) -> None:
         self.graph = validate_graph(load_json_option(graph, "graph"))
         self.n = len(self.graph)
         # moves in a fixed order: ascending node number
         self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
         self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
-        self._vector = None  # the numpy fast path, made on first use
+        self._vector: VectorRules | None = None  # the numpy fast path, made on first use
         rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
         rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
         self._token_moves = TokenMoves(self.n, rows)
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"graph": self.graph}
 
-    def vector(self):
+    def vector(self) -> VectorRules:
         if self._vector is None:
             from .cat_mouse_vector import CatMouseVector
 
@@ -76,7 +81,7 @@ class CatMouse(TwoTokenCodes, Game):
             return WIN if state.turn == CAT else LOSE
         return None
 
-    def moves(self, state: State):
+    def moves(self, state: State) -> list[tuple[str, State]]:
         if self.primitive(state) is not None:
             return []
         if state.turn == MOUSE:
@@ -99,12 +104,13 @@ class CatMouse(TwoTokenCodes, Game):
         for who, node, digits in (("mouse", mouse, match.group(1)), ("cat", cat, match.group(2))):
             if node is None:
                 raise PositionError(f"bad cat-mouse position: {who} node {short_number(digits)} is not in the graph (0..{self.n - 1})")
+        assert mouse is not None and cat is not None  # both checked above
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
 
 
-def validate_graph(graph) -> list[list[int]]:
+def validate_graph(graph: Any) -> list[list[int]]:
     """Check a LeetCode 913 graph; raise :class:`GraphError` naming the offending entry."""
     if not isinstance(graph, list):
         raise GraphError(f"graph must be a JSON list of lists, got {type(graph).__name__}")

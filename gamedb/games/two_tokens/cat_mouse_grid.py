@@ -103,7 +103,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
     )
     players = PLAYERS
 
-    def __init__(self, grid, cat_jump: int = 1, mouse_jump: int = 1, turn_limit: int = DEFAULT_TURN_LIMIT):
+    def __init__(self, grid: Any, cat_jump: int = 1, mouse_jump: int = 1, turn_limit: int = DEFAULT_TURN_LIMIT) -> None:
         self.grid = validate_grid(_load_grid(grid))
         self.cat_jump = require_int("cat-jump", cat_jump, 1)
         self.mouse_jump = require_int("mouse-jump", mouse_jump, 1)
@@ -114,7 +114,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         self._start = State(self._find("M"), self._find("C"), MOUSE)
         self._jumps = (self._jump_table(self.mouse_jump), self._jump_table(self.cat_jump))
 
-    def parameters(self) -> dict:
+    def parameters(self) -> dict[str, Any]:
         return {"grid": self.grid, "cat_jump": self.cat_jump, "mouse_jump": self.mouse_jump, "turn_limit": self.turn_limit}
 
     def default_name(self) -> str:
@@ -147,7 +147,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         winner = CAT if cat_won else MOUSE
         return WIN if state.turn == winner else LOSE
 
-    def moves(self, state: State):
+    def moves(self, state: State) -> list[tuple[str, State]]:
         if self.primitive(state) is not None:
             return []
         if state.turn == MOUSE:
@@ -201,7 +201,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         turn limit, else the cat (a draw, or a mouse win that takes too long, is the cat's)."""
         return self.players[MOUSE] if mouse_wins_within(result, remoteness, player, self.turn_limit) else self.players[CAT]
 
-    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict:
+    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
         """The turn-limited answer for a position with this stored value.
 
         ``player`` is the player to move (index or name). The limit counts
@@ -284,7 +284,7 @@ def leetcode_answer(answer_or_values: Any, turn_limit: int = DEFAULT_TURN_LIMIT)
     return mouse_wins_within(result, remoteness, player, turn_limit)
 
 
-def _load_grid(value: Any):
+def _load_grid(value: Any) -> Any:
     """``--grid`` as JSON or a file, with a hint when the rows were typed bare (``--grid M.C.F``)."""
     try:
         return load_json_option(value, "grid")
@@ -296,7 +296,7 @@ def _load_grid(value: Any):
         raise
 
 
-def validate_grid(grid) -> list[str]:
+def validate_grid(grid: Any) -> list[str]:
     """Check a LeetCode 1728 grid; raise :class:`GraphError` naming the offending row and column."""
     if isinstance(grid, str):
         raise GraphError(f"grid must be a JSON list of row strings such as [\"M.C\",\"#.F\"], got the single string {grid!r}")

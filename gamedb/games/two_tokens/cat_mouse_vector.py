@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import CAT, HOLE, MOUSE
 from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
+from . import CAT, HOLE, MOUSE
 
 
 class CatMouseVector(VectorRules):
@@ -53,7 +53,7 @@ class CatMouseVector(VectorRules):
         heads, tails = self._text_parts
         codes = np.asarray(codes, dtype=np.int64)
         mouse, tail = np.divmod(codes, 2 * self.n)  # code = mouse * 2n + cat * 2 + turn
-        return [heads[m] + tails[t] for m, t in zip(mouse.tolist(), tail.tolist())]
+        return [heads[m] + tails[t] for m, t in zip(mouse.tolist(), tail.tolist(), strict=True)]
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         n = self.n

@@ -22,8 +22,9 @@ values are periodic from 0). Heaps beyond N are then answered by
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Sequence
+from typing import Any
 
 THEOREM = "octal periodicity theorem (Guy and Smith)"
 
@@ -44,11 +45,11 @@ class Periodicity:
     needs_max: int | None = None
     reason: str | None = None
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Periodicity":
+    def from_dict(cls, data: dict[str, Any]) -> Periodicity:
         return cls(**data)
 
 
@@ -106,4 +107,5 @@ def reduce(n: int, periodicity: Periodicity) -> int:
     if not periodicity.proven:
         raise ValueError("values not proven periodic")
     n0, p = periodicity.preperiod, periodicity.period
+    assert n0 is not None and p is not None  # a proven period has both
     return n0 + (n - n0) % p

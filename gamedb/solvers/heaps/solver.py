@@ -19,17 +19,16 @@ writing at heap k. The last batch stores the period of the values
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
 
-from ...store.catalog import load_progress, save_progress
 from ...games.heaps import HeapGame
-from .values import HeapValues, compute
-from .periodicity import Periodicity, find_period
-from ...store.bulk import copy_rows, indexes_built_after, insert_rows
-from ...store.schema import game as game_table, heap_rule, position
 from ...progress import Progress
-
+from ...store.bulk import copy_rows, indexes_built_after, insert_rows
+from ...store.catalog import load_progress, save_progress
+from ...store.schema import game as game_table
+from ...store.schema import heap_rule, position
+from .periodicity import Periodicity, find_period
+from .values import HeapValues, compute
 
 #: heaps written (and committed) per batch
 WRITE_BATCH = 100_000
@@ -106,6 +105,7 @@ def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
         values.degree[low:high],
         game.best_labels(values.best, low, high),
         grundy,
+        strict=True,
     )
 
 

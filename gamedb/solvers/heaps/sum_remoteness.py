@@ -18,7 +18,7 @@ sum positions; :class:`SearchExhausted` says the budget is spent.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ...games.heaps import HeapGame
 
@@ -78,7 +78,8 @@ class SumSearch:
                     r = self.of(tuple(sorted(others + parts)))
                     if best is None or (r < best if total else r > best):
                         best = r
-        result = 1 + best  # a sum of live heaps has moves, and a win has a zero-valued one
+        assert best is not None  # a sum of live heaps has moves, and a win has a zero-valued one
+        result = 1 + best
         self.memo[heaps] = result
         return result
 

@@ -25,7 +25,7 @@ the lowest move order.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ...errors import PositionNotFound

@@ -29,7 +29,9 @@ every sum as unknown, i.e. ``search_budget=0``), tested row for row.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ...games.heaps import HeapGame
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
@@ -45,7 +47,7 @@ class HeapValues:
     """grundy, remoteness (None: undetermined) and best option per heap 0..N."""
 
     grundy: list[int]
-    remoteness: list[int | None]
+    remoteness: Sequence[int | None]  # a list
     #: (rule index, smaller part of a split or 0) of the best move; None without moves
     best: list[tuple[int, int] | None]
     degree: list[int]
@@ -91,7 +93,7 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     return HeapValues(grundy, remoteness, best, degree, reached)
 
 
-def _single_heap_options(top: int, simple) -> tuple[list[int], list[int], list[tuple[int, int] | None]]:
+def _single_heap_options(top: int, simple: list[tuple[int, int, int]]) -> tuple[list[int], list[int], list[tuple[int, int] | None]]:
     """grundy, remoteness and best option of heaps 0..``top`` when every option leaves at most one heap (no sums)."""
     grundy: list[int] = []
     remoteness: list[int] = []
@@ -119,7 +121,9 @@ def _single_heap_options(top: int, simple) -> tuple[list[int], list[int], list[t
             remoteness.append(0)
             best.append(None)
         else:
-            r, idx = quick if g else slow
+            chosen = quick if g else slow
+            assert chosen is not None  # a heap with a non-zero value has a move to zero
+            r, idx = chosen
             remoteness.append(1 + r)
             best.append((idx, 0))
     return grundy, remoteness, best
@@ -178,7 +182,7 @@ def _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degre
     if not plain and not split_values:
         return g, 0, None
     # per rule, the candidate options (win: zero-valued; loss: all) as (unknown?, first order, best remoteness, its order)
-    candidates = []
+    candidates: list[tuple[bool, int, Any, Any]] = []
     for v, r, order in plain:
         if g and v:
             continue
@@ -188,13 +192,13 @@ def _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degre
         if not len(a):
             continue
         b = rest - a
-        r = np.where(degree_np[a] == 0, remoteness_np[b], np.where(degree_np[b] == 0, remoteness_np[a], _SUM))
+        rems = np.where(degree_np[a] == 0, remoteness_np[b], np.where(degree_np[b] == 0, remoteness_np[a], _SUM))
         base = idx * stride
-        if (r < 0).any():
+        if (rems < 0).any():
             candidates.append((True, base + int(a[0]), None, None))
         else:
-            k = int(np.argmin(r) if g else np.argmax(r))  # the first of the least / greatest: lowest order
-            candidates.append((False, base + int(a[0]), int(r[k]), base + int(a[k])))
+            k = int(np.argmin(rems) if g else np.argmax(rems))  # the first of the least / greatest: lowest order
+            candidates.append((False, base + int(a[0]), int(rems[k]), base + int(a[k])))
     first = min(c[1] for c in candidates)
     if any(c[0] for c in candidates):
         return g, None, _key(first, stride)

@@ -17,16 +17,15 @@ reach within a few times the solver's budget is refused.
 
 from __future__ import annotations
 
-
 import sqlalchemy as sa
 
-from ...store.catalog import GameRecord
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
+from ...progress import Progress
+from ...store.record import GameRecord
+from ...values import LOSE, WIN, is_remoteness, mex
 from .solver import analyse
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
-from ...values import LOSE, WIN, is_remoteness, mex
-from ...progress import Progress
 
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
 VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
