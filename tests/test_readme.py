@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 # `gamedb serve` runs until Ctrl+C: its page and API are tested in test_web_api and test_web_browser
-NOT_RUN = re.compile(r"pip install|python3 -m venv|pytest|bench/run\.py|alembic|postgresql|db upgrade|gamedb serve")
+NOT_RUN = re.compile(r"pip install|python3 -m venv|pytest|bench/run\.py|alembic|postgresql|db upgrade|gamedb serve|ruff|mypy")
 
 
 def shell_blocks() -> list[str]:
