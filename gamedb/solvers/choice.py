@@ -64,6 +64,9 @@ class Strategy:
         return getattr(importlib.import_module(module), cls)()
 
 
+#: what a solver does when a game offers no array rules of either kind
+ONE_BY_ONE = "positions are expanded one by one in Python (Game.expand)"
+
 STRATEGIES: dict[str, Strategy] = {
     "heaps": Strategy(
         "heaps",
@@ -76,7 +79,7 @@ STRATEGIES: dict[str, Strategy] = {
         "gamedb.solvers.tiers:TierSolver",
         needs=(
             Need("tiers", required=True),
-            Need("array_rules", required=False, without="positions are expanded one by one in Python (Game.expand)"),
+            Need("array_rules", required=False, without=ONE_BY_ONE),
         ),
         impartial=False,
     ),
@@ -84,7 +87,7 @@ STRATEGIES: dict[str, Strategy] = {
         "graph-memory",
         "gamedb.solvers.graph_memory:GraphMemory",
         needs=(
-            Need("vector_rules", required=False, without="positions are expanded one by one in Python (Game.expand)"),
+            Need("vector_rules", required=False, without=ONE_BY_ONE),
             Need("token_moves", required=False, without="one move row is written per move"),
         ),
         impartial=False,
@@ -93,7 +96,7 @@ STRATEGIES: dict[str, Strategy] = {
         "graph-sql",
         "gamedb.solvers.graph_sql:GraphSql",
         needs=(
-            Need("vector_rules", required=False, without="positions are expanded one by one in Python (Game.expand)"),
+            Need("vector_rules", required=False, without=ONE_BY_ONE),
             Need("token_moves", required=False, without="one move row is written per move and the levels join through move(child)"),
         ),
     ),
