@@ -232,6 +232,15 @@ class Database:
 
         return compact(self.engine, self.game(name))
 
+    def build_indexes(self) -> list[str]:
+        """Build the indexes a large tier solve left out (see :mod:`gamedb.solvers.tier_store`); return their names."""
+        from .store.bulk import create_missing_indexes
+        from .store.schema import metadata
+        from .store.tuning import solve_settings
+
+        with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
+            return create_missing_indexes(conn, list(metadata.sorted_tables))
+
     def copy_to(
         self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
     ) -> CopyReport:

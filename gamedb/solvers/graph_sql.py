@@ -35,9 +35,11 @@ import sqlalchemy as sa
 
 from ..errors import GamedbError
 from ..progress import Progress
+from ..store.bulk import create_missing_indexes
 from ..store.catalog import load_progress, save_progress
 from ..store.database import refresh_statistics
 from ..store.record import GameRecord
+from ..store.schema import position as position_table
 from . import choice, graph_answer, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
@@ -165,6 +167,7 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
     """
     sql = statements(engine.dialect.name, TOKEN_MOVES if move_lists else MOVE_ROWS)
     with engine.begin() as conn:
+        create_missing_indexes(conn, [position_table], only=["ix_position_remoteness"])  # the levels read it (a large tier solve leaves it out)
         # every statement gets the game id and, for move lists, the board's node count (:n, see token_moves)
         base = {"g": game_id, "n": token_moves.board_nodes(conn, game_id) if move_lists else None}
         state = load_progress(conn, game_id)

@@ -14,6 +14,17 @@ picks it up) and is deleted when the game is solved.
 :func:`~gamedb.store.bulk.copy_rows` (``executemany`` in large batches on
 SQLite, ``COPY`` on PostgreSQL), in one transaction with the progress
 marker that says the tier is done.
+
+**Indexes.** On SQLite the position table's secondary indexes (on the
+text, and on the remoteness for the SQL engine's levels) are dropped for a
+large load and built once at the end, by one sort each. A game of
+:data:`LEAVE_INDEXES_FROM` positions or more written into an empty table
+leaves them out: nothing gamedb does with a solved tier game needs them
+(``query`` and ``verify`` find positions by code through the rules), and
+for Connect-Four 5x5 they would cost a third of the time and 40 % of the
+file (docs/performance.md). ``gamedb db index`` builds them (a plain-SQL
+lookup by text scans the table without them); the SQL engine builds the
+remoteness index itself before its levels.
 """
 
 from __future__ import annotations
@@ -35,6 +46,8 @@ from ..store.schema import position
 
 #: rows per executemany / COPY batch
 WRITE_CHUNK = 200_000
+#: a game of this many positions written into an empty SQLite table leaves its secondary indexes out
+LEAVE_INDEXES_FROM = 1_000_000
 
 
 class TierFolder:
@@ -143,7 +156,9 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
 
 
 def _drop_indexes(conn, table, positions: int, state: dict) -> None:
-    """SQLite, a large game into a table not larger: drop the table's secondary indexes (built again at the end)."""
+    """SQLite, a large game into a table not larger: drop the table's secondary indexes; they are built
+    again at the end, unless the table held no other rows and the game has :data:`LEAVE_INDEXES_FROM`
+    positions or more (``state["indexes_left_out"]``; see the module's docstring)."""
     if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
         return
     existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar()
@@ -152,6 +167,7 @@ def _drop_indexes(conn, table, positions: int, state: dict) -> None:
     for index in sorted(table.indexes, key=lambda index: index.name):
         index.drop(conn, checkfirst=True)
     state["indexes_dropped"] = True
+    state["indexes_left_out"] = existing == 0 and positions >= LEAVE_INDEXES_FROM
 
 
 def write_rows(

@@ -121,10 +121,27 @@ def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> 
         return
     indexes = sorted(table.indexes, key=lambda index: str(index.name))
     for index in indexes:
-        index.drop(conn)
+        index.drop(conn, checkfirst=True)  # a large tier solve may have left them out
     yield
     for index in indexes:
         index.create(conn)
+
+
+def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, only: Sequence[str] | None = None) -> list[str]:
+    """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names.
+
+    A large tier solve leaves the position table's secondary indexes out
+    (:mod:`gamedb.solvers.tier_store`); ``gamedb db index`` and the SQL
+    engine (whose levels read the remoteness index) build them back.
+    """
+    have = {(t, ix["name"]) for t in {table.name for table in tables} for ix in sa.inspect(conn).get_indexes(t)}
+    built = []
+    for table in tables:
+        for index in sorted(table.indexes, key=lambda index: str(index.name)):
+            if (table.name, index.name) not in have and (only is None or index.name in only):
+                index.create(conn)
+                built.append(str(index.name))
+    return built
 
 
 #: loads smaller than this keep the indexes up to date as they go

@@ -241,11 +241,15 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
         conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
 
 
+#: rows SQLite's ANALYZE reads of each index at most (``PRAGMA analysis_limit``)
+ANALYSIS_LIMIT = 1000
+
+
 def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
     """Leave the database ready to be read or handed on.
 
     On a server: ANALYZE. On a SQLite file: ANALYZE (the planner's
-    statistics travel with the file), then the WAL is checkpointed into the
+    statistics travel with the file; sampled, :data:`ANALYSIS_LIMIT`), then the WAL is checkpointed into the
     file and the journal mode set back to DELETE, so the database is one
     self-contained file that can be read from a read-only folder. That needs
     the only connection to the file: the engine's pool is emptied first, and
@@ -262,6 +266,9 @@ def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
     if path is not None:
         engine.dispose()  # an idle pooled connection would block leaving WAL mode
     with engine.connect() as conn:
+        # statistics from a sample of each index: a full ANALYZE reads every row of every index, minutes
+        # for a game of 10^8 positions (docs/performance.md); the planner needs only their shape
+        conn.exec_driver_sql(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
         conn.exec_driver_sql("ANALYZE")
         conn.commit()
         if path is None:
