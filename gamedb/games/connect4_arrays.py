@@ -45,11 +45,10 @@ class Connect4Arrays(TierArrayRules):
     def heights(self, codes: np.ndarray) -> np.ndarray:
         """Stones in every column: int64 [n, width]."""
         codes = np.asarray(codes, dtype=np.int64)
-        out = np.zeros((len(codes), self.width), dtype=np.int64)
+        out = np.empty((len(codes), self.width), dtype=np.int64)
         for c in range(self.width):
-            chunk = (codes >> (c * self.stride)) & self._chunk
-            for r in range(1, self.height + 1):
-                out[:, c] += chunk >= (1 << r)
+            chunk = (codes >> (c * self.stride)) & self._chunk  # the sentinel is the column's highest bit
+            out[:, c] = np.maximum(np.frexp(chunk.astype(np.float64))[1] - 1, 0)  # exact: chunk < 2**53
         return out
 
     def _board(self, codes: np.ndarray):

@@ -55,6 +55,7 @@ class TierFolder:
 
     def __init__(self, path: Path):
         self.path = path
+        self._headers: dict[tuple[str, int], tuple[int, tuple, np.dtype]] = {}  # (kind, tier) -> data offset, row shape, dtype
 
     @classmethod
     def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> TierFolder:
@@ -95,6 +96,23 @@ class TierFolder:
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
         return np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
 
+    def read(self, kind: str, tier: int, start: int, stop: int) -> np.ndarray:
+        """Rows ``start:stop`` of a saved array, read from its file: unlike a memory map, nothing of the
+        file stays in the process's memory (the write phase reads every file once, a range at a time)."""
+        key = (kind, tier)
+        if key not in self._headers:
+            with open(self.path / f"{kind}-{tier}.npy", "rb") as f:
+                version = np.lib.format.read_magic(f)
+                read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+                shape, fortran, dtype = read_header(f)
+                assert not fortran  # np.save writes C order
+                self._headers[key] = (f.tell(), shape[1:], dtype)
+        offset, row_shape, dtype = self._headers[key]
+        row = int(np.prod(row_shape, dtype=np.int64)) * dtype.itemsize
+        count = max(stop - start, 0) * (row // dtype.itemsize if dtype.itemsize else 0)
+        data = np.fromfile(self.path / f"{kind}-{tier}.npy", dtype=dtype, count=count, offset=offset + start * row) if count else np.zeros(0, dtype)
+        return data.reshape((max(stop - start, 0), *row_shape))
+
     def has(self, kind: str, tier: int) -> bool:
         return (self.path / f"{kind}-{tier}.npy").exists()
 
@@ -111,8 +129,9 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
 
     tiers = sorted(counts)
     total = sum(counts.values())
+    codes = {t: folder.load("codes", t) for t in tiers}  # mapped for the binary searches (a few pages each)
     lo = state.get("written_below", 0)
-    done = sum(int(np.searchsorted(folder.load("codes", t), lo)) for t in tiers)
+    done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
     for hi in code_ranges(folder, tiers):
         if hi <= lo:
             continue
@@ -121,12 +140,11 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
                 _drop_indexes(conn, position_table, total, state)
             parts = []
             for t in tiers:
-                codes = folder.load("codes", t)  # each range maps the files anew: the pages read leave the process's memory
-                i, j = np.searchsorted(codes, [lo, hi])
+                i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
                 if j > i:
-                    page = np.array(codes[i:j])
-                    texts = rules.format_paths(np.array(folder.load("paths", t)[i:j])) if rules.path_texts else rules.texts(page)
-                    parts.append((page, texts, *(np.array(folder.load(kind, t)[i:j]) for kind in ("player", "result", "remoteness", "degree", "best"))))
+                    page = folder.read("codes", t, i, j)
+                    texts = rules.format_paths(folder.read("paths", t, i, j)) if rules.path_texts else rules.texts(page)
+                    parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
             texts = np.array([text for p in parts for text in p[1]], dtype=object)[order].tolist()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -56,7 +57,20 @@ def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows
         _copy_in(conn, table.name, columns, rows, constants)
         return
     names, values = _names_values(columns, constants)
-    executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
+    with _no_garbage_collection():  # the batch's tuples hold no cycles; collecting them cost 20 % of the write
+        executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
+
+
+@contextmanager
+def _no_garbage_collection() -> Iterator[None]:
+    """Python's cyclic garbage collector off for a while (back on after, if it was on)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
