@@ -68,7 +68,7 @@ def _graph(n: int = 200, seed: int = 3) -> str:
 
 def test_game_too_large_for_the_disk_is_refused_before_writing(cli, db_path, stored, monkeypatch):
     game = make_game("cat-mouse", graph=_graph())
-    positions, moves = game.estimate()
+    positions, moves = game.estimate()[:2]
     free = 5 * 10**6
     seen = []
 
@@ -89,7 +89,7 @@ def test_game_too_large_for_the_disk_is_refused_before_writing(cli, db_path, sto
 def test_disk_check_applies_to_every_engine_and_leaves_room_for_the_solve(fresh_db, monkeypatch):
     db = fresh_db()
     game = make_game("cat-mouse", graph=_graph())
-    need = disk_bytes(*game.estimate())
+    need = disk_bytes(*game.estimate()[:2])
     for engine in ("auto", "sql", "memory"):
         # enough for the finished file, not for the file and its write-ahead log while solving
         monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, need + 1))
@@ -115,7 +115,7 @@ def test_forced_resolve_is_checked_too_and_keeps_the_old_game(cli, db_path, monk
 
 def test_game_too_large_for_the_memory_limit_is_refused_with_engine_memory(cli, db_path, stored):
     game = make_game("cat-mouse", graph=_graph())
-    positions, moves = game.estimate()
+    positions, moves = game.estimate()[:2]
     run = cli("solve", "cat-mouse", "--graph", _graph(), "--engine", "memory", "--memory-limit", "1M", "-q")
     assert run.exit_code == 1
     line = _one_error_line(run.stderr)
@@ -205,7 +205,7 @@ def test_same_name_different_parameters_leaves_journal_mode(cli, db_path):
 )
 def test_estimates_bound_the_solved_sizes(fresh_db, family, options):
     game = make_game(family, **options)
-    positions, moves = game.estimate()
+    positions, moves = game.estimate()[:2]
     report = fresh_db().solve(game)
     slack = 4 if options.get("connect") == 3 else 2
     assert report.positions <= positions <= slack * report.positions + 100
@@ -215,7 +215,7 @@ def test_estimates_bound_the_solved_sizes(fresh_db, family, options):
 def test_cat_mouse_estimate_is_at_most_2_n_squared():
     for n in (3, 10, 50):
         graph = random_graph(random.Random(n), n, 0.2)
-        positions, _ = make_game("cat-mouse", graph=json.dumps(graph)).estimate()
+        positions = make_game("cat-mouse", graph=json.dumps(graph)).estimate().positions
         assert positions <= 2 * n * n
     # nodes neither animal can reach are not counted
     graph = [[1, 2], [0, 2], [0, 1], [4], [3]]
@@ -225,7 +225,7 @@ def test_cat_mouse_estimate_is_at_most_2_n_squared():
 def test_estimate_of_a_huge_game_is_cheap_and_refused(fresh_db):
     db = fresh_db()
     game = make_game("connect4", width=7, height=6)
-    positions, _ = game.estimate()
+    positions = game.estimate().positions
     assert positions > 10**12
     with pytest.raises(NotEnoughSpace, match=r"needs up to [\d,]+ positions .* PB on disk"):
         db.solve(game)
@@ -263,3 +263,32 @@ def test_solve_lock_refuses_the_same_game_only(fresh_db):
 def test_refused_errors_are_gamedb_errors():
     assert issubclass(NotEnoughSpace, GamedbError) and NotEnoughSpace.exit_code == 1
     assert issubclass(TooLarge, GamedbError) and TooLarge.exit_code == 1
+
+
+def test_the_tier_solver_says_its_memory_first_and_refuses_beyond_the_limit(cli, db_path, stored):
+    """Connect-Four's tier bounds (the boards of k stones, lines ignored) give the tier solver's memory before it starts."""
+    from gamedb.solvers.tiers import memory_estimate, tier_bytes
+
+    game = make_game("connect4", width=4, height=4)
+    need, largest, second = memory_estimate(game)
+    bounds = sorted(game.estimate().tiers.values())
+    assert (largest, second) == (bounds[-1], bounds[-2]) and need == tier_bytes(largest, second)
+    # the bounds hold: no tier has more positions than its bound (Tromp's 161,029 in all)
+    from gamedb.solvers.tier_store import TierFolder
+    from gamedb.solvers.tiers import enumerate_tiers
+
+    folder = TierFolder(db_path.parent / "tiers")
+    folder.reset()
+    counts = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32)
+    folder.remove()
+    assert sum(counts.values()) == 161_029 and all(n <= game.estimate().tiers[t] for t, n in counts.items())
+
+    run = cli("solve", "connect4", "--width", "4", "--height", "4", "--memory-limit", "100M", "-q")
+    assert run.exit_code == 1
+    line = _one_error_line(run.stderr)
+    assert "tier solver" in line and f"{largest:,}" in line and "--memory-limit is 105 MB" in line, line
+    assert stored()  # nothing written
+    run = cli("solve", "connect4", "--width", "4", "--height", "4", "--memory-limit", "2G")
+    assert run.exit_code == 0, run.stderr
+    assert "The tier solver needs up to ~" in run.stderr and f"up to {largest:,} and {second:,} positions" in run.stderr
+    assert "memory limit 2.1 GB" in run.stderr

@@ -134,8 +134,10 @@ def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_
         db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine="tiers")
     from gamedb.solvers.tiers import TooLarge
 
-    with pytest.raises(TooLarge, match="memory limit"):
+    with pytest.raises(TooLarge, match="needs up to .* in the tier solver"):  # before the solve, from the family's bounds
         db.solve(make_game("connect4", width=4, height=4), engine="tiers", memory_limit=1 << 20)
+    with pytest.raises(TooLarge, match="more than the memory limit"):  # no bounds: as the first tier is found
+        db.solve(make_game("tictactoe"), engine="tiers", memory_limit=1 << 20)
 
 
 def test_cli_solves_with_tiers_and_queries_every_move(cli):

@@ -37,6 +37,8 @@ def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: b
     if engine not in ENGINES:  # checked before a new database file is created
         raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     limit = None if memory_limit is None else parse_size(memory_limit)
+    if not quiet:
+        _say_tier_memory(game, engine, limit)
     db = open_database(ctx, create=True)
     with ProgressBars(quiet) as bars:
         report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
@@ -51,6 +53,24 @@ def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: b
         f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
         f"Start {answer.position}: {answer.player} to move, {value}."
     )
+
+
+def _say_tier_memory(game, engine: str, limit: int | None) -> None:
+    """Before a tier solve: the memory it needs at most (from the family's bounds on its tiers) and the limit."""
+    from ..solvers.choice import STRATEGIES
+    from ..store.tuning import default_memory_limit, human_size
+
+    if engine not in ("auto", "tiers") or not STRATEGIES["tiers"].accepts(game):
+        return
+    from ..solvers.tiers import memory_estimate
+
+    estimate = memory_estimate(game)
+    if estimate is not None:
+        need, largest, second = estimate
+        err(
+            f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
+            f"memory limit {human_size(limit if limit is not None else default_memory_limit())}."
+        )
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")

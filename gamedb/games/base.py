@@ -44,13 +44,16 @@ class Estimate(NamedTuple):
     """Upper bounds on the size of a game, known before enumerating it.
 
     ``positions`` bounds the reachable positions, ``moves`` the moves out of
-    them. The solver checks them against the free disk space and the memory
-    limit before it writes anything, so they should be cheap to compute and
-    not much larger than the truth.
+    them, and ``tiers`` (a family with tiers, optional) the positions of each
+    tier, from which the tier solver's memory is estimated. The solver checks
+    them against the free disk space and the memory limit before it writes
+    anything, so they should be cheap to compute and not much larger than
+    the truth.
     """
 
     positions: int
     moves: int
+    tiers: dict[int, int] | None = None
 
 
 @dataclass(frozen=True)

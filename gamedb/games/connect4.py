@@ -114,9 +114,9 @@ class Connect4(Game):
             colourings = n * comb(k, (k + 1) // 2)
             boards[k] = boards.get(k, 0) + colourings
             exits[k] = exits.get(k, 0) + colourings * (w - f)
-        positions = sum(min(count, w**k) for k, count in boards.items())
+        tiers = {k: min(count, w**k) for k, count in sorted(boards.items())}  # the tier is the stones on the board
         moves = sum(min(count, w ** (k + 1)) for k, count in exits.items())
-        return Estimate(positions, moves)
+        return Estimate(sum(tiers.values()), moves, tiers)
 
     # --- rules --------------------------------------------------------------
     # A state is (x, mask): the bits of X's stones and of all stones.

@@ -184,7 +184,7 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
     estimate = game.estimate()
     if estimate is None:
         return
-    positions, moves = estimate
+    positions, moves = estimate.positions, estimate.moves
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
     path = sqlite_file(engine)
     if path is not None:
@@ -199,18 +199,30 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
                 f"{size} (~{human_size(need)} on disk, ~{human_size(need * DISK_WORK_FACTOR)} free while solving) "
                 f"but only {human_size(free)} are free in {folder}"
             )
+    if method in ("auto", "tiers") and choice.STRATEGIES["tiers"].accepts(game) and estimate.tiers:
+        from .tiers import memory_estimate  # numpy: imported only to solve
+
+        need, largest, second = memory_estimate(game) or (0, 0, 0)
+        limit = memory_limit if memory_limit is not None else default_memory_limit()
+        if need > limit:
+            which = _limit_words(limit, memory_limit is not None and chosen)
+            raise TooLarge(
+                f"{name} needs up to ~{human_size(need)} of memory in the tier solver (tiers of up to {largest:,} and {second:,} positions) "
+                f"but {which}; use a larger --memory-limit"
+            )
     if method == "memory":
         from . import graph_memory  # numpy: imported only to solve
 
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         need = graph_memory.estimate_game_bytes(game, positions, moves)
         if need > limit:
-            which = (
-                f"--memory-limit is {human_size(limit)}"
-                if memory_limit is not None and chosen
-                else f"the memory limit is {human_size(limit)} (half the available memory)"
-            )
+            which = _limit_words(limit, memory_limit is not None and chosen)
             raise TooLarge(
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"
             )
+
+
+def _limit_words(limit: int, chosen: bool) -> str:
+    """The memory limit as a refusal names it: the user's ``--memory-limit`` or the default."""
+    return f"--memory-limit is {human_size(limit)}" if chosen else f"the memory limit is {human_size(limit)} (half the available memory)"

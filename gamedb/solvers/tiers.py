@@ -88,6 +88,16 @@ def tier_bytes(largest: int, next_largest: int) -> int:
     return BASE_BYTES + (largest + next_largest) * BYTES_PER_TIER_POSITION
 
 
+def memory_estimate(game: Game) -> tuple[int, int, int] | None:
+    """(bytes, positions of the largest tier, of the next largest) the tier solver needs at most, from the
+    family's bounds on its tiers (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`); None: no bounds."""
+    estimate = game.estimate()
+    if estimate is None or not estimate.tiers:
+        return None
+    largest, second = (sorted(estimate.tiers.values(), reverse=True) + [0])[:2]
+    return tier_bytes(largest, second), largest, second
+
+
 def solve_tiers(engine: sa.Engine, record, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
     """Solve (or resume) the game of ``record`` tier by tier, then write its rows; return (positions, moves)."""
     t0 = time.perf_counter()
