@@ -451,6 +451,7 @@ def main() -> None:
     parser.add_argument("--tiers", action="store_true", help="only the tier solver's rows: Connect-Four 5x4 and 4x6 (bench/tiers.py)")
     parser.add_argument("--big", action="store_true", help="with --tiers: also Connect-Four 5x5 (69,763,700 positions)")
     parser.add_argument("--huge", action="store_true", help="with --tiers --big: also Connect-Four 6x4 (94,910,577 positions)")
+    parser.add_argument("--only", metavar="WxH", action="append", help="with --tiers: only this board (repeatable), e.g. --only 6x4")
     parser.add_argument("--gamesmanpy", metavar="CMD", help="with --tiers: CMD VARIANT solves Connect-Four VARIANT (5x4) with GamesmanPy, for the ratio")
     args = parser.parse_args()
 

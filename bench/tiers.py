@@ -3,6 +3,8 @@
     python bench/run.py --tiers                       # Connect-Four 5x4 and 4x6 (a few minutes)
     python bench/run.py --tiers --big                 # also 5x5 (69,763,700 positions; about 15 minutes)
     python bench/run.py --tiers --gamesmanpy CMD      # also GamesmanPy on 5x4: CMD VARIANT solves it (e.g. a script)
+    python bench/run.py --tiers --big --huge --only 6x4   # only the boards named (repeatable)
+    bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --tiers --only 5x4 --postgres "$GAMEDB_TEST_PG"'   # also on PostgreSQL
 
 Every board is solved end to end (``--engine tiers``, a new SQLite file) in
 a child process of its own, so its peak memory is its own, and compared
@@ -10,8 +12,11 @@ with the published count of positions and value of the start (John
 Tromp's). Printed: seconds, positions per second, peak memory, bytes per
 position of the file, and the floor of SQLite for the same rows (the
 solved file's position rows inserted again with ``executemany`` into a new
-file, then its two indexes built), with each target ``ok`` or ``MISSED``.
-The load average is printed with each row: the machine is shared.
+file, then the indexes the solved file has built; boards up to
+:data:`FLOOR_UP_TO` positions), with each target ``ok`` or ``MISSED``.
+With ``--postgres URL`` the same board is solved on that server too (rows
+through ``COPY``) and its start value compared. The load average is
+printed with each row: the machine is shared.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ BOARDS = {
 #: the second player wins 6x4 (the start is a loss for X, to move)
 BIG_EXTRA = {(6, 4): (94_910_577, "lose", 24, None, None, None)}
 TARGET_GAMESMANPY_RATIO = 4.0
+#: the floor (the rows inserted again) is measured for boards up to this many positions
+FLOOR_UP_TO = 20_000_000
 #: the board GamesmanPy solves for the ratio
 GAMESMANPY_BOARD = (5, 4)
 
@@ -61,8 +68,8 @@ def job_floor_rows(args) -> dict:
         count += len(batch)
     t0 = time.perf_counter()
     dst.commit()
-    dst.execute("CREATE UNIQUE INDEX ix_position_text ON position (game_id, text)")
-    dst.execute("CREATE INDEX ix_position_remoteness ON position (game_id, remoteness) WHERE remoteness IS NOT NULL")
+    for (sql,) in src.execute("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'position' AND sql IS NOT NULL ORDER BY name"):
+        dst.execute(sql)  # the indexes the solve left in its file (a large tier solve leaves them out)
     dst.commit()
     dst.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     dst.close()
@@ -89,6 +96,9 @@ def run_tiers(args, work: Path, run_child, line, verdict) -> None:
         boards.pop((5, 5), None)
     elif args.huge:
         boards.update(BIG_EXTRA)
+    if args.only:
+        wanted = {tuple(int(x) for x in text.lower().split("x")) for text in args.only}
+        boards = {board: figures for board, figures in {**BOARDS, **BIG_EXTRA}.items() if board in wanted}
     print("\n4. the tier solver on Connect-Four (--engine tiers)")
     for (width, height), (known, value, rem, t_target, mb_target, b_target) in boards.items():
         db = work / f"c4-{width}x{height}.sqlite"
@@ -109,14 +119,27 @@ def run_tiers(args, work: Path, run_child, line, verdict) -> None:
             f"{run['file_bytes'] / 1e6:,.0f} MB, {per:.1f} bytes/position",
             verdict(per <= b_target, f"<= {b_target} B/position") if b_target else "",
         )
-        floor = run_child("floor_rows", "--graph", str(db), "--db", str(work / "floor.sqlite"))
-        (work / "floor.sqlite").unlink(missing_ok=True)
-        bare = floor["insert_seconds"] + floor["index_seconds"]
-        line(
-            "    SQLite floor, the same rows",
-            f"insert {floor['insert_seconds']:.1f} s ({floor['rows'] / floor['insert_seconds']:,.0f} rows/s) + indexes {floor['index_seconds']:.1f} s",
-        )
-        line("    gamedb / floor", f"{seconds / bare:.2f}x ({load()})")
+        if pos <= FLOOR_UP_TO:
+            floor = run_child("floor_rows", "--graph", str(db), "--db", str(work / "floor.sqlite"))
+            (work / "floor.sqlite").unlink(missing_ok=True)
+            bare = floor["insert_seconds"] + floor["index_seconds"]
+            line(
+                "    SQLite floor, the same rows",
+                f"insert {floor['insert_seconds']:.1f} s ({floor['rows'] / floor['insert_seconds']:,.0f} rows/s) + indexes {floor['index_seconds']:.1f} s",
+            )
+            line("    gamedb / floor", f"{seconds / bare:.2f}x ({load()})")
+        if args.postgres:
+            pg = run_child(
+                "gamedb", "--db", args.postgres, "--name", f"c4-{width}x{height}", "--family", "connect4",
+                "--params", json.dumps({"width": width, "height": height}), "--engine", "tiers", "--force",
+            )  # fmt: skip
+            same = (pg["positions"], *pg["start"]) == (pos, *run["start"])
+            line(
+                "    PostgreSQL (COPY per range), same board",
+                f"{pg['seconds']:.1f} s, CPU {pg['cpu_seconds']:.1f} s, peak {pg['peak_mb']:,.0f} MB: {pg['seconds'] / seconds:.2f}x SQLite's time",
+                verdict(same, "same positions and start value"),
+            )
+            line("      phases", ", ".join(f"{k} {v:.1f} s" for k, v in pg["phases"].items()) + f" ({load()})")
         if (width, height) == GAMESMANPY_BOARD and args.gamesmanpy:
             wall, cpu = run_gamesmanpy(args.gamesmanpy, f"{width}x{height}")
             ratio = wall / seconds
