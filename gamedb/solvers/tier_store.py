@@ -11,7 +11,7 @@ temporary folder for a server, survives a killed solve (the resumed solve
 picks it up) and is deleted when the game is solved.
 
 **Writing.** A solved tier's position rows go in code order through
-:func:`~gamedb.store.bulk.copy_rows` (``executemany`` in large batches on
+:func:`~gamedb.store.bulk.copy_columns` (a hundred rows per ``INSERT`` on
 SQLite, ``COPY`` on PostgreSQL), in one transaction with the progress
 marker that says the tier is done.
 
@@ -39,7 +39,7 @@ import numpy as np
 import sqlalchemy as sa
 
 from ..games.vector import RESULT_NAMES
-from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
+from ..store.bulk import DEFER_INDEXES_FROM, copy_columns
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
 from ..store.schema import position
@@ -195,5 +195,13 @@ def write_rows(
     names = np.array(RESULT_NAMES, dtype=object)
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
-    rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels, strict=True)
-    copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)
+    columns = {
+        "code": codes.tolist(),
+        "text": texts,
+        "player": player.tolist(),
+        "result": names[result].tolist(),
+        "remoteness": rem.tolist(),
+        "degree": degree.tolist(),
+        "best_move": best_labels,
+    }
+    copy_columns(conn, position, columns, game_id=game_id)

@@ -73,6 +73,41 @@ def _no_garbage_collection() -> Iterator[None]:
             gc.enable()
 
 
+def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, list[Any]], *, game_id: int | None = None) -> None:
+    """:func:`copy_rows` for rows given as columns (lists of equal length, by column name).
+
+    SQLite gets :data:`ROWS_PER_INSERT` rows per ``INSERT ... VALUES (...),
+    (...)`` statement: binding a flat list of values costs about half as much
+    per row as one statement per row (docs/performance.md).
+    """
+    names = list(columns)
+    values = list(columns.values())
+    n = len(values[0]) if values else 0
+    if conn.dialect.name == "postgresql" or not n:
+        copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
+        return
+    width = len(names)
+    constants = {} if game_id is None else {"game_id": game_id}
+    row_names, row_values = _names_values(names, constants)
+    with _no_garbage_collection():
+        flat: list[Any] = [None] * (n * width)
+        for k, column in enumerate(values):
+            flat[k::width] = column
+        step = ROWS_PER_INSERT * width
+        whole = len(flat) - len(flat) % step
+        if whole:
+            sql = f"INSERT INTO {table.name} ({row_names}) VALUES " + ", ".join([f"({row_values})"] * ROWS_PER_INSERT)
+            executemany(conn, sql, [tuple(flat[i : i + step]) for i in range(0, whole, step)])
+        if whole < len(flat):
+            rest = (len(flat) - whole) // width
+            sql = f"INSERT INTO {table.name} ({row_names}) VALUES " + ", ".join([f"({row_values})"] * rest)
+            executemany(conn, sql, [tuple(flat[whole:])])
+
+
+#: rows per INSERT statement of :func:`copy_columns` (bound values stay under SQLite's oldest limit, 999)
+ROWS_PER_INSERT = 100
+
+
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
     """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
 
