@@ -232,6 +232,14 @@ class Database:
 
         return compact(self.engine, self.game(name))
 
+    def missing_indexes(self) -> list[str]:
+        """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
+        from .store.bulk import missing_indexes
+        from .store.schema import metadata
+
+        with self.engine.connect() as conn:
+            return [str(index.name) for index in missing_indexes(conn, list(metadata.sorted_tables))]
+
     def build_indexes(self) -> list[str]:
         """Build the indexes a large tier solve left out (see :mod:`gamedb.solvers.tier_store`); return their names."""
         from .store.bulk import create_missing_indexes

@@ -36,6 +36,7 @@ def solved_without_indexes(cli, monkeypatch):
     monkeypatch.setattr(tier_store, "LEAVE_INDEXES_FROM", 100_000)
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--quiet")
     assert run.exit_code == 0, run.stderr
+    assert "gamedb db index" in run.stderr  # the solve says so
     assert not position_indexes(cli.db_path) & INDEXES
     return cli
 

@@ -47,6 +47,8 @@ def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: b
     if report.already_solved:
         out(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
         return
+    if report.engine == "tiers" and "ix_position_text" in db.missing_indexes():
+        err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
     answer = db.probe(report.name)
     value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
     out(

@@ -176,6 +176,16 @@ def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> 
         index.create(conn)
 
 
+def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.Index]:
+    """The indexes of ``tables`` that the database lacks (a large tier solve leaves the position table's out)."""
+    inspector = sa.inspect(conn)
+    missing = []
+    for table in tables:
+        have = {ix["name"] for ix in inspector.get_indexes(table.name)}
+        missing += [index for index in sorted(table.indexes, key=lambda index: str(index.name)) if index.name not in have]
+    return missing
+
+
 def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, only: Sequence[str] | None = None) -> list[str]:
     """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names.
 
@@ -183,13 +193,11 @@ def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, o
     (:mod:`gamedb.solvers.tier_store`); ``gamedb db index`` and the SQL
     engine (whose levels read the remoteness index) build them back.
     """
-    have = {(t, ix["name"]) for t in {table.name for table in tables} for ix in sa.inspect(conn).get_indexes(t)}
     built = []
-    for table in tables:
-        for index in sorted(table.indexes, key=lambda index: str(index.name)):
-            if (table.name, index.name) not in have and (only is None or index.name in only):
-                index.create(conn)
-                built.append(str(index.name))
+    for index in missing_indexes(conn, tables):
+        if only is None or index.name in only:
+            index.create(conn)
+            built.append(str(index.name))
     return built
 
 
