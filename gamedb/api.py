@@ -36,10 +36,21 @@ class Database:
 
     ``create=True`` creates the file and schema if missing (solving needs
     it); ``readonly=True`` opens a SQLite file read-only for queries.
+    ``game_classes`` are the ``module:Class`` game classes the caller trusts
+    a stored game to name (a file never chooses code on its own); a game
+    this object solves from such a class is trusted too.
     """
 
-    def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
+    def __init__(
+        self,
+        db: str | os.PathLike = DEFAULT_PATH,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        game_classes: Iterable[str] = (),
+    ):
         self.location = os.fspath(db)
+        self.game_classes = set(game_classes)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
@@ -83,7 +94,7 @@ class Database:
         if cached is not None and cached[0] == tuple(row):
             return cached[1], cached[2]
         record = catalog.record_from_row(row)
-        game = record.rules()
+        game = record.rules(self.game_classes)
         self._rules[name] = (tuple(row), record, game)
         return record, game
 
@@ -103,6 +114,9 @@ class Database:
         from .store.tuning import parse_size
 
         limit = None if memory_limit is None else parse_size(memory_limit)
+        key = catalog.family_key(game)
+        if ":" in key:  # the caller handed us this class: its stored games may load it again
+            self.game_classes.add(key)
         return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:

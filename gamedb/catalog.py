@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from typing import Collection
 
 import sqlalchemy as sa
 
 from . import __version__
-from .errors import GameExists, GameNotFound, GamedbError
+from .errors import GameExists, GameNotFound, GamedbError, StoredCodeRefused, UnknownFamily
+from .safe_text import shown
 from .games import game_from_parameters
 from .games.base import Game
 from .store.schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
@@ -42,9 +44,17 @@ class GameRecord:
     def solved(self) -> bool:
         return self.status == SOLVED
 
-    def rules(self) -> Game:
-        """The game's rules, rebuilt from the stored parameters."""
-        return game_from_parameters(self.family, self.parameters)
+    def rules(self, game_classes: Collection[str] = ()) -> Game:
+        """The game's rules, rebuilt from the stored parameters.
+
+        Only a built-in family or an installed plugin loads on the file's word;
+        a ``module:Class`` family loads only if named in ``game_classes`` (the
+        user's ``--game``), see :func:`gamedb.games.stored_family`.
+        """
+        try:
+            return game_from_parameters(self.family, self.parameters, game_classes)
+        except (StoredCodeRefused, UnknownFamily) as exc:
+            raise type(exc)(f"game {shown(self.name)}: {exc}") from None
 
     def require_solved(self) -> None:
         if not self.solved:

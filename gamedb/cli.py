@@ -17,6 +17,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .errors import GamedbError, InputError, UnknownFamily
+from .safe_text import cut_middle, escaped, json_escaped
 from .games import family, family_names
 
 class OneLineErrors(typer.core.TyperGroup):
@@ -87,11 +88,13 @@ EXIT_INTERRUPTED = 130
 # --- plumbing ----------------------------------------------------------------
 
 def _err(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+    """One message on stderr: text from a file or a user is escaped, a long input cut to its ends."""
+    print(cut_middle(escaped(message)), file=sys.stderr, flush=True)
 
 
 def _out(text: str) -> None:
-    print(text, flush=True)
+    """Lines of data on stdout; names from a file never reach the terminal as escape sequences."""
+    print(escaped(text, keep="\n"), flush=True)
 
 
 def handle_errors(fn):
@@ -132,10 +135,22 @@ class _State:
 STATE = _State()
 
 
-def _open(*, create: bool = False, readonly: bool = False):
+def _open(*, create: bool = False, readonly: bool = False, game_class: str | None = None):
     from .api import Database
 
-    return Database(STATE.db, create=create, readonly=readonly and "://" not in STATE.db)
+    classes = [game_class] if game_class else []
+    return Database(STATE.db, create=create, readonly=readonly and "://" not in STATE.db, game_classes=classes)
+
+
+#: ``--game`` on a command that reads a stored game's rules
+GameClassOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game",
+        help="For a game solved from a Python class (solve --game module:Class): the same module:Class, "
+        "which you trust to run. A database file never chooses code on its own.",
+    ),
+]
 
 
 class ProgressBars:
@@ -174,7 +189,8 @@ class ProgressBars:
 
 
 def _show_json(data: Any) -> None:
-    _out(json.dumps(data, indent=2, ensure_ascii=False))
+    _out(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))
+
 
 
 # --- global options ------------------------------------------------------------
@@ -450,9 +466,10 @@ def query_command(
     name: Annotated[str, typer.Argument(help="Name of a solved game (see `gamedb list`).")],
     position: Annotated[Optional[str], typer.Argument(help="Position text; omitted means the start position.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    game_class: GameClassOption = None,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    db = _open(readonly=True)
+    db = _open(readonly=True, game_class=game_class)
     record, game = db.rules(name)
     answer = db.probe(name, position)
     # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
@@ -513,9 +530,10 @@ def stats_command(
 def verify_command(
     name: Annotated[str, typer.Argument(help="Name of a solved game.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    game_class: GameClassOption = None,
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
-    db = _open(readonly=True)
+    db = _open(readonly=True, game_class=game_class)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
     _out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
@@ -575,13 +593,14 @@ def export_command(
     name: Annotated[str, typer.Argument(help="Name of a solved game.")],
     fmt: Annotated[str, typer.Option("--format", "-f", help="csv or jsonl.")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    game_class: GameClassOption = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from .export import export_lines
 
-    db = _open(readonly=True)
+    db = _open(readonly=True, game_class=game_class)
     record = db.game(name)
-    lines = export_lines(db.engine, record, fmt.lower())
+    lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)
@@ -641,11 +660,12 @@ def play_command(
         Optional[str], typer.Option("--as", help="The player you play (default: the player who moves first).")
     ] = None,
     start: Annotated[Optional[str], typer.Option("--from", help="Start from this position instead of the start.")] = None,
+    game_class: GameClassOption = None,
 ) -> None:
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
     from .play import PlaySession
 
-    db = _open(readonly=True)
+    db = _open(readonly=True, game_class=game_class)
     record, game = db.rules(name)
     players = list(game.players)
     if as_player is None:

@@ -82,7 +82,10 @@ def test_game_module_in_the_working_directory(tmp_path):
 
     solved = gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=9", "--name", "here", "-q")
     assert solved.returncode == 0, solved.stderr
-    data = json.loads(gamedb("query", "here", "--json").stdout)
+    # the file names mytake:TakeAway; the class loads again only when the user names it too
+    refused = gamedb("query", "here", "--json")
+    assert refused.returncode == 1 and refused.stderr.strip().endswith("pass --game mytake:TakeAway"), refused.stderr
+    data = json.loads(gamedb("query", "here", "--json", "--game", "mytake:TakeAway").stdout)
     assert data["result"] == _takeaway_oracle(9, 3)
 
 

@@ -1,0 +1,122 @@
+"""A database file never chooses code: a stored ``module:Class`` family loads only on the user's ``--game``.
+
+The crafted file holds a solved game whose ``family`` column names
+``evilmod:Evil``, and ``evilmod.py`` lies beside it in the working directory
+(which ``python -m`` puts on the import path). Importing it would leave a
+trace file. Every command runs as a user types it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamedb import Database, make_game
+
+EVIL = """\
+from pathlib import Path
+Path(__file__).with_name("TRACE").write_text("evilmod ran")
+from gamedb.games.nim import Nim as Evil
+"""
+
+#: (command, exit code, what stdout or stderr must say); exit 1 = one `Error:` line naming what to pass
+COMMANDS = [
+    (["list"], 0, "evilmod:Evil"),
+    (["query", "heaps"], 1, "pass --game evilmod:Evil"),
+    (["query", "heaps", "3 4"], 1, "pass --game evilmod:Evil"),
+    (["stats", "heaps"], 0, "positions"),
+    (["verify", "heaps"], 1, "pass --game evilmod:Evil"),
+    (["export", "heaps", "-f", "jsonl"], 1, "pass --game evilmod:Evil"),
+    (["play", "heaps"], 1, "pass --game evilmod:Evil"),
+    (["query", "heaps", "--game", "gamedb.games.nim:Nim"], 1, "pass --game evilmod:Evil"),  # another class is not the one named
+    (["copy", "{db}", "{copy}"], 0, "Copied 1 game(s)"),
+    (["compact", "heaps"], 0, "Compacted heaps"),
+]
+
+
+@pytest.fixture(scope="module")
+def crafted(tmp_path_factory) -> Path:
+    """A solved Nim whose family column an attacker rewrote to ``evilmod:Evil``, and the module beside it."""
+    folder = tmp_path_factory.mktemp("crafted")
+    with Database(folder / "shared.sqlite", create=True) as db:
+        db.solve(make_game("nim", max=4), "heaps")
+    with sqlite3.connect(folder / "shared.sqlite") as con:
+        con.execute("UPDATE game SET family = 'evilmod:Evil' WHERE name = 'heaps'")
+    con.close()
+    (folder / "shared.sqlite.lock").unlink(missing_ok=True)
+    (folder / "evilmod.py").write_text(EVIL)
+    return folder
+
+
+def _gamedb(folder: Path, *args: str, stdin: str = "quit\n") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("GAMEDB_DB", "PYTHONPATH")}
+    return subprocess.run(
+        [sys.executable, "-m", "gamedb", "--db", "shared.sqlite", *args],
+        cwd=folder, input=stdin, capture_output=True, text=True, env=env, timeout=120,
+    )
+
+
+def _digest(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("args,code,says", COMMANDS, ids=[" ".join(c[0][:2]) + ("" if len(c[0]) < 3 else "+") for c in COMMANDS])
+def test_a_file_never_runs_code(crafted, tmp_path, args, code, says):
+    folder = tmp_path / "share"
+    shutil.copytree(crafted, folder)
+    before = _digest(folder / "shared.sqlite")
+    args = [a.replace("{db}", "shared.sqlite").replace("{copy}", "copy.sqlite") for a in args]
+    run = _gamedb(folder, *args)
+    assert not (folder / "TRACE").exists(), "the module named by the file was imported"
+    assert "Traceback" not in run.stdout + run.stderr
+    assert run.returncode == code, run.stderr
+    if code == 1:
+        lines = [line for line in run.stderr.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("Error: game 'heaps': ") and says in lines[0], lines
+    else:
+        assert says in run.stdout, run.stdout + run.stderr
+    if args[0] != "compact":  # compact rewrites the file by design (and needs no rules)
+        assert _digest(folder / "shared.sqlite") == before, "the command changed the file"
+    else:
+        assert "heaps" in _gamedb(folder, "list").stdout
+
+
+def test_the_users_own_game_option_loads_the_class(crafted, tmp_path):
+    """The person running gamedb may choose the code: the same --game, on the command line, loads it."""
+    folder = tmp_path / "share"
+    shutil.copytree(crafted, folder)
+    before = _digest(folder / "shared.sqlite")
+    run = _gamedb(folder, "query", "heaps", "3 4", "--game", "evilmod:Evil")
+    assert run.returncode == 0, run.stderr
+    assert "value      win" in run.stdout  # 3 XOR 4 != 0: the mover wins (Bouton)
+    assert (folder / "TRACE").exists()
+    assert _digest(folder / "shared.sqlite") == before
+
+
+def test_a_stored_family_that_is_not_installed(crafted, tmp_path):
+    folder = tmp_path / "share"
+    shutil.copytree(crafted, folder)
+    with sqlite3.connect(folder / "shared.sqlite") as con:
+        con.execute("UPDATE game SET family = 'evilmod' WHERE name = 'heaps'")
+    con.close()
+    run = _gamedb(folder, "query", "heaps")
+    assert run.returncode == 1 and not (folder / "TRACE").exists()
+    assert run.stderr.startswith("Error: game 'heaps': its family 'evilmod' is neither built in nor an installed plugin")
+
+
+def test_the_working_directory_leaves_the_import_path(tmp_path, monkeypatch):
+    """--game finds a module where the user stands, and the directory is off the path again afterwards:
+    a later import (say of an optional dependency that is not installed) never finds a file lying there."""
+    from gamedb.games import load_class
+
+    (tmp_path / "here_game.py").write_text("from gamedb.games.nim import Nim as Here\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    assert load_class("here_game:Here").family == "nim"
+    assert str(tmp_path) not in sys.path
