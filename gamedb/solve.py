@@ -16,7 +16,7 @@ from .enumerate import enumerate_game
 from .errors import GamedbError, GameExists, InputError
 from .games.base import Game
 from .games.heap import HeapGame
-from .locking import others_solving, solve_lock
+from .locking import others_solving, solve_lock, solve_tag
 from .store.database import finish_file, sqlite_file
 from .store.schema import ENUMERATING, SOLVED, SOLVING
 from .store.tuning import default_memory_limit, human_size, solve_settings
@@ -85,7 +85,7 @@ def solve(
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
-    with solve_lock(engine, name), solve_settings(engine, limit):
+    with solve_lock(engine, name), solve_settings(engine, limit, solve_tag(name)):
         return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
 
 
