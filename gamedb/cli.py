@@ -567,8 +567,11 @@ def copy_command(
         report = source.copy_to(target, games or None, force=force, progress=bars)
     for name in report.skipped:
         _err(f"Skipped {name}: not fully solved.")
+    if report.already:
+        _err(f"Already in the destination, as copied before: {', '.join(report.already)}.")
     if not report.games:
-        _err("No solved games to copy.")
+        if not report.already:
+            _err("No solved games to copy.")
         return
     _out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
 
@@ -693,7 +696,7 @@ def play_command(
             answer = session.play(answer, move)
             continue
         try:
-            typed = input(f"{answer.player} to move> ")
+            typed = input(escaped(f"{answer.player} to move> "))
         except EOFError:
             _out("")
             return

@@ -17,7 +17,7 @@ from .errors import GamedbError, GameExists, InputError
 from .games.base import Game
 from .games.heap import HeapGame
 from .locking import others_solving, solve_lock, solve_tag
-from .store.database import finish_file, sqlite_file
+from .store.database import file_unfinished, finish_file, sqlite_file
 from .store.schema import ENUMERATING, SOLVED, SOLVING
 from .store.tuning import default_memory_limit, human_size, solve_settings
 
@@ -79,7 +79,7 @@ def solve(
     if record is not None and not force:
         _check_stored(record, game, name)
         if record.solved:
-            return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+            return _already_solved(engine, record, name)
         if method == "memory":
             _in_memory(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
@@ -109,7 +109,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
         else:
             _check_stored(record, game, name)
             if record.solved:
-                return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+                return _already_solved(engine, record, name)
             resumed = True
 
     if _in_memory(engine, record, game, method):
@@ -161,6 +161,17 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
         catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
     _finish(engine, name)
     return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)
+
+
+def _already_solved(engine, record, name: str) -> SolveReport:
+    """The game is solved; a solve killed while it finished the file (ANALYZE, WAL checkpoint) left
+    the file unfinished: finish it now, where it can be written (a read-only share stays as it is)."""
+    if file_unfinished(engine):
+        try:
+            _finish(engine, name)
+        except sa.exc.OperationalError:
+            pass
+    return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
 
 
 def _finish(engine, name: str) -> None:

@@ -20,9 +20,13 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from ..errors import InputError
+from ..safe_text import shown
 
 #: the page cache a solve uses at most (SQLite's default is 2 MiB)
 MAX_CACHE = 256 << 20
+
+#: the largest --memory-limit taken (1 PiB): beyond it a number is a typo, not a machine
+MAX_MEMORY_LIMIT = 1 << 50
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
@@ -36,11 +40,15 @@ def parse_size(text: str | int) -> int:
     else:
         match = _SIZE.match(text)
         if not match:
-            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
-        number, unit = float(match.group(1)), match.group(2).lower()
+            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {shown(text)}")
+        from fractions import Fraction  # exact: a number of 400 digits is not a float overflow
+
+        number, unit = Fraction(match.group(1)), match.group(2).lower()
         size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
     if size <= 0:
-        raise InputError(f"--memory-limit must be more than 0 bytes, got {text!r}")
+        raise InputError(f"--memory-limit must be more than 0 bytes, got {shown(text)}")
+    if size > MAX_MEMORY_LIMIT:
+        raise InputError(f"--memory-limit must be at most {human_size(MAX_MEMORY_LIMIT)}, got {shown(text)}")
     return size
 
 
