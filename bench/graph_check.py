@@ -3,7 +3,7 @@
     .venv/bin/python bench/graph_check.py              # stars of 5,000 .. 65,536 nodes
     .venv/bin/python bench/graph_check.py 20000
 
-Prints, per size, the seconds of :func:`gamedb.games.cat_mouse.validate_graph`
+Prints, per size, the seconds of :func:`gamedb.games.two_tokens.cat_mouse.validate_graph`
 and of the rule read literally (each edge looks its reverse up in a list,
 as gamedb did before: quadratic on a star, so it is timed up to 20,000
 nodes only), and their ratio; then the time to refuse a 100,000-node star.
@@ -15,7 +15,7 @@ import sys
 import time
 
 from gamedb.errors import GraphError
-from gamedb.games.cat_mouse import MAX_NODES, validate_graph
+from gamedb.games.two_tokens.cat_mouse import MAX_NODES, validate_graph
 
 
 def star(n: int) -> list[list[int]]:

@@ -15,17 +15,17 @@ from typing import TYPE_CHECKING, Iterable, Iterator
 
 import sqlalchemy as sa
 
-from . import catalog
-from .catalog import GameRecord
+from .store import catalog
+from .store.catalog import GameRecord
 from .games.base import Game
 from .query import Answer, positions, probe, stats
 from .store.database import DEFAULT_PATH, open_engine
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
-    from .compact import CompactReport
-    from .solve import Progress, SolveReport
-    from .transfer import CopyReport
-    from .verify import VerifyReport
+    from .store.compact import CompactReport
+    from .solvers.solve import Progress, SolveReport
+    from .store.transfer import CopyReport
+    from .solvers.graph_verify import VerifyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -109,8 +109,8 @@ class Database:
         engine: str = "auto",
         memory_limit: int | str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``engine`` is ``auto``, ``sql`` or ``memory`` (see :func:`gamedb.solve.solve`)."""
-        from .solve import solve
+        """Solve ``game``; ``engine`` is ``auto``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`)."""
+        from .solvers.solve import solve
         from .store.tuning import parse_size
 
         limit = None if memory_limit is None else parse_size(memory_limit)
@@ -136,7 +136,7 @@ class Database:
         return positions(self.engine, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
-        from .verify import verify
+        from .solvers.graph_verify import verify
 
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)
@@ -144,7 +144,7 @@ class Database:
     # --- sharing ------------------------------------------------------------
     def compact(self, name: str) -> "CompactReport":
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
-        from .compact import compact
+        from .store.compact import compact
 
         return compact(self.engine, self.game(name))
 
@@ -152,6 +152,6 @@ class Database:
         self, other: "Database", names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
     ) -> "CopyReport":
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
-        from .transfer import copy_games
+        from .store.transfer import copy_games
 
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)

@@ -7,7 +7,7 @@ import io
 import json
 from typing import Collection, Iterator
 
-from .catalog import GameRecord
+from .store.catalog import GameRecord
 from .errors import InputError
 from .query import positions
 from .safe_text import json_escaped

@@ -7,10 +7,10 @@ from typing import Iterator
 
 import sqlalchemy as sa
 
-from .catalog import GameRecord
+from .store.catalog import GameRecord
 from .errors import PositionNotFound
 from .games.base import Game
-from .games.heap import HeapGame
+from .games.heaps import HeapGame
 from .values import RESULTS, move_sort_key
 
 
@@ -82,7 +82,7 @@ def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
 def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
     """The stored value of one position and of every move from it."""
     if isinstance(game, HeapGame):  # sums of heaps: XOR of the stored components
-        from .sums import probe_sum
+        from .solvers.heaps.sums import probe_sum
 
         return probe_sum(conn, record, game, position)
     state = game.start() if position is None else game.parse(position)
@@ -150,7 +150,7 @@ def stats(conn, record: GameRecord) -> dict:
     if record.impartial and start is not None:
         data["start"]["grundy"] = start.grundy
     if record.info and "periodicity" in record.info:  # heap games
-        from .sums import periodicity_summary
+        from .solvers.heaps.sums import periodicity_summary
 
         data["periodicity"] = record.info["periodicity"]
         data["extra"] = periodicity_summary(record)

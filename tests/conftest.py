@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gamedb.cli import app
+from gamedb.cli.app import app
 
 SEED_GRAPH_1 = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]
 SEED_GRAPH_2 = [[1, 3], [0], [3], [0, 2]]

@@ -39,7 +39,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gamedb.cli import app
+from gamedb.cli.app import app
 
 #: LeetCode 913 example 1 (a draw): six nodes, small
 CAT_MOUSE_GRAPH = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]
@@ -196,7 +196,7 @@ CASES = [
     case("game-set-bad-int", ["solve", "--game", "gamedb.games.connect4:Connect4", "--set", "width=abc"], 2, "not a valid int"),
     case("game-set-unknown-option", ["solve", "--game", "gamedb.games.connect4:Connect4", "--set", "depth=3"], 2, "no option 'depth'"),
     case("game-set-without-value", ["solve", "--game", "gamedb.games.connect4:Connect4", "--set", "novalue"], 2, "KEY=VALUE"),
-    case("game-set-empty-entry", ["solve", "--game", "gamedb.games.subtraction:Subtraction", "--set", "set=1,,2"], 2, "empty"),
+    case("game-set-empty-entry", ["solve", "--game", "gamedb.games.heaps.subtraction:Subtraction", "--set", "set=1,,2"], 2, "empty"),
     # --- query: unknown names and bad / impossible positions ------------------------------------------------------
     case("query-unknown-game", ["query", "nosuch"], 1, "no game named 'nosuch'"),
     case("query-extra-argument", ["query", "tictactoe", "X........", "extra"], 2, "unexpected extra argument"),

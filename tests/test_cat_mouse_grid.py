@@ -15,7 +15,7 @@ import pytest
 
 from gamedb import make_game
 from gamedb.errors import GraphError, InputError, PositionError
-from gamedb.games.cat_mouse_grid import MAX_CELLS, leetcode_answer, mouse_wins_within
+from gamedb.games.two_tokens.cat_mouse_grid import MAX_CELLS, leetcode_answer, mouse_wins_within
 from oracles.cat_mouse_grid import horizon_values, leetcode_topdown, random_grid, reachable_states, ring_grid
 
 TURN = ("mouse", "cat")

@@ -82,7 +82,7 @@ def test_same_name_different_game_refused(cli):
 def test_env_var_selects_database(cli, tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from gamedb.cli import app
+    from gamedb.cli.app import app
 
     path = tmp_path / "env.sqlite"
     monkeypatch.setenv("GAMEDB_DB", str(path))
@@ -259,7 +259,7 @@ def test_every_command_has_help_with_example():
     import typer
     from typer.testing import CliRunner
 
-    from gamedb.cli import app
+    from gamedb.cli.app import app
 
     runner = CliRunner()
     commands = list(_all_commands(typer.main.get_command(app)))

@@ -15,7 +15,7 @@ import pytest
 
 from gamedb.errors import PositionError
 from gamedb.games import BUILTIN, family, family_names
-from gamedb.games.heap import HeapGame
+from gamedb.games.heaps import HeapGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
 

@@ -229,7 +229,7 @@ def test_cli_copy_into_postgresql_and_back(cli, tmp_path, pg_url):
 def test_copy_and_compact_have_help_with_example():
     from typer.testing import CliRunner
 
-    from gamedb.cli import app
+    from gamedb.cli.app import app
 
     for command in ("copy", "compact"):
         result = CliRunner().invoke(app, [command, "--help"])

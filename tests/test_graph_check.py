@@ -16,7 +16,7 @@ import sqlite3
 import pytest
 
 from gamedb.errors import GraphError
-from gamedb.games.cat_mouse import MAX_NODES, validate_graph
+from gamedb.games.two_tokens.cat_mouse import MAX_NODES, validate_graph
 
 
 def literal_symmetry_error(graph) -> str | None:

@@ -88,7 +88,7 @@ def test_remoteness_is_gamesman_where_determined(fresh_db):
 
 
 def test_a_killed_solve_resumes_to_identical_tables(fresh_db, monkeypatch):
-    from gamedb import heap_engine
+    from gamedb.solvers.heaps import solver as heap_engine
 
     whole = fresh_db()
     whole.solve(make_game("octal", code="0.137", max=400))
@@ -115,7 +115,7 @@ def test_move_table_engine_gives_grundy_values(backend_db):
     import sqlalchemy as sa
 
     from gamedb.errors import VerifyError
-    from gamedb.verify import verify
+    from gamedb.solvers.graph_verify import verify
 
     db = backend_db()
     game = FlipString("+++++++-++++++")

@@ -22,9 +22,9 @@ import pytest
 from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import make_game
 from gamedb.errors import GamedbError, InputError
-from gamedb.locking import SolveInProgress, others_solving, solve_lock
-from gamedb.memory_engine import TooLarge
-from gamedb.solve import NotEnoughSpace, disk_bytes
+from gamedb.store.locking import SolveInProgress, others_solving, solve_lock
+from gamedb.solvers.graph_memory import TooLarge
+from gamedb.solvers.solve import NotEnoughSpace, disk_bytes
 from gamedb.store.tuning import parse_size
 from oracles.cat_mouse import random_graph
 

@@ -34,7 +34,7 @@ CHILD = """
 import resource, sys
 import numpy, sqlalchemy  # everything a solve imports, before the cap is measured
 from gamedb import Database, make_game
-import gamedb.engine, gamedb.enumerate, gamedb.memory_engine, gamedb.games.cat_mouse_vector
+import gamedb.solvers.graph_sql, gamedb.solvers.enumeration, gamedb.solvers.graph_memory, gamedb.games.two_tokens.cat_mouse_vector
 
 def vm_bytes(field):
     with open("/proc/self/status") as f:
@@ -65,7 +65,7 @@ def test_game_larger_than_memory_solves_in_sql_under_a_memory_cap(tmp_path):
     game = make_game("cat-mouse", graph=graph)
     reference = Database(tmp_path / "reference.sqlite", create=True)
     reference.solve(game, "cm", engine="memory")
-    from gamedb.memory_engine import estimate_bytes
+    from gamedb.solvers.graph_memory import estimate_bytes
 
     solved = reference.game("cm")
     assert estimate_bytes(solved.positions, solved.moves) > HEADROOM  # the in-memory engine's arrays outgrow the cap

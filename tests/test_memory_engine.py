@@ -20,7 +20,7 @@ from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from gamedb import make_game
 from gamedb.errors import GamedbError, InputError
 from gamedb.games.base import Game
-from gamedb.memory_engine import TooLarge
+from gamedb.solvers.graph_memory import TooLarge
 from oracles.cat_mouse import random_graph
 from tables import RUN_COLUMNS, assert_same_game
 
@@ -102,7 +102,7 @@ def test_forced_memory_engine_over_budget_fails_cleanly(fresh_db):
 
 
 def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
-    from gamedb import memory_engine
+    from gamedb.solvers import graph_memory as memory_engine
 
     db = fresh_db()
     game = make_game("tictactoe")
@@ -133,7 +133,7 @@ def test_engine_option_is_checked(fresh_db):
 
 def test_memory_engine_does_not_resume_a_begun_sql_solve(fresh_db, monkeypatch):
     """An interrupted SQL solve resumes in SQL under auto; forcing memory on it is refused."""
-    from gamedb import engine as sql_engine
+    from gamedb.solvers import graph_sql as sql_engine
 
     db = fresh_db()
     game = make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1))
@@ -141,10 +141,10 @@ def test_memory_engine_does_not_resume_a_begun_sql_solve(fresh_db, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("gamedb.solve.propagate", interrupted)
+    monkeypatch.setattr("gamedb.solvers.solve.propagate", interrupted)
     with pytest.raises(KeyboardInterrupt):
         db.solve(game, "cm", engine="sql")
-    monkeypatch.setattr("gamedb.solve.propagate", sql_engine.propagate)
+    monkeypatch.setattr("gamedb.solvers.solve.propagate", sql_engine.propagate)
     with pytest.raises(InputError, match="unfinished SQL solve"):
         db.solve(game, "cm", engine="memory")
     assert db.solve(game, "cm").engine == "sql" and db.probe("cm").result == "draw"
@@ -241,7 +241,7 @@ def test_sql_engine_statements_are_driven_by_indexes(fresh_db):
     """EXPLAIN QUERY PLAN of every level statement: no full scan of position or move (see DESIGN, known pitfalls)."""
     import re
 
-    from gamedb.engine import TOKEN_MOVES, statements
+    from gamedb.solvers.graph_sql import TOKEN_MOVES, statements
 
     db = fresh_db()
     db.solve(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(4), 30, 0.1))), "cm", engine="sql")

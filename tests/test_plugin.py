@@ -78,7 +78,7 @@ def test_game_module_in_the_working_directory(tmp_path):
     env.pop("GAMEDB_DB", None)
 
     def gamedb(*args):
-        return subprocess.run([sys.executable, "-c", "from gamedb.cli import main; main()", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+        return subprocess.run([sys.executable, "-c", "from gamedb.cli.app import main; main()", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
 
     solved = gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=9", "--name", "here", "-q")
     assert solved.returncode == 0, solved.stderr

@@ -32,17 +32,17 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gamedb.errors import GraphError, InputError, PositionNotFound
-from gamedb.games.cat_mouse import CatMouse, validate_graph
-from gamedb.games.cat_mouse_grid import CatMouseGrid, validate_grid
+from gamedb.games.two_tokens.cat_mouse import CatMouse, validate_graph
+from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid, validate_grid
 from gamedb.games.connect4 import Connect4
-from gamedb.games.flip import Flip
+from gamedb.games.heaps.flip import Flip
 from gamedb.games.graph_file import GraphFileError, GraphGame, validate_game
-from gamedb.games.grundy_game import GrundyGame
-from gamedb.games.heap import HeapGame
-from gamedb.games.nim import Nim
-from gamedb.games.octal import Octal, parse_code
+from gamedb.games.heaps.grundy_game import GrundyGame
+from gamedb.games.heaps import HeapGame
+from gamedb.games.heaps.nim import Nim
+from gamedb.games.heaps.octal import Octal, parse_code
 from gamedb.games.stone_ix import StoneIX
-from gamedb.games.subtraction import Subtraction, parse_set
+from gamedb.games.heaps.subtraction import Subtraction, parse_set
 from gamedb.games.tictactoe import TicTacToe
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "graphs"

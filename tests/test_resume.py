@@ -25,7 +25,7 @@ import sys
 import pytest
 
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 BATCH = 20  # positions per enumeration page: the game takes some fifteen pages
@@ -34,7 +34,7 @@ SOLVER = """
 import json, os, signal, sys
 from sqlalchemy import event
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 db, game_file, batch, spec = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])

@@ -22,7 +22,7 @@ import pytest
 import sqlalchemy as sa
 
 from gamedb.games import make_game
-from gamedb.solve import solve
+from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 from test_resume import BATCH, SOLVER, resume_game
 

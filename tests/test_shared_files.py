@@ -70,7 +70,7 @@ def run_as_other_user(args, warm=None):
     """
     from typer.testing import CliRunner
 
-    from gamedb.cli import app
+    from gamedb.cli.app import app
 
     if os.geteuid() != 0:
         result = CliRunner().invoke(app, args)
@@ -83,7 +83,7 @@ def run_as_other_user(args, warm=None):
     if pid == 0:  # child
         try:
             os.close(read)
-            import gamedb.solve  # noqa: F401  (warm imports while still root)
+            import gamedb.solvers.solve  # noqa: F401  (warm imports while still root)
 
             CliRunner().invoke(app, warm)
             os.setgroups([])

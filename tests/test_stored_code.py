@@ -22,7 +22,7 @@ from gamedb import Database, make_game
 EVIL = """\
 from pathlib import Path
 Path(__file__).with_name("TRACE").write_text("evilmod ran")
-from gamedb.games.nim import Nim as Evil
+from gamedb.games.heaps.nim import Nim as Evil
 """
 
 #: (command, exit code, what stdout or stderr must say); exit 1 = one `Error:` line naming what to pass
@@ -34,7 +34,7 @@ COMMANDS = [
     (["verify", "heaps"], 1, "pass --game evilmod:Evil"),
     (["export", "heaps", "-f", "jsonl"], 1, "pass --game evilmod:Evil"),
     (["play", "heaps"], 1, "pass --game evilmod:Evil"),
-    (["query", "heaps", "--game", "gamedb.games.nim:Nim"], 1, "pass --game evilmod:Evil"),  # another class is not the one named
+    (["query", "heaps", "--game", "gamedb.games.heaps.nim:Nim"], 1, "pass --game evilmod:Evil"),  # another class is not the one named
     (["copy", "{db}", "{copy}"], 0, "Copied 1 game(s)"),
     (["compact", "heaps"], 0, "Compacted heaps"),
 ]
@@ -115,7 +115,7 @@ def test_the_working_directory_leaves_the_import_path(tmp_path, monkeypatch):
     a later import (say of an optional dependency that is not installed) never finds a file lying there."""
     from gamedb.games import load_class
 
-    (tmp_path / "here_game.py").write_text("from gamedb.games.nim import Nim as Here\n")
+    (tmp_path / "here_game.py").write_text("from gamedb.games.heaps.nim import Nim as Here\n")
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
     assert load_class("here_game:Here").family == "nim"

@@ -35,7 +35,7 @@ def kill_at(conn, cursor, statement, parameters, context, executemany):
         if seen[0] == n:
             os.kill(os.getpid(), signal.SIGKILL)
 
-from gamedb.cli import main
+from gamedb.cli.app import main
 sys.argv = ["gamedb", *sys.argv[3:]]
 main()
 """

@@ -18,7 +18,7 @@ import pytest
 
 from oracles.cat_mouse import random_graph
 from gamedb import Database, make_game
-from gamedb import verify_vector
+from gamedb.solvers import vector_verify as verify_vector
 from gamedb.errors import VerifyError
 
 GRAPHS = [random_graph(random.Random(seed), n, p) for seed, (n, p) in enumerate([(5, 0.3), (7, 0.2), (9, 0.35), (12, 0.1), (8, 0.6)])]

@@ -18,16 +18,16 @@ from .base import Game, Param
 
 #: family name -> "module:Class" (imported lazily)
 BUILTIN: dict[str, str] = {
-    "cat-mouse": "gamedb.games.cat_mouse:CatMouse",
+    "cat-mouse": "gamedb.games.two_tokens.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",
     "connect4": "gamedb.games.connect4:Connect4",
     "graph": "gamedb.games.graph_file:GraphGame",
-    "cat-mouse-grid": "gamedb.games.cat_mouse_grid:CatMouseGrid",
-    "flip": "gamedb.games.flip:Flip",
-    "octal": "gamedb.games.octal:Octal",
-    "grundy": "gamedb.games.grundy_game:GrundyGame",
-    "nim": "gamedb.games.nim:Nim",
-    "subtraction": "gamedb.games.subtraction:Subtraction",
+    "cat-mouse-grid": "gamedb.games.two_tokens.cat_mouse_grid:CatMouseGrid",
+    "flip": "gamedb.games.heaps.flip:Flip",
+    "octal": "gamedb.games.heaps.octal:Octal",
+    "grundy": "gamedb.games.heaps.grundy_game:GrundyGame",
+    "nim": "gamedb.games.heaps.nim:Nim",
+    "subtraction": "gamedb.games.heaps.subtraction:Subtraction",
     "stone-ix": "gamedb.games.stone_ix:StoneIX",
 }
 

@@ -14,8 +14,8 @@ of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
 
 from __future__ import annotations
 
-from ..errors import PositionError
-from .heap import HeapGame, max_param, octal_rules
+from ...errors import PositionError
+from . import HeapGame, max_param, octal_rules
 
 
 class Flip(HeapGame):

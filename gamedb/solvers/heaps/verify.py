@@ -1,10 +1,10 @@
 """Rechecking a solved heap game: every stored heap against the rules, in Python.
 
 Independent of the engine's SQL: the options of each heap come from the
-family's rules (:meth:`~gamedb.games.heap.HeapGame.heap_options` order), their
+family's rules (:meth:`~gamedb.games.heaps.HeapGame.heap_options` order), their
 values from the stored values of smaller heaps, and the heap's grundy value,
 result, remoteness and best move must follow (the rules are those of
-:mod:`gamedb.heap_engine`). By induction on the heap size a table that passes
+:mod:`gamedb.solvers.heaps.solver`). By induction on the heap size a table that passes
 is right everywhere. The stored rules (``heap_rule``) and the stored period
 are checked too: the period is found again from the stored values.
 """
@@ -15,11 +15,11 @@ from typing import Callable
 
 import sqlalchemy as sa
 
-from .catalog import GameRecord
-from .errors import VerifyError
-from .games.heap import HeapGame
-from .heap_engine import analyse
-from .values import LOSE, WIN, is_remoteness, mex
+from ...store.catalog import GameRecord
+from ...errors import VerifyError
+from ...games.heaps import HeapGame
+from .solver import analyse
+from ...values import LOSE, WIN, is_remoteness, mex
 
 Progress = Callable[[str, int, "int | None"], None]
 

@@ -3,7 +3,7 @@
 ``cat-mouse`` (nodes of a graph) and ``cat-mouse-grid`` (cells of a grid)
 code a position the same way, ``(mouse * n + cat) * 2 + turn`` with ``n``
 the number of nodes: the layout that :class:`~gamedb.games.base.TokenMoves`
-and :mod:`gamedb.token_moves` generate moves from.
+and :mod:`gamedb.solvers.token_moves` generate moves from.
 """
 
 from __future__ import annotations

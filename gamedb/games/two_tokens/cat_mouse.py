@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import re
 
-from ..errors import GraphError, PositionError
-from ..safe_text import shown
-from ..values import LOSE, WIN
-from .base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
-from .json_option import load_json_option
-from .two_tokens import State, TwoTokenCodes, reach as _reach
+from ...errors import GraphError, PositionError
+from ...safe_text import shown
+from ...values import LOSE, WIN
+from ..base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
+from ..json_option import load_json_option
+from . import State, TwoTokenCodes, reach as _reach
 
 MOUSE, CAT = 0, 1
 HOLE = 0
@@ -127,15 +127,15 @@ def validate_graph(graph) -> list[list[int]]:
         raise GraphError(f"graph has {n:,} nodes, more than {MAX_NODES:,}: its game would have up to {2 * n * n:,} positions")
     for a, nbrs in enumerate(graph):
         if not isinstance(nbrs, list):
-            raise GraphError(f"graph[{a}] must be a list of node numbers, got {shown(nbrs)}")
+            raise GraphError(f"graph[{a}] must be a list of node numbers, got {shown(repr(nbrs), quotes=False)}")
         if not nbrs:
             raise GraphError(f"graph[{a}] is empty: node {a} has no moves")
         seen = set()
         for j, b in enumerate(nbrs):
             if isinstance(b, bool) or not isinstance(b, int):
-                raise GraphError(f"graph[{a}][{j}] = {shown(b)} is not a node number")
+                raise GraphError(f"graph[{a}][{j}] = {shown(repr(b), quotes=False)} is not a node number")
             if not 0 <= b < n:
-                raise GraphError(f"graph[{a}][{j}] = {shown(b)} is out of range (nodes are 0..{n - 1})")
+                raise GraphError(f"graph[{a}][{j}] = {b} is out of range (nodes are 0..{n - 1})")
             if b == a:
                 raise GraphError(f"graph[{a}][{j}] = {b} is a self-loop")
             if b in seen:

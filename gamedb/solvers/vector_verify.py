@@ -1,6 +1,6 @@
 """A fast first pass of ``verify`` on numpy arrays, for families with vector rules.
 
-It checks what the exact pass (:mod:`gamedb.verify`) checks, from the same
+It checks what the exact pass (:mod:`gamedb.solvers.graph_verify`) checks, from the same
 sources: the rules (the family's :class:`~gamedb.games.vector.VectorRules`,
 which its tests hold equal to ``expand``) and the children's stored values.
 
@@ -26,8 +26,8 @@ from contextlib import closing
 from typing import Callable
 
 import numpy as np
-from .games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
-from .store.tuning import default_memory_limit
+from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
+from ..store.tuning import default_memory_limit
 
 Progress = Callable[[str, int, "int | None"], None]
 

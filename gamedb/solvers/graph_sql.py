@@ -1,7 +1,7 @@
 """Retrograde propagation as batched, set-based SQL, one transaction per level.
 
 The engine knows nothing about any game: it reads the ``position`` and
-``move`` tables that :mod:`gamedb.enumerate` filled and writes result,
+``move`` tables that :mod:`gamedb.solvers.enumeration` filled and writes result,
 remoteness and best move (values for the player to move, Gamesman
 conventions, see :mod:`gamedb.values`).
 
@@ -34,9 +34,9 @@ from typing import Callable
 import sqlalchemy as sa
 
 from . import token_moves
-from .catalog import load_progress, save_progress
-from .errors import GamedbError
-from .store.database import refresh_statistics
+from ..store.catalog import load_progress, save_progress
+from ..errors import GamedbError
+from ..store.database import refresh_statistics
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -45,7 +45,7 @@ Progress = Callable[[str, int, "int | None"], None]
 # of such a move's parent; ``out_*`` joins a position ``p`` to its own moves,
 # ``child`` is a move's child; ``label`` reads the label of move ``w.ord`` of
 # the position being updated. Two sources: the move rows, and the move lists
-# of a two-token game (cat and mouse, :mod:`gamedb.token_moves`), whose
+# of a two-token game (cat and mouse, :mod:`gamedb.solvers.token_moves`), whose
 # parents and children are computed from the code
 # ``(token0 * nodes + token1) * 2 + turn`` -- no move rows at all.
 MOVE_ROWS = {

@@ -10,7 +10,7 @@ stopped: rows are inserted with ON CONFLICT DO NOTHING.
 Rows go to the driver as tuples (no per-row SQLAlchemy work); on
 PostgreSQL through COPY and a staging table (:func:`~gamedb.store.bulk.insert_new_rows`). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
-numpy; a two-token game (cat and mouse, :mod:`gamedb.token_moves`) writes
+numpy; a two-token game (cat and mouse, :mod:`gamedb.solvers.token_moves`) writes
 no move rows: its move lists are stored once and the engine works from them.
 """
 
@@ -21,11 +21,11 @@ from typing import Callable
 import sqlalchemy as sa
 
 from . import token_moves
-from .games.base import Game
-from .games.vector import stuck_error
-from .store.bulk import insert_new_rows, insert_rows
-from .store.database import refresh_statistics
-from .store.schema import move, position, solve_queue
+from ..games.base import Game
+from ..games.vector import stuck_error
+from ..store.bulk import insert_new_rows, insert_rows
+from ..store.database import refresh_statistics
+from ..store.schema import move, position, solve_queue
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -123,7 +123,7 @@ class _Queued:
     def fitting(cls, vector, memory_limit: int | None) -> "_Queued | None":
         if vector is None:
             return None
-        from .store.tuning import default_memory_limit
+        from ..store.tuning import default_memory_limit
 
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None
@@ -161,7 +161,7 @@ def expand_page(game: Game, vector, codes: list[int], *, with_moves: bool = True
 def _expand_page_vector(game: Game, vector, codes: list[int], with_moves: bool):
     import numpy as np
 
-    from .games.vector import RESULT_NAMES, check_moves, ranks_within
+    from ..games.vector import RESULT_NAMES, check_moves, ranks_within
 
     page = np.array(codes, dtype=np.int64)
     exp = vector.expand(page)

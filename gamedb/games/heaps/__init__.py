@@ -11,7 +11,7 @@ Normal play: the player who cannot move loses. A position is a sum of
 independent heaps (``3 5 7``). The database stores only the single heaps
 0..N (the *components*); by the Sprague-Grundy theorem the value of a sum is
 the XOR of its heaps' values, which ``query`` computes without enumerating
-the sum (:mod:`gamedb.sums`). So :meth:`HeapGame.encode` gives codes to
+the sum (:mod:`gamedb.solvers.heaps.sums`). So :meth:`HeapGame.encode` gives codes to
 single heaps only: a code is the heap size.
 
 Move labels: ``I:REST`` -- heap number I (counting from 1) becomes REST:
@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar, Iterator, Sequence
 
-from ..errors import InputError, PositionError
-from ..values import LOSE
-from .base import Game, Param, require_int, short_number
+from ...errors import InputError, PositionError
+from ...values import LOSE
+from ..base import Game, Param, require_int, short_number
 
 #: the largest --max a heap game accepts (move order keys must fit 63 bits)
 MAX_HEAP_LIMIT = 1_000_000

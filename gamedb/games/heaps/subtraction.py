@@ -9,9 +9,9 @@ answered once it is found within --max.
 
 from __future__ import annotations
 
-from ..errors import InputError
-from .base import Param, bounded_int, short_number
-from .heap import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
+from ...errors import InputError
+from ..base import Param, bounded_int, short_number
+from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 
 
 class Subtraction(HeapGame):

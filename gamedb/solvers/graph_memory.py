@@ -1,7 +1,7 @@
 """The in-memory engine: enumerate and solve on numpy arrays, then write the tables once.
 
 For a game that fits in memory this is much faster than the SQL engine
-(:mod:`gamedb.engine`), and it writes exactly the same ``position`` and
+(:mod:`gamedb.solvers.graph_sql`), and it writes exactly the same ``position`` and
 ``move`` rows (a test compares them row by row):
 
 1. Enumerate breadth first from the start. A family with a fast path
@@ -11,7 +11,7 @@ For a game that fits in memory this is much faster than the SQL engine
    get indices in discovery order; moves are kept as a CSR table (the moves
    of position ``i`` are ``offset[i]:offset[i+1]``, in the family's order).
 2. Retrograde analysis level by level with the SQL engine's exact rules and
-   tie-breaks (see :mod:`gamedb.engine`): each level gathers the parents of
+   tie-breaks (see :mod:`gamedb.solvers.graph_sql`): each level gathers the parents of
    the frontier through a reverse CSR table; win = first move (lowest order)
    to a ``lose`` child of the level, lose when the counter of moves to ``win``
    children reaches zero (best move: first move into the level), then ties,
@@ -35,12 +35,12 @@ import numpy as np
 import sqlalchemy as sa
 
 from . import token_moves
-from .errors import GamedbError
-from .games.base import Game, TokenMoves
-from .games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, check_moves, ranks_within, stuck_error
-from .store.bulk import copy_rows, indexes_built_after
-from .store.schema import move, position
-from .store.tuning import default_memory_limit
+from ..errors import GamedbError
+from ..games.base import Game, TokenMoves
+from ..games.vector import DRAW, LOSE, RESULT_CODES, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, check_moves, ranks_within, stuck_error
+from ..store.bulk import copy_rows, indexes_built_after
+from ..store.schema import move, position
+from ..store.tuning import default_memory_limit
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -331,7 +331,7 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
     """Insert every position and move row of ``game_id`` (inside the caller's transaction).
 
     Rows go in primary-key order, a chunk at a time, straight to the driver.
-    A two-token game (``tokens``, :mod:`gamedb.token_moves`) keeps its move
+    A two-token game (``tokens``, :mod:`gamedb.solvers.token_moves`) keeps its move
     lists instead of the move rows.
     """
     total = graph.positions + (graph.moves if tokens is None else 0)  # rows to write
@@ -426,8 +426,8 @@ def solve_in_memory(
     caller creates the row there, so a solve that fails before it writes
     leaves no trace in the database.
     """
-    from . import catalog
-    from .store.schema import SOLVED
+    from ..store import catalog
+    from ..store.schema import SOLVED
 
     t0 = time.perf_counter()
     limit = memory_limit if memory_limit is not None else default_memory_limit()

@@ -9,17 +9,18 @@ from typing import Callable
 
 import sqlalchemy as sa
 
-from . import catalog
-from . import heap_engine, token_moves
-from .engine import propagate, propagate_grundy
-from .enumerate import enumerate_game
-from .errors import GamedbError, GameExists, InputError
-from .games.base import Game
-from .games.heap import HeapGame
-from .locking import others_solving, solve_lock, solve_tag
-from .store.database import file_unfinished, finish_file, sqlite_file
-from .store.schema import ENUMERATING, SOLVED, SOLVING
-from .store.tuning import default_memory_limit, human_size, solve_settings
+from ..store import catalog
+from . import token_moves
+from .heaps import solver as heap_solver
+from .graph_sql import propagate, propagate_grundy
+from .enumeration import enumerate_game
+from ..errors import GamedbError, GameExists, InputError
+from ..games.base import Game
+from ..games.heaps import HeapGame
+from ..store.locking import others_solving, solve_lock, solve_tag
+from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..store.schema import ENUMERATING, SOLVED, SOLVING
+from ..store.tuning import default_memory_limit, human_size, solve_settings
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -52,10 +53,10 @@ def solve(
     A game already solved with the same rules is left alone; an unfinished
     solve of the same game resumes; another game of that name is refused
     unless ``force`` (which deletes it first). A second solve of the same
-    game while one runs is refused (:class:`~gamedb.locking.SolveInProgress`).
+    game while one runs is refused (:class:`~gamedb.store.locking.SolveInProgress`).
 
     ``method`` picks the engine: ``sql`` (retrograde analysis inside the
-    database, memory bounded), ``memory`` (numpy, :mod:`gamedb.memory_engine`)
+    database, memory bounded), ``memory`` (numpy, :mod:`gamedb.solvers.graph_memory`)
     or ``auto``: in memory when the game fits ``memory_limit`` bytes (default:
     half the available memory), else SQL. Both write identical tables.
 
@@ -63,7 +64,7 @@ def solve(
     (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`) is checked
     against the free space beside a SQLite file (:class:`NotEnoughSpace`)
     and, with ``method="memory"``, against the memory limit
-    (:class:`~gamedb.memory_engine.TooLarge`). Every refusal (these, a
+    (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
     different game of the same name, a bad option) leaves the file untouched.
     """
     if method not in METHODS:
@@ -113,7 +114,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
             resumed = True
 
     if _in_memory(engine, record, game, method):
-        from . import memory_engine  # numpy: imported only to solve
+        from . import graph_memory  # numpy: imported only to solve
 
         def prepare(conn):
             # the game row is created (and a replaced game deleted) in the transaction that writes
@@ -123,10 +124,10 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
             return record if record is not None else catalog.create(conn, name, game)
 
         try:
-            n_pos, n_mov = memory_engine.solve_in_memory(
+            n_pos, n_mov = graph_memory.solve_in_memory(
                 engine, record, game, memory_limit=memory_limit, progress=progress, prepare=prepare
             )
-        except memory_engine.TooLarge:
+        except graph_memory.TooLarge:
             if method == "memory":
                 raise
         else:
@@ -140,7 +141,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
     heaps = isinstance(game, HeapGame)  # heap games have their own SQL engine
     if record.status == ENUMERATING:
         if heaps:  # one position per heap size, moves as rules: nothing to enumerate
-            n_pos, n_mov = heap_engine.fill(engine, record.id, game)
+            n_pos, n_mov = heap_solver.fill(engine, record.id, game)
         else:
             batch = min(batch, max(500, memory_limit // 8192))  # a page of positions and their moves takes a few kB per position
             n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, memory_limit=memory_limit, progress=progress)
@@ -151,7 +152,7 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
         n_pos, n_mov = record.positions or 0, record.moves or 0
         t1 = t0
     if heaps:
-        heap_engine.propagate(engine, record.id, game, progress=progress)
+        heap_solver.propagate(engine, record.id, game, progress=progress)
     else:
         propagate(engine, record.id, progress=progress, move_lists=token_moves.of(game) is not None)
         if game.impartial:
@@ -228,13 +229,13 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
                 f"but only {human_size(free)} are free in {folder}"
             )
     if method == "memory":
-        from . import memory_engine
+        from . import graph_memory
 
         limit = memory_limit if memory_limit is not None else default_memory_limit()
-        need = memory_engine.estimate_game_bytes(game, positions, moves)
+        need = graph_memory.estimate_game_bytes(game, positions, moves)
         if need > limit:
             which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None and chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
-            raise memory_engine.TooLarge(
+            raise graph_memory.TooLarge(
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"
             )

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from .errors import GamedbError
+from ..errors import GamedbError
 
 
 class SolveInProgress(GamedbError):

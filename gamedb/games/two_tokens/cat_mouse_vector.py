@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cat_mouse import CAT, HOLE, MOUSE
-from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
+from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
 
 
 class CatMouseVector(VectorRules):

@@ -8,7 +8,7 @@ problem (Guy), so no period is claimed: heaps above --max are not answered.
 
 from __future__ import annotations
 
-from .heap import HeapGame, HeapRule, max_param
+from . import HeapGame, HeapRule, max_param
 
 
 class GrundyGame(HeapGame):

@@ -10,16 +10,16 @@ Kayles, ``0.137`` Dawson's chess, ``0.6``, ``4.07``.
 Normal play. Positions are sums of heaps (``3 5 7``); see :mod:`.heap` for
 move labels. Solving stores heaps 0..--max and looks for the period of the
 values; once the octal periodicity theorem (Guy and Smith) proves it, heaps
-of any size are answered (:mod:`gamedb.periodicity`).
+of any size are answered (:mod:`gamedb.solvers.heaps.periodicity`).
 """
 
 from __future__ import annotations
 
 import re
 
-from ..errors import InputError
-from .base import Param
-from .heap import HeapGame, max_param, octal_rules
+from ...errors import InputError
+from ..base import Param
+from . import HeapGame, max_param, octal_rules
 
 _CODE = re.compile(r"^\s*(\d*)\.(\d*)\s*$")
 

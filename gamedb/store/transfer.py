@@ -20,11 +20,11 @@ import sqlalchemy as sa
 
 from . import catalog
 from .catalog import GameRecord
-from .errors import GameExists, GamedbError
+from ..errors import GameExists, GamedbError
 from .locking import solve_lock
-from .store.bulk import copy_rows
-from .store.database import finish_file, sqlite_file
-from .store.schema import WORKING_TABLES, game as game_table, metadata, move, position
+from .bulk import copy_rows
+from .database import finish_file, sqlite_file
+from .schema import WORKING_TABLES, game as game_table, metadata, move, position
 
 Progress = Callable[[str, int, "int | None"], None]
 

@@ -1,10 +1,10 @@
 """Answering positions of heap games: sums of stored components, by XOR.
 
-The database of a heap game (:mod:`gamedb.games.heap`) holds single heaps
+The database of a heap game (:mod:`gamedb.games.heaps`) holds single heaps
 0..N. A position is a sum of components (the heaps of ``3 5 7``, the ``+``
 runs of ``++--+++``); by the Sprague-Grundy theorem its value is the XOR of
 the components' values, looked up without enumerating the sum. Heaps above N
-are answered from the proven period (:mod:`gamedb.periodicity`), without
+are answered from the proven period (:mod:`gamedb.solvers.heaps.periodicity`), without
 computing anything; if no period is proven, such a query fails naming why.
 
 Every move of the sum is still listed (up to :data:`MOVE_LIST_LIMIT`), each
@@ -14,7 +14,7 @@ component's value replaced by that of the heaps it leaves.
 Remoteness of a sum is known only when at most one of its components has
 moves (it is then that component's); the remoteness of a sum of several live
 components is not determined by theirs, and is reported as null. The best
-move follows the engine's rule (:mod:`gamedb.heap_engine`): a win moves to a
+move follows the engine's rule (:mod:`gamedb.solvers.heaps.solver`): a win moves to a
 zero-valued position, the quickest when all their remotenesses are known; a
 loss to the slowest when all are known; otherwise the lowest move order.
 """
@@ -25,12 +25,12 @@ from typing import Iterable
 
 import sqlalchemy as sa
 
-from .catalog import GameRecord
-from .errors import PositionNotFound
-from .games.heap import HeapGame
+from ...store.catalog import GameRecord
+from ...errors import PositionNotFound
+from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from .query import Answer, MoveValue
-from .values import LOSE, WIN, move_sort_key
+from ...query import Answer, MoveValue
+from ...values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000

@@ -59,11 +59,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ..errors import GraphError, PositionError
-from ..values import LOSE, WIN
-from .base import Estimate, Game, Param, bounded_int, require_int
-from .json_option import load_json_option
-from .two_tokens import State, TwoTokenCodes, reach
+from ...errors import GraphError, PositionError
+from ...values import LOSE, WIN
+from ..base import Estimate, Game, Param, bounded_int, require_int
+from ..json_option import load_json_option
+from . import State, TwoTokenCodes, reach
 
 MOUSE, CAT = 0, 1
 PLAYERS = ("mouse", "cat")

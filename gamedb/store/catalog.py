@@ -9,12 +9,12 @@ from typing import Collection
 
 import sqlalchemy as sa
 
-from . import __version__
-from .errors import GameExists, GameNotFound, GamedbError, StoredCodeRefused, UnknownFamily
-from .safe_text import shown
-from .games import game_from_parameters
-from .games.base import Game
-from .store.schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
+from .. import __version__
+from ..errors import GameExists, GameNotFound, GamedbError, StoredCodeRefused, UnknownFamily
+from ..safe_text import shown
+from ..games import game_from_parameters
+from ..games.base import Game
+from .schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
 
 
 @dataclass
@@ -94,8 +94,8 @@ def all_games(conn) -> list[GameRecord]:
 def family_key(game: Game) -> str:
     """What the ``family`` column stores: the family's name when that name finds
     this class again (built-in or installed plugin), else ``module:Class``."""
-    from .errors import UnknownFamily
-    from .games import family
+    from ..errors import UnknownFamily
+    from ..games import family
 
     try:
         if family(game.family) is type(game):

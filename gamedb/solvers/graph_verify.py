@@ -16,12 +16,12 @@ from typing import Any, Callable
 
 import sqlalchemy as sa
 
-from .catalog import GameRecord
-from .errors import VerifyError
-from .games.base import Game
-from .games.heap import HeapGame
-from .query import fetch_rows
-from .values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
+from ..store.catalog import GameRecord
+from ..errors import VerifyError
+from ..games.base import Game
+from ..games.heaps import HeapGame
+from ..query import fetch_rows
+from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 
 Progress = Callable[[str, int, "int | None"], None]
 
@@ -59,7 +59,7 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     with engine.connect() as conn:
         _check_players(conn, record, game)
         if isinstance(game, HeapGame):  # one row per heap, moves as rules
-            from .heap_verify import verify_heaps
+            from .heaps.verify import verify_heaps
 
             return VerifyReport(record.name, verify_heaps(conn, record, game, progress=progress))
         _check_token_moves(conn, record, game)
@@ -67,10 +67,10 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
             raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
         vector = None if record.impartial else game.vector()
         if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
-            from . import verify_vector
+            from . import vector_verify
 
-            if verify_vector.fits(vector):
-                agreed = verify_vector.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
+            if vector_verify.fits(vector):
+                agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
                 if agreed is not None:
                     return _counted(record, agreed)
         while True:
@@ -290,7 +290,7 @@ def _best_move(result, remoteness, moves, children):
 
 def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
-    from .store.schema import token_board, token_move
+    from ..store.schema import token_board, token_move
 
     tokens = game.token_moves()
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
@@ -325,7 +325,7 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
 
 def _check_players(conn, record: GameRecord, game: Game) -> None:
     """The player names (which the positions view joins) must be the rules' own."""
-    from .store.schema import player
+    from ..store.schema import player
 
     stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
     expected = list(enumerate(game.players))

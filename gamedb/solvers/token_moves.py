@@ -11,7 +11,7 @@ instead of one ``move`` row per move of every position (8 million on a
 a fraction of the time. The ``moves`` view generates the moves with one
 join, and the SQL engine's level statements find a position's parents and
 children by arithmetic on the codes through these lists
-(:data:`gamedb.engine.TOKEN_MOVES`, built from the expressions here). The
+(:data:`gamedb.solvers.graph_sql.TOKEN_MOVES`, built from the expressions here). The
 Grundy statements of impartial games need move rows, so an impartial game
 may not keep move lists (:func:`of`).
 """
@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from .errors import GamedbError
-from .games.base import Game, TokenMoves
-from .store.bulk import insert_rows
-from .store.schema import token_board, token_move
+from ..errors import GamedbError
+from ..games.base import Game, TokenMoves
+from ..store.bulk import insert_rows
+from ..store.schema import token_board, token_move
 
 
 def of(game: Game) -> TokenMoves | None:

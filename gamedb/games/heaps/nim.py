@@ -9,8 +9,8 @@ above --max are not answered.
 
 from __future__ import annotations
 
-from .base import require_int
-from .heap import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
+from ..base import require_int
+from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 
 
 class Nim(HeapGame):

@@ -1,0 +1,121 @@
+"""The ``gamedb`` command line: thin — parse, call the library, print.
+
+Data goes to stdout, messages and progress bars to stderr. Errors raised by
+the library (:mod:`gamedb.errors`) become one-line ``Error: ...`` messages
+in one place (:func:`gamedb.cli.common.handle_errors`): exit 1 for
+operational errors, 2 for malformed input. One module per command group
+registers its commands here, in the order ``gamedb --help`` lists them.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from ..games import family_names
+from . import data, info, maintenance, play, solve
+from .common import EXIT_INTERRUPTED, Settings, err, out
+
+class OneLineErrors(typer.core.TyperGroup):
+    """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
+
+    Click would print the usage block, a hint and the error on four lines;
+    gamedb's contract is one line on stderr for every mistake. Help and
+    ``--version`` behave as usual.
+    """
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        errors = _click_exceptions()
+        no_args = getattr(errors, "NoArgsIsHelpError", ())
+        try:
+            rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except no_args as exc:  # `gamedb` or `gamedb solve` alone: the help
+            exc.show()
+            sys.exit(exc.exit_code)
+        except errors.UsageError as exc:
+            err(f"Error: {usage_message(exc)}")
+            sys.exit(2)
+        except errors.ClickException as exc:
+            err(f"Error: {exc.format_message()}")
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            err("Aborted.")
+            sys.exit(EXIT_INTERRUPTED)
+        sys.exit(rv if isinstance(rv, int) else 0)
+
+
+def _click_exceptions():
+    """Click's exception module: Typer >= 0.20 carries its own copy of Click, older ones use Click."""
+    try:
+        from typer._click import exceptions
+    except ImportError:
+        from click import exceptions
+    return exceptions
+
+
+def usage_message(exc) -> str:
+    """One line for a usage mistake, naming the command and where to read its help."""
+    message = " ".join(exc.format_message().split())
+    path = exc.ctx.command_path if exc.ctx is not None else "gamedb"
+    if message.startswith("No such command") and path.endswith(" solve"):
+        message += f" Known families: {', '.join(family_names())}; or --game module:Class."
+    return f"{message} (see '{path} --help')"
+
+
+app = typer.Typer(
+    name="gamedb",
+    cls=OneLineErrors,
+    help="Strongly solve finite two-player games and keep every answer in SQL.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+
+
+# --- global options ------------------------------------------------------------
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        out(f"gamedb {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    db: Annotated[
+        str,
+        typer.Option(
+            "--db",
+            envvar="GAMEDB_DB",
+            help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
+        ),
+    ] = "gamedb.sqlite",
+    version: Annotated[
+        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+    ] = None,
+) -> None:
+    """Strongly solve finite two-player games and keep every answer in SQL.
+
+    Example:
+
+        gamedb solve tictactoe
+
+        gamedb query tictactoe X...O....
+    """
+    ctx.obj = Settings(db=db)
+
+
+for _group in (info, data, play, solve, maintenance):
+    _group.register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app(prog_name="gamedb")

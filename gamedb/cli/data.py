@@ -1,0 +1,97 @@
+"""Moving data: copy between databases, compact, export."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+import typer
+
+from .common import GameClassOption, err, handle_errors, open_database, out
+from .render import ProgressBars
+
+
+@handle_errors
+def copy_command(
+    ctx: typer.Context,
+    src: Annotated[str, typer.Argument(help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
+    dst: Annotated[str, typer.Argument(help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
+    games: Annotated[
+        Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)
+    ] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
+    from ..api import Database
+
+    source = Database(src, readonly="://" not in src)
+    for name in games or ():  # an unknown name is refused before the destination is created
+        source.game(name)
+    target = Database(dst, create=True)
+    with ProgressBars(quiet) as bars:
+        report = source.copy_to(target, games or None, force=force, progress=bars)
+    for name in report.skipped:
+        err(f"Skipped {name}: not fully solved.")
+    if report.already:
+        err(f"Already in the destination, as copied before: {', '.join(report.already)}.")
+    if not report.games:
+        if not report.already:
+            err("No solved games to copy.")
+        return
+    out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
+
+
+@handle_errors
+def compact_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+) -> None:
+    """Drop a solved game's move table rows, which queries do not need, and shrink the file. query, stats and verify still answer; the moves view is then empty for this game."""
+    from ..store.tuning import human_size
+
+    db = open_database(ctx)
+    report = db.compact(name)
+    size = f"; file {human_size(report.bytes_before)} -> {human_size(report.bytes_after)}" if report.bytes_before is not None else ""
+    out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
+
+
+@handle_errors
+def export_command(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="Name of a solved game.")],
+    fmt: Annotated[str, typer.Option("--format", "-f", help="csv or jsonl.")] = "csv",
+    output: Annotated[Optional[str], typer.Option("--output", "-o", help="Write to this file instead of stdout.")] = None,
+    game_class: GameClassOption = None,
+) -> None:
+    """Stream every position of a solved game with its values, as CSV or JSON lines."""
+    from ..export import export_lines
+
+    db = open_database(ctx, readonly=True, game_class=game_class)
+    record = db.game(name)
+    lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
+    first = next(lines)  # raises before any output on a bad format or an unfinished game
+    if output is None:
+        sys.stdout.write(first)
+        for line in lines:
+            sys.stdout.write(line)
+        sys.stdout.flush()
+        return
+    count = 0
+    with open(output, "w", encoding="utf-8", newline="") as handle:
+        handle.write(first)
+        for line in lines:
+            handle.write(line)
+            count += 1
+    err(f"Wrote {count + (1 if fmt.lower() == 'jsonl' else 0):,} positions of {name} to {output}.")
+
+
+def register(app: typer.Typer) -> None:
+    """Add these commands to the root command, in the order ``--help`` lists them."""
+    app.command(
+    "copy",
+    epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
+    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office",
+)(copy_command)
+    app.command("compact", epilog="Example:  gamedb compact tictactoe")(compact_command)
+    app.command("export", epilog="Example:  gamedb export tictactoe --format csv > tictactoe.csv")(export_command)

@@ -1,0 +1,177 @@
+"""``gamedb solve FAMILY``: one subcommand per family, and ``--game module:Class`` for a class of one's own."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Annotated, Any, Optional
+
+import typer
+
+from ..errors import InputError, UnknownFamily
+from ..games import family, family_names
+from .common import err, handle_errors, open_database, out
+from .render import ProgressBars
+
+
+solve_app = typer.Typer(
+    help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
+    rich_markup_mode=None,
+)
+
+
+def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+    from ..solvers.solve import METHODS
+    from ..store.tuning import parse_size
+
+    if engine not in METHODS:  # checked before a new database file is created
+        raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {engine!r}")
+    limit = None if memory_limit is None else parse_size(memory_limit)
+    db = open_database(ctx, create=True)
+    with ProgressBars(quiet) as bars:
+        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
+    if report.already_solved:
+        err(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
+        return
+    answer = db.probe(report.name)
+    value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
+    out(
+        f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+        f"Start {answer.position}: {answer.player} to move, {value}."
+    )
+
+
+@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
+@handle_errors
+def solve_plugin(
+    ctx: typer.Context,
+    game: Annotated[
+        Optional[str],
+        typer.Option("--game", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
+    ] = None,
+    settings: Annotated[
+        Optional[list[str]], typer.Option("--set", help="Option of that game as KEY=VALUE (repeatable).")
+    ] = None,
+    name: Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: its family name).")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Solve a game: enumerate every reachable position and store its value. One subcommand per family."""
+    if ctx.invoked_subcommand is not None:
+        if game is not None:
+            raise InputError("--game and a family name cannot be used together")
+        return
+    if game is None:
+        out(ctx.get_help())
+        raise typer.Exit(0)
+    try:
+        cls = family(game)
+    except UnknownFamily as exc:  # a --game value that names no game class: a bad option (a family that fails to load is exit 1)
+        raise InputError(str(exc)) from None
+    options = _parse_settings(cls, settings or [])
+    _run_solve(ctx, cls.from_options(**options), name, force, quiet)
+
+
+def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
+    """--set KEY=VALUE pairs, converted with the family's declared option types."""
+    types = {p.name: p.type for p in cls.params}
+    options: dict[str, Any] = {}
+    for item in settings:
+        key, sep, value = item.partition("=")
+        key = key.strip().lstrip("-").replace("-", "_")
+        if not sep or not key:
+            raise InputError(f"--set takes KEY=VALUE, got {item!r}")
+        if key not in types:
+            known = ", ".join(types) or "none"
+            raise InputError(f"{cls.family} has no option {key!r} (options: {known})")
+        try:
+            options[key] = types[key](value)
+        except ValueError:
+            raise InputError(f"--set {key}: {value!r} is not a valid {types[key].__name__}") from None
+    return options
+
+
+def _solve_command(fam: str):
+    cls = family(fam)
+
+    def command(ctx: typer.Context, **kwargs: Any) -> None:
+        name = kwargs.pop("name")
+        force = kwargs.pop("force")
+        quiet = kwargs.pop("quiet")
+        engine = kwargs.pop("engine")
+        memory_limit = kwargs.pop("memory_limit")
+        options = {k: v for k, v in kwargs.items() if v is not None}
+        _run_solve(ctx, cls.from_options(**options), name, force, quiet, engine, memory_limit)
+
+    params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
+    for p in cls.params:
+        default = ... if p.required else p.default
+        annotation = p.type if p.required else Optional[p.type]
+        params.append(
+            inspect.Parameter(
+                p.name,
+                inspect.Parameter.KEYWORD_ONLY,
+                default=default,
+                annotation=Annotated[annotation, typer.Option(p.flag, help=p.help, show_default=not p.required)],
+            )
+        )
+    params += [
+        inspect.Parameter(
+            "name",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[Optional[str], typer.Option("--name", help="Name to store the game under (default: the family name, with the options that distinguish it).")],
+        ),
+        inspect.Parameter(
+            "force",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")],
+        ),
+        inspect.Parameter(
+            "quiet",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=False,
+            annotation=Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
+        ),
+        inspect.Parameter(
+            "engine",
+            inspect.Parameter.KEYWORD_ONLY,
+            default="auto",
+            annotation=Annotated[
+                str,
+                typer.Option(
+                    "--engine",
+                    help="auto: in memory (numpy) when the game fits --memory-limit, else in SQL; "
+                    "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
+                    "memory: in memory or fail. Both write the same tables.",
+                ),
+            ],
+        ),
+        inspect.Parameter(
+            "memory_limit",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[
+                Optional[str],
+                typer.Option(
+                    "--memory-limit",
+                    help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
+                    "also sizes SQLite's cache for the SQL engine.",
+                ),
+            ],
+        ),
+    ]
+    command.__signature__ = inspect.Signature(params)
+    command.__name__ = f"solve_{fam.replace('-', '_')}"
+    example = " ".join([f"gamedb solve {fam}"] + [f"{p.flag} ..." for p in cls.params if p.required])
+    doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
+    solve_app.command(fam, help=doc, epilog=f"Example:  {example}")(handle_errors(command))
+
+
+for _fam in family_names():
+    _solve_command(_fam)
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(solve_app, name="solve")
+
