@@ -33,6 +33,8 @@ def copy_command(
         report = source.copy_to(target, games or None, force=force, progress=bars)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")
+    for problem in report.damaged:
+        err(f"Skipped: {problem}.")
     if report.already:
         err(f"Already in the destination, as copied before: {', '.join(report.already)}.")
     if not report.games:

@@ -61,6 +61,7 @@ def list_command(
             "moves": r.moves,
             "start": r.start_position,
             "solved_at": r.solved_at,
+            **({"problem": r.problem} if r.problem else {}),
         }
         for r in records
     ]
@@ -74,6 +75,8 @@ def list_command(
     for r in rows:
         count = f"{r['positions']:,} positions" if r["positions"] is not None else "positions not counted yet"
         status = r["status"] if r["status"] == "solved" else f"UNFINISHED ({r['status']})"
+        if "problem" in r:  # listed, never used: every other command refuses it with this line
+            status, count = "DAMAGED", r["problem"]
         out(f"{r['name']:<{width}}  {r['family']:<10}  {status:<10}  {count}")
 
 

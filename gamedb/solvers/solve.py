@@ -76,7 +76,7 @@ def solve(
         raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
-        record = catalog.find(conn, name)
+        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
     if record is not None and not force:
         _check_stored(record, game, name)
         if record.solved:
@@ -101,7 +101,7 @@ def _check_stored(record, game: Game, name: str) -> None:
 def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_limit) -> SolveReport:
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
-        record = catalog.find(conn, name)
+        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
     resumed = False
     replace = None  # a stored game --force replaces
     if record is not None:

@@ -12,9 +12,13 @@ import sqlalchemy as sa
 from .. import __version__
 from ..errors import GameExists, GameNotFound, GamedbError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
-from ..games import game_from_parameters
+from ..games import stored_family
 from ..games.base import Game
+from .damage import DamagedGame, checked_game_row, damaged
 from .schema import ENUMERATING, SOLVED, game as game_table, metadata, player as player_table
+
+#: the status a damaged game is listed with
+DAMAGED = "damaged"
 
 
 @dataclass
@@ -39,6 +43,9 @@ class GameRecord:
     gamedb_version: str
     info: dict | None
     progress: dict | None
+    #: what is wrong with a damaged row (then only ``id``, ``name`` and ``family`` mean anything;
+    #: only :func:`all_games` and ``find(..., damaged=True)`` hand out such records)
+    problem: str | None = None
 
     @property
     def solved(self) -> bool:
@@ -51,10 +58,16 @@ class GameRecord:
         a ``module:Class`` family loads only if named in ``game_classes`` (the
         user's ``--game``), see :func:`gamedb.games.stored_family`.
         """
+        if self.problem is not None:
+            raise DamagedGame(self.problem)
         try:
-            return game_from_parameters(self.family, self.parameters, game_classes)
+            cls = stored_family(self.family, game_classes)
         except (StoredCodeRefused, UnknownFamily) as exc:
             raise type(exc)(f"game {shown(self.name)}: {exc}") from None
+        try:
+            return cls.from_parameters(self.parameters)
+        except Exception as exc:  # the family's own check of parameters that came from a file, whatever it raises
+            raise damaged(self.name, f"its parameters do not make a {shown(self.family)} game: {exc}") from None
 
     def require_solved(self) -> None:
         if not self.solved:
@@ -64,18 +77,41 @@ class GameRecord:
             )
 
 
+#: the game rows as stored (no type conversion by SQLAlchemy: a damaged JSON column must reach
+#: :func:`~gamedb.store.damage.checked_game_row`, not fail while the row is fetched)
+_GAME_ROWS = "SELECT " + ", ".join(c.name for c in game_table.columns) + " FROM game"
+_GAME_BY_NAME = sa.text(_GAME_ROWS + " WHERE name = :n")
+_ALL_GAMES = sa.text(_GAME_ROWS + " ORDER BY name")
+
+
 def record_from_row(row) -> GameRecord:
-    """A game row (JSON columns parsed or still text) as a :class:`GameRecord`."""
-    data = dict(row._mapping)
-    for key in ("parameters", "info", "progress"):
-        if isinstance(data.get(key), str):
-            data[key] = json.loads(data[key])
-    return GameRecord(**data)
+    """A game row as read by :data:`_GAME_ROWS` (or a dict of it), checked; raises :class:`DamagedGame`."""
+    data = dict(row._mapping) if hasattr(row, "_mapping") else dict(row)
+    return GameRecord(**checked_game_row(data))
 
 
-def find(conn, name: str) -> GameRecord | None:
-    row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
-    return record_from_row(row) if row else None
+def _record_or_damaged(row) -> GameRecord:
+    """The record of a row, or for a damaged row a record that says what is wrong (for listing)."""
+    try:
+        return record_from_row(row)
+    except DamagedGame as exc:
+        data = dict(row._mapping)
+        name, family = data.get("name"), data.get("family")
+        return GameRecord(
+            id=data.get("id"), name=name if isinstance(name, str) else str(name),
+            family=family if isinstance(family, str) else str(family), parameters={}, rules_version=0,
+            impartial=False, status=DAMAGED, start_code=0, start_position="", positions=None, moves=None,
+            created_at="", solved_at=None, enumerate_seconds=None, solve_seconds=None, gamedb_version="",
+            info=None, progress=None, problem=str(exc),
+        )
+
+
+def find(conn, name: str, *, damaged: bool = False) -> GameRecord | None:
+    """The game of that name, or None; a damaged row raises :class:`DamagedGame` unless ``damaged``."""
+    row = conn.execute(_GAME_BY_NAME, {"n": name}).first()
+    if row is None:
+        return None
+    return _record_or_damaged(row) if damaged else record_from_row(row)
 
 
 def get(conn, name: str) -> GameRecord:
@@ -88,7 +124,8 @@ def get(conn, name: str) -> GameRecord:
 
 
 def all_games(conn) -> list[GameRecord]:
-    return [record_from_row(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
+    """Every stored game by name; a damaged one as a record with its ``problem`` (status ``damaged``)."""
+    return [_record_or_damaged(row) for row in conn.execute(_ALL_GAMES)]
 
 
 def family_key(game: Game) -> str:

@@ -39,6 +39,7 @@ class CopyReport:
     moves: int = 0
     skipped: list[str] = field(default_factory=list)  # unfinished games, not copied
     already: list[str] = field(default_factory=list)  # in the destination as copied before (a resumed copy)
+    damaged: list[str] = field(default_factory=list)  # what is wrong with each damaged game, not copied
 
 
 def per_game_tables() -> list[sa.Table]:
@@ -75,7 +76,10 @@ def copy_games(
     with src.connect() as conn:
         if names is None:
             records = catalog.all_games(conn)
-            report = CopyReport(skipped=[r.name for r in records if not r.solved])
+            report = CopyReport(
+                skipped=[r.name for r in records if not r.solved and r.problem is None],
+                damaged=[r.problem for r in records if r.problem is not None],
+            )
             records = [r for r in records if r.solved]
         else:
             records = [catalog.get(conn, name) for name in dict.fromkeys(names)]

@@ -1,0 +1,138 @@
+"""Reading stored rows defensively: a database file is data from someone else.
+
+A file may be damaged or crafted: a JSON column that does not parse, a
+count that is text, a status gamedb never writes, a period of 0. Every game
+row is checked here, where it is read (:func:`checked_game_row`), and a
+problem becomes one :class:`DamagedGame` line naming the game and what is
+wrong -- never a traceback, and the other games of the file stay usable.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import GamedbError
+from ..safe_text import shown
+from .schema import ENUMERATING, SOLVED, SOLVING
+
+#: the statuses gamedb writes
+STATUSES = (ENUMERATING, SOLVING, SOLVED)
+
+
+class DamagedGame(GamedbError):
+    """A stored game breaks gamedb's format: the file was damaged or edited by hand."""
+
+
+def damaged(name: Any, problem: str) -> DamagedGame:
+    return DamagedGame(f"game {shown(name)} is damaged in this file: {problem}")
+
+
+def _json_object(value: Any, column: str, *, nullable: bool) -> dict | None:
+    if value is None:
+        if nullable:
+            return None
+        raise ValueError(f"{column} is missing")
+    if isinstance(value, (str, bytes)):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            raise ValueError(f"{column} is not valid JSON ({shown(value, 40)})") from None
+    if value is None and nullable:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"{column} is not a JSON object ({shown(json.dumps(value), 40)})")
+    return value
+
+
+def _integer(value: Any, column: str, *, nullable: bool = False, least: int | None = None) -> int | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{column} is not a whole number ({shown(value, 40)})")
+    if least is not None and value < least:
+        raise ValueError(f"{column} is {value}, less than {least}")
+    return value
+
+
+def _text(value: Any, column: str, *, nullable: bool = False) -> str | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{column} is not text ({shown(value, 40)})")
+    return value
+
+
+def _seconds(value: Any, column: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{column} is not a number of seconds ({shown(value, 40)})")
+    return float(value)
+
+
+def _periodicity(info: dict | None) -> None:
+    """The proven period of an octal game, as the heap solver stores it in ``info``."""
+    data = (info or {}).get("periodicity")
+    if data is None:
+        return
+    from ..solvers.heaps.periodicity import Periodicity
+
+    if not isinstance(data, dict):
+        raise ValueError("info.periodicity is not a JSON object")
+    known = set(Periodicity.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"info.periodicity has unknown keys {shown(', '.join(map(str, unknown)), 60)}")
+    for key in ("proven",):
+        if not isinstance(data.get(key), bool):
+            raise ValueError(f"info.periodicity.{key} is not true or false")
+    for key, least in (("checked_to", 0), ("max_take", 0), ("period", 1), ("preperiod", 0), ("last_exceptional", -1),
+                       ("candidate_period", 1), ("candidate_preperiod", 0), ("needs_max", 0)):
+        _integer(data.get(key), f"info.periodicity.{key}", nullable=key not in ("checked_to", "max_take"), least=least)
+    if data["proven"] and (data.get("period") is None or data.get("preperiod") is None):
+        raise ValueError("info.periodicity is proven but has no period and pre-period")
+    _text(data.get("reason"), "info.periodicity.reason", nullable=True)
+
+
+def _progress(progress: dict | None) -> None:
+    """Where an unfinished solve stopped: a phase name and level numbers."""
+    if progress is None:
+        return
+    _text(progress.get("phase"), "progress.phase", nullable=True)
+    for key, value in progress.items():
+        if key != "phase":
+            _integer(value, f"progress.{key}", nullable=True, least=0)
+
+
+def checked_game_row(data: dict) -> dict:
+    """The columns of a raw ``game`` row, parsed and checked; raises :class:`DamagedGame`."""
+    name = data.get("name")
+    try:
+        out = dict(data)
+        _integer(data.get("id"), "id")
+        _text(name, "name")
+        _text(data.get("family"), "family")
+        out["parameters"] = _json_object(data.get("parameters"), "parameters", nullable=False)
+        out["info"] = _json_object(data.get("info"), "info", nullable=True)
+        out["progress"] = _json_object(data.get("progress"), "progress", nullable=True)
+        _integer(data.get("rules_version"), "rules_version")
+        impartial = data.get("impartial")
+        if impartial not in (0, 1):  # True and False are 1 and 0; SQLite stores them so
+            raise ValueError(f"impartial is not true or false ({shown(impartial, 40)})")
+        out["impartial"] = bool(impartial)
+        if data.get("status") not in STATUSES:
+            raise ValueError(f"status {shown(data.get('status'), 40)} is none of {', '.join(STATUSES)}")
+        _integer(data.get("start_code"), "start_code", least=0)
+        _text(data.get("start_position"), "start_position")
+        _integer(data.get("positions"), "positions", nullable=True, least=0)
+        _integer(data.get("moves"), "moves", nullable=True, least=0)
+        for column in ("created_at", "solved_at", "gamedb_version"):
+            _text(data.get(column), column, nullable=True)
+        for column in ("enumerate_seconds", "solve_seconds"):
+            out[column] = _seconds(data.get(column), column)
+        _periodicity(out["info"])
+        _progress(out["progress"])
+    except ValueError as exc:
+        raise damaged(name, str(exc)) from None
+    return out
