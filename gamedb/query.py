@@ -9,6 +9,7 @@ import sqlalchemy as sa
 
 from .store.catalog import GameRecord
 from .errors import PositionNotFound
+from .store.damage import checked_position, missing_child
 from .games.base import Game
 from .games.heaps import HeapGame
 from .values import RESULTS, move_sort_key
@@ -68,14 +69,15 @@ _CHILDREN = sa.text(
 CHUNK = 10000
 
 
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
+def fetch_rows(conn, record: GameRecord, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness, grundy) for the given codes, in chunks, each row checked."""
     codes = list(dict.fromkeys(codes))
     found = {}
     for i in range(0, len(codes), CHUNK):
-        rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
-        for code, text, result, remoteness, grundy in rows:
-            found[code] = (text, result, remoteness, grundy)
+        rows = conn.execute(_CHILDREN, {"g": record.id, "codes": codes[i : i + CHUNK]})
+        for row in rows:
+            checked_position(record.name, record.impartial, row._asdict())
+            found[row.code] = (row.text, row.result, row.remoteness, row.grundy)
     return found
 
 
@@ -91,11 +93,14 @@ def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> 
     text = game.format(state)
     if row is None:
         raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
+    checked_position(record.name, record.impartial, row._asdict())
     moves = game.moves(state) if game.primitive(state) is None else []
     child_codes = [game.encode(child) for _, child in moves]
-    values = fetch_rows(conn, record.id, child_codes)
+    values = fetch_rows(conn, record, child_codes)
     listed = []
     for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
+        if child not in values:
+            raise missing_child(record.name, row.text, label)
         ctext, cresult, crem, cgrundy = values[child]
         listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
     listed.sort(key=lambda pair: pair[0])
@@ -170,5 +175,5 @@ def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> I
         if not rows:
             return
         for row in rows:
-            yield dict(row._mapping)
+            yield checked_position(record.name, record.impartial, dict(row._mapping))
         after = rows[-1].code

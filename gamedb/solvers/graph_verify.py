@@ -79,7 +79,7 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
                 break
             after = rows[-1].code
             expanded = [game.expand(row.code) for row in rows]
-            values = fetch_rows(conn, record.id, [child for _, _, _, moves in expanded for _, child in moves])
+            values = fetch_rows(conn, record, [child for _, _, _, moves in expanded for _, child in moves])
             for row, exp in zip(rows, expanded):
                 found = _check(row, exp, values, record.impartial)
                 if found and len(failures) < MAX_FAILURES:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..errors import GamedbError
+from ..errors import VerifyError
 from ..safe_text import shown
 from .schema import ENUMERATING, SOLVED, SOLVING
 
@@ -20,8 +20,10 @@ from .schema import ENUMERATING, SOLVED, SOLVING
 STATUSES = (ENUMERATING, SOLVING, SOLVED)
 
 
-class DamagedGame(GamedbError):
-    """A stored game breaks gamedb's format: the file was damaged or edited by hand."""
+class DamagedGame(VerifyError):
+    """A stored game breaks gamedb's format: the file was damaged or edited by hand.
+
+    A :class:`~gamedb.errors.VerifyError`: to ``verify`` it is one more stored value the rules do not give."""
 
 
 def damaged(name: Any, problem: str) -> DamagedGame:
@@ -136,3 +138,40 @@ def checked_game_row(data: dict) -> dict:
     except ValueError as exc:
         raise damaged(name, str(exc)) from None
     return out
+
+
+# --- position rows ---------------------------------------------------------------------------
+
+#: results a solved position may have
+RESULTS = ("win", "lose", "tie", "draw")
+
+
+def checked_position(game_name: str, impartial: bool, row: dict) -> dict:
+    """The columns of a stored position row (any of text, player, result, remoteness, degree,
+    best_move, grundy), checked as a solved game stores them; raises :class:`DamagedGame`."""
+    text = row.get("text")
+    try:
+        if "text" in row:
+            _text(text, "text")
+        if "player" in row and (isinstance(row["player"], bool) or row["player"] not in (0, 1)):
+            raise ValueError(f"the player to move is {shown(row['player'], 20)}, not 0 or 1")
+        if "result" in row and row["result"] not in RESULTS:
+            raise ValueError(f"result {shown(row['result'], 20)} is none of {', '.join(RESULTS)}")
+        if "remoteness" in row:
+            remoteness = _integer(row["remoteness"], "remoteness", nullable=True, least=0)
+            if remoteness is None and not impartial and row.get("result", "draw") != "draw":
+                raise ValueError(f"a {row['result']} has no remoteness")
+        if "degree" in row:
+            _integer(row["degree"], "degree", least=0)
+        if "best_move" in row:
+            _text(row["best_move"], "best_move", nullable=True)
+        if "grundy" in row:
+            _integer(row["grundy"], "grundy", nullable=True, least=0)
+    except ValueError as exc:
+        where = f"position {shown(text, 40)}: " if isinstance(text, str) else f"position code {shown(row.get('code'), 20)}: "
+        raise damaged(game_name, where + str(exc)) from None
+    return row
+
+
+def missing_child(game_name: str, text: str, label: str) -> DamagedGame:
+    return damaged(game_name, f"position {shown(text, 40)}: its move {shown(label, 20)} leads to a position missing from the file")

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 
 from ...store.catalog import GameRecord
 from ...errors import PositionNotFound
+from ...store.damage import checked_position
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
 from ...query import Answer, MoveValue
@@ -81,6 +82,7 @@ class ComponentValues:
         for code, grundy, remoteness, degree in rows:
             if grundy is None:
                 raise PositionNotFound(f"heap {code} of game {self.record.name!r} has no stored value")
+            checked_position(self.record.name, True, {"code": code, "grundy": grundy, "remoteness": remoteness, "degree": degree})
             self.rows[code] = (grundy, remoteness, degree)
 
     def _stored(self, n: int) -> int:
