@@ -186,3 +186,17 @@ def test_the_crafts_cover_what_was_found():
                   "remoteness-text", "child-deleted", "family-names-code"):
         assert found in ids
     assert len(ids) == len(CRAFTS)
+
+
+def test_solve_refuses_a_damaged_game_and_force_replaces_it(solved, tmp_path):
+    db = tmp_path / "damaged.sqlite"
+    shutil.copy(solved, db)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE game SET progress = 'zz' WHERE name = 'nim'")
+    con.close()
+    again = _invoke(["--db", db, "solve", *GAMES["nim"], "--name", "nim", "-q"])
+    assert again.exit_code == 1
+    assert again.stderr.strip() == "Error: game 'nim' is damaged in this file: progress is not valid JSON ('zz'); --force replaces it"
+    forced = _invoke(["--db", db, "solve", *GAMES["nim"], "--name", "nim", "--force", "-q"])
+    assert forced.exit_code == 0, forced.stderr
+    assert _invoke(["--db", db, "query", "nim", "--json"]).stdout == _invoke(["--db", solved, "query", "nim", "--json"]).stdout

@@ -19,6 +19,7 @@ from ..games.base import Game
 from ..games.heaps import HeapGame
 from ..store.locking import others_solving, solve_lock, solve_tag
 from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..store.damage import DamagedGame
 from ..store.schema import ENUMERATING, SOLVED, SOLVING
 from ..store.tuning import default_memory_limit, human_size, solve_settings
 
@@ -76,7 +77,10 @@ def solve(
         raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
-        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+        try:
+            record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+        except DamagedGame as exc:
+            raise DamagedGame(f"{exc}; --force replaces it") from None
     if record is not None and not force:
         _check_stored(record, game, name)
         if record.solved:
