@@ -23,9 +23,10 @@ from .store.database import DEFAULT_PATH, open_engine
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .store.compact import CompactReport
-    from .solvers.solve import Progress, SolveReport
+    from .progress import Progress
+    from .solvers.solve import SolveReport
     from .store.transfer import CopyReport
-    from .solvers.graph_verify import VerifyReport
+    from .solvers.checks import VerifyReport
 
 
 _GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
@@ -136,7 +137,7 @@ class Database:
         return positions(self.engine, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
-        from .solvers.graph_verify import verify
+        from .solvers.checks import verify
 
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .errors import GamedbError, InputError
-from .query import Answer
+from .answers import Answer
 
 
 @dataclass

@@ -12,8 +12,10 @@ DRAW = "draw"
 
 RESULTS = (WIN, LOSE, TIE, DRAW)
 
-#: rank of a result for the player to move (higher is better)
-PREFERENCE = {LOSE: 0, DRAW: 1, TIE: 2, WIN: 3}
+#: the same results as small integers, for the numpy paths (:mod:`gamedb.games.vector`);
+#: code 0 means not decided yet
+RESULT_CODES = {WIN: 1, LOSE: 2, TIE: 3, DRAW: 4}
+RESULT_NAMES = (None, *RESULT_CODES)
 
 #: a child's value is for the opponent; this is what it means for the mover
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}

@@ -123,7 +123,7 @@ def _token_children(tokens, code):
 
 def _has_fast_path(name):
     game = family(name).from_options(**SMALL[name])
-    return game.vector() is not None or game.token_moves() is not None
+    return game.capabilities.vector_rules or game.capabilities.token_moves
 
 
 @pytest.mark.parametrize("name", [name for name in FAMILIES if _has_fast_path(name)])
@@ -134,7 +134,9 @@ def test_fast_paths_agree_with_the_rules_along_playouts(name):
     from gamedb.games.vector import RESULT_NAMES
 
     game = family(name).from_options(**SMALL[name])
-    vector, tokens = game.vector(), game.token_moves()
+    from gamedb.solvers.choice import move_lists, vector_rules
+
+    vector, tokens = vector_rules(game), move_lists(game)
     rng = random.Random(7)
     for _ in range(40):
         state = game.start()

@@ -115,7 +115,7 @@ def test_move_table_engine_gives_grundy_values(backend_db):
     import sqlalchemy as sa
 
     from gamedb.errors import VerifyError
-    from gamedb.solvers.graph_verify import verify
+    from gamedb.solvers.checks import verify
 
     db = backend_db()
     game = FlipString("+++++++-++++++")

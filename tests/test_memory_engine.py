@@ -141,10 +141,11 @@ def test_memory_engine_does_not_resume_a_begun_sql_solve(fresh_db, monkeypatch):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("gamedb.solvers.solve.propagate", interrupted)
+    original = sql_engine.propagate
+    monkeypatch.setattr(sql_engine, "propagate", interrupted)
     with pytest.raises(KeyboardInterrupt):
         db.solve(game, "cm", engine="sql")
-    monkeypatch.setattr("gamedb.solvers.solve.propagate", sql_engine.propagate)
+    monkeypatch.setattr(sql_engine, "propagate", original)
     with pytest.raises(InputError, match="unfinished SQL solve"):
         db.solve(game, "cm", engine="memory")
     assert db.solve(game, "cm").engine == "sql" and db.probe("cm").result == "draw"

@@ -184,7 +184,7 @@ def test_each_tamper_is_named(solved, cli, tmp_path, name, tamper):
 
 
 def test_tampers_in_a_move_table_impartial_game(tmp_path):
-    from gamedb.solvers.graph_verify import verify
+    from gamedb.solvers.checks import verify
 
     template = tmp_path / "strings.sqlite"
     game = FlipString()

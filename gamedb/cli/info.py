@@ -94,7 +94,7 @@ def query_command(
     record, game = db.rules(name)
     answer = db.probe(name, position)
     # a family may add its own reading of the value (cat-mouse-grid: LeetCode's turn limit)
-    verdict = game.verdict(answer.result, answer.remoteness, answer.player) if hasattr(game, "verdict") else {}
+    verdict = game.verdict(answer.result, answer.remoteness, answer.player)
     if as_json:
         show_json({**answer.to_json(impartial=record.impartial), **verdict})
         return

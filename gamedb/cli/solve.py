@@ -20,11 +20,11 @@ solve_app = typer.Typer(
 
 
 def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
-    from ..solvers.solve import METHODS
+    from ..solvers.choice import ENGINES
     from ..store.tuning import parse_size
 
-    if engine not in METHODS:  # checked before a new database file is created
-        raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {engine!r}")
+    if engine not in ENGINES:  # checked before a new database file is created
+        raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     limit = None if memory_limit is None else parse_size(memory_limit)
     db = open_database(ctx, create=True)
     with ProgressBars(quiet) as bars:

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Any, ClassVar, Hashable, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Hashable, Iterable, NamedTuple, Sequence
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from .vector import VectorRules
 
 State = Hashable
 Move = tuple[str, State]  # (label, child state)
@@ -61,6 +64,39 @@ class TokenMoves:
     rows: list[tuple[int, int, int, int, str]]
 
 
+@dataclass(frozen=True)
+class Capabilities:
+    """What a family provides beyond the required rules, declared as data on the class.
+
+    Which solving strategy needs which capability -- required, or optional
+    and what happens without it -- is the table
+    :data:`gamedb.solvers.choice.STRATEGIES`; the solvers never probe a game
+    for a method. In the spirit of OpenSpiel's ``GameType`` and GamesmanOne's
+    per-solver function tables.
+    """
+
+    #: the game is a sum of heaps with moves given as rules (:class:`gamedb.games.heaps.HeapGame`):
+    #: required by the heap solver, which then stores one position per heap size
+    heap_rules: bool = False
+    #: :meth:`Game.vector` returns the rules on numpy arrays: optional for the graph solvers
+    #: (without: one :meth:`Game.expand` per position) and for verify's fast pass (without: the exact pass only)
+    vector_rules: bool = False
+    #: :meth:`Game.token_moves` returns two-token move lists, stored instead of move rows: optional
+    #: for the graph solvers (without: one ``move`` row per move); not allowed for impartial games
+    token_moves: bool = False
+
+
+class Expanded(NamedTuple):
+    """One position as the rules give it (:meth:`Game.expand`)."""
+
+    player: int
+    text: str
+    #: ``win``/``lose``/``tie`` for the player to move if the game is over, else None
+    primitive: str | None
+    #: (label, child code) in the family's move order
+    moves: list[tuple[str, int]]
+
+
 class Game(ABC):
     """Rules of one game, with fixed parameters.
 
@@ -81,6 +117,8 @@ class Game(ABC):
     impartial: ClassVar[bool] = False
     #: bump when the rules or encodings of the family change
     rules_version: ClassVar[int] = 1
+    #: what the family provides beyond the required rules (see :class:`Capabilities`)
+    capabilities: ClassVar[Capabilities] = Capabilities()
 
     players: tuple[str, str] = ("first", "second")
 
@@ -163,27 +201,34 @@ class Game(ABC):
         return None
 
     # --- helpers for the engine -------------------------------------------
-    def expand(self, code: int):
-        """(player, text, primitive, [(label, child code), ...]) for one position."""
+    def expand(self, code: int) -> Expanded:
+        """Player, text, primitive value and moves (label, child code) of one position."""
         state = self.decode(code)
         prim = self.primitive(state)
         moves = [] if prim is not None else [(label, self.encode(child)) for label, child in self.moves(state)]
-        return self.to_move(state), self.format(state), prim, moves
+        return Expanded(self.to_move(state), self.format(state), prim, moves)
 
-    def vector(self):
-        """The rules on numpy arrays (:class:`~gamedb.games.vector.VectorRules`), or None.
+    def vector(self) -> VectorRules:
+        """The rules on numpy arrays: implement with ``capabilities.vector_rules`` set.
 
         A family whose moves are simple arithmetic on codes offers this fast
-        path to the solvers; the default is None (one :meth:`expand` per position).
+        path to the solvers (see :class:`Capabilities`).
         """
-        return None
+        raise NotImplementedError(f"{self.family} declares no vector rules")
 
     def player_name(self, index: int) -> str:
         return self.players[index]
 
-    def token_moves(self) -> TokenMoves | None:
-        """Optional: the moves as two-token move lists (see :class:`TokenMoves`), stored instead of move rows."""
-        return None
+    def token_moves(self) -> TokenMoves:
+        """The moves as two-token move lists (see :class:`TokenMoves`): implement with ``capabilities.token_moves`` set."""
+        raise NotImplementedError(f"{self.family} declares no move lists")
+
+    def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
+        """The family's own reading of a stored value, added to ``query``'s answer (default: none).
+
+        ``cat-mouse-grid`` adds LeetCode 1728's turn-limited answer here.
+        """
+        return {}
 
     def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
         """Who wins from a position whose stored value is ``result`` for ``player`` (None: tie or draw).
@@ -231,8 +276,3 @@ def bounded_int(digits: str, limit: int) -> int | None:
         return None
     value = int(digits)
     return value if value <= limit else None
-
-
-def unique_labels(moves: Iterable[Move]) -> bool:
-    labels = [label for label, _ in moves]
-    return len(labels) == len(set(labels))

@@ -17,13 +17,15 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .. import values
+from ..values import RESULT_CODES, RESULT_NAMES
+
 if TYPE_CHECKING:
     import numpy as np
 
-#: primitive/result codes used by the array paths (0: not decided)
-UNDECIDED, WIN, LOSE, TIE, DRAW = 0, 1, 2, 3, 4
-RESULT_CODES = {"win": WIN, "lose": LOSE, "tie": TIE, "draw": DRAW}
-RESULT_NAMES = (None, "win", "lose", "tie", "draw")
+#: the result codes of the array paths, from the one spelling in :mod:`gamedb.values` (0: not decided)
+UNDECIDED = 0
+WIN, LOSE, TIE, DRAW = (RESULT_CODES[result] for result in (values.WIN, values.LOSE, values.TIE, values.DRAW))
 
 
 @dataclass

@@ -16,18 +16,17 @@ no move rows: its move lists are stored once and the engine works from them.
 
 from __future__ import annotations
 
-from typing import Callable
 
 import sqlalchemy as sa
 
-from . import token_moves
+from . import choice, token_moves
 from ..games.base import Game
 from ..games.vector import stuck_error
 from ..store.bulk import insert_new_rows, insert_rows
 from ..store.database import refresh_statistics
 from ..store.schema import move, position, solve_queue
+from ..progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 _PAGE = sa.text(
     "SELECT code FROM solve_queue WHERE game_id = :g AND depth = :d AND code > :after ORDER BY code LIMIT :n"
@@ -62,11 +61,11 @@ def enumerate_game(
             {"g": game_id},
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar()
-    vector = game.vector()
+    vector = choice.vector_rules(game)
     queued_before = _Queued.fitting(vector, memory_limit)
     if queued_before is not None:
         queued_before.add(list(starts))
-    tokens = token_moves.of(game)
+    tokens = choice.move_lists(game)
     if tokens is not None:  # a two-token game: its moves are its move lists, no move rows
         with engine.begin() as conn:
             token_moves.store(conn, game_id, tokens)

@@ -29,7 +29,6 @@ solve resumes from the last finished level.
 
 from __future__ import annotations
 
-from typing import Callable
 
 import sqlalchemy as sa
 
@@ -37,8 +36,12 @@ from . import token_moves
 from ..store.catalog import load_progress, save_progress
 from ..errors import GamedbError
 from ..store.database import refresh_statistics
+from ..progress import Progress
+from ..store.catalog import GameRecord
+from . import choice, graph_answer, graph_verify
+from .enumeration import enumerate_game
+from .protocol import Solved, SolveJob, solve_in_stages
 
-Progress = Callable[[str, int, "int | None"], None]
 
 # How the level statements reach the moves. ``into_*`` joins a frontier
 # position ``c`` to the moves ``m`` that lead into it, ``parent`` is the code
@@ -318,3 +321,26 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
             if not more:
                 break
     return state
+
+
+class GraphSql:
+    """The ``graph-sql`` strategy (see :mod:`gamedb.solvers.protocol`): enumerate into SQL, then the levels above."""
+
+    engine = "sql"
+    verify = staticmethod(graph_verify.verify_graph)
+    probe = staticmethod(graph_answer.probe)
+
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        game, progress = job.game, job.progress
+        # a page of positions and their moves takes a few kB per position
+        batch = min(job.batch, max(500, job.memory_limit // 8192))
+
+        def fill(record: GameRecord) -> Solved:
+            return Solved(*enumerate_game(db, record.id, game, batch=batch, memory_limit=job.memory_limit, progress=progress))
+
+        def levels(record: GameRecord) -> None:
+            propagate(db, record.id, progress=progress, move_lists=choice.move_lists(game) is not None)
+            if game.impartial:
+                propagate_grundy(db, record.id, progress=progress)
+
+        return solve_in_stages(db, job, fill, levels)

@@ -12,24 +12,18 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import sqlalchemy as sa
 
 from ..store.catalog import GameRecord
 from ..errors import VerifyError
-from ..games.base import Game
-from ..games.heaps import HeapGame
-from ..query import fetch_rows
+from ..games.base import Expanded, Game
+from . import choice
+from .graph_answer import fetch_rows
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
+from ..progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
-
-
-@dataclass
-class VerifyReport:
-    game: str
-    positions: int
 
 
 MAX_FAILURES = 100_000
@@ -40,8 +34,8 @@ _PAGE = sa.text(
 )
 
 
-def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> VerifyReport:
-    """Raise :class:`VerifyError` naming a wrong position.
+def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
+    """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
 
     The whole table is checked. A hand-edited value makes its parents
     disagree too, so the position named is chosen among those that disagree:
@@ -53,42 +47,35 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     children all agree). A malformed stored value never raises anything but
     :class:`VerifyError`.
     """
-    record.require_solved()
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
-    with engine.connect() as conn:
-        _check_players(conn, record, game)
-        if isinstance(game, HeapGame):  # one row per heap, moves as rules
-            from .heaps.verify import verify_heaps
+    _check_token_moves(conn, record, game)
+    if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
+        raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
+    vector = None if record.impartial else choice.vector_rules(game)
+    if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
+        from . import vector_verify
 
-            return VerifyReport(record.name, verify_heaps(conn, record, game, progress=progress))
-        _check_token_moves(conn, record, game)
-        if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
-            raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
-        vector = None if record.impartial else game.vector()
-        if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
-            from . import vector_verify
-
-            if vector_verify.fits(vector):
-                agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
-                if agreed is not None:
-                    return _counted(record, agreed)
-        while True:
-            rows = conn.execute(_PAGE, {"g": record.id, "after": after, "n": batch}).all()
-            if not rows:
-                break
-            after = rows[-1].code
-            expanded = [game.expand(row.code) for row in rows]
-            values = fetch_rows(conn, record, [child for _, _, _, moves in expanded for _, child in moves])
-            for row, exp in zip(rows, expanded):
-                found = _check(row, exp, values, record.impartial)
-                if found and len(failures) < MAX_FAILURES:
-                    problem, own = found
-                    children = {c: values[c] for _, c in exp[3] if c in values}
-                    failures[row.code] = _Failure(row, exp, children, problem, own)
-            checked += len(rows)
-            if progress:
-                progress("verify", checked, record.positions)
+        if vector_verify.fits(vector):
+            agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
+            if agreed is not None:
+                return _counted(record, agreed)
+    while True:
+        rows = conn.execute(_PAGE, {"g": record.id, "after": after, "n": batch}).all()
+        if not rows:
+            break
+        after = rows[-1].code
+        expanded = [game.expand(row.code) for row in rows]
+        values = fetch_rows(conn, record, [child for exp in expanded for _, child in exp.moves])
+        for row, exp in zip(rows, expanded):
+            found = _check(row, exp, values, record.impartial)
+            if found and len(failures) < MAX_FAILURES:
+                problem, own = found
+                children = {c: values[c] for _, c in exp.moves if c in values}
+                failures[row.code] = _Failure(row, exp, children, problem, own)
+        checked += len(rows)
+        if progress:
+            progress("verify", checked, record.positions)
     if failures:
         row, problem = _culprit(failures, record.impartial)
         more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
@@ -96,11 +83,11 @@ def verify(engine: sa.Engine, record: GameRecord, game: Game, *, batch: int = 50
     return _counted(record, checked)
 
 
-def _counted(record: GameRecord, checked: int) -> VerifyReport:
-    """The report, once the number of positions checked is the game row's."""
+def _counted(record: GameRecord, checked: int) -> int:
+    """The number of positions checked, once it is the game row's."""
     if record.positions is not None and checked != record.positions:
         raise VerifyError(f"{record.name}: {checked} positions stored, the game row says {record.positions}")
-    return VerifyReport(record.name, checked)
+    return checked
 
 
 @dataclass
@@ -108,7 +95,7 @@ class _Failure:
     """A stored position that disagrees, with what is needed to judge it again."""
 
     row: Any
-    expanded: tuple
+    expanded: Expanded
     #: the children's stored values: code -> (text, result, remoteness, grundy)
     children: dict
     problem: str
@@ -173,7 +160,7 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
 
 def _check_grundy(row, expanded, values) -> None:
     """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
-    grundies = [values[child][3] for _, child in expanded[3]]
+    grundies = [values[child][3] for _, child in expanded.moves]
     grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
     if row.grundy != grundy:
         raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
@@ -188,7 +175,7 @@ def _culprit(failures: dict[int, _Failure], impartial: bool):
         failure = failures[min(own)]
         return failure.row, failure.problem
     pool = _still_wrong(failures, impartial) or {code: f.problem for code, f in failures.items()}
-    roots = [code for code in pool if not any(child in pool for _, child in failures[code].expanded[3])]
+    roots = [code for code in pool if not any(child in pool for _, child in failures[code].expanded.moves)]
     code = min(roots) if roots else min(pool)
     return failures[code].row, pool[code]
 
@@ -210,7 +197,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
     if any(value_problem(*value) for value in outside.values()):
         return {}
-    nodes = {code: (f.expanded[2], [child for _, child in f.expanded[3]]) for code, f in failures.items()}
+    nodes = {code: (f.expanded.primitive, [child for _, child in f.expanded.moves]) for code, f in failures.items()}
     derived = _resolve(nodes, outside)
     values = {code: (text, *derived[code], grundy) if code in derived else (text, res, rem, grundy) for code, (text, res, rem, grundy) in stored.items()}
     still = {}
@@ -292,7 +279,7 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 
-    tokens = game.token_moves()
+    tokens = choice.move_lists(game)
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
     stored = conn.execute(
         sa.select(token_move.c.player, token_move.c.node, token_move.c.ord, token_move.c.target, token_move.c.label)
@@ -321,14 +308,3 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
             )
     if len(stored) != len(expected):
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
-
-
-def _check_players(conn, record: GameRecord, game: Game) -> None:
-    """The player names (which the positions view joins) must be the rules' own."""
-    from ..store.schema import player
-
-    stored = conn.execute(sa.select(player.c.idx, player.c.name).where(player.c.game_id == record.id).order_by(player.c.idx)).all()
-    expected = list(enumerate(game.players))
-    if [tuple(row) for row in stored] != expected:
-        raise VerifyError(f"{record.name}: the stored players {[name for _, name in stored]} are not the rules' {list(game.players)}")
-

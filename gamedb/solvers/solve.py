@@ -5,25 +5,20 @@ from __future__ import annotations
 import shutil
 import time
 from dataclasses import dataclass
-from typing import Callable
 
 import sqlalchemy as sa
 
-from ..store import catalog
-from . import token_moves
-from .heaps import solver as heap_solver
-from .graph_sql import propagate, propagate_grundy
-from .enumeration import enumerate_game
 from ..errors import GamedbError, GameExists, InputError
 from ..games.base import Game
-from ..games.heaps import HeapGame
-from ..store.locking import others_solving, solve_lock, solve_tag
-from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..progress import Progress
+from ..store import catalog
+from ..store.catalog import GameRecord
 from ..store.damage import DamagedGame
-from ..store.schema import ENUMERATING, SOLVED, SOLVING
+from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..store.locking import others_solving, solve_lock, solve_tag
 from ..store.tuning import default_memory_limit, human_size, solve_settings
-
-Progress = Callable[[str, int, "int | None"], None]
+from . import choice
+from .protocol import SolveJob, TooLarge
 
 
 @dataclass
@@ -68,13 +63,10 @@ def solve(
     (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
     different game of the same name, a bad option) leaves the file untouched.
     """
-    if method not in METHODS:
-        raise InputError(f"--engine must be one of {', '.join(METHODS)}, got {method!r}")
+    choice.refuse_early(game, method)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     name = name or game.default_name()
-    if method == "memory" and game.impartial:
-        raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
         try:
@@ -86,7 +78,7 @@ def solve(
         if record.solved:
             return _already_solved(engine, record, name)
         if method == "memory":
-            _in_memory(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
+            choice.memory_first(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
@@ -102,7 +94,7 @@ def _check_stored(record, game: Game, name: str) -> None:
         )
 
 
-def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_limit) -> SolveReport:
+def _solve_locked(engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, method: str, memory_limit: int) -> SolveReport:
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
         record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
@@ -116,56 +108,17 @@ def _solve_locked(engine, game, name, *, force, progress, batch, method, memory_
             if record.solved:
                 return _already_solved(engine, record, name)
             resumed = True
-
-    if _in_memory(engine, record, game, method):
-        from . import graph_memory  # numpy: imported only to solve
-
-        def prepare(conn):
-            # the game row is created (and a replaced game deleted) in the transaction that writes
-            # the solved rows: a solve that fails or is killed before leaves the database as it was
-            if replace is not None:
-                catalog.delete(conn, replace)
-            return record if record is not None else catalog.create(conn, name, game)
-
+    solvers = choice.plan(engine, record, game, method)
+    job = SolveJob(name, game, record, replace, memory_limit=memory_limit, batch=batch, progress=progress)
+    for solver in solvers:
         try:
-            n_pos, n_mov = graph_memory.solve_in_memory(
-                engine, record, game, memory_limit=memory_limit, progress=progress, prepare=prepare
-            )
-        except graph_memory.TooLarge:
-            if method == "memory":
-                raise
-        else:
-            _finish(engine, name)
-            return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed, engine="memory")
-    if record is None:
-        with engine.begin() as conn:
-            if replace is not None:
-                catalog.delete(conn, replace)
-            record = catalog.create(conn, name, game)
-    heaps = isinstance(game, HeapGame)  # heap games have their own SQL engine
-    if record.status == ENUMERATING:
-        if heaps:  # one position per heap size, moves as rules: nothing to enumerate
-            n_pos, n_mov = heap_solver.fill(engine, record.id, game)
-        else:
-            batch = min(batch, max(500, memory_limit // 8192))  # a page of positions and their moves takes a few kB per position
-            n_pos, n_mov = enumerate_game(engine, record.id, game, batch=batch, memory_limit=memory_limit, progress=progress)
-        t1 = time.perf_counter()
-        with engine.begin() as conn:
-            catalog.update(conn, record, status=SOLVING, positions=n_pos, moves=n_mov, enumerate_seconds=round(t1 - t0, 3))
-    else:
-        n_pos, n_mov = record.positions or 0, record.moves or 0
-        t1 = t0
-    if heaps:
-        heap_solver.propagate(engine, record.id, game, progress=progress)
-    else:
-        propagate(engine, record.id, progress=progress, move_lists=token_moves.of(game) is not None)
-        if game.impartial:
-            propagate_grundy(engine, record.id, progress=progress)
-    t2 = time.perf_counter()
-    with engine.begin() as conn:
-        catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
+            solved = solver.solve(engine, job)
+            break
+        except TooLarge:
+            if solver is solvers[-1]:
+                raise  # auto: the next strategy (in SQL) takes over; nothing was written
     _finish(engine, name)
-    return SolveReport(name, n_pos, n_mov, time.perf_counter() - t0, resumed=resumed)
+    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, engine=solver.engine)
 
 
 def _already_solved(engine, record, name: str) -> SolveReport:
@@ -233,34 +186,13 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
                 f"but only {human_size(free)} are free in {folder}"
             )
     if method == "memory":
-        from . import graph_memory
+        from . import graph_memory  # numpy: imported only to solve
 
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         need = graph_memory.estimate_game_bytes(game, positions, moves)
         if need > limit:
             which = f"--memory-limit is {human_size(limit)}" if memory_limit is not None and chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
-            raise graph_memory.TooLarge(
+            raise TooLarge(
                 f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
                 "use --engine sql (or auto), or a larger --memory-limit"
             )
-
-
-#: values of ``method`` (``--engine``)
-METHODS = ("auto", "sql", "memory")
-
-
-def _in_memory(engine, record, game, method: str) -> bool:
-    """Whether to try the in-memory engine: asked for, or ``auto`` on a game not begun in SQL
-    (``record`` None: a new game). :func:`solve` has already refused ``memory`` for an
-    impartial game (heap games included)."""
-    if record is None:
-        return method != "sql" and not game.impartial
-    if method == "sql" or game.impartial or record.status != ENUMERATING:
-        if method == "memory":
-            raise InputError("the in-memory engine cannot solve this game (an unfinished SQL solve of it is stored; use --engine sql or --force)")
-        return False
-    with engine.connect() as conn:
-        begun = conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first()
-    if begun and method == "memory":
-        raise InputError("the in-memory engine cannot resume an unfinished SQL solve; use --engine sql or --force")
-    return not begun

@@ -13,7 +13,7 @@ join, and the SQL engine's level statements find a position's parents and
 children by arithmetic on the codes through these lists
 (:data:`gamedb.solvers.graph_sql.TOKEN_MOVES`, built from the expressions here). The
 Grundy statements of impartial games need move rows, so an impartial game
-may not keep move lists (:func:`of`).
+may not keep move lists (:func:`gamedb.solvers.choice.move_lists`).
 """
 
 from __future__ import annotations
@@ -21,17 +21,9 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from ..errors import GamedbError
-from ..games.base import Game, TokenMoves
+from ..games.base import TokenMoves
 from ..store.bulk import insert_rows
 from ..store.schema import token_board, token_move
-
-
-def of(game: Game) -> TokenMoves | None:
-    """The game's move lists, or None for a game stored with move rows."""
-    tokens = game.token_moves()
-    if tokens is not None and game.impartial:
-        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
-    return tokens
 
 
 # --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``

@@ -23,13 +23,12 @@ plus a chunk; a game whose range does not fit goes to the exact pass.
 from __future__ import annotations
 
 from contextlib import closing
-from typing import Callable
 
 import numpy as np
 from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules, ranks_within
 from ..store.tuning import default_memory_limit
+from ..progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)
 BYTES_PER_CODE = 1 + 4 + 4

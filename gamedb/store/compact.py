@@ -3,7 +3,7 @@
 A solved game keeps its ``move`` rows only for the solver and for SQL users
 who walk the tree. Queries never read them: :func:`gamedb.query.probe`
 generates the moves from the rules and looks the children up in
-``position``, and :func:`gamedb.solvers.graph_verify.verify` re-derives every value from
+``position``, and :func:`gamedb.solvers.checks.verify` re-derives every value from
 the rules. So :func:`compact` deletes the game's moves (and any leftover
 working rows), records that in ``game.info``, and gives the space back
 (VACUUM on a SQLite file, which is then again one self-contained file).

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..errors import VerifyError
 from ..safe_text import shown
+from ..values import RESULTS
 from .schema import ENUMERATING, SOLVED, SOLVING
 
 #: the statuses gamedb writes
@@ -141,10 +142,6 @@ def checked_game_row(data: dict) -> dict:
 
 
 # --- position rows ---------------------------------------------------------------------------
-
-#: results a solved position may have
-RESULTS = ("win", "lose", "tie", "draw")
-
 
 def checked_position(game_name: str, impartial: bool, row: dict) -> dict:
     """The columns of a stored position row (any of text, player, result, remoteness, degree,

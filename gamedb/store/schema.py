@@ -1,7 +1,8 @@
 """The SQL schema, as SQLAlchemy Core tables.
 
 Alembic revisions in ``migrations/`` create exactly these tables (a test runs
-``alembic check``), plus the read-only views defined in :mod:`.views`.
+``alembic check``), plus the read-only views ``positions`` and ``moves``, which
+the revisions create with SQL (``migrations/versions/``).
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ position = sa.Table(
     sa.Index("ix_position_text", "game_id", "text", unique=True),
     # the SQL engine's frontier (remoteness = :k); draws and undecided positions are left out (revision 0004,
     # which makes it partial on PostgreSQL too: naming postgresql_where here would import that dialect in
-    # every process, 20 ms of a query's start-up)
+    # every process and slow a query's start-up; see docs/performance.md)
     sa.Index("ix_position_remoteness", "game_id", "remoteness", sqlite_where=sa.text("remoteness IS NOT NULL")),
     sqlite_with_rowid=False,
 )

@@ -14,7 +14,7 @@ file).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Iterable
 
 import sqlalchemy as sa
 
@@ -25,8 +25,8 @@ from .locking import solve_lock
 from .bulk import copy_rows
 from .database import finish_file, sqlite_file
 from .schema import WORKING_TABLES, game as game_table, metadata, move, position
+from ..progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 #: positions read (and written) per batch; their moves come along
 PAGE = 20000

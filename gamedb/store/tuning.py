@@ -86,10 +86,9 @@ def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str 
 
     SQLite: WAL, ``synchronous = NORMAL`` and a larger page cache.
     PostgreSQL: ``work_mem`` (a sixteenth of the limit, at most 128 MB), so
-    the sorts and hashes of a large level stay in memory: the draw step of a
-    2-million-position game took 40 s with the server's 4 MB, 20 s with 128 MB.
-    ``tag`` names the connections (``application_name``, see
-    :func:`gamedb.locking.solve_tag`), so that the next solve of the game can
+    the sorts and hashes of a large level stay in memory (figures in
+    docs/performance.md). ``tag`` names the connections (``application_name``, see
+    :func:`gamedb.store.locking.solve_tag`), so that the next solve of the game can
     end a killed one's backends.
     """
     limit = memory_limit if memory_limit is not None else default_memory_limit()

@@ -28,7 +28,7 @@ from typing import ClassVar, Iterator, Sequence
 
 from ...errors import InputError, PositionError
 from ...values import LOSE
-from ..base import Game, Param, require_int, short_number
+from ..base import Capabilities, Game, Param, require_int, short_number
 
 #: the largest --max a heap game accepts (move order keys must fit 63 bits)
 MAX_HEAP_LIMIT = 1_000_000
@@ -44,11 +44,6 @@ class HeapRule:
     parts: int
     unequal: bool = False
 
-    def describe(self) -> str:
-        left = {0: "nothing (only a heap of exactly that size)", 1: "one heap", 2: "two heaps"}[self.parts]
-        extra = " of different sizes" if self.unequal else ""
-        return f"take {self.take}, leave {left}{extra}"
-
 
 #: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
 Option = tuple[int, tuple[int, ...]]
@@ -63,6 +58,7 @@ class HeapGame(Game):
     """Base of the heap families; a subclass sets ``family``, ``params`` and passes its rules."""
 
     impartial = True
+    capabilities = Capabilities(heap_rules=True)
     players = ("first", "second")
     position_syntax = "heap sizes separated by spaces, e.g. 3 5 7 (0 is the empty position)"
     #: True when the rules are a fixed finite octal-style code: the Guy-Smith

@@ -10,6 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple, Sequence
 
+#: the players, and the turn of a position: index 0 is the mouse, 1 the cat
+MOUSE, CAT = 0, 1
+#: cat-mouse's hole: node 0 (the mouse wins there; the cat may not enter it)
+HOLE = 0
+
 
 class State(NamedTuple):
     mouse: int  # node (or cell number row * cols + col)

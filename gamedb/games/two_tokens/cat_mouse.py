@@ -17,12 +17,10 @@ import re
 from ...errors import GraphError, PositionError
 from ...safe_text import shown
 from ...values import LOSE, WIN
-from ..base import Estimate, Game, Param, TokenMoves, bounded_int, short_number
+from ..base import Capabilities, Estimate, Game, Param, TokenMoves, bounded_int, short_number
 from ..json_option import load_json_option
-from . import State, TwoTokenCodes, reach as _reach
+from . import CAT, HOLE, MOUSE, State, TwoTokenCodes, reach as _reach
 
-MOUSE, CAT = 0, 1
-HOLE = 0
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
 
 
@@ -34,6 +32,7 @@ class CatMouse(TwoTokenCodes, Game):
         Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),
     )
     players = ("mouse", "cat")
+    capabilities = Capabilities(vector_rules=True, token_moves=True)
 
     def __init__(self, graph):
         self.graph = validate_graph(load_json_option(graph, "graph"))

@@ -63,9 +63,8 @@ from ...errors import GraphError, PositionError
 from ...values import LOSE, WIN
 from ..base import Estimate, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
-from . import State, TwoTokenCodes, reach
+from . import CAT, MOUSE, State, TwoTokenCodes, reach
 
-MOUSE, CAT = 0, 1
 PLAYERS = ("mouse", "cat")
 WALL, FLOOR = "#", "."
 CELL_CHARS = "#.CMF"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cat_mouse import CAT, HOLE, MOUSE
+from . import CAT, HOLE, MOUSE
 from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
 
 

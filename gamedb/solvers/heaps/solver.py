@@ -36,7 +36,6 @@ committed heap.
 from __future__ import annotations
 
 import time
-from typing import Callable
 
 import sqlalchemy as sa
 
@@ -45,8 +44,8 @@ from ...games.heaps import HeapGame
 from .periodicity import Periodicity, find_period
 from ...store.bulk import insert_rows
 from ...store.schema import game as game_table, heap_rule, position
+from ...progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 #: commit the level loop at least this often (seconds)
 COMMIT_EVERY = 0.5

@@ -30,7 +30,7 @@ from ...errors import PositionNotFound
 from ...store.damage import checked_position
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
-from ...query import Answer, MoveValue
+from ...answers import Answer, MoveValue
 from ...values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many

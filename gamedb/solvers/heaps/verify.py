@@ -11,7 +11,6 @@ are checked too: the period is found again from the stored values.
 
 from __future__ import annotations
 
-from typing import Callable
 
 import sqlalchemy as sa
 
@@ -20,8 +19,8 @@ from ...errors import VerifyError
 from ...games.heaps import HeapGame
 from .solver import analyse
 from ...values import LOSE, WIN, is_remoteness, mex
+from ...progress import Progress
 
-Progress = Callable[[str, int, "int | None"], None]
 
 _ROWS = sa.text(
     "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"

@@ -1,0 +1,144 @@
+"""The Solver protocol: what every solving strategy implements, and the job it is handed.
+
+A strategy is one way to fill the ``position`` table of a game with values
+that :mod:`gamedb.solvers.checks` can re-derive from the rules. Today there
+are three, each a class implementing :class:`Solver`:
+
+- ``graph-sql`` (:class:`gamedb.solvers.graph_sql.GraphSql`): enumerate into
+  SQL, then retrograde analysis as set-based SQL, one transaction per level;
+  memory bounded, resumable level by level.
+- ``graph-memory`` (:class:`gamedb.solvers.graph_memory.GraphMemory`): the
+  same analysis on numpy arrays, everything written in one transaction
+  (nothing to resume: a killed solve leaves nothing); raises
+  :class:`~gamedb.solvers.graph_memory.TooLarge` over the memory limit.
+- ``heaps`` (:class:`gamedb.solvers.heaps.HeapSolver`): impartial heap games,
+  one position per heap size, Grundy values in SQL, resumable per heap.
+
+A solver is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
+capabilities the game declares (:class:`gamedb.games.base.Capabilities`)
+and the user's ``--engine``. To add a strategy (e.g. the tier solver,
+``gamedb/solvers/tiers.py``):
+
+1. write a class with the three methods below (``solve`` writes into the
+   tables of :mod:`gamedb.store.schema` through ``job.begin``, reports
+   through ``job.progress`` and resumes from what it committed; ``verify``
+   and ``probe`` read what it wrote -- a strategy that writes ordinary graph
+   rows reuses :func:`gamedb.solvers.graph_verify.verify_graph` and
+   :func:`gamedb.solvers.graph_answer.probe`);
+2. add one :class:`~gamedb.solvers.choice.Strategy` row to
+   :data:`gamedb.solvers.choice.STRATEGIES` naming the capabilities it
+   requires and the optional ones it uses (and what happens without them);
+3. if users choose it by name, add the name to
+   :data:`gamedb.solvers.choice.ENGINES` (``--engine``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
+
+import sqlalchemy as sa
+
+from ..errors import GamedbError
+from ..games.base import Game
+from ..progress import Progress
+
+if TYPE_CHECKING:
+    from ..answers import Answer
+    from ..store.catalog import GameRecord
+
+
+class TooLarge(GamedbError):
+    """The game does not fit the memory budget of a solver that holds it in memory (nothing was written)."""
+
+
+class Solved(NamedTuple):
+    """How big the solved game is."""
+
+    positions: int
+    moves: int
+
+
+@dataclass
+class SolveJob:
+    """One solve, as the orchestration (:func:`gamedb.solvers.solve.solve`) hands it to a solver."""
+
+    name: str
+    game: Game
+    #: the stored game row of an unfinished solve to resume, or None for a new game
+    record: GameRecord | None
+    #: a stored game that ``--force`` replaces (deleted when the new row is created)
+    replace: GameRecord | None
+    #: bytes the solve may use
+    memory_limit: int
+    #: positions per enumeration page
+    batch: int
+    progress: Progress | None = None
+
+    def begin(self, conn: sa.Connection) -> GameRecord:
+        """The game row to fill: the stored one, or one created now (a replaced game deleted first).
+
+        A solver calls this inside the transaction that makes its first write,
+        so a solve refused or killed before that leaves the database as it was.
+        """
+        from ..store import catalog
+
+        if self.record is None:
+            if self.replace is not None:
+                catalog.delete(conn, self.replace)
+                self.replace = None
+            self.record = catalog.create(conn, self.name, self.game)
+        return self.record
+
+
+class Solver(Protocol):
+    """One solving strategy: solve into the database, check what it stored, answer from it."""
+
+    #: the name ``--engine`` and :class:`~gamedb.solvers.solve.SolveReport` use
+    engine: str
+
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        """Fill the tables for ``job`` (resuming what is stored) and mark the game solved."""
+        ...
+
+    def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
+        """Re-derive every stored value from the rules; return the positions checked or raise VerifyError."""
+        ...
+
+    def probe(self, conn: sa.Connection, record: GameRecord, game: Game, position: str | None) -> Answer:
+        """The stored value of one position (None: the start) and of every move from it."""
+        ...
+
+
+def solve_in_stages(
+    db: sa.Engine,
+    job: SolveJob,
+    fill: Callable[[GameRecord], Solved],
+    propagate: Callable[[GameRecord], object],
+) -> Solved:
+    """The SQL solvers' common course: ``fill`` the positions (status ``enumerating``), then
+    ``propagate`` values (status ``solving``), then mark the game solved.
+
+    Each stage commits as it goes and resumes from what it committed; the
+    game row records which stage a killed solve reached.
+    """
+    from ..store import catalog
+    from ..store.schema import ENUMERATING, SOLVED, SOLVING
+
+    t0 = time.perf_counter()
+    with db.begin() as conn:
+        record = job.begin(conn)
+    if record.status == ENUMERATING:
+        solved = fill(record)
+        t1 = time.perf_counter()
+        with db.begin() as conn:
+            catalog.update(conn, record, status=SOLVING, positions=solved.positions, moves=solved.moves, enumerate_seconds=round(t1 - t0, 3))
+    else:
+        solved = Solved(record.positions or 0, record.moves or 0)
+        t1 = t0
+    propagate(record)
+    t2 = time.perf_counter()
+    with db.begin() as conn:
+        catalog.update(conn, record, status=SOLVED, solved_at=catalog.now(), solve_seconds=round(t2 - t1, 3))
+    return solved
