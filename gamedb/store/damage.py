@@ -104,7 +104,7 @@ def _progress(progress: dict | None) -> None:
         return
     _text(progress.get("phase"), "progress.phase", nullable=True)
     for key, value in progress.items():
-        if key != "phase":
+        if key in ("level", "winlose_levels", "tie_levels", "grundy_levels"):  # where a resume goes on from
             _integer(value, f"progress.{key}", nullable=True, least=0)
 
 
