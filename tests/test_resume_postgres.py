@@ -130,3 +130,50 @@ def test_killed_solve_resumes_on_postgresql(pg_url, game_file, reference, what, 
     engine.dispose()
     assert (positions, moves) == reference
     assert work == 0
+
+
+#: a `gamedb` command line that kills itself (SIGKILL) before the N-th SQL statement starting with PATTERN
+KILLED_CLI = """
+import os, signal, sys
+import sqlalchemy as sa
+from sqlalchemy import event
+
+pattern, n = sys.argv[1], int(sys.argv[2])
+seen = [0]
+
+@event.listens_for(sa.engine.Engine, "before_cursor_execute")
+def kill_at(conn, cursor, statement, parameters, context, executemany):
+    if statement.lstrip().startswith(pattern):
+        seen[0] += 1
+        if seen[0] == n:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+from gamedb.cli.app import main
+sys.argv = ["gamedb", *sys.argv[3:]]
+main()
+"""
+
+
+@pytest.mark.parametrize(
+    "pattern,n,status",
+    [("INSERT INTO position", 3, "enumerating"), ("UPDATE solve_counter", 5, "solving"), ("UPDATE position SET result = 'draw'", 1, "solving")],
+    ids=["enumeration", "level", "draw"],
+)
+def test_the_command_line_resumes_a_killed_solve_on_postgresql(pg_url, game_file, reference, pattern, n, status):
+    """`gamedb --db URL solve ...` as a user types it, killed at a statement of each phase, then run again."""
+    args = ["--db", pg_url, "solve", "graph", "--file", str(game_file), "--engine", "sql", "--name", "g", "-q"]
+    killed = subprocess.run([sys.executable, "-c", KILLED_CLI, pattern, str(n), *args], capture_output=True, text=True, timeout=120)
+    assert killed.returncode == -signal.SIGKILL, f"not killed (exit {killed.returncode}): {killed.stderr[-2000:]}"
+    engine = sa.create_engine(pg_url, poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT status FROM game WHERE name = 'g'")).scalar() == status
+    resumed = subprocess.run([sys.executable, "-m", "gamedb", *args], capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL)
+    assert resumed.returncode == 0 and "Traceback" not in resumed.stderr, resumed.stderr[-2000:]
+    with engine.connect() as conn:
+        g = conn.execute(sa.text("SELECT id FROM game WHERE name = 'g'")).scalar()
+        positions = [tuple(r) for r in conn.execute(sa.text(f"SELECT {COLUMNS} FROM position WHERE game_id = :g ORDER BY code"), {"g": g})]
+        moves = [tuple(r) for r in conn.execute(sa.text("SELECT parent, ord, child, label FROM move WHERE game_id = :g ORDER BY parent, ord"), {"g": g})]
+    engine.dispose()
+    assert (positions, moves) == reference  # the rows of an uninterrupted solve
+    verified = subprocess.run([sys.executable, "-m", "gamedb", "--db", pg_url, "verify", "g", "-q"], capture_output=True, text=True, timeout=120)
+    assert verified.returncode == 0, verified.stderr
