@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game
+from ..store.damage import checked_position, missing_child
 from ..store.readers import PositionRow, Reader
 from ..store.record import GameRecord
 from ..values import move_sort_key
@@ -52,17 +53,21 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         answer = answer_from_row(record, row, game.player_name, game.winner)
-        answer.moves = _moves(rows, moves, children)
+        answer.moves = _moves(record, row, rows, moves, children)
         answer.board = game.describe(state) if boards else None
         answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
 
 
-def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
+def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
+    """The moves from ``row`` with their children's stored values, each child's row checked."""
     listed = []
     for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
-        c = rows[child]
+        c = rows.get(child)
+        if c is None:
+            raise missing_child(record.name, row.text, label)
+        checked_position(record.name, record.impartial, c._asdict())
         listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
     listed.sort(key=lambda pair: pair[0])
     found = [mv for _, mv in listed]
