@@ -9,7 +9,8 @@ position with the position's own values (no moves) under a header line.
 Positions read from stdin (``gamedb query NAME -``) are answered a batch at a
 time and written as they come; a line that fails gives its error in its
 place (``{"position": ..., "error": ...}`` in JSON Lines) and the command
-exits 1 at the end.
+exits 1 at the end. Blank lines are skipped; a line longer than
+:data:`MAX_LINE` characters is refused unread, its error showing its start.
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO
 
 from .answers import Answer, answer_lines, value_text
-from .errors import GamedbError
+from .errors import GamedbError, PositionError
 
 FORMATS = ("table", "json", "jsonl", "csv")
 CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
 
 #: positions answered per batch when reading many
 BATCH = 2000
+#: the longest line read as a position (longer ones get an error in their place, unread by the rules)
+MAX_LINE = 4096
+#: characters of an over-long line repeated in its error
+SHOWN = 40
 
 Answered = Answer | GamedbError
 
@@ -69,10 +74,12 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     if fmt == "json":
         write("[")
     for batch in batches(positions):
-        answers = answer_batch(batch)
+        answers = _answer_lines(answer_batch, batch)
         parts = []
-        for text, answer in zip(batch, answers, strict=False):
+        for text, answer in zip(batch, answers, strict=True):
             error = answer if isinstance(answer, GamedbError) else None
+            if len(text) > MAX_LINE:
+                text = text[:SHOWN] + "..."
             failed += error is not None
             if fmt == "jsonl":
                 parts.append(_error_line(text, error) if error else _json_line(answer))
@@ -92,12 +99,27 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     return done, failed
 
 
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+
+def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
+    """``answer_batch`` of the lines no longer than :data:`MAX_LINE`; an error in the place of each longer one."""
+    if all(len(text) <= MAX_LINE for text in batch):
+        return answer_batch(batch)
+    answered = iter(answer_batch([text for text in batch if len(text) <= MAX_LINE]))
+    return [
+        next(answered) if len(text) <= MAX_LINE else PositionError(f"a line of {len(text):,} characters is not a position (at most {MAX_LINE:,})")
+        for text in batch
+    ]
+
+
 def _json_line(answer: Answer) -> str:
-    return json.dumps(answer.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _COMPACT.encode(answer.to_json()) + "\n"
 
 
 def _error_line(text: str, error: GamedbError) -> str:
-    return json.dumps({"position": text, "error": str(error)}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _COMPACT.encode({"position": text, "error": str(error)}) + "\n"
 
 
 def _csv_row(answer: Answer | None, error: GamedbError | None, text: str | None = None) -> list:

@@ -28,12 +28,13 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 
     planned: list[tuple | GamedbError] = []
     wanted: list[int] = []
+    parse, encode, primitive, legal = game.parse, game.encode, game.primitive, game.moves  # looked up once per batch
     for position in positions:
         try:
-            state = game.start() if position is None else game.parse(position)
-            code = game.encode(state)
-            moves = game.moves(state) if game.primitive(state) is None else []
-            children = [game.encode(child) for _, child in moves]
+            state = game.start() if position is None else parse(position)
+            code = encode(state)
+            moves = legal(state) if primitive(state) is None else []
+            children = [encode(child) for _, child in moves]
         except GamedbError as exc:
             planned.append(exc)
             continue
@@ -60,11 +61,12 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 
 
 def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
-    listed = []
-    for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
+    """The moves best first (:func:`~gamedb.values.move_sort_key`, ties in the rules' order)."""
+    keyed = []
+    for order, child in enumerate(children):
         c = rows[child]
-        listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
-    listed.sort(key=lambda pair: pair[0])
-    found = [mv for _, mv in listed]
+        keyed.append((move_sort_key(c.result, c.remoteness, order), moves[order][0], c))
+    keyed.sort()  # the keys differ (order is part of each): labels and rows are never compared
+    found = [MoveValue(label, c.text, c.result, c.remoteness, c.grundy) for _, label, c in keyed]
     set_delta_remoteness(found)
     return found

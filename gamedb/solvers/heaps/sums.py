@@ -40,6 +40,9 @@ from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 MOVE_LIST_LIMIT = 10_000
 #: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
 QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
+#: sum positions one answer looks at, at most, memoized or not (its children's searches included): a bound on the
+#: time of a sum of hundreds of heaps; ordinary sums look at about QUERY_SEARCH_BUDGET at most
+QUERY_SEARCH_VISITS = 20 * QUERY_SEARCH_BUDGET
 
 
 class ComponentValues:
@@ -55,6 +58,12 @@ class ComponentValues:
         #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
         self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
         self._search: SumSearch | None = None
+        #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
+        self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+
+    def new_search(self) -> None:
+        """Start the remoteness search of sums afresh (its budget is per position answered)."""
+        self._search = None
 
     # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
@@ -113,7 +122,8 @@ class ComponentValues:
             self.need_upto(self.searched_to)
             column = [self.rows[n] for n in range(self.searched_to + 1)]
             self._search = SumSearch(
-                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET
+                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET,
+                max_visits=QUERY_SEARCH_VISITS, options=self._heap_options,
             )
         try:
             return self._search.of(tuple(sorted(live)))
@@ -328,13 +338,15 @@ def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions, *,
     """Answers for many positions (None: the start); a position that fails gives its error in its place.
 
     The components read for one position are kept for the next (one
-    :class:`ComponentValues` per batch).
+    :class:`ComponentValues` per batch); the search of sums' remoteness starts
+    afresh for each, so a position gets the same answer alone or in a batch.
     """
     from ...errors import GamedbError
 
     values = ComponentValues(reader, record, game)
     answers: list = []
     for position in positions:
+        values.new_search()  # each answer searches within its own budget: the same answer alone or in a batch
         try:
             answers.append(probe_sum(values, position))
         except GamedbError as exc:
