@@ -65,7 +65,8 @@ def line(label: str, value: str, target: str = "") -> None:
 
 
 def verdict(ok: bool, text: str) -> str:
-    return f"target {text}: {'ok' if ok else 'MISSED'}"
+    """The target and whether it is met, with the load average now (the figures scale with it)."""
+    return f"target {text}: {'ok' if ok else 'MISSED'} (load {os.getloadavg()[0]:.1f})"
 
 
 def _sample_positions(db: Path, name: str, count: int) -> list[str]:

@@ -10,11 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import typer
-
 from ..errors import GamedbError
 
 if TYPE_CHECKING:
+    import typer
+
     from ..api import Database
 
 EXIT_INTERRUPTED = 130
@@ -38,34 +38,50 @@ def out(text: str) -> None:
 
 
 def handle_errors(fn: F) -> F:
-    """Turn gamedb's errors (and database errors) into one line and an exit code."""
+    """Turn gamedb's errors (and database errors) into one line and an exit code (:func:`report_failure`)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except GamedbError as exc:
-            err(f"Error: {exc}")
-            raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
-            err("Interrupted. Work committed so far is kept; run the same command again to resume.")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except BrokenPipeError:  # `gamedb export ... | head`: the reader has had enough
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            raise typer.Exit(0) from None
-        except OSError as exc:  # a file we cannot read or write
-            where = f": {exc.filename}" if exc.filename else ""
-            err(f"Error: {exc.strerror or exc}{where}")
-            raise typer.Exit(1) from None
-        except Exception as exc:  # database driver errors: one line, never a traceback
-            if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
-                reason = getattr(exc, "orig", None) or exc
-                err(f"Error: database error: {str(reason).splitlines()[0]}")
-                raise typer.Exit(1) from None
-            raise
+        except BaseException as exc:
+            code = report_failure(exc)
+            if code is None:
+                raise
+            import typer
+
+            raise typer.Exit(code) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def report_failure(exc: BaseException) -> int | None:
+    """Say on stderr, in one line, why a command failed, and return its exit code; None: not ours to report.
+
+    gamedb's errors, Ctrl+C, a closed pipe on stdout, a file that cannot be
+    read or written, and database driver errors are reported; anything else
+    (a bug) is left to raise. Used by every command (:func:`handle_errors`)
+    and by the light solve path (:mod:`gamedb.cli.quick_solve`), which runs without Typer.
+    """
+    if isinstance(exc, GamedbError):
+        err(f"Error: {exc}")
+        return exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        err("Interrupted. Work committed so far is kept; run the same command again to resume.")
+        return EXIT_INTERRUPTED
+    if isinstance(exc, BrokenPipeError):  # `gamedb export ... | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    if isinstance(exc, OSError):  # a file we cannot read or write
+        where = f": {exc.filename}" if exc.filename else ""
+        err(f"Error: {exc.strerror or exc}{where}")
+        return 1
+    if isinstance(exc, Exception) and type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+        reason = getattr(exc, "orig", None) or exc  # database driver errors: one line, never a traceback
+        err(f"Error: database error: {str(reason).splitlines()[0]}")
+        return 1
+    return None
 
 
 def settings(ctx: typer.Context) -> Settings:

@@ -33,6 +33,20 @@ class QueryRequest:
     stdin: bool = False
 
 
+def global_options(argv: list[str], command: str) -> tuple[str, list[str]] | None:
+    """(the database, ``argv`` from ``command`` on) when only ``--db`` comes before ``command``, else None."""
+    db = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
+    args = list(argv)
+    while args and args[0] != command:  # global options before the command
+        if args[0] == "--db" and len(args) >= 2:
+            db, args = args[1], args[2:]
+        elif args[0].startswith("--db="):
+            db, args = args[0][len("--db=") :], args[1:]
+        else:
+            return None
+    return (db, args) if args else None
+
+
 def parse_query(argv: list[str]) -> QueryRequest | None:
     """The request if ``argv`` is a plain query the light path can answer, else None.
 
@@ -40,19 +54,11 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     ``--position``, ``--``); anything else, or a mistake, is left to the
     full parser to report.
     """
-    from ..answer_output import FORMATS
-
-    db = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
-    args = list(argv)
-    while args and args[0] != "query":  # global options before the command
-        if args[0] == "--db" and len(args) >= 2:
-            db, args = args[1], args[2:]
-        elif args[0].startswith("--db="):
-            db, args = args[0][len("--db=") :], args[1:]
-        else:
-            return None
-    if not args:
+    found = global_options(argv, "query")
+    if found is None:
         return None
+    db, args = found
+    from ..answer_output import FORMATS
     positional: list[str] = []
     options: dict[str, str] = {}
     rest = iter(args[1:])
@@ -194,6 +200,10 @@ def main() -> None:
     """Console-script entry point: the light path for plain queries, else the full command line."""
     if try_quick(sys.argv[1:]):
         sys.exit(0)
+    if "solve" in sys.argv:
+        from .quick_solve import try_solve
+
+        try_solve(sys.argv[1:])  # exits when it solved (or refused) the game; returns when the full path must
     from .app import main as full_main
 
     full_main()

@@ -10,8 +10,8 @@ import typer
 
 from ..errors import InputError, UnknownFamily
 from ..games import family, family_names
-from .common import err, handle_errors, open_database, out
-from .render import ProgressBars
+from .common import handle_errors, out, settings
+from .solve_run import run_solve
 
 
 class Engine(str, Enum):
@@ -30,27 +30,7 @@ solve_app = typer.Typer(
 
 
 def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
-    from ..solvers.choice import ENGINES
-    from ..store.tuning import parse_size
-
-    engine = getattr(engine, "value", engine)
-    if engine not in ENGINES:  # checked before a new database file is created
-        raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    limit = None if memory_limit is None else parse_size(memory_limit)
-    db = open_database(ctx, create=True)
-    with ProgressBars(quiet) as bars:
-        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
-    if name is None and report.name != game.default_name():
-        err(f"Note: {game.default_name()} holds another game in this database; this one is stored as {report.name} (--name chooses the name).")
-    if report.already_solved:
-        out(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
-        return
-    answer = db.probe(report.name)
-    value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
-    out(
-        f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
-        f"Start {answer.position}: {answer.player} to move, {value}."
-    )
+    run_solve(settings(ctx).db, game, name, force, quiet, engine, memory_limit)
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
