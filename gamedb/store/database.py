@@ -131,13 +131,15 @@ def create_schema(conn) -> None:
     second. A server goes through the migrations (:func:`upgrade`): its
     partial index is declared there only.
     """
+    from .sqlite_schema import STATEMENTS
     from .views import VIEWS
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
     # statement): one explicit transaction makes the new file in one commit
     if not conn.connection.driver_connection.in_transaction:
         conn.exec_driver_sql("BEGIN")
-    metadata.create_all(conn)
+    for statement in STATEMENTS:  # metadata.create_all's statements, written out (it compiles them each time)
+        conn.exec_driver_sql(statement)
     for view in VIEWS:
         conn.exec_driver_sql(view)
     conn.exec_driver_sql(
