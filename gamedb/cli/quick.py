@@ -14,11 +14,14 @@ words. Nothing is printed before the light path knows it can answer.
 
 from __future__ import annotations
 
+import gc
 import os
 import sqlite3
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from .argv import global_options
 
 
 @dataclass
@@ -31,20 +34,6 @@ class QueryRequest:
     fmt: str = "table"
     #: ``gamedb query NAME -``: positions one per line on stdin
     stdin: bool = False
-
-
-def global_options(argv: list[str], command: str) -> tuple[str, list[str]] | None:
-    """(the database, ``argv`` from ``command`` on) when only ``--db`` comes before ``command``, else None."""
-    db = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
-    args = list(argv)
-    while args and args[0] != command:  # global options before the command
-        if args[0] == "--db" and len(args) >= 2:
-            db, args = args[1], args[2:]
-        elif args[0].startswith("--db="):
-            db, args = args[0][len("--db=") :], args[1:]
-        else:
-            return None
-    return (db, args) if args else None
 
 
 def parse_query(argv: list[str]) -> QueryRequest | None:
@@ -177,6 +166,7 @@ def try_quick(argv: list[str]) -> bool:
                 return False
     except Exception:  # whatever went wrong, the full path reports it in its own words
         return False
+    gc.enable()  # (disabled while importing, by main) answering many positions makes garbage, error tracebacks cycles
     try:
         if request.stdin:
             done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
@@ -197,13 +187,21 @@ def try_quick(argv: list[str]) -> bool:
 
 
 def main() -> None:
-    """Console-script entry point: the light path for plain queries, else the full command line."""
+    """Console-script entry point: the light path for plain queries, else the full command line.
+
+    The garbage collector is off while the modules are imported (they make
+    hundreds of thousands of long-lived objects, and every collection meanwhile
+    scans them for nothing: 15-25% of SQLAlchemy's import); each path turns it
+    on before its work starts.
+    """
+    gc.disable()
     if try_quick(sys.argv[1:]):
         sys.exit(0)
     if "solve" in sys.argv:
         from .quick_solve import try_solve
 
         try_solve(sys.argv[1:])  # exits when it solved (or refused) the game; returns when the full path must
+    gc.enable()
     from .app import main as full_main
 
     full_main()

@@ -18,13 +18,14 @@ reads it or says what is wrong in its usual words.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
 import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from .quick import global_options
+from .argv import global_options
 
 #: options of every family's solve command that take a value, and the flags
 VALUE_OPTIONS = ("--name", "--engine", "--memory-limit")
@@ -125,10 +126,14 @@ def try_solve(argv: list[str]) -> None:
         return
     if request is None:
         return
+    from .. import api  # noqa: F401 (SQLAlchemy and the solver, imported while the collector is off: see quick.main)
     from ..games import family
+    from ..solvers import solve  # noqa: F401
     from .common import report_failure
     from .solve_run import run_solve
 
+    gc.enable()
+    gc.freeze()  # what start-up made lives to the end: later collections of a long solve need not scan it
     try:
         game = family(request.family).from_options(**request.options)
         run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
