@@ -85,7 +85,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
                 parts.append(_error_line(text, error) if error else _json_line(answer))
             elif fmt == "json":
                 item = {"position": text, "error": str(error)} if error else answer.to_json()
-                parts.append(("\n" if first else ",\n") + json.dumps(item, ensure_ascii=False))
+                parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 first = False
             elif fmt == "csv":
                 parts.append(_csv_text([_csv_row(None if error else answer, error, text)], header=first))
@@ -101,6 +101,8 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
 
 #: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+#: ``json.dumps(..., ensure_ascii=False)``, made once
+_LISTED = json.JSONEncoder(ensure_ascii=False)
 
 
 def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
