@@ -15,6 +15,8 @@ from collections.abc import Iterable, Sequence
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
+from .safe_text import shown
+from .store.damage import checked_position
 from .store.readers import PositionRow, Reader
 from .store.record import GameRecord
 from .values import move_sort_key
@@ -56,8 +58,11 @@ def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=No
 
     ``player_name(index)`` names a player; ``winner(player, result,
     remoteness)`` names the winner (the family's rule), by default the
-    player to move for a win and the other one for a loss.
+    player to move for a win and the other one for a loss. The row is
+    checked first (:func:`~gamedb.store.damage.checked_position`): a damaged
+    file is one line naming the game.
     """
+    checked_position(record.name, record.impartial, row._asdict())
     if record.impartial:
         player, won_by = impartial_players(row.result)
     else:
@@ -103,8 +108,10 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
                 )
             )
             continue
-        answer = answer_from_row(record, row, lambda i: names[i])
+        answer = answer_from_row(record, row, lambda i: names[i] if i < len(names) else f"player {i + 1}")
         stored = reader.stored_moves(record.id, row.code) if row.degree else []
+        for move in stored:
+            checked_position(record.name, record.impartial, move.child._asdict())
         listed = sorted(stored, key=lambda m: move_sort_key(m.child.result, m.child.remoteness, m.ord))
         answer.moves = [MoveValue(m.label, m.child.text, m.child.result, m.child.remoteness, m.child.grundy) for m in listed]
         set_delta_remoteness(answer.moves)
@@ -117,7 +124,7 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
 def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
     moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
     return (
-        f"the rules of {record.family!r} are not available here ({reason}); answered from the stored rows: "
+        f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
         f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
         "positions that are not stored (sums of components), the board picture, play and verify"
     )

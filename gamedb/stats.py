@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import sqlalchemy as sa
 
+from .store.damage import checked_position
 from .store.record import GameRecord
 from .values import RESULTS
 
@@ -57,7 +58,8 @@ def stats(conn, record: GameRecord) -> dict:
 
 
 def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
-    """Every stored position with its values, streamed in pages ordered by code."""
+    """Every stored position with its values, streamed in pages ordered by code, each row checked
+    (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
     page = sa.text(
         "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
         "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
@@ -69,5 +71,5 @@ def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> I
         if not rows:
             return
         for row in rows:
-            yield dict(row._mapping)
+            yield checked_position(record.name, record.impartial, dict(row._mapping))
         after = rows[-1].code

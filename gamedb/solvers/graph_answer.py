@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game
+from ..store.damage import checked_position, missing_child
 from ..store.readers import PositionRow, Reader
 from ..store.record import GameRecord
 from ..values import move_sort_key
@@ -42,6 +43,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         wanted.append(code)
         wanted.extend(children)
     rows = reader.positions(record.id, wanted)
+    for stored in rows.values():  # each row checked once per batch, however many answers list it as a move
+        checked_position(record.name, record.impartial, stored._asdict())
     answers: list[Answer | GamedbError] = []
     for plan in planned:
         if isinstance(plan, GamedbError):
@@ -53,19 +56,23 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         answer = answer_from_row(record, row, game.player_name, game.winner)
-        answer.moves = _moves(rows, moves, children)
+        answer.moves = _moves(record, row, rows, moves, children)
         answer.board = game.describe(state) if boards else None
         answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
 
 
-def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
-    """The moves best first (:func:`~gamedb.values.move_sort_key`, ties in the rules' order)."""
+def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
+    """The moves from ``row`` best first (:func:`~gamedb.values.move_sort_key`, ties in the rules' order),
+    with their children's stored values (rows checked by :func:`probe_many`; a missing one is a damaged file)."""
     keyed = []
     for order, child in enumerate(children):
-        c = rows[child]
-        keyed.append((move_sort_key(c.result, c.remoteness, order), moves[order][0], c))
+        c = rows.get(child)
+        label = moves[order][0]
+        if c is None:
+            raise missing_child(record.name, row.text, label)
+        keyed.append((move_sort_key(c.result, c.remoteness, order), label, c))
     keyed.sort()  # the keys differ (order is part of each): labels and rows are never compared
     found = [MoveValue(label, c.text, c.result, c.remoteness, c.grundy) for _, label, c in keyed]
     set_delta_remoteness(found)

@@ -19,6 +19,7 @@ import sqlalchemy as sa
 from ..errors import VerifyError
 from ..games.base import Expanded, Game
 from ..progress import Progress
+from ..store.damage import checked_position
 from ..store.record import GameRecord
 from ..store.sqlalchemy_reader import SqlAlchemyReader
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
@@ -64,7 +65,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             break
         after = rows[-1].code
         expanded = [game.expand(row.code) for row in rows]
-        values = fetch_rows(conn, record.id, [child for exp in expanded for _, child in exp.moves])
+        values = fetch_rows(conn, record, [child for exp in expanded for _, child in exp.moves])
         for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:
@@ -308,7 +309,10 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
 
 
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) of the given codes' stored rows."""
-    found = SqlAlchemyReader(conn).positions(game_id, codes)
+def fetch_rows(conn, record: GameRecord, codes) -> dict[int, tuple]:
+    """code -> (text, result, remoteness, grundy) of the given codes' stored rows, each checked
+    (:func:`~gamedb.store.damage.checked_position`: a child's damaged row is one line naming the game)."""
+    found = SqlAlchemyReader(conn).positions(record.id, codes)
+    for row in found.values():
+        checked_position(record.name, record.impartial, row._asdict())
     return {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found.items()}

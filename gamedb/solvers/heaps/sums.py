@@ -30,6 +30,7 @@ from collections.abc import Iterable
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
+from ...store.damage import DamagedGame, checked_position
 from ...store.readers import Reader
 from ...store.record import GameRecord
 from ...values import LOSE, WIN, move_sort_key
@@ -91,6 +92,9 @@ class ComponentValues:
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            checked_position(  # the columns a heap's answer reads
+                self.record.name, True, {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
+            )
             self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
 
     def _stored(self, n: int) -> int:
@@ -349,6 +353,8 @@ def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions, *,
         values.new_search()  # each answer searches within its own budget: the same answer alone or in a batch
         try:
             answers.append(probe_sum(values, position))
+        except DamagedGame:
+            raise  # the file, not this position: one line naming the game, for the whole command
         except GamedbError as exc:
             answers.append(exc)
     return answers
