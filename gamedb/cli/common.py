@@ -8,7 +8,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import GamedbError
 from ..safe_text import cut_middle, escaped, json_escaped
@@ -96,24 +96,12 @@ def settings(ctx: typer.Context) -> Settings:
 
 
 def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None) -> Database:
-    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`GameClassOption`)."""
+    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`)."""
     from ..api import Database
 
     db = settings(ctx).db
     classes = [game_class] if game_class else []
     return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
-
-
-#: ``--game`` on a command that reads a stored game's rules
-GameClassOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--game",
-        metavar="MODULE:CLASS",
-        help="For a game solved from a Python class (solve --game module:Class): the same module:Class, "
-        "which you trust to run. A database file never chooses code on its own.",
-    ),
-]
 
 
 def show_json(data: Any) -> None:

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import GameClassOption, err, handle_errors, open_database, out, show_json
+from .common import err, handle_errors, open_database, out, show_json
+from .options import GameClassOption
 from .render import ProgressBars
 
 

@@ -10,7 +10,8 @@ import typer
 from ..errors import GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
-from .common import GameClassOption, err, handle_errors, open_database, out, show_json
+from .common import err, handle_errors, open_database, out, show_json
+from .options import GameClassOption
 from .render import ProgressBars, value_text
 
 
