@@ -23,6 +23,7 @@ from . import choice, token_moves
 from ..games.base import Game
 from ..games.vector import stuck_error
 from ..store.bulk import insert_new_rows, insert_rows
+from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
 from ..progress import Progress
 
@@ -33,8 +34,8 @@ _PAGE = sa.text(
 
 _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIMIT 1")
 
-# the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth)
-_POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
+# the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id); solving fills the rest
+_POSITION_COLUMNS = columns_except("best_move", "grundy")
 _MOVE_COLUMNS = ("parent", "ord", "child", "label")
 
 

@@ -2,54 +2,29 @@
 
 from __future__ import annotations
 
-from typing import Iterable
-
-import sqlalchemy as sa
-
 from ..answers import Answer, MoveValue
 from ..errors import PositionNotFound
 from ..games.base import Game
 from ..store.catalog import GameRecord
+from ..store.rows import read_position, read_positions
 from ..values import move_sort_key
-
-
-ROW = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy "
-    "FROM position WHERE game_id = :g AND code = :c"
-)
-_CHILDREN = sa.text(
-    "SELECT code, text, result, remoteness, grundy FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
-
-CHUNK = 10000
-
-
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) for the given codes, in chunks."""
-    codes = list(dict.fromkeys(codes))
-    found = {}
-    for i in range(0, len(codes), CHUNK):
-        rows = conn.execute(_CHILDREN, {"g": game_id, "codes": codes[i : i + CHUNK]})
-        for code, text, result, remoteness, grundy in rows:
-            found[code] = (text, result, remoteness, grundy)
-    return found
 
 
 def probe(conn, record: GameRecord, game: Game, position: str | None = None) -> Answer:
     """The stored value of one position and of every move from it."""
     state = game.start() if position is None else game.parse(position)
     code = game.encode(state)
-    row = conn.execute(ROW, {"g": record.id, "c": code}).first()
+    row = read_position(conn, record, code)
     text = game.format(state)
     if row is None:
         raise PositionNotFound(f"position {text!r} is not reachable from the start of game {record.name!r}")
     moves = game.moves(state) if game.primitive(state) is None else []
     child_codes = [game.encode(child) for _, child in moves]
-    values = fetch_rows(conn, record.id, child_codes)
+    values = read_positions(conn, record, child_codes)
     listed = []
     for order, ((label, _), child) in enumerate(zip(moves, child_codes)):
-        ctext, cresult, crem, cgrundy = values[child]
-        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, ctext, cresult, crem, cgrundy)))
+        stored = values[child]
+        listed.append((move_sort_key(stored.result, stored.remoteness, order), MoveValue(label, stored.text, stored.result, stored.remoteness, stored.grundy)))
     listed.sort(key=lambda pair: pair[0])
     return Answer(
         game=record.name,

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..store.bulk import copy_rows, indexes_built_after
+from ..store.rows import columns_except
 from ..store.schema import move, position
 from ..progress import Progress
 from . import choice, graph_answer, graph_verify, token_moves
@@ -181,7 +182,7 @@ def write(conn, game_id: int, graph: GameGraph, solution: Solution, *, tokens: T
 
 
 def _write_positions(conn, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
-    columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
+    columns = columns_except("grundy")  # the rows below, in this order; partisan games only: no grundy values
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
     n = graph.positions

@@ -43,6 +43,7 @@ from ...store.catalog import load_progress, save_progress
 from ...games.heaps import HeapGame
 from .periodicity import Periodicity, find_period
 from ...store.bulk import insert_rows
+from ...store.rows import PositionRow
 from ...store.schema import game as game_table, heap_rule, position
 from ...progress import Progress
 
@@ -138,19 +139,8 @@ def fill(engine: sa.Engine, game_id: int, game: HeapGame, *, batch: int = 20000)
             for n in range(low, min(low + batch, game.max_heap + 1)):
                 degree = game.heap_degree(n)
                 moves += degree
-                rows.append(
-                    {
-                        "game_id": game_id,
-                        "code": n,
-                        "text": game.format(game.heap_state(n)),
-                        "player": 0,
-                        "result": None,
-                        "remoteness": None,
-                        "degree": degree,
-                        "best_move": None,
-                        "grundy": None,
-                    }
-                )
+                row = PositionRow(n, game.format(game.heap_state(n)), 0, None, None, degree, None, None)
+                rows.append({"game_id": game_id, **row._asdict()})
             insert_rows(conn, position, rows)
     return game.max_heap + 1, moves
 

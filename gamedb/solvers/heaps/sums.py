@@ -23,9 +23,9 @@ from __future__ import annotations
 
 from typing import Iterable
 
-import sqlalchemy as sa
 
 from ...store.catalog import GameRecord
+from ...store.rows import PositionRow, read_positions, read_range
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
@@ -35,13 +35,6 @@ from ...values import LOSE, WIN, move_sort_key
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
 
-_RANGE = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code BETWEEN :lo AND :hi"
-)
-_SOME = sa.text(
-    "SELECT code, grundy, remoteness, degree FROM position WHERE game_id = :g AND code IN :codes"
-).bindparams(sa.bindparam("codes", expanding=True))
-_CHUNK = 10000
 
 
 class ComponentValues:
@@ -67,21 +60,20 @@ class ComponentValues:
         sizes = set(sizes)
         self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
-        for i in range(0, len(codes), _CHUNK):
-            self._add(self.conn.execute(_SOME, {"g": self.record.id, "codes": codes[i : i + _CHUNK]}))
+        self._add(read_positions(self.conn, self.record, codes).values())
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.conn.execute(_RANGE, {"g": self.record.id, "lo": self.loaded_upto + 1, "hi": hi}))
+            self._add(read_range(self.conn, self.record, self.loaded_upto + 1, hi))
             self.loaded_upto = hi
 
-    def _add(self, rows) -> None:
-        for code, grundy, remoteness, degree in rows:
-            if grundy is None:
-                raise PositionNotFound(f"heap {code} of game {self.record.name!r} has no stored value")
-            self.rows[code] = (grundy, remoteness, degree)
+    def _add(self, rows: Iterable[PositionRow]) -> None:
+        for row in rows:
+            if row.grundy is None:
+                raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            self.rows[row.code] = (row.grundy, row.remoteness, row.degree)
 
     def _stored(self, n: int) -> int:
         return reduce(n, self.periodicity) if n > self.top else n

@@ -15,6 +15,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from ...store.catalog import GameRecord
+from ...store.rows import PositionRow, read_range
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
 from .solver import analyse
@@ -22,9 +23,6 @@ from ...values import LOSE, WIN, is_remoteness, mex
 from ...progress import Progress
 
 
-_ROWS = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"
-)
 _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id = :g ORDER BY idx")
 
 
@@ -38,7 +36,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     expected = [(i, r.take, r.parts, int(r.unequal)) for i, r in enumerate(game.rules)]
     if rules != expected:
         fail(f"the stored heap rules {rules} differ from the rules of {game.rules_name} {expected}")
-    rows = conn.execute(_ROWS, {"g": record.id}).all()
+    rows = read_range(conn, record)
     if [row.code for row in rows] != list(range(game.max_heap + 1)):
         fail(f"expected exactly the heaps 0..{game.max_heap}, found {len(rows)} rows")
     grundy = [row.grundy for row in rows]
@@ -59,7 +57,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     return len(rows)
 
 
-def _check_heap(game: HeapGame, row, grundy, remoteness, degree) -> str | None:
+def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree) -> str | None:
     n = row.code
     if row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
