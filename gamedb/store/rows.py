@@ -12,6 +12,7 @@ the two equal) and to a revision in ``migrations/``.
 
 from __future__ import annotations
 
+from contextlib import closing
 from typing import TYPE_CHECKING, Iterable, Iterator, NamedTuple, Sequence
 
 import sqlalchemy as sa
@@ -54,21 +55,24 @@ def position_select(where: str, columns: Sequence[str] = POSITION_COLUMNS) -> st
     return f"SELECT {', '.join(columns)} FROM position WHERE {where}"
 
 
-_ONE = sa.text(position_select("game_id = :g AND code = :c"))
-_SOME = sa.text(position_select("game_id = :g AND code IN :codes")).bindparams(sa.bindparam("codes", expanding=True))
-_RANGE = sa.text(position_select("game_id = :g AND code BETWEEN :lo AND :hi ORDER BY code"))
-_FROM = sa.text(position_select("game_id = :g AND code >= :lo ORDER BY code"))
-_PAGE = sa.text(position_select("game_id = :g AND code > :after ORDER BY code LIMIT :n"))
+def _fetch(conn: sa.Connection, where: str, params: Sequence[object]) -> list[PositionRow]:
+    """The rows :func:`position_select` ``where`` (``?`` placeholders) finds, read through the driver's cursor.
 
-
-def _rows(result: Iterable) -> list[PositionRow]:
-    return [PositionRow._make(row) for row in result]
+    Plain tuples from the driver, no SQLAlchemy row objects: readers such as
+    ``verify`` go through every row of a game and their children's rows.
+    """
+    sql = position_select(where)
+    if conn.dialect.paramstyle in ("format", "pyformat"):  # psycopg
+        sql = sql.replace("?", "%s")
+    with closing(conn.connection.driver_connection.cursor()) as cursor:
+        cursor.execute(sql, tuple(params))
+        return list(map(PositionRow._make, cursor.fetchall()))
 
 
 def read_position(conn: sa.Connection, record: GameRecord, code: int) -> PositionRow | None:
     """The stored row of one position, or None."""
-    row = conn.execute(_ONE, {"g": record.id, "c": code}).first()
-    return None if row is None else PositionRow._make(row)
+    rows = _fetch(conn, "game_id = ? AND code = ?", (record.id, code))
+    return rows[0] if rows else None
 
 
 def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int]) -> dict[int, PositionRow]:
@@ -76,7 +80,8 @@ def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int]
     wanted = list(dict.fromkeys(codes))
     found: dict[int, PositionRow] = {}
     for i in range(0, len(wanted), CHUNK):
-        for row in _rows(conn.execute(_SOME, {"g": record.id, "codes": wanted[i : i + CHUNK]})):
+        chunk = wanted[i : i + CHUNK]
+        for row in _fetch(conn, f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})", (record.id, *chunk)):
             found[row.code] = row
     return found
 
@@ -84,13 +89,13 @@ def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int]
 def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None) -> list[PositionRow]:
     """The stored rows with codes from ``low`` to ``high`` (None: every one above ``low``), ordered by code."""
     if high is None:
-        return _rows(conn.execute(_FROM, {"g": record.id, "lo": low}))
-    return _rows(conn.execute(_RANGE, {"g": record.id, "lo": low, "hi": high}))
+        return _fetch(conn, "game_id = ? AND code >= ? ORDER BY code", (record.id, low))
+    return _fetch(conn, "game_id = ? AND code BETWEEN ? AND ? ORDER BY code", (record.id, low, high))
 
 
 def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int) -> list[PositionRow]:
     """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
-    return _rows(conn.execute(_PAGE, {"g": record.id, "after": after, "n": limit}))
+    return _fetch(conn, "game_id = ? AND code > ? ORDER BY code LIMIT ?", (record.id, after, limit))
 
 
 def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
