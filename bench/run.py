@@ -22,6 +22,9 @@ peak memory (maximum resident set) is its own:
 2. Connect-Four 5x4 (3,945,711 positions), solved end to end.
 3. Query latency: one position in-process (``Database.probe``) over 10,000
    random positions of the big graph, and a whole ``gamedb query`` process.
+4. Heap games (``bench/heap_solve.py``): ``subtraction --set 1,2,5 --max
+   100000`` and ``octal --code 0.77 --max 5000`` as whole processes, with
+   GamesmanPy's time for the same subtraction game (``--gamesmanpy CMD``).
 
 Nothing here is a test: it prints numbers and ratios, and marks each target
 ``ok`` or ``MISSED``.
@@ -391,6 +394,7 @@ def main() -> None:
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
+    parser.add_argument("--gamesmanpy", metavar="CMD", help="a shell command solving subtraction {1,2,5} to 100000 with GamesmanPy (section 4)")
     args = parser.parse_args()
 
     import numpy
@@ -502,6 +506,12 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     line(f"in-process probe, {q['count']:,} random positions", f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms", verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"))
     median = statistics.median(times)
     line(f"`gamedb query` process, median of {len(times)}", f"{median:.2f} s (max {max(times):.2f} s)", verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"))
+
+    print("\n4. heap games, whole `gamedb solve` processes into a new file")
+    sys.path.insert(0, str(ROOT / "bench"))
+    import heap_solve
+
+    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy, postgres=args.postgres)
 
 
 def measure_queries(big: Path) -> tuple[dict, list[float]]:

@@ -58,10 +58,11 @@ def stats(conn, record: GameRecord) -> dict:
     if record.impartial and start is not None:
         data["start"]["grundy"] = start.grundy
     if record.info and "periodicity" in record.info:  # heap games
-        from .solvers.heaps.sums import periodicity_summary
+        from .solvers.heaps.sums import periodicity_summary, remoteness_summary
 
         data["periodicity"] = record.info["periodicity"]
         data["extra"] = periodicity_summary(record)
+        data["extra"]["remoteness"], data["remoteness_unknown"] = remoteness_summary(conn, record)
     return data
 
 

@@ -6,7 +6,7 @@ from gamedb import make_game
 from gamedb.errors import PositionNotFound
 
 from flip_string import FlipString
-from oracles.impartial import flip_run_values, grundy_game_values, nim_moves, subtraction_values
+from oracles.impartial import flip_run_values, grundy_game_values, nim_moves, remoteness_by_search, subtraction_children, subtraction_values
 
 
 def test_nim_sum_is_the_xor_and_lists_every_legal_move(fresh_db):
@@ -37,7 +37,10 @@ def test_nim_remoteness_of_single_heaps_and_sums(fresh_db):
     db.solve(make_game("nim", max=10))
     assert db.probe("nim", "7").remoteness == 1  # take the whole heap
     assert db.probe("nim", "0").remoteness == 0
-    assert db.probe("nim", "3 5").remoteness is None  # a sum of two live heaps: not determined by the parts
+    # a sum of two live heaps: not determined by the parts' values, found by searching the sum
+    assert db.probe("nim", "3 5").remoteness == remoteness_by_search(subtraction_children(range(1, 11)), (3, 5))[1] == 7
+    # a sum too large for a query's search: not determined (null)
+    assert db.probe("nim", "10 10 10 9 9 8 8 7").remoteness is None
 
 
 def test_subtraction_game_values_and_period(fresh_db):
@@ -88,12 +91,14 @@ def test_remoteness_is_gamesman_where_determined(fresh_db):
 
 
 def test_a_killed_solve_resumes_to_identical_tables(fresh_db, monkeypatch):
+    import sqlalchemy as sa
+
     from gamedb.solvers.heaps import solver as heap_engine
 
     whole = fresh_db()
     whole.solve(make_game("octal", code="0.137", max=400))
 
-    monkeypatch.setattr(heap_engine, "COMMIT_EVERY", 0.0)  # commit after every heap
+    monkeypatch.setattr(heap_engine, "WRITE_BATCH", 50)  # commit every 50 heaps
     calls = []
 
     def kill(phase, done, total):
@@ -104,7 +109,11 @@ def test_a_killed_solve_resumes_to_identical_tables(fresh_db, monkeypatch):
     broken = fresh_db()
     with pytest.raises(KeyboardInterrupt):
         broken.solve(make_game("octal", code="0.137", max=400), progress=kill)
+    assert calls == [50, 100, 150, 200]
     assert broken.game("octal-0.137").status != "solved"
+    with broken.engine.connect() as conn:  # four batches committed, the rest to write
+        written = conn.execute(sa.text("SELECT COUNT(*) FROM position")).scalar()
+    assert written == 200
     report = broken.solve(make_game("octal", code="0.137", max=400))
     assert report.resumed
     assert list(broken.positions("octal-0.137")) == list(whole.positions("octal-0.137"))

@@ -134,7 +134,8 @@ def stats_command(
     start = data["start"]
     if start["result"]:
         lines.append(("start", f"{start['position']}: {value_text(start['result'], start['remoteness'])}"))
-    lines.append(("max remoteness", str(data["max_remoteness"])))
+    known_only = " (of the positions with a known remoteness: see remoteness)" if data.get("remoteness_unknown") else ""
+    lines.append(("max remoteness", f"{data['max_remoteness']}{known_only}"))
     lines += [(key.replace("_", " "), f"{data[key]:.2f}") for key in ("enumerate_seconds", "solve_seconds") if data.get(key) is not None]
     lines += [(key, str(value)) for key, value in (data.get("extra") or {}).items()]
     width = max(len(label) for label, _ in lines) + 2

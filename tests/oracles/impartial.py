@@ -134,3 +134,69 @@ def stone_ix_leetcode(stones: list[int]) -> bool:
     for s in stones:
         cnt[s % 3] += 1
     return stone_ix_alice_wins(*cnt)
+
+
+# --- remoteness by searching whole positions (sums of heaps) ----------------------------
+
+
+def octal_children(code: str):
+    """children(heaps) of the octal game ``code``: every position one move leaves (heaps kept sorted, 0s dropped)."""
+    digits = octal_digits(code)
+
+    def children(heaps: tuple[int, ...]) -> set[tuple[int, ...]]:
+        found = set()
+        for i, h in enumerate(heaps):
+            others = heaps[:i] + heaps[i + 1 :]
+            for k, d in enumerate(digits):
+                rest = h - k
+                if rest < 0:
+                    break
+                if k > 0 and d & 1 and rest == 0:
+                    found.add(others)
+                if k > 0 and d & 2 and rest > 0:
+                    found.add(tuple(sorted(others + (rest,))))
+                if d & 4:
+                    for a in range(1, rest):
+                        found.add(tuple(sorted(others + (a, rest - a))))
+        return found
+
+    return children
+
+
+def grundy_game_children(heaps: tuple[int, ...]) -> set[tuple[int, ...]]:
+    """Grundy's game: split one heap into two unequal non-empty heaps."""
+    found = set()
+    for i, h in enumerate(heaps):
+        others = heaps[:i] + heaps[i + 1 :]
+        for a in range(1, h):
+            if 2 * a != h:
+                found.add(tuple(sorted(others + (a, h - a))))
+    return found
+
+
+def subtraction_children(takes):
+    def children(heaps: tuple[int, ...]) -> set[tuple[int, ...]]:
+        return {tuple(sorted(p for p in heaps[:i] + (h - s,) + heaps[i + 1 :] if p)) for i, h in enumerate(heaps) for s in takes if s <= h}
+
+    return children
+
+
+def remoteness_by_search(children, position: tuple[int, ...]) -> tuple[bool, int]:
+    """(first player wins, remoteness) of ``position`` by plain minimax over whole positions.
+
+    Gamesman rules, normal play: no move is a loss in 0; a win is 1 + the
+    least remoteness of the losing children, a loss 1 + the greatest of all.
+    No Grundy values: the outcome is searched too.
+    """
+
+    @lru_cache(maxsize=None)
+    def solve(pos: tuple[int, ...]) -> tuple[bool, int]:
+        found = [solve(c) for c in children(pos)]
+        if not found:
+            return False, 0
+        losing = [r for wins, r in found if not wins]
+        if losing:
+            return True, 1 + min(losing)
+        return False, 1 + max(r for _, r in found)
+
+    return solve(tuple(sorted(position)))

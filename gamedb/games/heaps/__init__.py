@@ -131,6 +131,21 @@ class HeapGame(Game):
                 count += (rest - rule.unequal) // 2
         return count
 
+    def heap_degrees(self) -> list[int]:
+        """:meth:`heap_degree` of every heap 0..N, rule by rule (a family overriding one overrides both)."""
+        top = self.max_heap
+        degree = [0] * (top + 1)
+        for rule in self.rules:
+            if rule.parts == 0:
+                if rule.take <= top:
+                    degree[rule.take] += 1
+            elif rule.parts == 1:
+                degree[rule.take + 1 :] = [d + 1 for d in degree[rule.take + 1 :]]
+            else:
+                low = rule.take + 2
+                degree[low:] = [d + (n - rule.take - rule.unequal) // 2 for n, d in enumerate(degree[low:], low)]
+        return degree
+
     def option_parts(self, n: int, idx: int, smaller: int) -> tuple[int, ...]:
         """The heaps left by option (rule ``idx``, smaller part) of a heap of ``n``."""
         rule = self.rules[idx]
@@ -140,11 +155,32 @@ class HeapGame(Game):
     def option_move(self, state, index: int, idx: int, parts: tuple[int, ...]):
         """(label, child) of the move playing option (``idx``, ``parts``) on component ``index`` of ``state``."""
         heaps = tuple(state)
-        return f"{index + 1}:{'+'.join(map(str, parts)) if parts else '0'}", heaps[:index] + parts + heaps[index + 1 :]
+        return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
 
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
-        """Label of an option as a move from the stored position of one heap of ``n``."""
-        return self.option_move(self.heap_state(n), 0, idx, parts)[0]
+        """Label of an option as a move from the stored position of one heap of ``n``
+        (the label :meth:`option_move` gives; a family overriding one overrides both)."""
+        return _label(0, parts)
+
+    def heap_texts(self, low: int, high: int) -> list[str]:
+        """The stored texts of heaps low..high-1: ``format(heap_state(n))``, here simply ``n``
+        (a family overriding :meth:`format` or :meth:`heap_state` overrides this too)."""
+        return list(map(str, range(low, high)))
+
+    def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
+        """:meth:`heap_label` of the options ``best[n]`` = (rule index, smaller part) of heaps low..high-1,
+        None where there is none (written out here for speed; a family overriding one overrides both)."""
+        rules = self.rules
+        labels: list[str | None] = []
+        for n in range(low, high):
+            chosen = best[n]
+            if chosen is None:
+                labels.append(None)
+                continue
+            rule = rules[chosen[0]]
+            rest = n - rule.take
+            labels.append("1:0" if rule.parts == 0 else f"1:{rest}" if rule.parts == 1 else f"1:{chosen[1]}+{rest - chosen[1]}")
+        return labels
 
     def sum_moves(self, state) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         """Every move of a position: (label, child, component index, heap, heaps left), in move order."""
@@ -204,6 +240,10 @@ class HeapGame(Game):
             if size:
                 heaps.append(size)
         return tuple(heaps)
+
+
+def _label(index: int, parts: tuple[int, ...]) -> str:
+    return f"{index + 1}:{'+'.join(map(str, parts)) if parts else '0'}"
 
 
 def octal_rules(digits: Sequence[int]) -> list[HeapRule]:

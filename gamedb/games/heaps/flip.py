@@ -46,10 +46,26 @@ class Flip(HeapGame):
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)
 
+    def heap_degrees(self) -> list[int]:
+        return [0] + list(range(self.max_heap))
+
     def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
         # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
         i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)
         return str(i), state[:i] + "--" + state[i + 2 :]
+
+    def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
+        return str(parts[0]) if len(parts) == 2 else "0"  # option_move on the run alone
+
+    def heap_texts(self, low: int, high: int) -> list[str]:
+        return [self.heap_state(n) for n in range(low, high)]
+
+    def best_labels(self, best, low: int, high: int) -> list[str | None]:
+        labels = []
+        for n in range(low, high):
+            chosen = best[n]
+            labels.append(None if chosen is None else self.heap_label(n, chosen[0], self.option_parts(n, *chosen)))
+        return labels
 
     def sum_moves(self, state: str):
         for index, (start, length) in enumerate(_runs(state)):

@@ -11,17 +11,23 @@ Every move of the sum is still listed (up to :data:`MOVE_LIST_LIMIT`), each
 with the value of the position it leads to: the sum's XOR with the moved
 component's value replaced by that of the heaps it leaves.
 
-Remoteness of a sum is known only when at most one of its components has
-moves (it is then that component's); the remoteness of a sum of several live
-components is not determined by theirs, and is reported as null. The best
-move follows the engine's rule (:mod:`gamedb.solvers.heaps.solver`): a win moves to a
-zero-valued position, the quickest when all their remotenesses are known; a
-loss to the slowest when all are known; otherwise the lowest move order.
+Remoteness of a sum with at most one component that has moves is that
+component's. The remoteness of a sum of several live components is not
+determined by theirs: it is searched (:mod:`gamedb.solvers.heaps.sum_remoteness`) when
+every component is a heap up to the game's ``remoteness_searched_to`` and
+the search fits :data:`QUERY_SEARCH_BUDGET` positions, and is null (not
+determined) otherwise. The best move of a single stored heap is the stored
+one; of a sum it follows the engine's rule (:mod:`gamedb.solvers.heaps.values`): a
+win moves to a zero-valued position, the quickest when all their
+remotenesses are known; a loss to the slowest when all are known; otherwise
+the lowest move order.
 """
 
 from __future__ import annotations
 
 from typing import Iterable
+
+import sqlalchemy as sa
 
 
 from ...store.catalog import GameRecord
@@ -30,10 +36,13 @@ from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
 from .periodicity import THEOREM, Periodicity, reduce
 from ...answers import Answer, MoveValue
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 from ...values import LOSE, WIN, move_sort_key
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
+#: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
+QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
 
 
 
@@ -45,8 +54,11 @@ class ComponentValues:
         self.top = game.max_heap
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
-        self.rows: dict[int, tuple[int, int | None, int]] = {}
+        self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
         self.loaded_upto = -1
+        #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
+        self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
+        self._search: SumSearch | None = None
 
     # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
@@ -73,7 +85,7 @@ class ComponentValues:
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
-            self.rows[row.code] = (row.grundy, row.remoteness, row.degree)
+            self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
 
     def _stored(self, n: int) -> int:
         return reduce(n, self.periodicity) if n > self.top else n
@@ -87,6 +99,29 @@ class ComponentValues:
 
     def degree(self, n: int) -> int:
         return self.rows[n][2] if n <= self.top else self.game.heap_degree(n)
+
+    def best_move(self, n: int) -> str | None:
+        """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
+        return self.rows[n][3] if n <= self.top else None
+
+    def sum_remoteness(self, live: list[int]) -> int | None:
+        """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
+        if not live:
+            return 0
+        if len(live) == 1:
+            return self.remoteness(live[0])
+        if max(live) > self.searched_to:
+            return None
+        if self._search is None:
+            self.need_upto(self.searched_to)
+            column = [self.rows[n] for n in range(self.searched_to + 1)]
+            self._search = SumSearch(
+                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET
+            )
+        try:
+            return self._search.of(tuple(sorted(live)))
+        except SearchExhausted:
+            return None
 
     def _beyond(self, n: int) -> str:
         game, per = self.game, self.periodicity
@@ -116,18 +151,18 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
         total ^= values.grundy(n)
     live = [i for i, n in enumerate(comps) if values.degree(n)]
     degree = sum(values.degree(n) for n in comps)
-    remoteness = 0 if not live else values.remoteness(comps[live[0]]) if len(live) == 1 else None
+    remoteness = values.sum_remoteness([comps[i] for i in live])
     result = WIN if total else LOSE
 
     listed, best = [], None
     if degree and (move_limit is None or degree <= move_limit):
         listed = _all_moves(game, state, comps, live, total, values)
-        best = _best_of(listed, result)
+        best = _stored_best(game, state, comps, live, total, values) or _best_of(listed, result)
     elif degree:
-        best = _best_by_search(game, state, comps, live, total, remoteness, values)
+        best = _best_by_search(game, state, comps, live, total, values)
     moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
-    if best is not None and not listed:
-        moves = [best]
+    if best is not None:  # first, also where unknown remoteness leaves the sort undecided
+        moves = [best] + [mv for mv in moves if mv.move != best.move]
     return Answer(
         game=record.name,
         position=game.format(state),
@@ -147,10 +182,7 @@ def probe_sum(conn, record: GameRecord, game: HeapGame, position: str | None = N
 def _child_remoteness(comps, live, index, parts, values) -> int | None:
     """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
     others = [comps[j] for j in live if j != index]
-    live_after = others + [p for p in parts if values.degree(p)]
-    if not live_after:
-        return 0
-    return values.remoteness(live_after[0]) if len(live_after) == 1 else None
+    return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
 
 
 def _all_moves(game, state, comps, live, total, values) -> list[tuple[tuple, MoveValue]]:
@@ -178,22 +210,11 @@ def _best_of(listed, result: str) -> MoveValue | None:
     return min(wanted, key=lambda pair: pair[0])[1]
 
 
-def _best_by_search(game, state, comps, live, total, remoteness, values) -> MoveValue | None:
+def _best_by_search(game, state, comps, live, total, values) -> MoveValue | None:
     """The best move of a position with too many moves to list, found without listing them."""
-    if remoteness is not None:
-        # one live component, stored: scan its options like the engine did
-        index = live[0]
-        n = comps[index]
-        values.need_upto(n)
-        listed = []
-        for order, (idx, parts) in enumerate(game.heap_options(n)):
-            value = total ^ values.grundy(n)
-            for p in parts:
-                value ^= values.grundy(p)
-            cresult = WIN if value else LOSE
-            crem = _child_remoteness(comps, live, index, parts, values)
-            listed.append(((None, order), _move_value(game, state, index, idx, parts, cresult, crem, value)))
-        return _best_of(listed, WIN if total else LOSE)
+    stored = _stored_best(game, state, comps, live, total, values)
+    if stored is not None:
+        return stored
     if not total:  # a loss with unknown remoteness: the first move
         index = live[0]
         idx, parts = next(iter(game.heap_options(comps[index])))
@@ -204,6 +225,24 @@ def _best_by_search(game, state, comps, live, total, remoteness, values) -> Move
         if found is not None:
             return _option_move(game, state, comps, live, total, index, *found, values)
     raise AssertionError("a position with a non-zero grundy value has a move to zero")
+
+
+def _stored_best(game, state, comps, live, total, values) -> MoveValue | None:
+    """With one live component, a stored heap: its stored best move, played on it in this position (else None).
+
+    The solver chose it knowing the remoteness of every sum its options
+    leave up to ``remoteness_searched_to``, which a query's smaller search
+    may not reach; the position's value is that heap's, so is its best move.
+    """
+    if len(live) != 1 or comps[live[0]] > values.top:
+        return None
+    index = live[0]
+    n = comps[index]
+    label = values.best_move(n)
+    for idx, parts in game.heap_options(n):
+        if game.heap_label(n, idx, parts) == label:
+            return _option_move(game, state, comps, live, total, index, idx, parts, values)
+    return None
 
 
 def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues):
@@ -266,3 +305,18 @@ def periodicity_summary(record: GameRecord) -> dict:
             "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
         }
     return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
+
+
+def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
+    """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
+    unknown = conn.execute(
+        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND remoteness IS NULL"), {"g": record.id}
+    ).scalar()
+    searched_to = (record.info or {}).get("remoteness_searched_to", 0)
+    if not unknown:
+        return "known for every heap", 0
+    return (
+        f"exact for heaps 0..{searched_to} (sums of heaps searched); null (not determined) for {unknown:,} larger heaps "
+        "that need the remoteness of a sum of two heaps with moves beyond the search",
+        unknown,
+    )

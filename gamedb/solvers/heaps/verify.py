@@ -7,6 +7,12 @@ result, remoteness and best move must follow (the rules are those of
 :mod:`gamedb.solvers.heaps.solver`). By induction on the heap size a table that passes
 is right everywhere. The stored rules (``heap_rule``) and the stored period
 are checked too: the period is found again from the stored values.
+
+Remoteness of an option that is a sum of two heaps with moves is searched
+(:class:`~gamedb.solvers.heaps.sum_remoteness.SumSearch`, over the stored values of the
+smaller heaps) for the heaps up to the stored ``remoteness_searched_to``, and
+unknown above it; a stored ``remoteness_searched_to`` the search cannot
+reach within a few times the solver's budget is refused.
 """
 
 from __future__ import annotations
@@ -19,9 +25,12 @@ from ...store.rows import PositionRow, read_range
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
 from .solver import analyse
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 from ...values import LOSE, WIN, is_remoteness, mex
 from ...progress import Progress
 
+#: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
+VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
 
 _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id = :g ORDER BY idx")
 
@@ -42,8 +51,15 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     grundy = [row.grundy for row in rows]
     remoteness = [row.remoteness for row in rows]
     degree = [row.degree for row in rows]
+    searched_to = (record.info or {}).get("remoteness_searched_to", 0)  # files solved before the search: 0
+    if not isinstance(searched_to, int) or isinstance(searched_to, bool) or not 0 <= searched_to <= game.max_heap:
+        fail(f"stored remoteness_searched_to {searched_to!r} is not a heap size 0..{game.max_heap}")
+    search = SumSearch(game, grundy, degree, remoteness, budget=VERIFY_SEARCH_BUDGET)
     for row in rows:
-        problem = _check_heap(game, row, grundy, remoteness, degree)
+        try:
+            problem = _check_heap(game, row, grundy, remoteness, degree, search if row.code <= searched_to else None)
+        except SearchExhausted:
+            fail(f"stored remoteness_searched_to {searched_to}: the search of sums stops before heap {row.code}")
         if problem:
             fail(f"position {row.text!r}: {problem}")
         if progress and (row.code % 1000 == 0 or row.code == game.max_heap):
@@ -57,7 +73,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     return len(rows)
 
 
-def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree) -> str | None:
+def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree, search: SumSearch | None) -> str | None:
     n = row.code
     if row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
@@ -78,8 +94,11 @@ def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree) ->
         value = 0
         for p in parts:
             value ^= grundy[p]
-        live = [p for p in parts if degree[p]]
-        rem = 0 if not live else remoteness[live[0]] if len(live) == 1 else None
+        live = tuple(sorted(p for p in parts if degree[p]))
+        if len(live) <= 1:
+            rem = remoteness[live[0]] if live else 0
+        else:
+            rem = search.of(live) if search is not None else None
         options.append((order, idx, parts, value, rem))
     grundy_here = mex(value for *_, value, _ in options)
     if row.grundy != grundy_here:
@@ -98,7 +117,7 @@ def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree) ->
         else:
             chosen = wanted[0]
             rem = None
-        best = game.heap_label(n, chosen[1], chosen[2])
+        best = game.option_move(game.heap_state(n), 0, chosen[1], chosen[2])[0]
     if row.remoteness != rem:
         return f"stored remoteness {row.remoteness}, the options give {rem}"
     if row.best_move != best:

@@ -1,0 +1,210 @@
+"""The values of heaps 0..N of a heap game, computed in memory.
+
+Heap n's options are made of smaller heaps (and, for splits taking no token,
+of two smaller ones), so one pass over n = 0..N finds every value from those
+already found: a Python loop over the rules that leave nothing or one heap,
+and numpy over the splits (the values of ``a + (rest - a)`` for every ``a``
+are one XOR of two slices). Per heap:
+
+- **grundy**: the mex of its options' values (an option's value is the XOR
+  of the heaps it leaves); **result** ``win`` iff grundy > 0.
+- **remoteness** (Gamesman rules): 0 without moves; a win is 1 + the least
+  remoteness of its zero-valued options, a loss 1 + the greatest of all its
+  options. An option leaving no heap with moves has remoteness 0, one such
+  heap that heap's remoteness, two such heaps a *sum*, whose remoteness only
+  a search of the sum gives (:mod:`gamedb.solvers.heaps.sum_remoteness`). Heaps are
+  searched in order while the search fits its budget: every heap up to
+  ``searched_to`` has its exact remoteness. Above it a sum's remoteness is
+  unknown, and so is (NULL) that of a heap which needs one -- a win with a
+  zero-valued sum option, a loss with any sum option. Games without splits
+  (subtraction, Nim) never meet a sum: every heap has its remoteness.
+- **best move**: a win moves to a zero-valued option, the quickest one when
+  all their remotenesses are known; a loss to the slowest option when all
+  are known; ties and unknowns go to the lowest move order (rule order, then
+  the smaller part of a split).
+
+The values are those of the SQL level engine this replaced (which treated
+every sum as unknown, i.e. ``search_budget=0``), tested row for row.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...games.heaps import HeapGame
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+
+#: remoteness of an option that is a sum of two live heaps, not searched
+_SUM = -2
+#: an unknown remoteness in the numpy mirror of the remoteness list
+_UNKNOWN = -1
+
+
+@dataclass
+class HeapValues:
+    """grundy, remoteness (None: undetermined) and best option per heap 0..N."""
+
+    grundy: list[int]
+    remoteness: list[int | None]
+    #: (rule index, smaller part of a split or 0) of the best move; None without moves
+    best: list[tuple[int, int] | None]
+    degree: list[int]
+    #: every heap up to this one has its exact remoteness
+    searched_to: int
+
+
+def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: int | None = None) -> HeapValues:
+    """Values of the heaps 0..N. ``searched_to`` (None: as far as ``search_budget`` reaches) fixes where the sum search stops."""
+    top = game.max_heap
+    degree = game.heap_degrees()
+    simple = [(i, r.take, r.parts) for i, r in enumerate(game.rules) if r.parts < 2]
+    splits = [(i, r.take, int(r.unequal)) for i, r in enumerate(game.rules) if r.parts == 2]
+    if not splits:
+        return HeapValues(*_single_heap_options(top, simple), degree, top)
+    import numpy as np  # only splits need it (and it takes a tenth of a second to import)
+
+    degree_np = np.array(degree, dtype=np.int64)
+    grundy: list[int] = []
+    remoteness: list[int | None] = []
+    best: list[tuple[int, int] | None] = []
+    grundy_np = np.zeros(top + 1, dtype=np.int64)
+    remoteness_np = np.full(top + 1, _UNKNOWN, dtype=np.int64)
+    search = SumSearch(game, grundy, degree, remoteness, budget=search_budget)
+    limit = top if searched_to is None else min(searched_to, top)
+    reached = -1  # the last heap whose options' sums were all searched
+    for n in range(top + 1):
+        found = None
+        if n <= limit and reached == n - 1:
+            try:
+                found = _searched_heap(game, n, grundy, search)
+                reached = n
+            except SearchExhausted:
+                search.memo.clear()  # from here on, sums are unknown
+        if found is None:
+            found = _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, game.stride)
+        g, r, b = found
+        grundy.append(g)
+        remoteness.append(r)
+        best.append(b)
+        grundy_np[n] = g
+        remoteness_np[n] = _UNKNOWN if r is None else r
+    return HeapValues(grundy, remoteness, best, degree, reached)
+
+
+def _single_heap_options(top: int, simple) -> tuple[list[int], list[int], list[tuple[int, int] | None]]:
+    """grundy, remoteness and best option of heaps 0..``top`` when every option leaves at most one heap (no sums)."""
+    grundy: list[int] = []
+    remoteness: list[int] = []
+    best: list[tuple[int, int] | None] = []
+    for n in range(top + 1):
+        mask = 0
+        quick = slow = None  # (remoteness, rule index) of the quickest zero-valued / the slowest option
+        for idx, take, leaves in simple:
+            if leaves:
+                if n <= take:
+                    continue
+                v, r = grundy[n - take], remoteness[n - take]
+            elif n == take:
+                v = r = 0
+            else:
+                continue
+            mask |= 1 << v
+            if v == 0 and (quick is None or r < quick[0]):
+                quick = (r, idx)
+            if slow is None or r > slow[0]:
+                slow = (r, idx)
+        g = (~mask & (mask + 1)).bit_length() - 1
+        grundy.append(g)
+        if slow is None:
+            remoteness.append(0)
+            best.append(None)
+        else:
+            r, idx = quick if g else slow
+            remoteness.append(1 + r)
+            best.append((idx, 0))
+    return grundy, remoteness, best
+
+
+def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch):
+    """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
+    options = []  # (value, remoteness, order, (rule index, smaller part))
+    for order, (idx, parts) in enumerate(game.heap_options(n)):
+        value = 0
+        for p in parts:
+            value ^= grundy[p]
+        options.append((value, search.of(search.live(parts)), order, (idx, parts[0] if len(parts) == 2 else 0)))
+    g = _mex_of(value for value, *_ in options)
+    if not options:
+        return g, 0, None
+    if g:
+        r, _, _, chosen = min((r, order, value, key) for value, r, order, key in options if value == 0)
+    else:
+        _, _, r, chosen = min((-r, order, r, key) for value, r, order, key in options)
+    return g, 1 + r, chosen
+
+
+def _mex_of(values) -> int:
+    mask = 0
+    for v in values:
+        mask |= 1 << v
+    return (~mask & (mask + 1)).bit_length() - 1
+
+
+def _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, stride):
+    """grundy, remoteness (None if a needed sum is unknown) and best option of heap ``n``; sums are unknown."""
+    import numpy as np
+    mask = 0
+    plain = []  # (value, remoteness or None, order key) of the options leaving at most one heap
+    for idx, take, parts in simple:
+        rest = n - take
+        if parts == 0:
+            if rest == 0:
+                plain.append((0, 0, idx * stride))
+                mask |= 1
+        elif rest >= 1:
+            v = grundy[rest]
+            plain.append((v, remoteness[rest], idx * stride))
+            mask |= 1 << v
+    split_values = []  # per split rule: (rule index, rest, values of a = 1..amax)
+    for idx, take, unequal in splits:
+        rest = n - take
+        amax = (rest - unequal) // 2
+        if amax >= 1:
+            values = grundy_np[1 : amax + 1] ^ grundy_np[rest - amax : rest][::-1]
+            split_values.append((idx, rest, values))
+            for v in np.flatnonzero(np.bincount(values)).tolist():
+                mask |= 1 << v
+    g = (~mask & (mask + 1)).bit_length() - 1
+    if not plain and not split_values:
+        return g, 0, None
+    # per rule, the candidate options (win: zero-valued; loss: all) as (unknown?, first order, best remoteness, its order)
+    candidates = []
+    for v, r, order in plain:
+        if g and v:
+            continue
+        candidates.append((r is None, order, r, order))
+    for idx, rest, values in split_values:
+        a = np.flatnonzero(values == 0) + 1 if g else np.arange(1, len(values) + 1)
+        if not len(a):
+            continue
+        b = rest - a
+        r = np.where(degree_np[a] == 0, remoteness_np[b], np.where(degree_np[b] == 0, remoteness_np[a], _SUM))
+        base = idx * stride
+        if (r < 0).any():
+            candidates.append((True, base + int(a[0]), None, None))
+        else:
+            k = int(np.argmin(r) if g else np.argmax(r))  # the first of the least / greatest: lowest order
+            candidates.append((False, base + int(a[0]), int(r[k]), base + int(a[k])))
+    first = min(c[1] for c in candidates)
+    if any(c[0] for c in candidates):
+        return g, None, _key(first, stride)
+    if g:
+        r, order = min((c[2], c[3]) for c in candidates)
+    else:
+        neg, order = min((-c[2], c[3]) for c in candidates)
+        r = -neg
+    return g, 1 + r, _key(order, stride)
+
+
+def _key(order: int, stride: int) -> tuple[int, int]:
+    return divmod(order, stride)
