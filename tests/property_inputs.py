@@ -17,18 +17,18 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from gamedb.errors import InputError
-from gamedb.games.two_tokens.cat_mouse import CatMouse
-from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid
 from gamedb.games.connect4 import Connect4
-from gamedb.games.heaps.flip import Flip
 from gamedb.games.graph_file import GraphGame
-from gamedb.games.heaps.grundy_game import GrundyGame
 from gamedb.games.heaps import HeapGame
+from gamedb.games.heaps.flip import Flip
+from gamedb.games.heaps.grundy_game import GrundyGame
 from gamedb.games.heaps.nim import Nim
 from gamedb.games.heaps.octal import Octal
-from gamedb.games.stone_ix import StoneIX
 from gamedb.games.heaps.subtraction import Subtraction
+from gamedb.games.stone_ix import StoneIX
 from gamedb.games.tictactoe import TicTacToe
+from gamedb.games.two_tokens.cat_mouse import CatMouse
+from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "graphs"
 SEED_GRAPH = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]

@@ -28,9 +28,23 @@ from gamedb.errors import InputError, PositionNotFound
 from gamedb.games.heaps.flip import Flip
 from gamedb.games.heaps.octal import parse_code
 from gamedb.games.heaps.subtraction import parse_set
+
 from property_inputs import (
-    ALL_GAMES, CAT_MOUSE, CONNECT4, GRAPH_GAMES, GRIDS, HEAP_GAMES, NUMBERS, PLAYOUTS, SETTINGS, STONE_IX,
-    TICTACTOE, assert_round_trip, playout, refuses_or_returns, texts,
+    ALL_GAMES,
+    CAT_MOUSE,
+    CONNECT4,
+    GRAPH_GAMES,
+    GRIDS,
+    HEAP_GAMES,
+    NUMBERS,
+    PLAYOUTS,
+    SETTINGS,
+    STONE_IX,
+    TICTACTOE,
+    assert_round_trip,
+    playout,
+    refuses_or_returns,
+    texts,
 )
 
 # --- (b) round trips for every family, from random playouts ---------------------------------------------

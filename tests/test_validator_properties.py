@@ -24,8 +24,16 @@ from gamedb.games.heaps.octal import Octal, parse_code
 from gamedb.games.heaps.subtraction import Subtraction, parse_set
 from gamedb.games.two_tokens.cat_mouse import CatMouse, validate_graph
 from gamedb.games.two_tokens.cat_mouse_grid import CatMouseGrid, validate_grid
-from property_inputs import JSONISH, NUMBERS, PLAYOUTS, SETTINGS, assert_round_trip, playout, refuses_or_returns
 
+from property_inputs import (
+    JSONISH,
+    NUMBERS,
+    PLAYOUTS,
+    SETTINGS,
+    assert_round_trip,
+    playout,
+    refuses_or_returns,
+)
 
 # --- validators of game descriptions ---------------------------------------------------------------
 
@@ -81,7 +89,7 @@ def grids(draw):
     assume(rows * cols >= 3)
     cells = draw(st.lists(st.sampled_from("#.."), min_size=rows * cols, max_size=rows * cols))
     where = draw(st.permutations(range(rows * cols)))[:3]
-    for char, cell in zip("MCF", where):
+    for char, cell in zip("MCF", where, strict=True):
         cells[cell] = char
     return ["".join(cells[r * cols : (r + 1) * cols]) for r in range(rows)], draw(st.integers(1, 3)), draw(st.integers(1, 3))
 

@@ -29,7 +29,6 @@ from typing import Iterable
 
 import sqlalchemy as sa
 
-
 from ...store.catalog import GameRecord
 from ...store.rows import PositionRow, read_positions, read_range
 from ...errors import PositionNotFound
