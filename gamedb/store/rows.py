@@ -64,7 +64,9 @@ def _fetch(conn: sa.Connection, where: str, params: Sequence[object]) -> list[Po
     sql = position_select(where)
     if conn.dialect.paramstyle in ("format", "pyformat"):  # psycopg
         sql = sql.replace("?", "%s")
-    with closing(conn.connection.driver_connection.cursor()) as cursor:
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    with closing(driver.cursor()) as cursor:
         cursor.execute(sql, tuple(params))
         return list(map(PositionRow._make, cursor.fetchall()))
 

@@ -10,7 +10,10 @@ written once, here: :func:`code_of` (Python integers or numpy arrays) and
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: the players, and the turn of a position: index 0 is the mouse, 1 the cat
 MOUSE, CAT = 0, 1
@@ -24,11 +27,16 @@ class State(NamedTuple):
     turn: int  # 0: the mouse moves, 1: the cat
 
 
-def code_of(token0, token1, turn, n):
+#: integers, or numpy arrays of them
+Codes = TypeVar("Codes", int, "np.ndarray")
+
+
+def code_of(token0: Codes, token1: Codes, turn: int | Codes, n: int) -> Codes:
     """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes and ``turn`` to move.
 
     Integers, or numpy arrays (element-wise)."""
-    return (token0 * n + token1) * 2 + turn
+    code: Codes = (token0 * n + token1) * 2 + turn
+    return code
 
 
 def code_sql(token0: str, token1: str, turn: int, n: str) -> str:
