@@ -4,6 +4,7 @@
     python bench/run.py --quick    # a 300-node graph and Connect-Four 4x4: a smoke test (30 s)
     python bench/run.py --sql      # also the SQL engine on the big graph (about a minute more)
     python bench/run.py --verify   # also `gamedb verify` on the big graph (about a minute more)
+    python bench/run.py --tiers    # only the tier solver's rows (Connect-Four 5x4, 4x6; --big: 5x5): see bench/tiers.py
     python bench/run.py --postgres postgresql+psycopg://USER@HOST/DB   # also solve the big graph on a server
     bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --postgres "$GAMEDB_TEST_PG"'   # ... on a throwaway one
 
@@ -24,7 +25,7 @@ peak memory (maximum resident set) is its own:
    random positions of the big graph, and a whole ``gamedb query`` process.
 4. Heap games (``bench/heap_solve.py``): ``subtraction --set 1,2,5 --max
    100000`` and ``octal --code 0.77 --max 5000`` as whole processes, with
-   GamesmanPy's time for the same subtraction game (``--gamesmanpy CMD``).
+   GamesmanPy's time for the same subtraction game (``--gamesmanpy-heaps CMD``).
 
 Nothing here is a test: it prints numbers and ratios, and marks each target
 ``ok`` or ``MISSED``.
@@ -244,6 +245,7 @@ def job_gamedb(args) -> dict:
         "positions": report.positions,
         "moves": report.moves,
         "peak_mb": peak_mb(),
+        "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate
         "engine": report.engine,
         "start": [start.result, start.remoteness],
         "phases": phases,
@@ -347,7 +349,9 @@ def job_agree(args) -> dict:
     return {"checked": len(texts), "equal": equal}
 
 
-JOBS = {"gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
+from tiers import job_floor_rows, run_tiers  # noqa: E402 - bench/ is the script's folder
+
+JOBS = {"floor_rows": job_floor_rows, "gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify, "queries": job_queries, "agree": job_agree}
 
 
 def child_main(argv: list[str]) -> None:
@@ -394,7 +398,11 @@ def main() -> None:
     parser.add_argument(
         "--postgres", metavar="URL", help="also solve the big graph on this PostgreSQL server (postgresql+psycopg://...) and compare its answers"
     )
-    parser.add_argument("--gamesmanpy", metavar="CMD", help="a shell command solving subtraction {1,2,5} to 100000 with GamesmanPy (section 4)")
+    parser.add_argument("--gamesmanpy-heaps", metavar="CMD", help="a shell command solving subtraction {1,2,5} to 100000 with GamesmanPy (section 4)")
+    parser.add_argument("--tiers", action="store_true", help="only the tier solver's rows: Connect-Four 5x4 and 4x6 (bench/tiers.py)")
+    parser.add_argument("--big", action="store_true", help="with --tiers: also Connect-Four 5x5 (69,763,700 positions)")
+    parser.add_argument("--huge", action="store_true", help="with --tiers --big: also Connect-Four 6x4 (94,910,577 positions)")
+    parser.add_argument("--gamesmanpy", metavar="CMD", help="with --tiers: CMD VARIANT solves Connect-Four VARIANT (5x4) with GamesmanPy, for the ratio")
     args = parser.parse_args()
 
     import numpy
@@ -409,7 +417,10 @@ def main() -> None:
         f"SQLAlchemy {sqlalchemy.__version__}, numpy {numpy.__version__}; files in {work}"
     )
     try:
-        _run(args, work, nodes, edges, c4)
+        if args.tiers:
+            run_tiers(args, work, run_child, line, verdict)
+        else:
+            _run(args, work, nodes, edges, c4)
     finally:
         if not args.dir and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -511,7 +522,7 @@ def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
     sys.path.insert(0, str(ROOT / "bench"))
     import heap_solve
 
-    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy, postgres=args.postgres)
+    heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
 
 
 def measure_queries(big: Path) -> tuple[dict, list[float]]:

@@ -78,9 +78,12 @@ def test_postgresql_stores_the_same_rows_as_sqlite(fresh_db, pg_url, case_id, fa
     with Database(pg_url) as pg:
         lite.solve(make_game(fam, **options), case_id, engine="sql")
         pg.solve(make_game(fam, **options), case_id, engine="sql")
-        pg.solve(make_game(fam, **options), "auto", engine="auto")
+        auto = pg.solve(make_game(fam, **options), "auto", engine="auto")
         assert_same_game(lite, pg, case_id, ignore=RUN_COLUMNS)
-        assert game_rows(pg, "auto") == game_rows(pg, case_id)
+        expected = game_rows(pg, case_id)
+        if auto.engine == "tiers":  # the tier solver stores no move rows: the moves follow from the rules
+            expected["move"] = []
+        assert game_rows(pg, "auto") == expected
         assert pg.probe(case_id) == lite.probe(case_id)
         assert pg.stats(case_id)["results"] == lite.stats(case_id)["results"]
         assert pg.verify(case_id).positions == lite.game(case_id).positions

@@ -125,7 +125,7 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
 
 def test_engine_option_is_checked(fresh_db):
     db = fresh_db()
-    with pytest.raises(InputError, match="auto, sql, memory"):
+    with pytest.raises(InputError, match="auto, tiers, sql, memory"):
         db.solve(make_game("tictactoe"), engine="fast")
     with pytest.raises(InputError, match="memory-limit"):
         db.solve(make_game("tictactoe"), memory_limit="lots")

@@ -141,9 +141,10 @@ def _solve_command(fam: str):
                 str,
                 typer.Option(
                     "--engine",
-                    help="auto: in memory (numpy) when the game fits --memory-limit, else in SQL; "
+                    help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
+                    "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
-                    "memory: in memory or fail. Both write the same tables.",
+                    "memory: in memory or fail. All write the same position rows.",
                 ),
             ],
         ),

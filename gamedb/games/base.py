@@ -84,6 +84,12 @@ class Capabilities:
     #: :meth:`Game.token_moves` returns two-token move lists, stored instead of move rows: optional
     #: for the graph solvers (without: one ``move`` row per move); not allowed for impartial games
     token_moves: bool = False
+    #: :meth:`Game.tier` gives every position a tier no move decreases: required by the tier solver
+    #: (:mod:`gamedb.solvers.tiers`, the default strategy of such a family)
+    tiers: bool = False
+    #: :meth:`Game.array_rules` returns the rules on numpy arrays with tiers: optional for the tier
+    #: solver (without: one :meth:`Game.expand` per position)
+    array_rules: bool = False
 
 
 class Expanded(NamedTuple):
@@ -215,6 +221,18 @@ class Game(ABC):
         path to the solvers (see :class:`Capabilities`).
         """
         raise NotImplementedError(f"{self.family} declares no vector rules")
+
+    def tier(self, state: State) -> int | None:
+        """The position's tier for the tier solver: implement with ``capabilities.tiers`` set.
+
+        No move may go to a smaller tier; see :mod:`gamedb.games.tier_rules`.
+        """
+        return None
+
+    def array_rules(self):
+        """The rules on numpy arrays with tiers (:class:`~gamedb.games.tier_rules.TierArrayRules`):
+        implement with ``capabilities.array_rules`` set."""
+        return None
 
     def player_name(self, index: int) -> str:
         return self.players[index]

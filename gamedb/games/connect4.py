@@ -28,7 +28,7 @@ from math import comb
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Estimate, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
 
 #: positions are stored as signed 64-bit integers
 MAX_BITS = 63
@@ -38,6 +38,7 @@ _SEPARATORS = re.compile(r"[,\s]+")
 
 
 class Connect4(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
     family = "connect4"
     summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
     position_syntax = (
@@ -140,6 +141,15 @@ class Connect4(Game):
             cell = (mask + self._bottom[c]) & self._column[c]
             result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
         return result
+
+    def tier(self, state) -> int:
+        """Stones on the board (every move adds one): the tier solver's tiers."""
+        return state[1].bit_count()
+
+    def array_rules(self):
+        from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
+
+        return Connect4Arrays(self)
 
     # --- codecs ---------------------------------------------------------------
     def encode(self, state) -> int:

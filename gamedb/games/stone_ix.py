@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..errors import PositionError, PositionNotFound
 from ..values import LOSE, WIN
-from .base import Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Game, Param, bounded_int, require_int, short_number
 
 ALICE, BOB = 0, 1
 _NAMES = ("alice", "bob")
@@ -52,6 +52,7 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
+    capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"
     position_syntax = "c0=2,c1=1,c2=0,sum=1,turn=bob (add ,over after a losing removal), or a stones list 5,1,2,4,3"
@@ -92,6 +93,10 @@ class StoneIX(Game):
                 removed = (state.removed + residue) % 3
                 result.append((str(residue), State(counts, removed, 1 - state.turn, removed == 0)))
         return result
+
+    def tier(self, state: State) -> int:
+        """Stones taken so far (every move takes one): the tier solver's tiers."""
+        return 3 * self.max_count - sum(state.counts)
 
     # --- codecs --------------------------------------------------------------
     def encode(self, state: State) -> int:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..errors import PositionError
 from ..values import LOSE, TIE
-from .base import Game
+from .base import Capabilities, Game
 
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 EMPTY, X, O = 0, 1, 2
@@ -24,6 +24,10 @@ def _has_line(board: tuple[int, ...], mark: int) -> bool:
 
 
 class TicTacToe(Game):
+    capabilities = Capabilities(tiers=True, array_rules=True)
+    #: the board's lines and cell characters, for the array rules
+    lines = LINES
+    chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
@@ -48,6 +52,15 @@ class TicTacToe(Game):
             return []
         mark = X if self.to_move(board) == 0 else O
         return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
+
+    def tier(self, board) -> int:
+        """Marks on the board (every move adds one): the tier solver's tiers."""
+        return 9 - board.count(EMPTY)
+
+    def array_rules(self):
+        from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
+
+        return TicTacToeArrays(self)
 
     def encode(self, board) -> int:
         return sum(cell * p for cell, p in zip(board, _POWERS))

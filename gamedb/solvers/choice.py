@@ -28,8 +28,9 @@ if TYPE_CHECKING:
     from ..store.catalog import GameRecord
     from .protocol import Solver
 
-#: values of ``--engine``: ``auto`` picks by size, ``sql`` and ``memory`` name a graph solver
-ENGINES = ("auto", "sql", "memory")
+#: values of ``--engine``: ``auto`` picks (tiers for a family that declares them, else by size),
+#: ``tiers`` the tier solver, ``sql`` and ``memory`` a graph solver
+ENGINES = ("auto", "tiers", "sql", "memory")
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,15 @@ STRATEGIES: dict[str, Strategy] = {
         "heaps",
         "gamedb.solvers.heaps:HeapSolver",
         needs=(Need("heap_rules", required=True),),
+    ),
+    "tiers": Strategy(
+        "tiers",
+        "gamedb.solvers.tiers:TierSolver",
+        needs=(
+            Need("tiers", required=True),
+            Need("array_rules", required=False, without="positions are expanded one by one in Python (Game.expand)"),
+        ),
+        impartial=False,
     ),
     "graph-memory": Strategy(
         "graph-memory",
@@ -110,12 +120,37 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, engine: str) -> l
     """
     if STRATEGIES["heaps"].accepts(game):
         return [STRATEGIES["heaps"].load()]
+    if by_tiers(record, game, engine):
+        return [STRATEGIES["tiers"].load()]
     solvers = []
     if memory_first(db, record, game, engine):
         solvers.append(STRATEGIES["graph-memory"].load())
     if engine != "memory":
         solvers.append(STRATEGIES["graph-sql"].load())
     return solvers
+
+
+def by_tiers(record: GameRecord | None, game: Game, engine: str) -> bool:
+    """Whether the tier solver solves (or resumes) the game: ``--engine tiers``, or ``auto`` for a
+    family that declares tiers (a new game, or one whose unfinished solve is the tier solver's)."""
+    begun = None if record is None else (record.progress or {}).get("engine")
+    tiered = STRATEGIES["tiers"].accepts(game)
+    if engine == "tiers":
+        if not tiered:
+            raise InputError(f"the tier solver cannot solve this game (the {game.family} family declares no tiers)")
+        if record is not None and begun != "tiers":
+            raise InputError("an unfinished solve of this game by another engine is stored; use --engine auto or --force")
+        return True
+    if begun == "tiers":
+        if engine != "auto":
+            raise InputError("an unfinished tier solve of this game is stored; use --engine tiers (or auto), or --force")
+        return True
+    return engine == "auto" and tiered and record is None
+
+
+def array_rules(game: Game):
+    """The game's rules on numpy arrays with tiers, or None when it declares none."""
+    return game.array_rules() if game.capabilities.array_rules else None
 
 
 def memory_first(db: sa.Engine, record: GameRecord | None, game: Game, engine: str) -> bool:

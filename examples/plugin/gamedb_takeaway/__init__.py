@@ -6,6 +6,10 @@ each removing 1 to ``max_take`` matches; whoever takes the last match wins
 
 Position text: ``matches=N,turn=alice|bob``. Move labels: how many matches
 are taken (``1``, ``2``, ...).
+
+Tiers (for the tier solver): the matches taken so far; every move goes to a
+later tier. Array rules (:class:`TakeAwayArrays`): the same rules on numpy
+arrays of codes, so a whole tier is expanded at once.
 """
 
 from __future__ import annotations
@@ -13,7 +17,9 @@ from __future__ import annotations
 import re
 
 from gamedb.errors import InputError, PositionError
-from gamedb.games.base import Game, Param
+from gamedb.games.base import Capabilities, Game, Param
+from gamedb.games.tier_rules import TierArrayRules
+from gamedb.games.vector import LOSE, UNDECIDED, Expansion, ranks_within
 
 _TEXT = re.compile(r"^\s*matches\s*=\s*(\d+)\s*,\s*turn\s*=\s*(alice|bob)\s*$", re.IGNORECASE)
 
@@ -27,6 +33,8 @@ class TakeAway(Game):
         Param("max_take", int, "Most matches one move may take.", default=3),
     )
     players = ("alice", "bob")
+    #: tiers (the matches taken) and array rules: solved by the tier solver
+    capabilities = Capabilities(tiers=True, array_rules=True)
 
     def __init__(self, matches: int = 21, max_take: int = 3):
         if not 0 <= int(matches) <= 1_000_000:
@@ -70,5 +78,41 @@ class TakeAway(Game):
             raise PositionError(f"bad take-away position {text!r}: only {self.matches} matches in this game")
         return (left, self.players.index(match.group(2).lower()))
 
+    # --- for the tier solver (optional) ----------------------------------------------
+    def tier(self, state) -> int:
+        return self.matches - state[0]
+
+    def array_rules(self):
+        return TakeAwayArrays(self)
+
     def describe(self, state) -> str:
         return "|" * state[0] if state[0] <= 60 else f"{state[0]} matches"
+
+
+class TakeAwayArrays(TierArrayRules):
+    """The take-away rules on numpy arrays of codes (``matches * 2 + turn``); they must agree with the class above."""
+
+    def __init__(self, game: TakeAway):
+        self.game = game
+        self.code_limit = (game.matches + 1) * 2
+
+    def expand(self, codes):
+        import numpy as np
+
+        codes = np.asarray(codes, dtype=np.int64)
+        left, turn = codes >> 1, codes & 1
+        primitive = np.where(left == 0, LOSE, UNDECIDED).astype(np.int8)
+        degree = np.minimum(left, self.game.max_take)
+        parent = np.repeat(np.arange(len(codes)), degree)
+        taken = ranks_within(degree) + 1  # moves in order: take 1, 2, ...
+        children = (left[parent] - taken) * 2 + (1 - turn[parent])
+        return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree, children=children)
+
+    def labels(self, parents, children):
+        return [str(p - c) for p, c in zip((parents >> 1).tolist(), (children >> 1).tolist())]
+
+    def texts(self, codes):
+        return [self.game.format(self.game.decode(code)) for code in codes.tolist()]
+
+    def tiers(self, codes):
+        return self.game.matches - (codes >> 1)

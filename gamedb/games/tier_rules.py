@@ -1,0 +1,102 @@
+"""Tiers and array rules: what a family declares for the tier solver (:mod:`gamedb.solvers.tiers`).
+
+**Tiers.** A family declares tiers by overriding
+:meth:`Game.tier <gamedb.games.base.Game.tier>`: an integer for every
+position such that no move goes to a smaller tier (Connect-Four and
+tic-tac-toe: the stones on the board; stone-ix: the stones taken). Moves
+may stay inside a tier (positions of one tier may even form cycles); the
+solver solves the last tier first and keeps in memory only the tier it
+solves and the values of the tiers its moves reach.
+
+**Array rules.** A family may also return a :class:`TierArrayRules` from
+:meth:`Game.array_rules <gamedb.games.base.Game.array_rules>`: its rules on
+numpy arrays of codes (children of a whole array of positions, end of game,
+texts, move labels, tiers). They must agree exactly with the per-position
+rules (same moves in the same order, same codes and texts); a family's
+tests compare the two. A family with tiers but without array rules is
+expanded one position at a time (:class:`PositionRules`).
+
+A family whose text is the smallest move sequence reaching the position
+(Connect-Four) sets :attr:`TierArrayRules.path_texts`: the solver then
+builds every position's sequence from its parents' while it enumerates the
+tiers (every move must go to the next tier), and the family only formats
+them (:meth:`TierArrayRules.format_paths`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .vector import RESULT_CODES, UNDECIDED, Expansion, VectorRules
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class TierArrayRules(VectorRules):
+    """A family's rules on numpy arrays, with the tier of every code."""
+
+    #: texts are move sequences built by the solver (see the module's docstring)
+    path_texts: bool = False
+    #: with ``path_texts``: how many move labels there are (label ids are ``0 .. label_count - 1``)
+    label_count: int = 0
+
+    def tiers(self, codes: "np.ndarray") -> "np.ndarray":
+        """The tier (int64) of every position in ``codes``."""
+        raise NotImplementedError
+
+    def label_ids(self, parents: "np.ndarray", children: "np.ndarray") -> "np.ndarray":
+        """With ``path_texts``: the label id of every move; ids order moves as texts compare."""
+        raise NotImplementedError
+
+    def format_paths(self, paths: "np.ndarray") -> list[str]:
+        """With ``path_texts``: the texts of positions reached by the label ids ``paths`` (uint8 [n, length])."""
+        raise NotImplementedError
+
+
+class PositionRules(TierArrayRules):
+    """Any family with tiers, one position at a time through its per-position rules (``expand``)."""
+
+    def __init__(self, game):
+        self.game = game
+        self.code_limit = 1 << 63
+        self._labels: dict[tuple[int, int], str] = {}
+
+    def expand(self, codes: "np.ndarray") -> Expansion:
+        import numpy as np
+
+        players, prims, degree, children = [], [], [], []
+        for code in np.asarray(codes).tolist():
+            player, _text, prim, moves = self.game.expand(code)
+            players.append(player)
+            prims.append(RESULT_CODES[prim] if prim is not None else UNDECIDED)
+            degree.append(len(moves))
+            for label, child in moves:
+                children.append(child)
+                self._labels[(code, child)] = label
+        return Expansion(
+            player=np.array(players, dtype=np.int8),
+            primitive=np.array(prims, dtype=np.int8),
+            degree=np.array(degree, dtype=np.int64),
+            children=np.array(children, dtype=np.int64),
+        )
+
+    def labels(self, parents: "np.ndarray", children: "np.ndarray") -> list[str]:
+        found = []
+        for parent, child in zip(parents.tolist(), children.tolist()):
+            label = self._labels.get((parent, child))
+            if label is None:
+                label = next(lb for lb, c in self.game.moves(self.game.decode(parent)) if self.game.encode(c) == child)
+            found.append(label)
+        self._labels.clear()  # asked for once per page, after its expansion
+        return found
+
+    def texts(self, codes: "np.ndarray") -> list[str]:
+        game = self.game
+        return [game.format(game.decode(code)) for code in codes.tolist()]
+
+    def tiers(self, codes: "np.ndarray") -> "np.ndarray":
+        import numpy as np
+
+        game = self.game
+        return np.array([game.tier(game.decode(code)) for code in codes.tolist()], dtype=np.int64)

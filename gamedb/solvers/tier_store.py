@@ -1,0 +1,163 @@
+"""Where the tier solver keeps its tiers between passes, and how it writes a solved tier.
+
+**Work folder.** The forward pass leaves, per tier, the sorted codes of its
+positions (and, for families with :attr:`path_texts
+<gamedb.games.tier_rules.TierArrayRules.path_texts>`, their move
+sequences) in ``.npy`` files; the backward pass adds each solved tier's
+values. Only the tier being solved and the tiers its moves reach are read
+back (memory-mapped), so memory follows the largest tiers, not the game.
+The folder sits beside a SQLite file (``FILE.tiers-ID``) or in the
+temporary folder for a server, survives a killed solve (the resumed solve
+picks it up) and is deleted when the game is solved.
+
+**Writing.** A solved tier's position rows go in code order through
+:func:`~gamedb.store.bulk.copy_rows` (``executemany`` in large batches on
+SQLite, ``COPY`` on PostgreSQL), in one transaction with the progress
+marker that says the tier is done.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import sqlalchemy as sa
+
+from ..games.vector import RESULT_NAMES
+from ..store.catalog import save_progress
+from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
+from ..store.database import sqlite_file
+from ..store.schema import position
+
+#: rows per executemany / COPY batch
+WRITE_CHUNK = 200_000
+
+
+class TierFolder:
+    """The per-tier arrays of one solve (see the module's docstring)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+
+    @classmethod
+    def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> "TierFolder":
+        """The folder of game ``game_id`` in this database; ``key`` tells games apart (rules and parameters)."""
+        file = sqlite_file(engine)
+        tag = hashlib.sha1(f"{engine.url.render_as_string(hide_password=True)}|{game_id}|{key}".encode()).hexdigest()[:12]
+        if file is not None:
+            return cls(file.parent / f"{file.name}.tiers-{game_id}-{tag}")
+        return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")
+
+    # --- the manifest: which tiers exist, written last by the forward pass ---------------
+    def manifest(self) -> dict | None:
+        try:
+            return json.loads((self.path / "manifest.json").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def write_manifest(self, data: dict) -> None:
+        tmp = self.path / "manifest.json.tmp"
+        tmp.write_text(json.dumps(data))
+        tmp.replace(self.path / "manifest.json")
+
+    def reset(self) -> None:
+        self.remove()
+        self.path.mkdir(parents=True)
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    # --- arrays -------------------------------------------------------------------
+    def save(self, kind: str, tier: int, array: np.ndarray) -> None:
+        """Save atomically (a killed solve never leaves half a file under the final name)."""
+        final = self.path / f"{kind}-{tier}.npy"
+        tmp = self.path / f"{kind}-{tier}.tmp.npy"
+        np.save(tmp, array)
+        tmp.replace(final)
+
+    def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
+        return np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
+
+    def has(self, kind: str, tier: int) -> bool:
+        return (self.path / f"{kind}-{tier}.npy").exists()
+
+
+def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, counts: dict[int, int], state: dict, *, progress=None) -> None:
+    """Write every solved position row, in code order across the tiers, a committed range at a time.
+
+    The rows of all tiers are merged by code ranges (:func:`code_ranges`),
+    so the table's B-tree only grows at its end: written tier by tier, each
+    tier would rewrite pages all over the table. Every range is committed
+    with ``state["written_below"]`` (a killed write resumes after it).
+    """
+    from ..store.schema import position as position_table
+
+    tiers = sorted(counts)
+    total = sum(counts.values())
+    lo = state.get("written_below", 0)
+    done = sum(int(np.searchsorted(folder.load("codes", t), lo)) for t in tiers)
+    for hi in code_ranges(folder, tiers):
+        if hi <= lo:
+            continue
+        with engine.begin() as conn:
+            if not done:
+                _drop_indexes(conn, position_table, total, state)
+            parts = []
+            for t in tiers:
+                codes = folder.load("codes", t)  # each range maps the files anew: the pages read leave the process's memory
+                i, j = np.searchsorted(codes, [lo, hi])
+                if j > i:
+                    page = np.array(codes[i:j])
+                    texts = rules.format_paths(np.array(folder.load("paths", t)[i:j])) if rules.path_texts else rules.texts(page)
+                    parts.append((page, texts, *(np.array(folder.load(kind, t)[i:j]) for kind in ("player", "result", "remoteness", "degree", "best"))))
+            page = np.concatenate([p[0] for p in parts])
+            order = np.argsort(page, kind="stable")
+            texts = np.array([text for p in parts for text in p[1]], dtype=object)[order].tolist()
+            player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
+            page = page[order]
+            has = best >= 0
+            labels = np.full(len(page), None, dtype=object)
+            if has.any():
+                labels[has] = rules.labels(page[has], best[has])
+            write_rows(conn, game_id, page, texts, player, result, remoteness, degree, labels.tolist())
+            state["written_below"] = hi
+            save_progress(conn, game_id, state)
+        done += len(page)
+        lo = hi
+        if progress:
+            progress("write", done, total)
+
+
+def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
+    """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
+    step = 256
+    codes = [folder.load("codes", t) for t in tiers]
+    sample = np.sort(np.concatenate([np.array(c[::step]) for c in codes] or [np.zeros(0, dtype=np.int64)]))
+    bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
+    top = max((int(c[-1]) for c in codes if len(c)), default=0) + 1
+    return sorted(set(b for b in bounds if b < top)) + [top]
+
+
+def _drop_indexes(conn, table, positions: int, state: dict) -> None:
+    """SQLite, a large game into a table not larger: drop the table's secondary indexes (built again at the end)."""
+    if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
+        return
+    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar()
+    if existing >= positions:
+        return
+    for index in sorted(table.indexes, key=lambda index: index.name):
+        index.drop(conn, checkfirst=True)
+    state["indexes_dropped"] = True
+
+
+def write_rows(conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list) -> None:
+    """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
+    names = np.array(RESULT_NAMES, dtype=object)
+    rem = remoteness.astype(object)
+    rem[remoteness < 0] = None
+    rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
+    copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)

@@ -1,0 +1,134 @@
+"""Values of one tier's positions from the values of their children.
+
+The rules are the engines' own (:mod:`.graph_sql`, :mod:`.graph_memory`):
+win = 1 + the least remoteness of a ``lose`` child, best move the lowest
+move order among those; lose (every child a ``win``) = 1 + the greatest
+remoteness, best move the lowest order among those; else tie = 1 + the
+least remoteness of a ``tie`` child; else draw (best move: the first move
+to a drawing child). Primitive positions: their value, remoteness 0.
+
+:func:`from_children` computes them in one pass when every child's value is
+known (the moves all leave the tier). :func:`leveled` solves a tier whose
+moves may stay inside it, with cycles: the same level-by-level retrograde
+analysis with degree counters as the in-memory engine, where the positions
+of later tiers enter at the level of their remoteness. Both give the same
+values on a tier without inner moves (a test runs both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
+from .graph_memory import _first_move, _parents
+
+#: remoteness values fit below this (keys of the one-pass minimum)
+_SPAN = np.int64(1) << 31
+#: move orders fit below this (the low bits of the keys)
+_ORDER_BITS = 20
+
+
+@dataclass
+class TierValues:
+    """Result, remoteness (-1: draw) and best move order (-1: none) of a tier's positions."""
+
+    result: np.ndarray  # int8
+    remoteness: np.ndarray  # int32
+    best: np.ndarray  # int32
+
+
+def from_children(primitive: np.ndarray, degree: np.ndarray, child_result: np.ndarray, child_remoteness: np.ndarray) -> TierValues:
+    """Values of positions whose children's values are all known (``child_*``: one entry per move, grouped by parent)."""
+    n = len(primitive)
+    if len(degree) and int(degree.max(initial=0)) >= 1 << _ORDER_BITS:
+        raise ValueError("a position has more than a million moves")
+    r = child_remoteness.astype(np.int64)
+    # one key per move, smaller is better for the mover: lose children (by remoteness), tie children
+    # (by remoteness), drawing children, win children (by greatest remoteness)
+    key = np.where(
+        child_result == LOSE,
+        r,
+        np.where(child_result == TIE, _SPAN + r, np.where(child_result == DRAW, 2 * _SPAN, 4 * _SPAN - 1 - r)),
+    )
+    if np.any(child_result == UNDECIDED):
+        raise ValueError("a child's value is not known")
+    key = (key << _ORDER_BITS) | ranks_within(degree)
+    result = primitive.copy()
+    remoteness = np.where(primitive != UNDECIDED, 0, -1).astype(np.int32)
+    best = np.full(n, -1, dtype=np.int32)
+    moving = np.flatnonzero(degree > 0)
+    if len(moving):
+        starts = np.concatenate(([0], np.cumsum(degree)[:-1]))[moving]
+        least = np.minimum.reduceat(key, starts)
+        best[moving] = (least & ((1 << _ORDER_BITS) - 1)).astype(np.int32)
+        k = least >> _ORDER_BITS
+        kind = k // _SPAN
+        within = k % _SPAN
+        result[moving] = np.choose(kind, [WIN, TIE, DRAW, LOSE]).astype(np.int8)
+        remoteness[moving] = np.choose(kind, [within + 1, within + 1, np.full_like(within, -1), _SPAN - within]).astype(np.int32)
+    return TierValues(result, remoteness, best)
+
+
+def leveled(primitive: np.ndarray, degree: np.ndarray, child: np.ndarray, outer_result: np.ndarray, outer_remoteness: np.ndarray) -> TierValues:
+    """Values of a tier whose moves may stay inside it.
+
+    ``child[j]`` is the index of move ``j``'s child: below ``n`` (the tier's
+    own positions) or ``n + i`` for the ``i``-th position of a later tier,
+    whose value is ``outer_*[i]``.
+    """
+    n = len(primitive)
+    total = n + len(outer_result)
+    result = np.concatenate((primitive, outer_result)).astype(np.int8)
+    remoteness = np.concatenate((np.where(primitive != UNDECIDED, 0, -1), outer_remoteness)).astype(np.int32)
+    best = np.full(n, -1, dtype=np.int32)
+    counter = degree.astype(np.int32)
+    parent_of_move = np.repeat(np.arange(n, dtype=np.int64), degree)
+    order_of_move = ranks_within(degree).astype(np.int32)
+    by_child = np.argsort(child, kind="stable")
+    rev = (
+        np.concatenate(([0], np.cumsum(np.bincount(child, minlength=total)))).astype(np.int64),
+        parent_of_move[by_child],
+        order_of_move[by_child],
+    )
+    del by_child
+    known = result != UNDECIDED  # decided before the levels start: primitives and later tiers, by remoteness
+
+    def undecided_parents(children):
+        parents, orders = _parents(rev, children)
+        keep = result[parents] == UNDECIDED
+        return parents[keep], orders[keep]
+
+    def decide(parents, orders, value, level):
+        decided, first = _first_move(parents, orders)
+        result[decided] = value
+        remoteness[decided] = level
+        best[decided] = first
+        return decided
+
+    def entering(kinds, level):
+        return np.flatnonzero(known & np.isin(result, kinds) & (remoteness == level))
+
+    last = int(remoteness[known].max(initial=0))
+    frontier, k = entering((WIN, LOSE), 0), 0
+    while len(frontier) or k < last:
+        wins = decide(*undecided_parents(frontier[result[frontier] == LOSE]), WIN, k + 1)
+        parents, orders = undecided_parents(frontier[result[frontier] == WIN])
+        hit, times = np.unique(parents, return_counts=True)
+        counter[hit] -= times.astype(np.int32)
+        done = counter[parents] == 0
+        loses = decide(parents[done], orders[done], LOSE, k + 1)
+        k += 1
+        frontier = np.concatenate((wins, loses, entering((WIN, LOSE), k)))
+    frontier, t = entering((TIE,), 0), 0
+    while len(frontier) or t < last:
+        ties = decide(*undecided_parents(frontier), TIE, t + 1)
+        t += 1
+        frontier = np.concatenate((ties, entering((TIE,), t)))
+    own = result[:n]
+    own[own == UNDECIDED] = DRAW
+    drawing = np.flatnonzero((own[parent_of_move] == DRAW) & (result[child] == DRAW) & (primitive[parent_of_move] == UNDECIDED))
+    parents, first = np.unique(parent_of_move[drawing], return_index=True)
+    best[parents] = order_of_move[drawing[first]]
+    return TierValues(own.copy(), remoteness[:n].copy(), best)

@@ -1,0 +1,324 @@
+"""The tier solver: games of 10^8 positions in memory proportional to their largest tiers.
+
+A family declares tiers (:meth:`Game.tier <gamedb.games.base.Game.tier>`,
+see :mod:`gamedb.games.tier_rules`): no move goes to a smaller tier.
+
+1. **Forward**, tier by tier from the start's: the positions of a tier are
+   the children found in the tiers before it (and, for moves that stay in
+   the tier, the closure inside it); they are expanded a page at a time
+   with the family's array rules (or one position at a time), and each
+   tier's sorted codes go to a file (:class:`~.tier_store.TierFolder`). A
+   family whose texts are move sequences gets each position's smallest
+   sequence from its parents' here.
+2. **Backward**, from the last tier to the first: a tier's positions are
+   expanded again, their children looked up (``searchsorted``) in the
+   sorted codes of the tiers they reach, and the values computed by the
+   engines' exact rules (:mod:`.tier_values`); a tier with moves inside
+   itself is solved level by level (cycles included). Memory holds the
+   tier being solved and the values of the tiers its moves reach.
+3. Each solved tier's rows are written (:func:`~.tier_store.write_rows`)
+   and committed with the progress marker ``solved_from`` (the lowest
+   solved tier): a killed solve resumes at the next tier down.
+
+The ``position`` rows are identical to the other engines'. No ``move``
+rows are written: the moves follow from the rules, which ``query`` and
+``verify`` use anyway (like a compacted game). On SQLite the position
+table's secondary indexes are dropped for the solve and built once at the
+end (one sort instead of 10^8 random B-tree updates).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import defaultdict
+
+import numpy as np
+import sqlalchemy as sa
+
+from ..store import catalog
+from ..errors import GamedbError
+from ..progress import Progress
+from ..games.base import Game
+from ..games.tier_rules import PositionRules, TierArrayRules
+from ..store.schema import SOLVED, SOLVING, position
+from ..store.tuning import human_size
+from . import choice, graph_answer, graph_verify
+from .protocol import Solved, SolveJob, TooLarge
+from .tier_store import TierFolder, write_positions
+from .tier_values import TierValues, from_children, leveled
+
+
+#: positions expanded at once by array rules, and one at a time by per-position rules
+ARRAY_CHUNK = 1 << 18
+POSITION_CHUNK = 4096
+#: memory per position of the tier being solved and of the next tier (codes, values, the
+#: sequences of path texts, the children of a page and their lookups), measured on Connect-Four 5x5
+BYTES_PER_TIER_POSITION = 100
+#: memory outside the tiers: pages being expanded and written, numpy and SQLAlchemy
+BASE_BYTES = 300 << 20
+
+
+class TierSolver:
+    """The ``tiers`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``
+    (its position rows are the graph solvers'; the moves follow from the rules)."""
+
+    engine = "tiers"
+    verify = staticmethod(graph_verify.verify_graph)
+    probe = staticmethod(graph_answer.probe)
+
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        """Create the game row (marked as the tier solver's, so a killed solve resumes here), then solve or resume it."""
+        from ..store import catalog
+
+        if job.record is None:
+            with db.begin() as conn:
+                record = job.begin(conn)
+                catalog.update(conn, record, progress={"engine": "tiers"})
+        return Solved(*solve_tiers(db, job.record, job.game, memory_limit=job.memory_limit, progress=job.progress))
+
+
+def rules_of(game: Game) -> TierArrayRules:
+    return choice.array_rules(game) or PositionRules(game)
+
+
+def tier_bytes(largest: int, next_largest: int) -> int:
+    """Memory the tier solver needs when its largest tier (and the largest tier one reaches) has this many positions."""
+    return BASE_BYTES + (largest + next_largest) * BYTES_PER_TIER_POSITION
+
+
+def solve_tiers(engine: sa.Engine, record, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
+    """Solve (or resume) the game of ``record`` tier by tier, then write its rows; return (positions, moves)."""
+    t0 = time.perf_counter()
+    rules = rules_of(game)
+    key = json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
+    folder = TierFolder.for_game(engine, record.id, key)
+    with engine.connect() as conn:
+        state = catalog.load_progress(conn, record.id)
+    manifest = folder.manifest()
+    if "tiers" not in state or manifest is None or manifest.get("key") != key:
+        # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+        state = {"engine": "tiers"}
+        folder.reset()
+        counts = enumerate_tiers(game, rules, folder, memory_limit=memory_limit, progress=progress)
+        manifest = {"key": key, "tiers": {str(t): n for t, n in counts.items()}}
+        folder.write_manifest(manifest)
+        state.update(tiers=len(counts), moves=0, enumerate_seconds=round(time.perf_counter() - t0, 3))
+        with engine.begin() as conn:
+            conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
+            catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+    counts = {int(t): n for t, n in manifest["tiers"].items()}
+    total = sum(counts.values())
+    t1 = time.perf_counter()
+    order = sorted(counts, reverse=True)
+    solved_from = state.get("solved_from")
+    done = sum(counts[t] for t in order if solved_from is not None and t >= solved_from)
+    for t in order:
+        if solved_from is not None and t >= solved_from:
+            continue
+        values, degree, player, best_child = solve_tier(rules, folder, t, counts)
+        for kind, array in (("result", values.result), ("remoteness", values.remoteness), ("degree", degree), ("player", player), ("best", best_child)):
+            folder.save(kind, t, array)
+        state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
+        with engine.begin() as conn:
+            catalog.save_progress(conn, record.id, state)
+        done += counts[t]
+        if progress:
+            progress("solve tiers", done, total)
+    write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
+    with engine.begin() as conn:
+        if state.get("indexes_dropped"):
+            for index in sorted(position.indexes, key=lambda index: index.name):
+                index.create(conn, checkfirst=True)
+        catalog.update(
+            conn,
+            record,
+            status=SOLVED,
+            positions=total,
+            moves=state["moves"],
+            solve_seconds=round(time.perf_counter() - t1, 3),
+            solved_at=catalog.now(),
+            progress={"phase": "done", "engine": "tiers", "tiers": len(counts)},
+        )
+    folder.remove()
+    return total, state["moves"]
+
+
+# --- 1. forward: the positions of every tier -------------------------------------------------
+
+
+def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None) -> dict[int, int]:
+    """Find every tier's positions, save their sorted codes (and sequences); return tier -> count."""
+    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+    starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
+    pending: dict[int, list] = defaultdict(list)
+    for t in np.unique(rules.tiers(starts)).tolist():
+        found = starts[rules.tiers(starts) == t]
+        pending[t].append((found, np.zeros(len(found), dtype=np.int64)))
+    counts: dict[int, int] = {}
+    previous = None  # path texts: (tier, sequences, position index by rank) of the tier before
+    while pending:
+        t = min(pending)
+        codes, keys = _least(pending.pop(t))
+        need = tier_bytes(len(codes), max(counts.values(), default=0))
+        if need > memory_limit:
+            raise TooLarge(f"tier {t} has {len(codes):,} positions: the tier solver needs ~{human_size(need)}, more than the memory limit {human_size(memory_limit)}")
+        if rules.path_texts:
+            previous = _paths(rules, folder, t, codes, keys, previous)
+            rank = previous[3]
+        inner_new = codes
+        known = codes
+        while len(inner_new):
+            inner = []
+            for a in range(0, len(inner_new), chunk):
+                page = inner_new[a : a + chunk]
+                exp = rules.expand(page)
+                children = exp.children
+                tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+                if len(tiers) and tiers.min() < t:
+                    raise GamedbError(f"the {game.family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
+                keys = None
+                if rules.path_texts:
+                    parents = np.repeat(np.arange(a, a + len(page)), exp.degree)
+                    keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
+                for u in np.unique(tiers).tolist():
+                    sel = tiers == u
+                    if u == t:
+                        inner.append(children[sel])
+                    else:
+                        pending[u].append(_least([(children[sel], keys[sel] if keys is not None else np.zeros(int(sel.sum()), dtype=np.int64))]))
+                        if len(pending[u]) >= 16:
+                            pending[u] = [_least(pending[u])]
+                if progress:
+                    progress("enumerate tiers", sum(counts.values()) + a + len(page), None)
+            if rules.path_texts and inner:
+                raise GamedbError(f"the {game.family} rules build texts from move sequences, so every move must go to the next tier")
+            fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
+            inner_new = fresh[~_contains(known, fresh)]
+            known = np.union1d(known, inner_new) if len(inner_new) else known
+        folder.save("codes", t, known)
+        counts[t] = len(known)
+    return counts
+
+
+def _least(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct codes of ``parts`` (sorted) and the least key given to each."""
+    codes = np.concatenate([p[0] for p in parts])
+    keys = np.concatenate([p[1] for p in parts])
+    order = np.lexsort((keys, codes))
+    codes, keys = codes[order], keys[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = codes[1:] != codes[:-1]
+    return codes[first], keys[first]
+
+
+def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    if not len(sorted_codes):
+        return np.zeros(len(codes), dtype=bool)
+    at = np.searchsorted(sorted_codes, codes).clip(0, len(sorted_codes) - 1)
+    return sorted_codes[at] == codes
+
+
+def _paths(rules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous):
+    """Each position's smallest move sequence: its best parent's (least key = least parent rank, then
+    label) followed by that move's label; saved, and returned with the ranks of the sequences."""
+    if previous is None:
+        paths = np.zeros((len(codes), 0), dtype=np.uint8)
+    else:
+        _, parent_paths, by_rank, _ = previous
+        parent = by_rank[keys // rules.label_count]
+        paths = np.concatenate((parent_paths[parent], (keys % rules.label_count).astype(np.uint8)[:, None]), axis=1)
+    by_rank = np.argsort(keys, kind="stable")
+    rank = np.empty(len(codes), dtype=np.int64)
+    rank[by_rank] = np.arange(len(codes))
+    folder.save("paths", t, paths)
+    return t, paths, by_rank, rank
+
+
+# --- 2. backward: the values of one tier --------------------------------------------------
+
+
+def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]):
+    """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
+    codes = folder.load("codes", t, mmap=False)
+    n = len(codes)
+    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+    later: dict[int, tuple] = {}
+
+    def values_of(u):
+        if u not in later:
+            later[u] = (folder.load("codes", u, mmap=False), folder.load("result", u), folder.load("remoteness", u))
+        return later[u]
+
+    degree = np.zeros(n, dtype=np.int32)
+    player = np.zeros(n, dtype=np.int8)
+    result = np.zeros(n, dtype=np.int8)
+    remoteness = np.zeros(n, dtype=np.int32)
+    best = np.zeros(n, dtype=np.int32)
+    best_child = np.full(n, -1, dtype=np.int64)  # the code moved to by the best move; -1: none
+    inner = False
+    for a in range(0, n, chunk):
+        page = codes[a : a + chunk]
+        exp = rules.expand(page)
+        children = exp.children
+        tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+        if (tiers == t).any():
+            inner = True
+            break
+        degree[a : a + len(page)] = exp.degree
+        player[a : a + len(page)] = exp.player
+        cres = np.zeros(len(children), dtype=np.int8)
+        crem = np.zeros(len(children), dtype=np.int32)
+        for u in np.unique(tiers).tolist():
+            sel = tiers == u
+            ucodes, ures, urem = values_of(u)
+            at = _lookup(ucodes, children[sel], u)
+            cres[sel], crem[sel] = ures[at], urem[at]
+        v = from_children(exp.primitive, exp.degree, cres, crem)
+        _keep(a, v, exp.degree, children, result, remoteness, best, best_child)
+    if inner:  # moves inside the tier: solve the whole tier level by level
+        pages = [rules.expand(codes[a : a + chunk]) for a in range(0, n, chunk)]
+        degree[:] = np.concatenate([p.degree for p in pages])
+        player[:] = np.concatenate([p.player for p in pages])
+        v, children = _leveled_tier(rules, codes, pages, values_of, t)
+        _keep(0, v, degree, children, result, remoteness, best, best_child)
+    return TierValues(result, remoteness, best), degree, player, best_child
+
+
+def _keep(a: int, v: TierValues, degree: np.ndarray, children: np.ndarray, result, remoteness, best, best_child) -> None:
+    """Store a page's values from position ``a`` on, and each position's best child code."""
+    b = a + len(v.result)
+    result[a:b], remoteness[a:b], best[a:b] = v.result, v.remoteness, v.best
+    has = v.best >= 0
+    starts = np.concatenate(([0], np.cumsum(degree)[:-1])).astype(np.int64)
+    best_child[a:b][has] = children[starts[has] + v.best[has]]
+
+
+def _lookup(codes: np.ndarray, wanted: np.ndarray, tier: int) -> np.ndarray:
+    at = np.searchsorted(codes, wanted).clip(0, max(len(codes) - 1, 0))
+    if not len(codes) or not np.array_equal(codes[at], wanted):
+        raise GamedbError(f"a move leads to a position missing from tier {tier}: the family's tiers or array rules are inconsistent")
+    return at
+
+
+def _leveled_tier(rules, codes: np.ndarray, pages, values_of, t: int):
+    """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included."""
+    n = len(codes)
+    children = np.concatenate([p.children for p in pages])
+    tiers = rules.tiers(children)
+    child = np.zeros(len(children), dtype=np.int64)
+    inside = tiers == t
+    child[inside] = _lookup(codes, children[inside], t)
+    outer_res, outer_rem = [np.zeros(0, dtype=np.int8)], [np.zeros(0, dtype=np.int32)]
+    base = n
+    for u in np.unique(tiers[~inside]).tolist():
+        sel = tiers == u
+        ucodes, ures, urem = values_of(u)
+        at = _lookup(ucodes, children[sel], u)
+        child[sel] = base + np.arange(int(sel.sum()))
+        outer_res.append(np.asarray(ures[at]))
+        outer_rem.append(np.asarray(urem[at]))
+        base += int(sel.sum())
+    primitive = np.concatenate([p.primitive for p in pages])
+    degree = np.concatenate([p.degree for p in pages])
+    return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), children

@@ -1,0 +1,168 @@
+"""The tier solver writes the other engines' position rows, row for row.
+
+Compared with the in-memory engine (and on the smallest games the SQL
+engine) on Connect-Four boards, tic-tac-toe and stone-ix (array rules and
+per-position rules), on both backends; a game whose single tier has cycles
+(cat and mouse) goes through the level-by-level path; that path and the
+one-pass one agree on every Connect-Four tier.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from conftest import SEED_GRAPH_1
+from gamedb import make_game
+from gamedb.errors import InputError
+from gamedb.games.base import Capabilities
+from gamedb.games.two_tokens.cat_mouse import CatMouse
+from gamedb.games.connect4 import Connect4
+from gamedb.solvers import tier_values
+from gamedb.solvers.tier_store import TierFolder
+from gamedb.solvers.tiers import enumerate_tiers, solve_tier
+from oracles.cat_mouse import random_graph
+from tables import game_rows
+
+CASES = [
+    ("connect4-4x4", "connect4", {"width": 4, "height": 4}),
+    ("connect4-3x4-k3", "connect4", {"width": 3, "height": 4, "connect": 3}),
+    ("connect4-5x3", "connect4", {"width": 5, "height": 3}),
+    ("tictactoe", "tictactoe", {}),
+    ("stone-ix", "stone-ix", {"max": 4}),
+]
+
+
+def positions(db, name):
+    return game_rows(db, name)["position"]
+
+
+@pytest.mark.parametrize("case_id,fam,options", CASES, ids=[c[0] for c in CASES])
+def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, options):
+    memory_db, tier_db = backend_db(), backend_db()
+    game = make_game(fam, **options)
+    memory_db.solve(game, case_id, engine="memory")
+    report = tier_db.solve(game, case_id, engine="tiers")
+    assert report.engine == "tiers"
+    assert positions(tier_db, case_id) == positions(memory_db, case_id)
+    assert tier_db.game(case_id).moves == memory_db.game(case_id).moves
+    assert game_rows(tier_db, case_id)["move"] == []  # moves follow from the rules
+    assert tier_db.verify(case_id).positions == memory_db.game(case_id).positions
+
+
+@pytest.mark.parametrize("fam,options", [("connect4", {"width": 3, "height": 3, "connect": 3}), ("tictactoe", {})])
+def test_tiers_write_the_sql_engines_positions(fresh_db, fam, options):
+    sql_db, tier_db = fresh_db(), fresh_db()
+    game = make_game(fam, **options)
+    sql_db.solve(game, "g", engine="sql")
+    tier_db.solve(game, "g", engine="tiers")
+    assert positions(tier_db, "g") == positions(sql_db, "g")
+
+
+def test_auto_picks_tiers_for_a_family_that_declares_them(fresh_db):
+    db = fresh_db()
+    assert db.solve(make_game("connect4", width=4, height=3), engine="auto").engine == "tiers"
+    assert db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine="auto").engine == "memory"
+
+
+class OneTierCatMouse(CatMouse):
+    """Cat and mouse with every position in tier 0: one tier full of cycles, per-position rules."""
+
+    family = "cat-mouse"
+    capabilities = Capabilities(tiers=True)
+
+    def tier(self, state) -> int:
+        return 0
+
+    def vector(self):
+        return None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tier_with_cycles_is_solved_level_by_level(fresh_db, seed):
+    import random
+
+    rng = random.Random(seed)
+    graph = SEED_GRAPH_1 if seed == 0 else random_graph(rng, rng.randint(4, 25), rng.choice([0.0, 0.1, 0.3]))
+    memory_db, tier_db = fresh_db(), fresh_db()
+    memory_db.solve(CatMouse(graph=json.dumps(graph)), "g", engine="memory")
+    tier_db.solve(OneTierCatMouse(graph=json.dumps(graph)), "g", engine="tiers")
+    assert positions(tier_db, "g") == positions(memory_db, "g")
+
+
+def test_leveled_and_one_pass_agree_on_every_connect4_tier(tmp_path):
+    game = Connect4(width=4, height=4)
+    rules = game.array_rules()
+    folder = TierFolder(tmp_path / "tiers")
+    folder.reset()
+    counts = enumerate_tiers(game, rules, folder, memory_limit=1 << 32)
+    for t in sorted(counts, reverse=True):
+        values, degree, _player, _best = solve_tier(rules, folder, t, counts)
+        folder.save("result", t, values.result)
+        folder.save("remoteness", t, values.remoteness)
+        codes = folder.load("codes", t, mmap=False)
+        exp = rules.expand(codes)
+        if t < max(counts):
+            nxt = folder.load("codes", t + 1, mmap=False)
+            at = np.searchsorted(nxt, exp.children)
+            outer_res, outer_rem = folder.load("result", t + 1)[at], folder.load("remoteness", t + 1)[at]
+        else:
+            outer_res, outer_rem = np.zeros(0, np.int8), np.zeros(0, np.int32)
+        child = len(codes) + np.arange(len(exp.children))
+        slow = tier_values.leveled(exp.primitive, exp.degree, child, np.asarray(outer_res), np.asarray(outer_rem))
+        assert np.array_equal(slow.result, values.result), t
+        assert np.array_equal(slow.remoteness, values.remoteness), t
+        assert np.array_equal(slow.best, values.best), t
+
+
+def test_published_connect4_counts_of_small_boards(tmp_path):
+    """Tromp's counts of positions (John's Connect Four Playground): 4x4 161,029; 5x4 is the benchmark's."""
+    game = Connect4(width=4, height=4)
+    folder = TierFolder(tmp_path / "t")
+    folder.reset()
+    counts = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32)
+    assert sum(counts.values()) == 161_029
+    assert sorted(counts) == list(range(17))
+
+
+def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_db):
+    db = fresh_db()
+    with pytest.raises(InputError, match="declares no tiers"):
+        db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine="tiers")
+    from gamedb.solvers.tiers import TooLarge
+
+    with pytest.raises(TooLarge, match="memory limit"):
+        db.solve(make_game("connect4", width=4, height=4), engine="tiers", memory_limit=1 << 20)
+
+
+def test_cli_solves_with_tiers_and_queries_every_move(cli):
+    run = cli("solve", "connect4", "--width", "4", "--height", "4", "--engine", "tiers", "--quiet")
+    assert run.exit_code == 0, run.stderr
+    assert "161,029 positions" in run.stdout and "tie in 16" in run.stdout
+    answer = json.loads(cli("query", "connect4-4x4", "12", "--json").stdout)
+    assert [m["move"] for m in answer["moves"]] and len(answer["moves"]) == answer["degree"] == 4
+    assert cli("verify", "connect4-4x4").exit_code == 0
+    bad = cli("solve", "cat-mouse", "--graph", "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]", "--engine", "tiers")
+    assert bad.exit_code == 2 and "declares no tiers" in bad.stderr
+
+
+def test_the_plugin_examples_tiers_and_array_rules(fresh_db):
+    """The take-away example (examples/plugin) declares tiers that moves skip over, and array rules."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
+    try:
+        from gamedb_takeaway import TakeAway
+    finally:
+        sys.path.pop(0)
+    from test_tier_arrays import check_conformance, reachable
+
+    game = TakeAway(matches=30, max_take=4)
+    check_conformance(game, reachable(game))
+    memory_db, tier_db = fresh_db(), fresh_db()
+    memory_db.solve(game, "tk", engine="memory")
+    assert tier_db.solve(game, "tk", engine="auto").engine == "tiers"
+    assert positions(tier_db, "tk") == positions(memory_db, "tk")
