@@ -24,7 +24,7 @@ from .stats import positions, stats
 from .store import catalog
 from .store.database import DEFAULT_PATH, open_engine
 from .store.record import GameRecord
-from .store.sqlalchemy_reader import SqlAlchemyReader
+from .store.rows import reader_of
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .progress import Progress
@@ -175,7 +175,7 @@ class Database:
     def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
-            answers = answer_positions(SqlAlchemyReader(conn), record, game, reason, positions, boards=boards)
+            answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):

@@ -1,6 +1,6 @@
 """Answering positions of a solved game: one or many at a time, with or without its rules.
 
-Every function here reads through a *reader* (:mod:`gamedb.store.readers`), so the
+Every function here reads through a *reader* (:class:`gamedb.store.rows.Reader`), so the
 full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
 query`` process (plain ``sqlite3``) build their answers with the same code.
 The strategy that stored a game answers for it
@@ -15,8 +15,8 @@ from collections.abc import Iterable, Sequence
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
-from .store.readers import PositionRow, Reader
 from .store.record import GameRecord
+from .store.rows import PositionRow, Reader
 from .values import move_sort_key
 
 __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 import sqlalchemy as sa
 
 from .store.record import GameRecord
+from .store.rows import read_position, stream_positions
 from .values import RESULTS
-
-_START = sa.text("SELECT result, remoteness, grundy FROM position WHERE game_id = :g AND code = :c")
 
 
 def stats(conn, record: GameRecord) -> dict:
@@ -24,7 +23,7 @@ def stats(conn, record: GameRecord) -> dict:
         sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = conn.execute(_START, {"g": record.id, "c": record.start_code}).first()
+    start = read_position(conn, record, record.start_code)
     data = {
         "game": record.name,
         "family": record.family,
@@ -58,16 +57,5 @@ def stats(conn, record: GameRecord) -> dict:
 
 def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
     """Every stored position with its values, streamed in pages ordered by code."""
-    page = sa.text(
-        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
-    )
-    after = -1
-    while True:
-        with engine.connect() as conn:
-            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
-        if not rows:
-            return
-        for row in rows:
-            yield dict(row._mapping)
-        after = rows[-1].code
+    for row in stream_positions(engine, record, batch=batch):
+        yield row._asdict()

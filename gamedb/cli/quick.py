@@ -96,9 +96,9 @@ def prepare(request: QueryRequest):
     if not path.is_file():
         return None
     from ..games import BUILTIN
-    from ..store.readers import SqliteReader
     from ..store.record import record_from_mapping
     from ..store.revisions import head_from_files
+    from ..store.rows import Reader
     from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
 
     check_sqlite_version()
@@ -109,7 +109,7 @@ def prepare(request: QueryRequest):
     conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
     try:
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        reader = SqliteReader(conn)
+        reader = Reader(conn)
         row = reader.game_row(request.name) if revision is not None and revision[0] == head else None
         record = record_from_mapping(row) if row is not None else None
         if record is None or not record.solved or record.family not in BUILTIN:

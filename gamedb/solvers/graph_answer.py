@@ -1,6 +1,6 @@
 """Answering from the graph solvers' tables: a position's stored row and its children's.
 
-Read through a reader (:mod:`gamedb.store.readers`), so the full path
+Read through a reader (:class:`gamedb.store.rows.Reader`), so the full path
 (SQLAlchemy) and the light read path of ``gamedb query`` (plain sqlite3)
 answer with this one code; no SQLAlchemy here.
 """
@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game
-from ..store.readers import PositionRow, Reader
 from ..store.record import GameRecord
+from ..store.rows import PositionRow, Reader
 from ..values import move_sort_key
 
 

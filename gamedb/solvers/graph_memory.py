@@ -32,6 +32,7 @@ from ..games.base import TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.bulk import copy_rows, indexes_built_after
+from ..store.rows import columns_except
 from ..store.schema import move, position
 from . import choice, graph_answer, graph_verify, token_moves
 from .graph_arrays import GameGraph, enumerate_graph, estimate_bytes, estimate_game_bytes
@@ -189,7 +190,7 @@ def write(
 def _write_positions(
     conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None
 ) -> None:
-    columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
+    columns = columns_except("grundy")  # the rows below, in this order; partisan games only: no grundy values
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
     n = graph.positions

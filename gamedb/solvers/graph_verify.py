@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 import sqlalchemy as sa
 
@@ -20,17 +19,11 @@ from ..errors import VerifyError
 from ..games.base import Expanded, Game
 from ..progress import Progress
 from ..store.record import GameRecord
-from ..store.sqlalchemy_reader import SqlAlchemyReader
+from ..store.rows import PositionRow, read_page, read_position, read_positions
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 from . import choice
 
 MAX_FAILURES = 100_000
-
-_PAGE = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-    "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
-)
-
 
 def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
     """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
@@ -48,7 +41,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     _check_token_moves(conn, record, game)
-    if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
+    if read_position(conn, record, record.start_code) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
     vector = None if record.impartial else choice.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
@@ -59,12 +52,12 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             if agreed is not None:
                 return _counted(record, agreed)
     while True:
-        rows = conn.execute(_PAGE, {"g": record.id, "after": after, "n": batch}).all()
+        rows = read_page(conn, record, after, batch)
         if not rows:
             break
         after = rows[-1].code
         expanded = [game.expand(row.code) for row in rows]
-        values = fetch_rows(conn, record.id, [child for exp in expanded for _, child in exp.moves])
+        values = read_positions(conn, record, [child for exp in expanded for _, child in exp.moves])
         for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:
@@ -92,10 +85,10 @@ def _counted(record: GameRecord, checked: int) -> int:
 class _Failure:
     """A stored position that disagrees, with what is needed to judge it again."""
 
-    row: Any
+    row: PositionRow
     expanded: Expanded
-    #: the children's stored values: code -> (text, result, remoteness, grundy)
-    children: dict
+    #: the children's stored rows by code
+    children: dict[int, PositionRow]
     problem: str
     #: wrong whatever its children hold (text, player, degree, a malformed value)
     own: bool
@@ -144,9 +137,10 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
     for label, child in moves:
         if child not in values:
             fail(f"move {label} leads to a position that is not stored (code {child})", own=True)
-        ctext, cres, crem, _ = values[child]
+        stored = values[child]
+        cres, crem = stored.result, stored.remoteness
         if value_problem(cres, crem):
-            fail(f"move {label} leads to {ctext!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
+            fail(f"move {label} leads to {stored.text!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
         children.append((cres, crem))
     result, remoteness = value_from_children(prim, children)  # children checked above
     if (row.result, row.remoteness) != (result, remoteness):
@@ -158,7 +152,7 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
 
 def _check_grundy(row, expanded, values) -> None:
     """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
-    grundies = [values[child][3] for _, child in expanded.moves]
+    grundies = [values[child].grundy for _, child in expanded.moves]
     grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
     if row.grundy != grundy:
         raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
@@ -189,15 +183,15 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     """
     if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
         return {}
-    stored: dict[int, tuple] = {}
+    stored: dict[int, PositionRow] = {}
     for failure in failures.values():
         stored.update(failure.children)
-    outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
+    outside = {code: (row.result, row.remoteness) for code, row in stored.items() if code not in failures}
     if any(value_problem(*value) for value in outside.values()):
         return {}
     nodes = {code: (f.expanded.primitive, [child for _, child in f.expanded.moves]) for code, f in failures.items()}
     derived = _resolve(nodes, outside)
-    values = {code: (text, *derived[code], grundy) if code in derived else (text, res, rem, grundy) for code, (text, res, rem, grundy) in stored.items()}
+    values = {code: row._replace(result=derived[code][0], remoteness=derived[code][1]) if code in derived else row for code, row in stored.items()}
     still = {}
     for code, failure in failures.items():
         found = _check(failure.row, failure.expanded, values, impartial)
@@ -306,9 +300,3 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
             )
     if len(stored) != len(expected):
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
-
-
-def fetch_rows(conn, game_id: int, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) of the given codes' stored rows."""
-    found = SqlAlchemyReader(conn).positions(game_id, codes)
-    return {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found.items()}

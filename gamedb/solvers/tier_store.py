@@ -31,6 +31,7 @@ from ..games.vector import RESULT_NAMES
 from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
+from ..store.rows import columns_except
 from ..store.schema import position
 
 #: rows per executemany / COPY batch
@@ -154,6 +155,10 @@ def _drop_indexes(conn, table, positions: int, state: dict) -> None:
     state["indexes_dropped"] = True
 
 
+#: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)
+_COLUMNS = columns_except("grundy")
+
+
 def write_rows(
     conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list
 ) -> None:
@@ -162,4 +167,4 @@ def write_rows(
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
     rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels, strict=True)
-    copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)
+    copy_rows(conn, position, _COLUMNS, rows, game_id=game_id)

@@ -25,6 +25,7 @@ from ...games.heaps import HeapGame
 from ...progress import Progress
 from ...store.bulk import copy_rows, indexes_built_after, insert_rows
 from ...store.catalog import load_progress, save_progress
+from ...store.rows import POSITION_COLUMNS
 from ...store.schema import game as game_table
 from ...store.schema import heap_rule, position
 from .periodicity import Periodicity, find_period
@@ -33,7 +34,6 @@ from .values import HeapValues, compute
 #: heaps written (and committed) per batch
 WRITE_BATCH = 100_000
 
-_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree", "best_move", "grundy")
 _GRUNDY = sa.text("SELECT grundy FROM position WHERE game_id = :g ORDER BY code")
 
 
@@ -72,7 +72,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
         end = min(written + WRITE_BATCH, top + 1)
         with engine.begin() as conn:
             with indexes_built_after(conn, position, end - written):
-                copy_rows(conn, position, _COLUMNS, _rows(game, values, written, end), game_id=game_id)
+                copy_rows(conn, position, POSITION_COLUMNS, _rows(game, values, written, end), game_id=game_id)
             if end > top:
                 periodicity = analyse_values(game, values.grundy)
                 _store_info(
@@ -94,7 +94,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
 
 
 def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
-    """The position rows of heaps low..high-1, in ``_COLUMNS`` order (built column by column)."""
+    """The position rows of heaps low..high-1, in ``POSITION_COLUMNS`` order (built column by column)."""
     grundy = values.grundy[low:high]
     return zip(
         range(low, high),

@@ -30,8 +30,8 @@ from collections.abc import Iterable
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ...errors import PositionNotFound
 from ...games.heaps import HeapGame
-from ...store.readers import Reader
 from ...store.record import GameRecord
+from ...store.rows import PositionRow, Reader
 from ...values import LOSE, WIN, move_sort_key
 from .periodicity import THEOREM, Periodicity, reduce
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
@@ -78,7 +78,7 @@ class ComponentValues:
             self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
             self.loaded_upto = hi
 
-    def _add(self, rows) -> None:
+    def _add(self, rows: Iterable[PositionRow]) -> None:
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
