@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import sqlalchemy as sa
 
@@ -44,12 +44,12 @@ class Database:
     it); ``readonly=True`` opens a SQLite file read-only for queries.
     """
 
-    def __init__(self, db: str | os.PathLike = DEFAULT_PATH, *, create: bool = False, readonly: bool = False):
+    def __init__(self, db: str | os.PathLike[str] = DEFAULT_PATH, *, create: bool = False, readonly: bool = False) -> None:
         self.location = os.fspath(db)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple, GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
+        self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -57,7 +57,7 @@ class Database:
     def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- games ------------------------------------------------------------
@@ -86,12 +86,12 @@ class Database:
             record, game, _ = self._rules_on(conn, name)
         return record, game if game is not None else record.rules()  # raises, saying why
 
-    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game | None, str | None]:
+    def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game | None, str | None]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
         row = conn.execute(_GAME_ROW, {"n": name}).first()
         if row is None:
-            catalog.get(conn, name)  # raises GameNotFound, naming the stored games
+            raise catalog.not_found(conn, name)
         cached = self._rules.get(name)
         if cached is not None and cached[0] == tuple(row):
             return cached[1], cached[2], cached[3]
@@ -147,9 +147,19 @@ class Database:
         except PositionNotFound:
             return default
 
+    @overload
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: Literal["raise"] = "raise", batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer]: ...
+
+    @overload
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: Literal["return"], batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer | GamedbError]: ...
+
     def probe_many(
         self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000, boards: bool = True
-    ) -> Iterator[Answer]:
+    ) -> Iterator[Answer | GamedbError]:
         """Answers for many positions, in their order, read a batch at a time (a few lookups per batch).
 
         ``errors="raise"`` raises at the first position that does not parse
@@ -172,7 +182,7 @@ class Database:
         if pending:
             yield from self._answer_batch(name, pending, errors, boards)
 
-    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list:
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list[Answer | GamedbError]:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
             answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
@@ -182,7 +192,7 @@ class Database:
                     raise answer
         return answers
 
-    def query_json(self, name: str, position: str | None = None) -> dict:
+    def query_json(self, name: str, position: str | None = None) -> dict[str, Any]:
         """The value of a position and of every move from it, as ``gamedb query --json`` prints it.
 
         >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
@@ -190,7 +200,7 @@ class Database:
         """
         return self.probe(name, position).to_json()
 
-    def stats(self, name: str) -> dict:
+    def stats(self, name: str) -> dict[str, Any]:
         """Counts of the stored positions by result, the start position's value, timings.
 
         >>> db.stats("tictactoe")["results"]
@@ -200,7 +210,7 @@ class Database:
         with self.engine.connect() as conn:
             return stats(conn, record)
 
-    def positions(self, name: str) -> Iterator[dict]:
+    def positions(self, name: str) -> Iterator[dict[str, Any]]:
         """Every stored position of a solved game as a dict of its row, streamed in pages ordered by code.
 
         >>> next(iter(db.positions("tictactoe")))["text"]

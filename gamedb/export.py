@@ -7,6 +7,8 @@ import io
 import json
 from collections.abc import Iterator
 
+import sqlalchemy as sa
+
 from .errors import InputError
 from .stats import positions
 from .store.record import GameRecord
@@ -15,7 +17,7 @@ FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
 
 
-def export_lines(engine, record: GameRecord, fmt: str) -> Iterator[str]:
+def export_lines(engine: sa.Engine, record: GameRecord, fmt: str) -> Iterator[str]:
     """Lines (with their newline) of the export, streamed page by page."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")

@@ -10,7 +10,7 @@ or :mod:`gamedb.solvers.heaps.sums`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
@@ -48,10 +48,16 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
     from .solvers.choice import answered_by
 
-    return answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+    answers: list[Answer | GamedbError] = answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+    return answers
 
 
-def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=None) -> Answer:
+def answer_from_row(
+    record: GameRecord,
+    row: PositionRow,
+    player_name: Callable[[int], str],
+    winner: Callable[[int, str, int | None], str | None] | None = None,
+) -> Answer:
     """The position's own part of an answer (no moves) from its stored row.
 
     ``player_name(index)`` names a player; ``winner(player, result,

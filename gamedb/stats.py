@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -11,7 +12,7 @@ from .store.rows import read_position, stream_positions
 from .values import RESULTS
 
 
-def stats(conn, record: GameRecord) -> dict:
+def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
     by_result = dict.fromkeys(RESULTS, 0)
@@ -24,7 +25,7 @@ def stats(conn, record: GameRecord) -> dict:
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
     start = read_position(conn, record, record.start_code)
-    data = {
+    data: dict[str, Any] = {
         "game": record.name,
         "family": record.family,
         "parameters": record.parameters,
@@ -55,7 +56,7 @@ def stats(conn, record: GameRecord) -> dict:
     return data
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
     """Every stored position with its values, streamed in pages ordered by code."""
     for row in stream_positions(engine, record, batch=batch):
         yield row._asdict()

@@ -14,11 +14,22 @@ words. Nothing is printed before the light path knows it can answer.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..games.base import Game
+    from ..store.record import GameRecord
+    from ..store.rows import Reader
+
+    #: what the light path needs to answer: the open file, its reader, the game's row and rules
+    Prepared = tuple[sqlite3.Connection, Reader, GameRecord, Game]
 
 
 @dataclass
@@ -88,7 +99,7 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     return QueryRequest(db, positional[0], None if stdin else position, fmt, stdin)
 
 
-def prepare(request: QueryRequest):
+def prepare(request: QueryRequest) -> Prepared | None:
     """(connection, reader, record, rules) when the light path can answer ``request``, else None."""
     if "://" in request.db:
         return None
@@ -141,7 +152,7 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         conn.close()
 
 
-def answer_stdin(request: QueryRequest, prepared, stdin, write) -> tuple[int, int]:
+def answer_stdin(request: QueryRequest, prepared: Prepared, stdin: IO[str], write: Callable[[str], object]) -> tuple[int, int]:
     """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
     from ..answer_output import read_positions, write_many
     from ..query import answer_positions
@@ -160,34 +171,41 @@ def try_quick(argv: list[str]) -> bool:
     request = parse_query(argv)
     if request is None:
         return False
+    write: Callable[[], None]
     try:
         if request.stdin:
             prepared = prepare(request)
             if prepared is None:
                 return False
+            write = functools.partial(_write_stdin, request, prepared)
         else:
             found = answer_text(request)
             if found is None:
                 return False
+            write = functools.partial(_write_text, *found)
     except Exception:  # whatever went wrong, the full path reports it in its own words
         return False
     try:
-        if request.stdin:
-            done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
-            sys.stdout.flush()
-            if failed:
-                sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
-                sys.exit(1)
-            return True
-        out, err = found
-        sys.stdout.write(out)
-        sys.stdout.flush()
-        if err:
-            sys.stderr.write(err)
-            sys.stderr.flush()
+        write()
     except BrokenPipeError:  # `gamedb query ... | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return True
+
+
+def _write_stdin(request: QueryRequest, prepared: Prepared) -> None:
+    done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
+    sys.stdout.flush()
+    if failed:
+        sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
+        sys.exit(1)
+
+
+def _write_text(out: str, err: str) -> None:
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if err:
+        sys.stderr.write(err)
+        sys.stderr.flush()
 
 
 def main() -> None:

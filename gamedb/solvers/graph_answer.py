@@ -8,10 +8,11 @@ answer with this one code; no SQLAlchemy here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
-from ..games.base import Game
+from ..games.base import Game, State
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader
 from ..values import move_sort_key
@@ -26,7 +27,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """
     from ..query import answer_from_row
 
-    planned: list[tuple | GamedbError] = []
+    planned: list[tuple[State, int, list[tuple[str, Any]], list[int]] | GamedbError] = []
     wanted: list[int] = []
     for position in positions:
         try:
@@ -59,8 +60,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     return answers
 
 
-def _moves(rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
-    listed = []
+def _moves(rows: dict[int, PositionRow], moves: list[tuple[str, Any]], children: list[int]) -> list[MoveValue]:
+    listed: list[tuple[tuple[int, int, int], MoveValue]] = []
     for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
         c = rows[child]
         listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))

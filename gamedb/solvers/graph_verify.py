@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NoReturn
 
 import sqlalchemy as sa
 
@@ -24,6 +25,9 @@ from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_childr
 from . import choice
 
 MAX_FAILURES = 100_000
+
+#: a position's (result, remoteness), as stored or derived
+_Value = tuple[str | None, int | None]
 
 def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
     """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
@@ -100,7 +104,7 @@ class _Mismatch(Exception):
         self.own = own
 
 
-def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] | None:
+def _check(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow], impartial: bool = False) -> tuple[str, bool] | None:
     """What is wrong with one stored position and whether it is wrong by itself, or None."""
     try:
         _check_row(row, expanded, values, impartial)
@@ -111,10 +115,10 @@ def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] |
     return None
 
 
-def _check_row(row, expanded, values, impartial: bool = False) -> None:
+def _check_row(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow], impartial: bool = False) -> None:
     player, text, prim, moves = expanded
 
-    def fail(what: str, own: bool = False):
+    def fail(what: str, own: bool = False) -> NoReturn:
         raise _Mismatch(what, own)
 
     if text != row.text:
@@ -133,13 +137,13 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         fail(f"stored grundy {row.grundy!r} in a partisan game (only impartial games have grundy values)", own=True)
     if prim is None and not moves:
         fail("a non-primitive position must have moves", own=True)
-    children = []
+    children: list[tuple[str, int | None]] = []
     for label, child in moves:
         if child not in values:
             fail(f"move {label} leads to a position that is not stored (code {child})", own=True)
         stored = values[child]
         cres, crem = stored.result, stored.remoteness
-        if value_problem(cres, crem):
+        if cres is None or value_problem(cres, crem):
             fail(f"move {label} leads to {stored.text!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
         children.append((cres, crem))
     result, remoteness = value_from_children(prim, children)  # children checked above
@@ -150,17 +154,18 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         fail(f"stored best move {row.best_move!r}, expected {best!r}")
 
 
-def _check_grundy(row, expanded, values) -> None:
+def _check_grundy(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow]) -> None:
     """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
     grundies = [values[child].grundy for _, child in expanded.moves]
-    grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
+    known = [g for g in grundies if g is not None]
+    grundy = mex(known) if len(known) == len(grundies) else None  # a position on a cycle has none
     if row.grundy != grundy:
         raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
     if grundy is not None and (grundy == 0) != (row.result == LOSE):
         raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
 
 
-def _culprit(failures: dict[int, _Failure], impartial: bool):
+def _culprit(failures: dict[int, _Failure], impartial: bool) -> tuple[PositionRow, str]:
     """The (row, problem) to report among the positions that disagree."""
     own = [code for code, f in failures.items() if f.own]
     if own:
@@ -200,7 +205,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     return still
 
 
-def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tuple]:
+def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, _Value]) -> dict[int, _Value]:
     """Retrograde analysis of a part of the game, the rest fixed.
 
     ``nodes``: code -> (primitive value or None, child codes); ``outside``:
@@ -208,11 +213,11 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
     levels, then tie levels, the rest draws.
     """
-    value: dict[int, tuple] = {}
+    value: dict[int, _Value] = {}
     parents: dict[int, list[int]] = defaultdict(list)
     pending: dict[int, int] = {}
-    winlose: dict[int, set] = defaultdict(set)
-    ties: dict[int, set] = defaultdict(set)
+    winlose: dict[int, set[int]] = defaultdict(set)
+    ties: dict[int, set[int]] = defaultdict(set)
     for code, (prim, children) in nodes.items():
         if prim is not None:
             value[code] = (prim, 0)
@@ -220,10 +225,12 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
         for child in children:
             parents[child].append(code)
 
-    def known(code):
+    def known(code: int) -> _Value:
         return value[code] if code in nodes else outside[code]
 
     for code, (res, rem) in [*value.items(), *outside.items()]:
+        if rem is None:  # a draw (the values outside are well formed: the caller checked them)
+            continue
         if res in (WIN, LOSE):
             winlose[rem].add(code)
         elif res == TIE:
@@ -257,17 +264,17 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     return value
 
 
-def _best_move(result, remoteness, moves, children):
+def _best_move(result: str, remoteness: int | None, moves: list[tuple[str, int]], children: list[tuple[str, int | None]]) -> str | None:
     wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
     for (label, _), (cres, crem) in zip(moves, children, strict=False):
         if cres != wanted:
             continue
-        if result == DRAW or crem == remoteness - 1:
+        if remoteness is None or crem == remoteness - 1:  # a draw has no remoteness
             return label
     return None
 
 
-def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
+def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> None:
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -16,26 +17,31 @@ from .schema import metadata
 from .schema import player as player_table
 
 
-def record_from_row(row) -> GameRecord:
+def record_from_row(row: sa.Row[Any]) -> GameRecord:
     """A SQLAlchemy game row as a :class:`GameRecord`."""
     return record_from_mapping(row._mapping)
 
 
-def find(conn, name: str) -> GameRecord | None:
+def find(conn: sa.Connection, name: str) -> GameRecord | None:
     row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
     return record_from_row(row) if row else None
 
 
-def get(conn, name: str) -> GameRecord:
+def get(conn: sa.Connection, name: str) -> GameRecord:
     record = find(conn, name)
     if record is None:
-        names = [r.name for r in all_games(conn)]
-        hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
-        raise GameNotFound(f"no game named {name!r} in this database{hint}")
+        raise not_found(conn, name)
     return record
 
 
-def all_games(conn) -> list[GameRecord]:
+def not_found(conn: sa.Connection, name: str) -> GameNotFound:
+    """The error for a game ``name`` that is not stored, naming the stored games."""
+    names = [r.name for r in all_games(conn)]
+    hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
+    return GameNotFound(f"no game named {name!r} in this database{hint}")
+
+
+def all_games(conn: sa.Connection) -> list[GameRecord]:
     return [record_from_row(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
 
 
@@ -61,7 +67,7 @@ def same_game(record: GameRecord, game: Game) -> bool:
     )
 
 
-def create(conn, name: str, game: Game) -> GameRecord:
+def create(conn: sa.Connection, name: str, game: Game) -> GameRecord:
     if find(conn, name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
     start = game.start()
@@ -84,7 +90,7 @@ def create(conn, name: str, game: Game) -> GameRecord:
     return record
 
 
-def delete(conn, record: GameRecord) -> None:
+def delete(conn: sa.Connection, record: GameRecord) -> None:
     """Delete the game's rows from every table that has them (dependent tables first), then the game."""
     for table in reversed(metadata.sorted_tables):
         if table is not game_table and "game_id" in table.c:
@@ -92,7 +98,7 @@ def delete(conn, record: GameRecord) -> None:
     conn.execute(game_table.delete().where(game_table.c.id == record.id))
 
 
-def update(conn, record: GameRecord, **values) -> None:
+def update(conn: sa.Connection, record: GameRecord, **values: Any) -> None:
     conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
 
 
@@ -105,15 +111,16 @@ def now() -> str:
 _SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
-def load_progress(conn, game_id: int) -> dict:
+def load_progress(conn: sa.Connection, game_id: int) -> dict[str, Any]:
     """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
     raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
     if raw is None:
         return {}
-    return raw if isinstance(raw, dict) else json.loads(raw)
+    progress: dict[str, Any] = raw if isinstance(raw, dict) else json.loads(raw)
+    return progress
 
 
-def save_progress(conn, game_id: int, progress: dict) -> None:
+def save_progress(conn: sa.Connection, game_id: int, progress: dict[str, Any]) -> None:
     """Record, inside the caller's transaction, how far the solve has come."""
     conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
 

@@ -29,7 +29,7 @@ class GameRecord:
     id: int
     name: str
     family: str
-    parameters: dict
+    parameters: dict[str, Any]
     rules_version: int
     impartial: bool
     status: str
@@ -42,8 +42,8 @@ class GameRecord:
     enumerate_seconds: float | None
     solve_seconds: float | None
     gamedb_version: str
-    info: dict | None
-    progress: dict | None
+    info: dict[str, Any] | None
+    progress: dict[str, Any] | None
 
     @property
     def solved(self) -> bool:
@@ -73,7 +73,7 @@ class GameRecord:
         except (UnknownFamily, FamilyLoadError) as exc:
             return None, str(exc)
 
-    def list_json(self) -> dict:
+    def list_json(self) -> dict[str, Any]:
         """What ``gamedb list --json`` shows of the game (and ``gamedb serve``'s games list)."""
         return {
             "name": self.name,
@@ -96,7 +96,7 @@ class GameRecord:
 _FIELDS = tuple(f.name for f in fields(GameRecord))
 
 
-def record_from_mapping(data: Mapping[str, Any]) -> GameRecord:
+def record_from_mapping(data: Mapping[Any, Any]) -> GameRecord:
     """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text.
 
     SQLAlchemy hands JSON columns over parsed and booleans as ``bool``; plain

@@ -17,7 +17,7 @@ reach within a few times the solver's budget is refused.
 
 from __future__ import annotations
 
-from typing import cast
+from typing import NoReturn, cast
 
 import sqlalchemy as sa
 
@@ -39,7 +39,7 @@ _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id 
 def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
     """Raise :class:`VerifyError` naming the first wrong heap; return the number of heaps checked."""
 
-    def fail(what: str):
+    def fail(what: str) -> NoReturn:
         raise VerifyError(f"{record.name}: {what}")
 
     rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
@@ -75,7 +75,9 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     return len(rows)
 
 
-def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree, search: SumSearch | None) -> str | None:
+def _check_heap(
+    game: HeapGame, row: PositionRow, grundy: list[int], remoteness: list[int | None], degree: list[int], search: SumSearch | None
+) -> str | None:
     n = row.code
     if row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
@@ -112,10 +114,11 @@ def _check_heap(game: HeapGame, row: PositionRow, grundy, remoteness, degree, se
         rem, best = 0, None
     else:
         wanted = [o for o in options if o[3] == 0] if result == WIN else options
-        if all(o[4] is not None for o in wanted):
+        known = [(o[4], o) for o in wanted if o[4] is not None]
+        if len(known) == len(wanted):
             sign = 1 if result == WIN else -1
-            chosen = min(wanted, key=lambda o: (sign * o[4], o[0]))
-            rem = 1 + chosen[4]
+            least, chosen = min(known, key=lambda pair: (sign * pair[0], pair[1][0]))
+            rem = 1 + least
         else:
             chosen = wanted[0]
             rem = None
