@@ -22,6 +22,7 @@ from typing import IO
 
 from .answers import Answer, answer_lines, value_text
 from .errors import GamedbError
+from .safe_text import escaped, json_escaped
 
 FORMATS = ("table", "json", "jsonl", "csv")
 CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
@@ -33,14 +34,22 @@ Answered = Answer | GamedbError
 
 
 def one_answer_text(answer: Answer, fmt: str) -> str:
-    """The whole output of a query for one position."""
+    """The whole output of a query for one position (safe on a terminal: see :func:`terminal_safe`)."""
     if fmt == "json":
-        return json.dumps(answer.to_json(), indent=2, ensure_ascii=False) + "\n"
-    if fmt == "jsonl":
-        return _json_line(answer)
-    if fmt == "csv":
-        return _csv_text([_csv_row(answer, answer.position)], header=True)
-    return "".join(line + "\n" for line in answer_lines(answer))
+        text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False) + "\n"
+    elif fmt == "jsonl":
+        text = _json_line(answer)
+    elif fmt == "csv":
+        text = _csv_text([_csv_row(answer, answer.position)], header=True)
+    else:
+        text = "".join(line + "\n" for line in answer_lines(answer))
+    return terminal_safe(text, fmt)
+
+
+def terminal_safe(text: str, fmt: str) -> str:
+    """Output in ``fmt`` with the non-printable characters a file's names or positions may hold (terminal
+    escape sequences) escaped: ``\\u001b`` in JSON (which parses back to the same text), ``\\x1b`` in text."""
+    return json_escaped(text) if fmt in ("json", "jsonl") else escaped(text, keep="\n")
 
 
 def read_positions(stream: IO[str]) -> Iterator[str]:
@@ -85,7 +94,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
             else:
                 parts.append(_table_line(text, answer))
         done += len(batch)
-        write("".join(parts))
+        write(terminal_safe("".join(parts), fmt))
     if fmt == "json":
         write("\n]\n" if not first else "]\n")
     return done, failed

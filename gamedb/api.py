@@ -42,10 +42,21 @@ class Database:
 
     ``create=True`` creates the file and schema if missing (solving needs
     it); ``readonly=True`` opens a SQLite file read-only for queries.
+    ``game_classes`` are the ``module:Class`` game classes the caller trusts
+    a stored game to name (a file never chooses code on its own); a game
+    this object solves from such a class is trusted too.
     """
 
-    def __init__(self, db: str | os.PathLike[str] = DEFAULT_PATH, *, create: bool = False, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        db: str | os.PathLike[str] = DEFAULT_PATH,
+        *,
+        create: bool = False,
+        readonly: bool = False,
+        game_classes: Iterable[str] = (),
+    ) -> None:
         self.location = os.fspath(db)
+        self.game_classes = set(game_classes)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
@@ -84,7 +95,7 @@ class Database:
         """
         with self.engine.connect() as conn:
             record, game, _ = self._rules_on(conn, name)
-        return record, game if game is not None else record.rules()  # raises, saying why
+        return record, game if game is not None else record.rules(self.game_classes)  # raises, saying why
 
     def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game | None, str | None]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
@@ -92,12 +103,13 @@ class Database:
         row = conn.execute(_GAME_ROW, {"n": name}).first()
         if row is None:
             raise catalog.not_found(conn, name)
+        key = (*tuple(row), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
-        if cached is not None and cached[0] == tuple(row):
+        if cached is not None and cached[0] == key:
             return cached[1], cached[2], cached[3]
         record = catalog.record_from_row(row)
-        game, reason = record.rules_or_reason()
-        self._rules[name] = (tuple(row), record, game, reason)
+        game, reason = record.rules_or_reason(self.game_classes)
+        self._rules[name] = (key, record, game, reason)
         return record, game, reason
 
     # --- work -------------------------------------------------------------
@@ -116,6 +128,9 @@ class Database:
         from .store.tuning import parse_size
 
         limit = None if memory_limit is None else parse_size(memory_limit)
+        key = catalog.family_key(game)
+        if ":" in key:  # the caller handed us this class: its stored games may load it again
+            self.game_classes.add(key)
         return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:

@@ -64,3 +64,8 @@ class GameExists(GamedbError):
 
 class VerifyError(GamedbError):
     """A stored value disagrees with the rules."""
+
+
+class StoredCodeRefused(GamedbError):
+    """A stored game names Python code (``module:Class``) that the user did not choose on the command line."""
+

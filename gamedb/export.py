@@ -5,11 +5,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 import sqlalchemy as sa
 
 from .errors import InputError
+from .safe_text import json_escaped
 from .stats import positions
 from .store.record import GameRecord
 
@@ -17,12 +18,12 @@ FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
 
 
-def export_lines(engine: sa.Engine, record: GameRecord, fmt: str) -> Iterator[str]:
-    """Lines (with their newline) of the export, streamed page by page."""
+def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
+    """Lines (with their newline) of the export, streamed page by page (``game_classes``: see :meth:`GameRecord.rules`)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
     record.require_solved()
-    game = record.rules()
+    game = record.rules(game_classes)
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -41,7 +42,7 @@ def export_lines(engine: sa.Engine, record: GameRecord, fmt: str) -> Iterator[st
             "code": row["code"],
         }
         if fmt == "jsonl":
-            yield json.dumps(item, ensure_ascii=False) + "\n"
+            yield json_escaped(json.dumps(item, ensure_ascii=False)) + "\n"
         else:
             buffer = io.StringIO()
             csv.writer(buffer, lineterminator="\n").writerow(["" if item[c] is None else item[c] for c in COLUMNS])

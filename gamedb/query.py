@@ -15,8 +15,9 @@ from collections.abc import Callable, Iterable, Sequence
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
+from .safe_text import shown
 from .store.record import GameRecord
-from .store.rows import PositionRow, Reader
+from .store.rows import PositionRow, Reader, result_of
 from .values import move_sort_key
 
 __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
@@ -62,21 +63,24 @@ def answer_from_row(
 
     ``player_name(index)`` names a player; ``winner(player, result,
     remoteness)`` names the winner (the family's rule), by default the
-    player to move for a win and the other one for a loss.
+    player to move for a win and the other one for a loss. The row was
+    checked by the reader (:func:`~gamedb.store.damage.checked_position`):
+    a damaged file is one line naming the game.
     """
+    result = result_of(row)
     if record.impartial:
-        player, won_by = impartial_players(row.result)
+        player, won_by = impartial_players(result)
     else:
         player = player_name(row.player)
         if winner is not None:
-            won_by = winner(row.player, row.result, row.remoteness)
+            won_by = winner(row.player, result, row.remoteness)
         else:
-            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(row.result)
+            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
     return Answer(
         game=record.name,
         position=row.text,
         player=player,
-        result=row.result,
+        result=result,
         winner=won_by,
         remoteness=row.remoteness,
         degree=row.degree,
@@ -100,7 +104,7 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
     answers: list[Answer | GamedbError] = []
     for text in positions:
         text = record.start_position if text is None else text
-        row = reader.position_by_text(record.id, text)
+        row = reader.position_by_text(record, text)
         if row is None:
             answers.append(
                 PositionNotFound(
@@ -109,10 +113,10 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
                 )
             )
             continue
-        answer = answer_from_row(record, row, lambda i: names[i])
-        stored = reader.stored_moves(record.id, row.code) if row.degree else []
-        listed = sorted(stored, key=lambda m: move_sort_key(m.child.result, m.child.remoteness, m.ord))
-        answer.moves = [MoveValue(m.label, m.child.text, m.child.result, m.child.remoteness, m.child.grundy) for m in listed]
+        answer = answer_from_row(record, row, lambda i: names[i] if i < len(names) else f"player {i + 1}")
+        stored = reader.stored_moves(record, row.code) if row.degree else []  # the children's rows checked
+        listed = sorted(stored, key=lambda m: move_sort_key(result_of(m.child), m.child.remoteness, m.ord))
+        answer.moves = [MoveValue(m.label, m.child.text, result_of(m.child), m.child.remoteness, m.child.grundy) for m in listed]
         set_delta_remoteness(answer.moves)
         answer.moves_complete = len(answer.moves) == row.degree
         answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))
@@ -123,7 +127,7 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
 def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
     moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
     return (
-        f"the rules of {record.family!r} are not available here ({reason}); answered from the stored rows: "
+        f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
         f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
         "positions that are not stored (sums of components), the board picture, play and verify"
     )

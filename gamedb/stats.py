@@ -24,7 +24,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
         sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = read_position(conn, record, record.start_code)
+    start = read_position(conn, record, record.start_code, checked=False)
     data: dict[str, Any] = {
         "game": record.name,
         "family": record.family,
@@ -57,6 +57,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
 
 
 def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
-    """Every stored position with its values, streamed in pages ordered by code."""
+    """Every stored position with its values, streamed in pages ordered by code, each row checked
+    (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
     for row in stream_positions(engine, record, batch=batch):
         yield row._asdict()

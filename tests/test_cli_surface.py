@@ -105,7 +105,7 @@ def test_json_reports_of_verify_copy_compact(cli, tmp_path):
     cli("solve", "nim", "--max", "9", "-q")
     assert json.loads(cli("verify", "nim", "-q", "--json").stdout) == {"game": "nim", "positions": 10, "ok": True}
     copied = json.loads(cli("copy", str(cli.db_path), str(tmp_path / "c.sqlite"), "-q", "--json").stdout)
-    assert copied == {"games": ["nim"], "skipped": [], "positions": 10, "moves": 0}
+    assert copied == {"games": ["nim"], "skipped": [], "already": [], "damaged": [], "positions": 10, "moves": 0}
     cli("solve", "tictactoe", "-q")
     compacted = json.loads(cli("compact", "tictactoe", "--json").stdout)
     assert set(compacted) == {"game", "moves_removed", "bytes_before", "bytes_after"} and compacted["game"] == "tictactoe"

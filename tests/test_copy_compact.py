@@ -201,8 +201,15 @@ def test_cli_copy(cli, tmp_path):
     assert run.stdout.strip() == "Copied 1 game(s) (tictactoe): 5,478 positions, 16,167 moves."
     args = ["query", "tictactoe", "X...O....", "--json"]
     assert cli(*args, db=dst).stdout == cli(*args, db=src).stdout
+    # copying everything again: the game copied before is there as it is here, so it is left (a killed copy resumes)
     again = cli("copy", str(src), str(dst), "-q")
-    assert again.exit_code == 1 and "already holds 'tictactoe'" in again.stderr
+    assert again.exit_code == 0 and "Already in the destination, as copied before: tictactoe." in again.stderr
+    assert again.stdout.strip() == "Copied 1 game(s) (cat-mouse): 28 positions, 0 moves."
+    # another game of the same name is refused
+    other = tmp_path / "other.sqlite"
+    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "-q", db=other).exit_code == 0
+    clash = cli("copy", str(other), str(dst), "-q")
+    assert clash.exit_code == 1 and "already holds 'cat-mouse'" in clash.stderr
     assert cli("copy", str(src), str(dst), "--force", "-q").exit_code == 0
     assert [g["name"] for g in json.loads(cli("list", "--json", db=dst).stdout)] == ["cat-mouse", "tictactoe"]
     missing = cli("copy", str(tmp_path / "none.sqlite"), str(dst))

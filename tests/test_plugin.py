@@ -84,7 +84,13 @@ def test_game_module_in_the_working_directory(tmp_path):
 
     solved = gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=9", "--name", "here", "-q")
     assert solved.returncode == 0, solved.stderr
-    data = json.loads(gamedb("query", "here", "--json").stdout)
+    # the file names mytake:TakeAway; the class loads again only when the user names it too
+    # without it, query answers from the stored rows and says what to pass; verify needs the rules
+    rows_only = json.loads(gamedb("query", "here", "--json").stdout)
+    assert rows_only["result"] == _takeaway_oracle(9, 3) and "pass --game mytake:TakeAway" in rows_only["rules_missing"]
+    refused = gamedb("verify", "here")
+    assert refused.returncode == 1 and refused.stderr.strip().endswith("pass --game mytake:TakeAway"), refused.stderr
+    data = json.loads(gamedb("query", "here", "--json", "--game", "mytake:TakeAway").stdout)
     assert data["result"] == _takeaway_oracle(9, 3)
 
 

@@ -193,7 +193,7 @@ def test_tampers_in_a_move_table_impartial_game(tmp_path):
         db.solve(game, "strings", engine="sql")
         verify(db.engine, db.game("strings"), game)
     s = Solved("strings", template, False, True, _choose(_rows(template), False))
-    with Database(template, readonly=True) as db:
+    with Database(template, readonly=True, game_classes=["flip_string:FlipString"]) as db:  # the file names the test's class
         for row in s.targets:
             s.labels[row["text"]] = [m.move for m in db.probe("strings", row["text"]).moves]
     cases = 0

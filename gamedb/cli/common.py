@@ -8,11 +8,12 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
 from ..errors import GamedbError
+from ..safe_text import cut_middle, escaped, json_escaped
 
 if TYPE_CHECKING:
     from ..api import Database
@@ -29,12 +30,14 @@ class Settings:
     db: str = "gamedb.sqlite"
 
 
-def err(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+def err(message: str, limit: int = 400) -> None:
+    """One message on stderr: text from a file or a user is escaped, a long input cut to its ends (at ``limit``)."""
+    print(cut_middle(escaped(message), limit), file=sys.stderr, flush=True)
 
 
 def out(text: str) -> None:
-    print(text, flush=True)
+    """Lines of data on stdout; names from a file never reach the terminal as escape sequences."""
+    print(escaped(text, keep="\n"), flush=True)
 
 
 def handle_errors(fn: F) -> F:
@@ -76,13 +79,26 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
-def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False) -> Database:
-    """The database named by ``--db``."""
+def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None) -> Database:
+    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`GameClassOption`)."""
     from ..api import Database
 
     db = settings(ctx).db
-    return Database(db, create=create, readonly=readonly and "://" not in db)
+    classes = [game_class] if game_class else []
+    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
+
+
+#: ``--game`` on a command that reads a stored game's rules
+GameClassOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game",
+        metavar="MODULE:CLASS",
+        help="For a game solved from a Python class (solve --game module:Class): the same module:Class, "
+        "which you trust to run. A database file never chooses code on its own.",
+    ),
+]
 
 
 def show_json(data: Any) -> None:
-    out(json.dumps(data, indent=2, ensure_ascii=False))
+    out(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))

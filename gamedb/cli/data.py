@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import err, handle_errors, open_database, out, show_json
+from .common import GameClassOption, err, handle_errors, open_database, out, show_json
 from .render import ProgressBars
 
 
@@ -34,11 +34,25 @@ def copy_command(
         report = source.copy_to(target, games or None, force=force, progress=bars)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")
+    for problem in report.damaged:
+        err(f"Skipped: {problem}.")
+    if report.already:
+        err(f"Already in the destination, as copied before: {', '.join(report.already)}.")
     if as_json:
-        show_json({"games": report.games, "skipped": report.skipped, "positions": report.positions, "moves": report.moves})
+        show_json(
+            {
+                "games": report.games,
+                "skipped": report.skipped,
+                "already": report.already,
+                "damaged": report.damaged,
+                "positions": report.positions,
+                "moves": report.moves,
+            }
+        )
         return
     if not report.games:
-        out("No solved games to copy.")
+        if not report.already:
+            out("No solved games to copy.")
         return
     out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
 
@@ -73,13 +87,14 @@ def export_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="[csv|jsonl]", help="csv (with a header line) or jsonl (one JSON object per line).")] = "csv",
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
+    game_class: GameClassOption = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from ..export import export_lines
 
-    db = open_database(ctx, readonly=True)
+    db = open_database(ctx, readonly=True, game_class=game_class)
     record = db.game(name)
-    lines = export_lines(db.engine, record, fmt.lower())
+    lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)

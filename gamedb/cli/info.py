@@ -10,7 +10,8 @@ import typer
 
 from ..errors import GamedbError, InputError
 from ..games import family, family_names
-from .common import err, handle_errors, open_database, out, show_json
+from ..safe_text import NOTE_LIMIT
+from .common import GameClassOption, err, handle_errors, open_database, out, show_json
 from .render import ProgressBars, value_text
 
 if TYPE_CHECKING:
@@ -69,10 +70,15 @@ def list_command(
     for r in rows:
         count = f"{r['positions']:,}" if r["positions"] is not None else "not counted yet"
         status = r["status"] if r["status"] == "solved" else f"UNFINISHED ({r['status']})"
+        if r["status"] == "damaged":  # listed, never used: every other command refuses it with this line
+            status, count = "DAMAGED", "-"
         table.append((r["name"], r["family"], status, count))
     widths = [max(len(row[i]) for row in table) for i in range(3)]
     for row in table:
         out("  ".join(cell.ljust(w) for cell, w in zip(row[:3], widths, strict=False)) + "  " + row[3].rjust(max(len(t[3]) for t in table)))
+    for r in rows:
+        if "problem" in r:
+            err(r["problem"])
 
 
 @handle_errors
@@ -101,6 +107,7 @@ def query_command(
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="The same as --format json.")] = False,
+    game_class: GameClassOption = None,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
     from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
@@ -115,7 +122,7 @@ def query_command(
     fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    db = open_database(ctx, readonly=True)
+    db = open_database(ctx, readonly=True, game_class=game_class)
     if stdin:
         db.game(name).require_solved()  # before reading anything
 
@@ -132,7 +139,7 @@ def query_command(
     sys.stdout.write(one_answer_text(answer, fmt))
     sys.stdout.flush()
     if note:
-        err(note)
+        err(note, NOTE_LIMIT)
 
 
 @handle_errors
@@ -172,9 +179,10 @@ def verify_command(
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
+    game_class: GameClassOption = None,
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
-    db = open_database(ctx, readonly=True)
+    db = open_database(ctx, readonly=True, game_class=game_class)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
     if as_json:

@@ -7,7 +7,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import InputError
-from .common import handle_errors, open_database, out
+from ..safe_text import escaped
+from .common import GameClassOption, handle_errors, open_database, out
 from .render import show_position, value_text
 
 
@@ -19,11 +20,12 @@ def play_command(
         Optional[str], typer.Option("--as", metavar="PLAYER", help="The player you play (default: the player who moves first).")
     ] = None,
     start: Annotated[Optional[str], typer.Option("--from", metavar="POSITION", help="Start from this position instead of the start.")] = None,
+    game_class: GameClassOption = None,
 ) -> None:
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
     from ..play import PlaySession
 
-    db = open_database(ctx, readonly=True)
+    db = open_database(ctx, readonly=True, game_class=game_class)
     record, game = db.rules(name)
     players = list(game.players)
     if as_player is None:
@@ -51,7 +53,7 @@ def play_command(
             answer = session.play(answer, move)
             continue
         try:
-            typed = input(f"{answer.player} to move> ")
+            typed = input(escaped(f"{answer.player} to move> "))
         except EOFError:
             out("")
             return

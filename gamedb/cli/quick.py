@@ -122,11 +122,11 @@ def prepare(request: QueryRequest) -> Prepared | None:
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         reader = Reader(conn)
         row = reader.game_row(request.name) if revision is not None and revision[0] == head else None
-        record = record_from_mapping(row) if row is not None else None
+        record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
         if record is None or not record.solved or record.family not in BUILTIN:
-            conn.close()
+            conn.close()  # a plugin's game, or a module:Class the file names: the full path decides
             return None
-        return conn, reader, record, record.rules()
+        return conn, reader, record, record.rules()  # the one loader of stored families (gamedb.games.stored_family)
     except BaseException:
         conn.close()
         raise
@@ -142,12 +142,13 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         from ..answer_output import one_answer_text
         from ..answers import rules_missing_note
         from ..query import answer_positions
+        from ..safe_text import NOTE_LIMIT
 
         (answer,) = answer_positions(reader, record, game, None, [request.position])
         if isinstance(answer, Exception):
             return None
         note = rules_missing_note(answer) if request.fmt == "table" else None
-        return one_answer_text(answer, request.fmt), (note + "\n" if note else "")
+        return one_answer_text(answer, request.fmt), (error_line(note, NOTE_LIMIT) if note else "")
     finally:
         conn.close()
 
@@ -193,7 +194,14 @@ def try_quick(argv: list[str]) -> bool:
 
 
 def _write_stdin(request: QueryRequest, prepared: Prepared) -> None:
-    done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
+    from ..errors import GamedbError
+
+    try:
+        done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
+    except GamedbError as exc:  # a damaged row met half way: one line, as the full path says it
+        sys.stdout.flush()
+        sys.stderr.write(error_line(f"Error: {exc}"))
+        sys.exit(1)
     sys.stdout.flush()
     if failed:
         sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
@@ -206,6 +214,13 @@ def _write_text(out: str, err: str) -> None:
     if err:
         sys.stderr.write(err)
         sys.stderr.flush()
+
+
+def error_line(message: str, limit: int = 400) -> str:
+    """A message for stderr as the full path's :func:`gamedb.cli.common.err` writes it: escaped, cut, one line."""
+    from ..safe_text import cut_middle, escaped
+
+    return cut_middle(escaped(message), limit) + "\n"
 
 
 def main() -> None:

@@ -6,10 +6,15 @@ Each family lives in its own module and is imported only when needed, so
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import os
+import sys
+from collections.abc import Collection, Iterator
 from typing import Any
 
-from ..errors import FamilyLoadError, UnknownFamily
+from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
+from ..safe_text import shown
 from .base import Game, Param
 
 #: family name -> "module:Class" (imported lazily)
@@ -47,14 +52,18 @@ def family_names() -> list[str]:
     return list(BUILTIN) + sorted(_plugin_entry_points())
 
 
-def load_class(spec: str) -> type[Game]:
-    """Import ``package.module:ClassName`` and check that it is a game family."""
+def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
+    """Import ``package.module:ClassName`` and check that it is a game family.
+
+    ``working_directory`` lets the import find the module where the user
+    stands (``--game mygame:MyGame``); built-in classes never look there.
+    """
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise UnknownFamily(f"bad game class {spec!r}: expected package.module:ClassName")
-    _look_in_working_directory()
     try:
-        module = importlib.import_module(module_name)
+        with _working_directory_on_path(working_directory):
+            module = importlib.import_module(module_name)
     except Exception as exc:
         missing = getattr(exc, "name", None) if isinstance(exc, ModuleNotFoundError) else None
         if missing is not None and (module_name == missing or module_name.startswith(missing + ".")):  # the name finds nothing
@@ -81,17 +90,24 @@ def _where(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}{place}"
 
 
-def _look_in_working_directory() -> None:
+@contextlib.contextmanager
+def _working_directory_on_path(wanted: bool) -> Iterator[None]:
     """Let ``--game mygame:MyGame`` find ``mygame.py`` in the working directory, as ``python -m`` would.
 
-    The directory goes last on the path, so an installed module of the same name still wins.
+    The directory goes last on the path, so an installed module of the same
+    name still wins, and only while the named module is imported: a later
+    import (an optional dependency that is not installed) never finds a file
+    that happens to lie there.
     """
-    import os
-    import sys
-
     here = os.getcwd()
-    if here not in sys.path and "" not in sys.path:
+    add = wanted and here not in sys.path and "" not in sys.path
+    if add:
         sys.path.append(here)
+    try:
+        yield
+    finally:
+        if add and here in sys.path:
+            sys.path.remove(here)
 
 
 def _require_concrete(cls: type[Game], spec: str) -> None:
@@ -105,7 +121,7 @@ def family(name: str) -> type[Game]:
     """The class of a family: a built-in name, an installed plugin's name, or ``module:Class``."""
     spec = BUILTIN.get(name)
     if spec is not None:
-        return load_class(spec)
+        return load_class(spec, working_directory=False)
     if ":" in name:
         return load_class(name)
     plugin = _plugin_entry_points().get(name)
@@ -126,9 +142,28 @@ def make_game(name: str, **options: Any) -> Game:
     return family(name).from_options(**options)
 
 
-def game_from_parameters(name: str, parameters: dict[str, Any]) -> Game:
-    """Rebuild a stored game from its family and stored parameters."""
-    return family(name).from_parameters(parameters)
+def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
+    """The class of a game stored in a database, whose ``family`` column the file chose.
+
+    A file never chooses code: a built-in family or an installed plugin's
+    family loads; a ``module:Class`` loads only when the caller named that
+    very class (``allowed``: the user's ``--game`` on the command line).
+    """
+    if name in BUILTIN or (":" not in name and name in _plugin_entry_points()):
+        return family(name)
+    if ":" in name:
+        if name in allowed:
+            return load_class(name)
+        raise StoredCodeRefused(
+            f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
+            f"if you trust that class, pass --game {shown(name, quotes=False)}"
+        )
+    raise UnknownFamily(f"its family {shown(name)} is neither built in nor an installed plugin (known: {', '.join(family_names())})")
 
 
-__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters"]
+def game_from_parameters(name: str, parameters: dict[str, Any], allowed: Collection[str] = ()) -> Game:
+    """Rebuild a stored game from its family and stored parameters (see :func:`stored_family`)."""
+    return stored_family(name, allowed).from_parameters(parameters)
+
+
+__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]

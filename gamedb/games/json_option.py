@@ -7,6 +7,10 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import GraphError
+from ..safe_text import shown
+
+#: the largest JSON file an option reads (a graph of a million edges takes some 10 MB)
+MAX_JSON_BYTES = 64 << 20
 
 
 def load_json_option(value: Any, option: str) -> Any:
@@ -26,9 +30,13 @@ def load_json_option(value: Any, option: str) -> Any:
         if path.is_dir():
             raise GraphError(f"--{option}: {text!r} is a directory")
         try:
-            text = path.read_text(encoding="utf-8")
+            with open(path, "rb") as handle:  # bounded: `--graph /dev/zero` must not read forever
+                data = handle.read(MAX_JSON_BYTES + 1)
+            if len(data) > MAX_JSON_BYTES:
+                raise GraphError(f"--{option}: {shown(path)} is larger than {MAX_JSON_BYTES >> 20} MiB")
+            text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise GraphError(f"--{option}: cannot read {str(path)!r}: {exc}") from None
+            raise GraphError(f"--{option}: cannot read {shown(path)}: {exc}") from None
         where = str(path)
     else:
         where = "inline value"

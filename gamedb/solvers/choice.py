@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GamedbError, InputError
 from ..games.base import Game, TokenMoves
-from ..store.record import ENUMERATING
+from ..store.status import ENUMERATING
 
 if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa

@@ -13,8 +13,9 @@ from typing import Any
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
+from ..store.damage import missing_child
 from ..store.record import GameRecord
-from ..store.rows import PositionRow, Reader
+from ..store.rows import PositionRow, Reader, result_of
 from ..values import move_sort_key
 
 
@@ -41,7 +42,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         planned.append((state, code, moves, children))
         wanted.append(code)
         wanted.extend(children)
-    rows = reader.positions(record.id, wanted)
+    rows = reader.positions(record, wanted)  # each row checked
     answers: list[Answer | GamedbError] = []
     for plan in planned:
         if isinstance(plan, GamedbError):
@@ -53,18 +54,22 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         answer = answer_from_row(record, row, game.player_name, game.winner)
-        answer.moves = _moves(rows, moves, children)
+        answer.moves = _moves(record, row, rows, moves, children)
         answer.board = game.describe(state) if boards else None
         answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
 
 
-def _moves(rows: dict[int, PositionRow], moves: list[tuple[str, Any]], children: list[int]) -> list[MoveValue]:
+def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, Any]], children: list[int]) -> list[MoveValue]:
+    """The moves from ``row`` with their children's stored values (a child missing from the file: damaged)."""
     listed: list[tuple[tuple[int, int, int], MoveValue]] = []
     for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
-        c = rows[child]
-        listed.append((move_sort_key(c.result, c.remoteness, order), MoveValue(label, c.text, c.result, c.remoteness, c.grundy)))
+        c = rows.get(child)
+        if c is None:
+            raise missing_child(record.name, row.text, label)
+        result = result_of(c)
+        listed.append((move_sort_key(result, c.remoteness, order), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
     listed.sort(key=lambda pair: pair[0])
     found = [mv for _, mv in listed]
     set_delta_remoteness(found)

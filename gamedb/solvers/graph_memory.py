@@ -217,7 +217,7 @@ class GraphMemory:
         with nothing written, when the game outgrows the memory limit.
         """
         from ..store import catalog
-        from ..store.record import SOLVED
+        from ..store.status import SOLVED
 
         game, progress = job.game, job.progress
         t0 = time.perf_counter()

@@ -127,8 +127,7 @@ def solve_in_stages(
     game row records which stage a killed solve reached.
     """
     from ..store import catalog
-    from ..store.record import ENUMERATING, SOLVED
-    from ..store.schema import SOLVING
+    from ..store.status import ENUMERATING, SOLVED, SOLVING
 
     t0 = time.perf_counter()
     with db.begin() as conn:

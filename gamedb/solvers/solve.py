@@ -12,8 +12,9 @@ from ..errors import GamedbError, GameExists, InputError
 from ..games.base import Game
 from ..progress import Progress
 from ..store import catalog
-from ..store.database import finish_file, sqlite_file
-from ..store.locking import others_solving, solve_lock
+from ..store.damage import DamagedGame
+from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..store.locking import others_solving, solve_lock, solve_tag
 from ..store.record import GameRecord
 from ..store.tuning import default_memory_limit, human_size, solve_settings
 from . import choice
@@ -69,17 +70,20 @@ def solve(
         name = free_default_name(engine, game)
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
-        record = catalog.find(conn, name)
+        try:
+            record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+        except DamagedGame as exc:
+            raise DamagedGame(f"{exc}; --force replaces it") from None
     if record is not None and not force:
         _check_stored(record, game, name)
         if record.solved:
-            return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+            return _already_solved(engine, record, name)
         if method == "memory":
             choice.memory_first(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
-    with solve_lock(engine, name), solve_settings(engine, limit):
+    with solve_lock(engine, name), solve_settings(engine, limit, solve_tag(name)):
         return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
 
 
@@ -104,9 +108,9 @@ def free_default_name(engine: sa.Engine, game: Game) -> str:
     """
     name = game.default_name()
     with engine.connect() as conn:
-        record = catalog.find(conn, name)
-    if record is None or catalog.same_game(record, game):
-        return name
+        record = catalog.find(conn, name, damaged=True)
+    if record is None or record.problem is not None or catalog.same_game(record, game):
+        return name  # a damaged game there: the solve says so, and that --force replaces it
     return distinct_name(game)
 
 
@@ -123,7 +127,7 @@ def _solve_locked(
 ) -> SolveReport:
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
-        record = catalog.find(conn, name)
+        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
     resumed = False
     replace = None  # a stored game --force replaces
     if record is not None:
@@ -132,7 +136,7 @@ def _solve_locked(
         else:
             _check_stored(record, game, name)
             if record.solved:
-                return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+                return _already_solved(engine, record, name)
             resumed = True
     solvers = choice.plan(engine, record, game, method)
     job = SolveJob(name, game, record, replace, memory_limit=memory_limit, batch=batch, progress=progress)
@@ -145,6 +149,17 @@ def _solve_locked(
                 raise  # auto: the next strategy (in SQL) takes over; nothing was written
     _finish(engine, name)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, engine=solver.engine)
+
+
+def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
+    """The game is solved; a solve killed while it finished the file (ANALYZE, WAL checkpoint) left
+    the file unfinished: finish it now, where it can be written (a read-only share stays as it is)."""
+    if file_unfinished(engine):
+        try:
+            _finish(engine, name)
+        except sa.exc.OperationalError:
+            pass
+    return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
 
 
 def _finish(engine: sa.Engine, name: str) -> None:

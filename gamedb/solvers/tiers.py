@@ -44,8 +44,8 @@ from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
 from ..store import catalog
-from ..store.record import SOLVED
-from ..store.schema import SOLVING, position
+from ..store.schema import position
+from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
 from . import choice, graph_answer, graph_verify
 from .protocol import Solved, SolveJob, TooLarge

@@ -11,20 +11,31 @@ import sqlalchemy as sa
 from .. import __version__
 from ..errors import GameExists, GameNotFound
 from ..games.base import Game
-from .record import ENUMERATING, GameRecord, record_from_mapping
+from .record import GameRecord, record_from_mapping, record_or_damaged
 from .schema import game as game_table
 from .schema import metadata
 from .schema import player as player_table
+from .status import ENUMERATING
+
+#: the game rows as stored (no type conversion by SQLAlchemy: a damaged JSON column must reach
+#: :func:`~gamedb.store.damage.checked_game_row`, not fail while the row is fetched)
+_GAME_ROWS = "SELECT " + ", ".join(c.name for c in game_table.columns) + " FROM game"
+_GAME_BY_NAME = sa.text(_GAME_ROWS + " WHERE name = :n")
+_ALL_GAMES = sa.text(_GAME_ROWS + " ORDER BY name")
 
 
 def record_from_row(row: sa.Row[Any]) -> GameRecord:
-    """A SQLAlchemy game row as a :class:`GameRecord`."""
+    """A game row as read by :data:`_GAME_ROWS`, checked; raises :class:`~gamedb.store.damage.DamagedGame`."""
     return record_from_mapping(row._mapping)
 
 
-def find(conn: sa.Connection, name: str) -> GameRecord | None:
-    row = conn.execute(sa.select(game_table).where(game_table.c.name == name)).first()
-    return record_from_row(row) if row else None
+def find(conn: sa.Connection, name: str, *, damaged: bool = False) -> GameRecord | None:
+    """The game of that name, or None; a damaged row raises :class:`~gamedb.store.damage.DamagedGame`
+    unless ``damaged`` (then it is a record with its ``problem``)."""
+    row = conn.execute(_GAME_BY_NAME, {"n": name}).first()
+    if row is None:
+        return None
+    return record_or_damaged(row._mapping) if damaged else record_from_row(row)
 
 
 def get(conn: sa.Connection, name: str) -> GameRecord:
@@ -42,7 +53,8 @@ def not_found(conn: sa.Connection, name: str) -> GameNotFound:
 
 
 def all_games(conn: sa.Connection) -> list[GameRecord]:
-    return [record_from_row(row) for row in conn.execute(sa.select(game_table).order_by(game_table.c.name))]
+    """Every stored game by name; a damaged one as a record with its ``problem`` (status ``damaged``)."""
+    return [record_or_damaged(row._mapping) for row in conn.execute(_ALL_GAMES)]
 
 
 def family_key(game: Game) -> str:

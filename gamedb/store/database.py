@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from ..errors import DatabaseError
+from ..errors import DatabaseError, InputError
+from ..safe_text import shown
 from .schema import metadata
-from .sqlite_file import check_sqlite_version, source_migrations_dir
+from .sqlite_file import check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
 
 if TYPE_CHECKING:
@@ -167,11 +168,15 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
     if is_sqlite_url(url):
         check_sqlite_version()
         path = Path(url.split("///", 1)[1]) if "///" in url else None
-        if path is not None and not path.exists() and not create:
+        if path is None or str(path) in ("", ".", ":memory:") or "mode=memory" in url:
+            raise InputError(
+                f"{shown(os.fspath(db))} is a SQLite database in memory, gone when the command ends: give a file path"
+            )
+        if not path.exists() and not create:
             raise DatabaseError(f"no database at {path} (solve a game first, or pass --db)")
-        if path is not None and path.exists() and path.is_dir():
+        if path.exists() and path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
-        if readonly and path is not None:
+        if readonly:
             uri = _readonly_uri(path)
             engine = sa.create_engine(
                 "sqlite://",
@@ -250,6 +255,18 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
         conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
 
 
+def file_unfinished(engine: sa.Engine) -> bool:
+    """Whether a SQLite file was left unfinished (see :func:`finish_file`): in WAL mode, or without
+    the planner's statistics -- a solve killed while it finished the file. Servers: False."""
+    path = sqlite_file(engine)
+    if path is None:
+        return False
+    if journal_is_wal(path):
+        return True
+    with engine.connect() as conn:
+        return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first() is None
+
+
 def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
     """Leave the database ready to be read or handed on.
 
@@ -310,4 +327,4 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
         conn.exec_driver_sql(f"VACUUM (ANALYZE) {', '.join(tables)}")
 
 
-__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "vacuum", "sqlite_file", "refresh_statistics"]
+__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]

@@ -6,6 +6,14 @@ advisory lock. Both vanish with the process, so a killed solve never leaves
 a stale lock behind, and the next ``gamedb solve`` of the same game simply
 resumes.
 
+On PostgreSQL a killed client's server backend may still be running the
+statement it was given (the server notices the lost client only when the
+statement ends): it would hold its row locks and a core for as long as that
+takes. Every connection of a solve is named after the game
+(:func:`solve_tag`, the ``application_name``); whoever takes the game's lock
+next terminates the backends still carrying that name -- holding the lock
+proves no live solve of the game owns them.
+
 The SQLite lock is an open-file-description lock (Linux ``F_OFD_SETLK``) on
 one byte per game name, far beyond the bytes SQLite locks itself (at 1 GiB):
 solves of different games do not block each other, and nothing but the
@@ -21,7 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import struct
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -66,6 +76,48 @@ def _flock(kind: int, start: int, length: int) -> bytes:
     return struct.pack("hhqqi4x", kind, os.SEEK_SET, start, length, 0)
 
 
+#: this process's part of the solve tags: the pid alone could be reused by a later process
+_PROCESS = f"{os.getpid()}.{secrets.token_hex(3)}"
+
+
+def solve_tag(name: str, *, mine: bool = True) -> str:
+    """The ``application_name`` of this process's connections solving game ``name`` (``mine=False``: of any process)."""
+    game = f"gamedb solve {_key(name) & (2**48 - 1):012x} "
+    return game + _PROCESS if mine else game
+
+
+#: how long the lock waits for terminated backends of a killed solve to go
+ORPHAN_WAIT = 30.0
+
+
+def _end_orphans(conn: sa.Connection, name: str) -> None:
+    """Terminate the backends of a killed solve of game ``name`` and wait (briefly) until they are gone.
+
+    Without the right to signal them (another role), they are left alone:
+    the resume then waits for their statements like any other lock holder.
+    """
+    find = sa.text(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
+        "AND application_name LIKE :game AND application_name <> :mine"
+    )
+    tags = {"game": solve_tag(name, mine=False) + "%", "mine": solve_tag(name)}
+    orphans = conn.execute(find, tags).scalars().all()
+    conn.commit()
+    if not orphans:
+        return
+    for pid in orphans:
+        try:
+            conn.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+            conn.commit()
+        except sa.exc.DBAPIError:  # not ours to signal
+            conn.rollback()
+    deadline = time.monotonic() + ORPHAN_WAIT
+    while conn.execute(find, tags).first() is not None and time.monotonic() < deadline:
+        conn.commit()
+        time.sleep(0.1)
+    conn.commit()
+
+
 @contextmanager
 def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
     """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken."""
@@ -85,6 +137,7 @@ def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
             if not got:
                 raise busy
             try:
+                _end_orphans(conn, name)
                 yield
             finally:
                 conn.execute(sa.text("SELECT pg_advisory_unlock(:k)"), {"k": _key(name)})

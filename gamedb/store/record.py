@@ -7,19 +7,17 @@ from a SQLAlchemy one.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
 from ..errors import GamedbError
+from ..safe_text import shown
+from .damage import DamagedGame, checked_game_row, damaged
+from .status import DAMAGED, SOLVED
 
 if TYPE_CHECKING:
     from ..games.base import Game
-
-#: status of a game row (the same strings as :mod:`.schema`, which takes them from here)
-SOLVED = "solved"
-ENUMERATING = "enumerating"
 
 
 @dataclass
@@ -44,34 +42,62 @@ class GameRecord:
     gamedb_version: str
     info: dict[str, Any] | None
     progress: dict[str, Any] | None
+    #: what is wrong with a damaged row (then only ``id``, ``name`` and ``family`` mean anything;
+    #: only :func:`record_or_damaged` makes such records, for listing)
+    problem: str | None = None
 
     @property
     def solved(self) -> bool:
         return self.status == SOLVED
 
-    def rules(self) -> Game:
+    def rules(self, game_classes: Collection[str] = ()) -> Game:
         """The game's rules, rebuilt from the stored parameters.
 
-        Raises :class:`~gamedb.errors.UnknownFamily` or
-        :class:`~gamedb.errors.FamilyLoadError` when the family that made the
-        game is not available here (a plugin that is not installed).
+        Only a built-in family or an installed plugin loads on the file's word;
+        a ``module:Class`` family loads only if named in ``game_classes`` (the
+        user's ``--game``), see :func:`gamedb.games.stored_family`. Raises
+        :class:`~gamedb.errors.UnknownFamily`,
+        :class:`~gamedb.errors.FamilyLoadError` or
+        :class:`~gamedb.errors.StoredCodeRefused` when the family is not
+        available here, :class:`~gamedb.store.damage.DamagedGame` when the
+        stored parameters do not make a game of it.
         """
-        from ..games import game_from_parameters
+        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 
-        return game_from_parameters(self.family, self.parameters)
+        try:
+            cls = self._family(game_classes)
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError) as exc:
+            raise type(exc)(f"game {shown(self.name)}: {exc}") from None
+        return self._from_parameters(cls)
 
-    def rules_or_reason(self) -> tuple[Game | None, str | None]:
+    def rules_or_reason(self, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:
         """(rules, None), or (None, why not) when the family is not available here.
 
         A game solved with a plugin can be handed to someone who does not
-        have it: its stored rows still answer (:func:`gamedb.query.probe_without_rules`).
+        have it, and a game whose family is a ``module:Class`` the user did
+        not trust with ``--game`` is read without importing that module: its
+        stored rows still answer (:func:`gamedb.query.probe_without_rules`).
         """
-        from ..errors import FamilyLoadError, UnknownFamily
+        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 
         try:
-            return self.rules(), None
-        except (UnknownFamily, FamilyLoadError) as exc:
+            cls = self._family(game_classes)
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError) as exc:
             return None, str(exc)
+        return self._from_parameters(cls), None
+
+    def _family(self, game_classes: Collection[str]) -> type[Game]:
+        from ..games import stored_family
+
+        if self.problem is not None:
+            raise DamagedGame(self.problem)
+        return stored_family(self.family, game_classes)
+
+    def _from_parameters(self, cls: type[Game]) -> Game:
+        try:
+            return cls.from_parameters(self.parameters)
+        except Exception as exc:  # the family's own check of parameters that came from a file, whatever it raises
+            raise damaged(self.name, f"its parameters do not make a {shown(self.family)} game: {exc}") from None
 
     def list_json(self) -> dict[str, Any]:
         """What ``gamedb list --json`` shows of the game (and ``gamedb serve``'s games list)."""
@@ -83,6 +109,7 @@ class GameRecord:
             "moves": self.moves,
             "start": self.start_position,
             "solved_at": self.solved_at,
+            **({"problem": self.problem} if self.problem is not None else {}),
         }
 
     def require_solved(self) -> None:
@@ -93,18 +120,32 @@ class GameRecord:
             )
 
 
-_FIELDS = tuple(f.name for f in fields(GameRecord))
+#: the columns of the ``game`` table (every field but ``problem``)
+_STORED = tuple(f.name for f in fields(GameRecord) if f.name != "problem")
 
 
 def record_from_mapping(data: Mapping[Any, Any]) -> GameRecord:
-    """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text.
+    """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text, checked
+    (:func:`~gamedb.store.damage.checked_game_row`); raises :class:`~gamedb.store.damage.DamagedGame`.
 
     SQLAlchemy hands JSON columns over parsed and booleans as ``bool``; plain
     ``sqlite3`` gives text and 0/1. Both end as the same record.
     """
-    values = {key: data[key] for key in _FIELDS}
-    for key in ("parameters", "info", "progress"):
-        if isinstance(values[key], str):
-            values[key] = json.loads(values[key])
-    values["impartial"] = bool(values["impartial"])
+    values = checked_game_row({key: data.get(key) for key in _STORED})
     return GameRecord(**values)
+
+
+def record_or_damaged(data: Mapping[Any, Any]) -> GameRecord:
+    """The record of a game row, or for a damaged row a record that says what is wrong (for listing)."""
+    try:
+        return record_from_mapping(data)
+    except DamagedGame as exc:
+        name, family = data.get("name"), data.get("family")
+        return GameRecord(
+            id=data.get("id"),  # type: ignore[arg-type]  # whatever the file holds; only shown
+            name=name if isinstance(name, str) else str(name),
+            family=family if isinstance(family, str) else str(family),
+            parameters={}, rules_version=0, impartial=False, status=DAMAGED, start_code=0, start_position="",
+            positions=None, moves=None, created_at="", solved_at=None, enumerate_seconds=None, solve_seconds=None,
+            gamedb_version="", info=None, progress=None, problem=str(exc),
+        )

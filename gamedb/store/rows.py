@@ -10,6 +10,11 @@ fast (verify's vector pass reading the driver's tuples, the writers) use
 plain tuples in :data:`POSITION_COLUMNS` order, or a part of it named by
 :func:`columns_except`.
 
+Every row read is checked as a solved game stores it
+(:func:`~gamedb.store.damage.checked_position`: a damaged file is one line
+naming the game) unless the reader asks for ``checked=False``: ``verify``
+reads its own rows unchecked, to judge them against the rules.
+
 A new column of ``position`` is added to the table in
 :mod:`gamedb.store.schema`, to :class:`PositionRow` (a test holds the two
 equal) and to a revision in ``migrations/``.
@@ -20,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .damage import checked_position
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -54,6 +61,12 @@ class StoredMove(NamedTuple):
 
 #: codes asked for in one ``IN (...)`` list (SQLite >= 3.32 binds 32766 parameters, PostgreSQL 65535)
 CHUNK = 10000
+
+
+def result_of(row: PositionRow) -> str:
+    """The result of a row read checked (the default): a solved game's rows all have one of ``RESULTS``."""
+    assert row.result is not None, "a row read with checked=False"
+    return row.result
 
 
 def columns_except(*left_out: str) -> tuple[str, ...]:
@@ -97,49 +110,57 @@ class Reader:
             cursor.execute(sql, tuple(params))
             return cursor.fetchall(), [d[0] for d in cursor.description or ()]
 
-    def select(self, where: str, params: Sequence[object]) -> list[PositionRow]:
-        """The rows :func:`position_select` ``where`` (``?`` placeholders) finds."""
-        rows, _ = self._execute(position_select(where), params)
-        return list(map(PositionRow._make, rows))
+    def select(self, record: GameRecord, where: str, params: Sequence[object], *, checked: bool = True) -> list[PositionRow]:
+        """The rows of ``record``'s game :func:`position_select` ``where`` (``?`` placeholders) finds, ``checked`` or not."""
+        found, _ = self._execute(position_select(where), params)
+        rows = list(map(PositionRow._make, found))
+        if checked:
+            for row in rows:
+                checked_position(record.name, record.impartial, row._asdict())
+        return rows
 
     def game_row(self, name: str) -> dict[str, Any] | None:
         """The ``game`` row named ``name`` as a mapping (JSON columns may still be text), or None."""
         rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
         return dict(zip(names, rows[0], strict=True)) if rows else None
 
-    def position(self, game_id: int, code: int) -> PositionRow | None:
+    def position(self, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
         """The stored row of one position, or None."""
-        rows = self.select("game_id = ? AND code = ?", (game_id, code))
+        rows = self.select(record, "game_id = ? AND code = ?", (record.id, code), checked=checked)
         return rows[0] if rows else None
 
-    def positions(self, game_id: int, codes: Iterable[int]) -> dict[int, PositionRow]:
+    def positions(self, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
         """code -> stored row for those of ``codes`` that are stored, asked for in chunks."""
         wanted = list(dict.fromkeys(codes))
         found: dict[int, PositionRow] = {}
         for i in range(0, len(wanted), CHUNK):
             chunk = wanted[i : i + CHUNK]
-            for row in self.select(f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})", (game_id, *chunk)):
+            where = f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})"
+            for row in self.select(record, where, (record.id, *chunk), checked=checked):
                 found[row.code] = row
         return found
 
-    def position_by_text(self, game_id: int, text: str) -> PositionRow | None:
-        rows = self.select("game_id = ? AND text = ?", (game_id, text))
+    def position_by_text(self, record: GameRecord, text: str) -> PositionRow | None:
+        rows = self.select(record, "game_id = ? AND text = ?", (record.id, text))
         return rows[0] if rows else None
 
-    def positions_between(self, game_id: int, low: int, high: int | None = None) -> list[PositionRow]:
+    def positions_between(self, record: GameRecord, low: int, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
         """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
         if high is None:
-            return self.select("game_id = ? AND code >= ? ORDER BY code", (game_id, low))
-        return self.select("game_id = ? AND code BETWEEN ? AND ? ORDER BY code", (game_id, low, high))
+            return self.select(record, "game_id = ? AND code >= ? ORDER BY code", (record.id, low), checked=checked)
+        return self.select(record, "game_id = ? AND code BETWEEN ? AND ? ORDER BY code", (record.id, low, high), checked=checked)
 
-    def page(self, game_id: int, after: int, limit: int) -> list[PositionRow]:
+    def page(self, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
         """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
-        return self.select("game_id = ? AND code > ? ORDER BY code LIMIT ?", (game_id, after, limit))
+        return self.select(record, "game_id = ? AND code > ? ORDER BY code LIMIT ?", (record.id, after, limit), checked=checked)
 
-    def stored_moves(self, game_id: int, code: int) -> list[StoredMove]:
-        """The stored move rows of one position, with their children's rows, in move order."""
-        rows, _ = self._execute(_MOVES, (game_id, code))
-        return [StoredMove(row[0], row[1], PositionRow._make(row[2:])) for row in rows]
+    def stored_moves(self, record: GameRecord, code: int) -> list[StoredMove]:
+        """The stored move rows of one position, with their children's rows (checked), in move order."""
+        rows, _ = self._execute(_MOVES, (record.id, code))
+        moves = [StoredMove(row[0], row[1], PositionRow._make(row[2:])) for row in rows]
+        for move in moves:
+            checked_position(record.name, record.impartial, move.child._asdict())
+        return moves
 
     def player_names(self, game_id: int) -> list[str]:
         rows, _ = self._execute("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))
@@ -153,24 +174,24 @@ def reader_of(conn: sa.Connection) -> Reader:
     return Reader(driver, paramstyle=conn.dialect.paramstyle)
 
 
-def read_position(conn: sa.Connection, record: GameRecord, code: int) -> PositionRow | None:
+def read_position(conn: sa.Connection, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
     """The stored row of one position of ``record``'s game, or None."""
-    return reader_of(conn).position(record.id, code)
+    return reader_of(conn).position(record, code, checked=checked)
 
 
-def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int]) -> dict[int, PositionRow]:
+def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
     """code -> stored row for those of ``codes`` that are stored."""
-    return reader_of(conn).positions(record.id, codes)
+    return reader_of(conn).positions(record, codes, checked=checked)
 
 
-def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None) -> list[PositionRow]:
+def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
     """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
-    return reader_of(conn).positions_between(record.id, low, high)
+    return reader_of(conn).positions_between(record, low, high, checked=checked)
 
 
-def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int) -> list[PositionRow]:
+def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
     """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
-    return reader_of(conn).page(record.id, after, limit)
+    return reader_of(conn).page(record, after, limit, checked=checked)
 
 
 def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:

@@ -19,10 +19,6 @@ NAMING_CONVENTION = {
 
 metadata = sa.MetaData(naming_convention=NAMING_CONVENTION)
 
-#: status of a game row
-
-SOLVING = "solving"
-
 game = sa.Table(
     "game",
     metadata,

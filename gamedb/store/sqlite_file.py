@@ -39,7 +39,7 @@ def readonly_uri(path: Path) -> str:
     the file, i.e. the file is shared with it to be read.
     """
     uri = f"file:{uri_path(path)}?mode=ro"
-    if _journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
+    if journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
         wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
         if not shm.exists() and not (wal.exists() and wal.stat().st_size > 0):
             return uri + "&immutable=1"
@@ -51,7 +51,7 @@ def readonly_uri(path: Path) -> str:
     return uri
 
 
-def _journal_is_wal(path: Path) -> bool:
+def journal_is_wal(path: Path) -> bool:
     """Whether the SQLite header of ``path`` says WAL mode (file format versions 2 at bytes 18 and 19)."""
     try:
         with open(path, "rb") as f:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -39,6 +40,8 @@ class CopyReport:
     positions: int = 0
     moves: int = 0
     skipped: list[str] = field(default_factory=list)  # unfinished games, not copied
+    already: list[str] = field(default_factory=list)  # in the destination as copied before (a resumed copy)
+    damaged: list[str] = field(default_factory=list)  # what is wrong with each damaged game, not copied
 
 
 def per_game_tables() -> list[sa.Table]:
@@ -75,13 +78,20 @@ def copy_games(
     with src.connect() as conn:
         if names is None:
             records = catalog.all_games(conn)
-            report = CopyReport(skipped=[r.name for r in records if not r.solved])
+            report = CopyReport(
+                skipped=[r.name for r in records if not r.solved and r.problem is None],
+                damaged=[r.problem for r in records if r.problem is not None],
+            )
             records = [r for r in records if r.solved]
         else:
             records = [catalog.get(conn, name) for name in dict.fromkeys(names)]
             for record in records:
                 record.require_solved()
             report = CopyReport()
+    if not force:  # a copy killed half way: the games it finished are there, whole (one transaction each)
+        done = _already_copied(src, dst, records)
+        report.already = [r.name for r in records if r.name in done]
+        records = [r for r in records if r.name not in done]
     with dst.connect() as conn:
         taken = [r.name for r in records if catalog.find(conn, r.name) is not None]
     if taken and not force:
@@ -98,6 +108,25 @@ def copy_games(
         report.moves += n_mov
     finish_file(dst)
     return report
+
+
+def _already_copied(src: sa.Engine, dst: sa.Engine, records: list[GameRecord]) -> set[str]:
+    """Names of the games whose row the destination holds exactly as the source does (but for the id):
+    copied before, by a copy that was then interrupted, or by an earlier copy."""
+    found: set[str] = set()
+    with src.connect() as sconn, dst.connect() as dconn:
+        for record in records:
+            theirs = dconn.execute(sa.select(game_table).where(game_table.c.name == record.name)).first()
+            if theirs is None:
+                continue
+            ours = sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()
+            if _without_id(ours) == _without_id(theirs):
+                found.add(record.name)
+    return found
+
+
+def _without_id(row: sa.Row[Any]) -> dict[str, Any]:
+    return {key: value for key, value in row._mapping.items() if key != "id"}
 
 
 def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:

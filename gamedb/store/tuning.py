@@ -22,9 +22,13 @@ import sqlalchemy as sa
 from sqlalchemy import event
 
 from ..errors import InputError
+from ..safe_text import shown
 
 #: the page cache a solve uses at most (SQLite's default is 2 MiB)
 MAX_CACHE = 256 << 20
+
+#: the largest --memory-limit taken (1 PiB): beyond it a number is a typo, not a machine
+MAX_MEMORY_LIMIT = 1 << 50
 
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
@@ -38,11 +42,15 @@ def parse_size(text: str | int) -> int:
     else:
         match = _SIZE.match(text)
         if not match:
-            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
-        number, unit = float(match.group(1)), match.group(2).lower()
+            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {shown(text)}")
+        from fractions import Fraction  # exact: a number of 400 digits is not a float overflow
+
+        number, unit = Fraction(match.group(1)), match.group(2).lower()
         size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
     if size <= 0:
-        raise InputError(f"--memory-limit must be more than 0 bytes, got {text!r}")
+        raise InputError(f"--memory-limit must be more than 0 bytes, got {shown(text)}")
+    if size > MAX_MEMORY_LIMIT:
+        raise InputError(f"--memory-limit must be at most {human_size(MAX_MEMORY_LIMIT)}, got {shown(text)}")
     return size
 
 
@@ -75,17 +83,22 @@ MAX_WORK_MEM = 128 << 20
 
 
 @contextmanager
-def solve_settings(engine: sa.Engine, memory_limit: int | None = None) -> Iterator[None]:
+def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str | None = None) -> Iterator[None]:
     """Settings for every connection of a solve, sized to ``memory_limit``.
 
     SQLite: WAL, ``synchronous = NORMAL`` and a larger page cache.
     PostgreSQL: ``work_mem`` (a sixteenth of the limit, at most 128 MB), so
     the sorts and hashes of a large level stay in memory (figures in
-    docs/performance.md).
+    docs/performance.md). ``tag`` names the connections (``application_name``, see
+    :func:`gamedb.store.locking.solve_tag`), so that the next solve of the game can
+    end a killed one's backends.
     """
     limit = memory_limit if memory_limit is not None else default_memory_limit()
     if engine.dialect.name == "postgresql":
-        with _on_checkout(engine, [f"SET work_mem = '{max(4 << 10, min(MAX_WORK_MEM, limit // 16) >> 10)}kB'"]):
+        settings = [f"SET work_mem = '{max(4 << 10, min(MAX_WORK_MEM, limit // 16) >> 10)}kB'"]
+        if tag is not None:
+            settings.append(f"SET application_name = '{tag}'")  # made of hex digits, a pid and spaces
+        with _on_checkout(engine, settings):
             yield
         return
     if engine.dialect.name != "sqlite":

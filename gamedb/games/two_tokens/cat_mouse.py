@@ -16,6 +16,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ...errors import GraphError, PositionError
+from ...safe_text import shown
 from ...values import LOSE, WIN
 from ..base import Capabilities, Estimate, Game, Param, TokenMoves, bounded_int, short_number
 from ..json_option import load_json_option
@@ -110,22 +111,34 @@ class CatMouse(TwoTokenCodes, Game):
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
 
 
+#: the most nodes a graph may have: a game on n nodes has up to 2·n² positions (8.6 billion here),
+#: far beyond what a database holds; refused before any work per edge
+MAX_NODES = 1 << 16
+
+
 def validate_graph(graph: Any) -> list[list[int]]:
-    """Check a LeetCode 913 graph; raise :class:`GraphError` naming the offending entry."""
+    """Check a LeetCode 913 graph; raise :class:`GraphError` naming the offending entry.
+
+    Linear in the size of the graph (the symmetry check sorts the edges):
+    a 100,000-node star took a minute when each edge looked its reverse up
+    in a list.
+    """
     if not isinstance(graph, list):
         raise GraphError(f"graph must be a JSON list of lists, got {type(graph).__name__}")
     n = len(graph)
     if n < 3:
         raise GraphError(f"graph needs at least 3 nodes (hole 0, mouse 1, cat 2), got {n}")
+    if n > MAX_NODES:
+        raise GraphError(f"graph has {n:,} nodes, more than {MAX_NODES:,}: its game would have up to {2 * n * n:,} positions")
     for a, nbrs in enumerate(graph):
         if not isinstance(nbrs, list):
-            raise GraphError(f"graph[{a}] must be a list of node numbers, got {nbrs!r}")
+            raise GraphError(f"graph[{a}] must be a list of node numbers, got {shown(repr(nbrs), quotes=False)}")
         if not nbrs:
             raise GraphError(f"graph[{a}] is empty: node {a} has no moves")
         seen = set()
         for j, b in enumerate(nbrs):
             if isinstance(b, bool) or not isinstance(b, int):
-                raise GraphError(f"graph[{a}][{j}] = {b!r} is not a node number")
+                raise GraphError(f"graph[{a}][{j}] = {shown(repr(b), quotes=False)} is not a node number")
             if not 0 <= b < n:
                 raise GraphError(f"graph[{a}][{j}] = {b} is out of range (nodes are 0..{n - 1})")
             if b == a:
@@ -133,10 +146,7 @@ def validate_graph(graph: Any) -> list[list[int]]:
             if b in seen:
                 raise GraphError(f"graph[{a}][{j}] = {b} is listed twice")
             seen.add(b)
-    for a, nbrs in enumerate(graph):
-        for j, b in enumerate(nbrs):
-            if a not in graph[b]:
-                raise GraphError(f"graph[{a}][{j}] = {b}: edge {a}-{b} is listed one way only ({a} missing from graph[{b}])")
+    _check_symmetric(graph)
     # The cat must always be able to move: every node it can reach needs a neighbour other than the hole.
     reach, todo = {2}, [2]
     while todo:
@@ -149,3 +159,20 @@ def validate_graph(graph: Any) -> list[list[int]]:
         if all(b == HOLE for b in graph[a]):
             raise GraphError(f"graph[{a}]: the cat can reach node {a} but has no move from it (its only neighbour is the hole)")
     return [list(nbrs) for nbrs in graph]
+
+
+def _check_symmetric(graph: list[list[int]]) -> None:
+    """Every edge a-b listed at a is listed at b too: the edges (a, b) and their reverses, sorted, are the same."""
+    import numpy as np
+
+    n = len(graph)
+    degree = np.fromiter((len(nbrs) for nbrs in graph), dtype=np.int64, count=n)
+    heads = np.repeat(np.arange(n, dtype=np.int64), degree)
+    tails = np.fromiter((b for nbrs in graph for b in nbrs), dtype=np.int64, count=int(degree.sum()))
+    forward, backward = heads * n + tails, tails * n + heads
+    if np.array_equal(np.sort(forward), np.sort(backward)):
+        return
+    first = int(np.flatnonzero(~np.isin(backward, forward))[0])  # the first edge, in list order, whose reverse is missing
+    a, b = int(heads[first]), int(tails[first])
+    j = first - int(degree[:a].sum())
+    raise GraphError(f"graph[{a}][{j}] = {b}: edge {a}-{b} is listed one way only ({a} missing from graph[{b}])")

@@ -32,6 +32,7 @@ from ...answers import Answer, MoveValue, impartial_players, set_delta_remotenes
 from ...errors import GamedbError, PositionNotFound
 from ...games.base import State
 from ...games.heaps import HeapGame
+from ...store.damage import DamagedGame, checked_position
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
 from ...values import LOSE, WIN, move_sort_key
@@ -77,19 +78,23 @@ class ComponentValues:
         self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
-            self._add(self.reader.positions(self.record.id, codes).values())
+            self._add(self.reader.positions(self.record, codes, checked=False).values())
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
+            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
             self.loaded_upto = hi
 
     def _add(self, rows: Iterable[PositionRow]) -> None:
+        """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
+            checked_position(  # the columns a heap's answer reads
+                self.record.name, True, {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
+            )
             self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
 
     def _stored(self, n: int) -> int:
@@ -354,6 +359,8 @@ def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions: Se
     for position in positions:
         try:
             answers.append(probe_sum(values, position))
+        except DamagedGame:
+            raise  # the file, not this position: one line naming the game, for the whole command
         except GamedbError as exc:
             answers.append(exc)
     return answers

@@ -1,0 +1,57 @@
+"""Text that came from a file or a user, made safe to show on a terminal.
+
+A shared database file is data: a game's name, its players' names or a
+position text may hold terminal escape sequences (set the title, clear the
+screen) or be 100 KB long. The CLI shows such text escaped and cut.
+"""
+
+from __future__ import annotations
+
+
+def escaped(text: str, keep: str = "") -> str:
+    """``text`` with every non-printable character (terminal escapes, controls, bidi marks) written as
+    a Python escape (``\\x1b``), except those in ``keep``; printable text is unchanged."""
+    if text.isprintable():
+        return text
+    rest = text
+    for c in keep:
+        rest = rest.replace(c, "")
+    if rest.isprintable():  # only the kept characters (newlines in a table): nothing to escape
+        return text
+    return "".join(c if c.isprintable() or c in keep else repr(c)[1:-1] for c in text)
+
+
+def shown(text: object, limit: int = 80, *, quotes: bool = True) -> str:
+    """A value from a file or a user for a message: escaped, at most ``limit`` characters, quoted."""
+    text = str(text)
+    cut = f"... ({len(text):,} characters)" if len(text) > limit else ""
+    body = escaped(text[:limit]) + cut
+    return f"'{body}'" if quotes else body
+
+
+def cut_middle(text: str, limit: int = 400) -> str:
+    """A message of at most about ``limit`` characters: its start and end, the middle cut out."""
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit * 2 // 3], text[-(limit // 3) :]
+    return f"{head} [... {len(text) - len(head) - len(tail):,} characters cut ...] {tail}"
+
+
+#: how long a note of gamedb's own may be before it is cut (the file's values in it are cut already, by :func:`shown`)
+NOTE_LIMIT = 2000
+
+
+def json_escaped(text: str) -> str:
+    """JSON with every non-printable character as a \\u escape: the same data, safe on a terminal."""
+    if text.replace("\n", "").isprintable():
+        return text
+    out = []
+    for c in text:
+        if c.isprintable() or c == "\n":
+            out.append(c)
+        elif ord(c) > 0xFFFF:  # a surrogate pair, as JSON writes it
+            v = ord(c) - 0x10000
+            out.append(f"\\u{0xD800 + (v >> 10):04x}\\u{0xDC00 + (v & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{ord(c):04x}")
+    return "".join(out)

@@ -1,0 +1,171 @@
+"""Reading stored rows defensively: a database file is data from someone else.
+
+A file may be damaged or crafted: a JSON column that does not parse, a
+count that is text, a status gamedb never writes, a period of 0. Every game
+row is checked here, where it is read (:func:`checked_game_row`), and a
+problem becomes one :class:`DamagedGame` line naming the game and what is
+wrong -- never a traceback, and the other games of the file stay usable.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..errors import VerifyError
+from ..safe_text import shown
+from ..values import RESULTS
+from .status import STATUSES
+
+
+class DamagedGame(VerifyError):
+    """A stored game breaks gamedb's format: the file was damaged or edited by hand.
+
+    A :class:`~gamedb.errors.VerifyError`: to ``verify`` it is one more stored value the rules do not give."""
+
+
+def damaged(name: Any, problem: str) -> DamagedGame:
+    return DamagedGame(f"game {shown(name)} is damaged in this file: {problem}")
+
+
+def _json_object(value: Any, column: str, *, nullable: bool) -> dict[str, Any] | None:
+    if value is None:
+        if nullable:
+            return None
+        raise ValueError(f"{column} is missing")
+    if isinstance(value, (str, bytes)):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            raise ValueError(f"{column} is not valid JSON ({shown(value, 40)})") from None
+    if value is None and nullable:
+        return None
+    if not isinstance(value, dict):
+        raise ValueError(f"{column} is not a JSON object ({shown(json.dumps(value), 40)})")
+    return value
+
+
+def _integer(value: Any, column: str, *, nullable: bool = False, least: int | None = None) -> int | None:
+    if value is None and nullable:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{column} is not a whole number ({shown(value, 40)})")
+    if least is not None and value < least:
+        raise ValueError(f"{column} is {value}, less than {least}")
+    return value
+
+
+def _text(value: Any, column: str, *, nullable: bool = False) -> str | None:
+    if value is None and nullable:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{column} is not text ({shown(value, 40)})")
+    return value
+
+
+def _seconds(value: Any, column: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{column} is not a number of seconds ({shown(value, 40)})")
+    return float(value)
+
+
+def _periodicity(info: dict[str, Any] | None) -> None:
+    """The proven period of an octal game, as the heap solver stores it in ``info``."""
+    data = (info or {}).get("periodicity")
+    if data is None:
+        return
+    from ..solvers.heaps.periodicity import Periodicity
+
+    if not isinstance(data, dict):
+        raise ValueError("info.periodicity is not a JSON object")
+    known = set(Periodicity.__dataclass_fields__)
+    unknown = sorted(set(data) - known)
+    if unknown:
+        raise ValueError(f"info.periodicity has unknown keys {shown(', '.join(map(str, unknown)), 60)}")
+    for key in ("proven",):
+        if not isinstance(data.get(key), bool):
+            raise ValueError(f"info.periodicity.{key} is not true or false")
+    for key, least in (("checked_to", 0), ("max_take", 0), ("period", 1), ("preperiod", 0), ("last_exceptional", -1),
+                       ("candidate_period", 1), ("candidate_preperiod", 0), ("needs_max", 0)):
+        _integer(data.get(key), f"info.periodicity.{key}", nullable=key not in ("checked_to", "max_take"), least=least)
+    if data["proven"] and (data.get("period") is None or data.get("preperiod") is None):
+        raise ValueError("info.periodicity is proven but has no period and pre-period")
+    _text(data.get("reason"), "info.periodicity.reason", nullable=True)
+
+
+def _progress(progress: dict[str, Any] | None) -> None:
+    """Where an unfinished solve stopped: a phase name and level numbers."""
+    if progress is None:
+        return
+    _text(progress.get("phase"), "progress.phase", nullable=True)
+    for key, value in progress.items():
+        if key in ("level", "winlose_levels", "tie_levels", "grundy_levels"):  # where a resume goes on from
+            _integer(value, f"progress.{key}", nullable=True, least=0)
+
+
+def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
+    """The columns of a raw ``game`` row, parsed and checked; raises :class:`DamagedGame`."""
+    name = data.get("name")
+    try:
+        out = dict(data)
+        _integer(data.get("id"), "id")
+        _text(name, "name")
+        _text(data.get("family"), "family")
+        out["parameters"] = _json_object(data.get("parameters"), "parameters", nullable=False)
+        out["info"] = _json_object(data.get("info"), "info", nullable=True)
+        out["progress"] = _json_object(data.get("progress"), "progress", nullable=True)
+        _integer(data.get("rules_version"), "rules_version")
+        impartial = data.get("impartial")
+        if impartial not in (0, 1):  # True and False are 1 and 0; SQLite stores them so
+            raise ValueError(f"impartial is not true or false ({shown(impartial, 40)})")
+        out["impartial"] = bool(impartial)
+        if data.get("status") not in STATUSES:
+            raise ValueError(f"status {shown(data.get('status'), 40)} is none of {', '.join(STATUSES)}")
+        _integer(data.get("start_code"), "start_code", least=0)
+        _text(data.get("start_position"), "start_position")
+        _integer(data.get("positions"), "positions", nullable=True, least=0)
+        _integer(data.get("moves"), "moves", nullable=True, least=0)
+        for column in ("created_at", "solved_at", "gamedb_version"):
+            _text(data.get(column), column, nullable=True)
+        for column in ("enumerate_seconds", "solve_seconds"):
+            out[column] = _seconds(data.get(column), column)
+        _periodicity(out["info"])
+        _progress(out["progress"])
+    except ValueError as exc:
+        raise damaged(name, str(exc)) from None
+    return out
+
+
+# --- position rows ---------------------------------------------------------------------------
+
+def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> dict[str, Any]:
+    """The columns of a stored position row (any of text, player, result, remoteness, degree,
+    best_move, grundy), checked as a solved game stores them; raises :class:`DamagedGame`."""
+    text = row.get("text")
+    try:
+        if "text" in row:
+            _text(text, "text")
+        if "player" in row and (isinstance(row["player"], bool) or row["player"] not in (0, 1)):
+            raise ValueError(f"the player to move is {shown(row['player'], 20)}, not 0 or 1")
+        if "result" in row and row["result"] not in RESULTS:
+            raise ValueError(f"result {shown(row['result'], 20)} is none of {', '.join(RESULTS)}")
+        if "remoteness" in row:
+            remoteness = _integer(row["remoteness"], "remoteness", nullable=True, least=0)
+            if remoteness is None and not impartial and row.get("result", "draw") != "draw":
+                raise ValueError(f"a {row['result']} has no remoteness")
+        if "degree" in row:
+            _integer(row["degree"], "degree", least=0)
+        if "best_move" in row:
+            _text(row["best_move"], "best_move", nullable=True)
+        if "grundy" in row:
+            _integer(row["grundy"], "grundy", nullable=True, least=0)
+    except ValueError as exc:
+        where = f"position {shown(text, 40)}: " if isinstance(text, str) else f"position code {shown(row.get('code'), 20)}: "
+        raise damaged(game_name, where + str(exc)) from None
+    return row
+
+
+def missing_child(game_name: str, text: str, label: str) -> DamagedGame:
+    return damaged(game_name, f"position {shown(text, 40)}: its move {shown(label, 20)} leads to a position missing from the file")
