@@ -195,12 +195,18 @@ def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *
 
 
 def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
-    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short connection each)."""
+    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short connection each).
+
+    Each row is checked as it is handed on, so the rows before a damaged one
+    are still streamed (``gamedb export`` writes them, then the error).
+    """
     after = -1  # codes are non-negative
     while True:
         with engine.connect() as conn:
-            rows = read_page(conn, record, after, batch)
+            rows = read_page(conn, record, after, batch, checked=False)
         if not rows:
             return
-        yield from rows
+        for row in rows:
+            checked_position(record.name, record.impartial, row._asdict())
+            yield row
         after = rows[-1].code
