@@ -9,7 +9,8 @@ position with the position's own values (no moves) under a header line.
 Positions read from stdin (``gamedb query NAME -``) are answered a batch at a
 time and written as they come; a line that fails gives its error in its
 place (``{"position": ..., "error": ...}`` in JSON Lines) and the command
-exits 1 at the end.
+exits 1 at the end. Blank lines are skipped; a line longer than
+:data:`MAX_LINE` characters is refused unread, its error showing its start.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO
 
 from .answers import Answer, answer_lines, value_text
-from .errors import GamedbError
+from .errors import GamedbError, PositionError
 from .safe_text import escaped, json_escaped
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -29,6 +30,10 @@ CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree",
 
 #: positions answered per batch when reading many
 BATCH = 2000
+#: the longest line read as a position (longer ones get an error in their place, unread by the rules)
+MAX_LINE = 4096
+#: characters of an over-long line repeated in its error
+SHOWN = 40
 
 Answered = Answer | GamedbError
 
@@ -40,7 +45,7 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
     elif fmt == "jsonl":
         text = _json_line(answer)
     elif fmt == "csv":
-        text = _csv_text([_csv_row(answer, None)], header=True)
+        text = _csv_text([_csv_row(answer, answer.position)], header=True)
     else:
         text = "".join(line + "\n" for line in answer_lines(answer))
     return terminal_safe(text, fmt)
@@ -71,29 +76,30 @@ def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
         yield batch
 
 
-def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], None]) -> tuple[int, int]:
+def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], object]) -> tuple[int, int]:
     """Answer ``positions`` a batch at a time and write them in ``fmt``; returns (answered, failed)."""
     done = failed = 0
     first = True
     if fmt == "json":
         write("[")
     for batch in batches(positions):
-        answers = answer_batch(batch)
+        answers = _answer_lines(answer_batch, batch)
         parts = []
-        for text, answer in zip(batch, answers, strict=False):
-            error = answer if isinstance(answer, GamedbError) else None
-            failed += error is not None
+        for text, answer in zip(batch, answers, strict=True):
+            if len(text) > MAX_LINE:
+                text = text[:SHOWN] + "..."
+            failed += isinstance(answer, GamedbError)
             if fmt == "jsonl":
-                parts.append(_error_line(text, error) if error else _json_line(answer))
+                parts.append(_error_line(text, answer) if isinstance(answer, GamedbError) else _json_line(answer))
             elif fmt == "json":
-                item = {"position": text, "error": str(error)} if error else answer.to_json()
-                parts.append(("\n" if first else ",\n") + json.dumps(item, ensure_ascii=False))
+                item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_json()
+                parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 first = False
             elif fmt == "csv":
-                parts.append(_csv_text([_csv_row(None if error else answer, error, text)], header=first))
+                parts.append(_csv_text([_csv_row(answer, text)], header=first))
                 first = False
             else:
-                parts.append(_table_line(text, answer, error))
+                parts.append(_table_line(text, answer))
         done += len(batch)
         write(terminal_safe("".join(parts), fmt))
     if fmt == "json":
@@ -101,23 +107,41 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     return done, failed
 
 
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+#: ``json.dumps(..., ensure_ascii=False)``, made once
+_LISTED = json.JSONEncoder(ensure_ascii=False)
+
+
+def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
+    """``answer_batch`` of the lines no longer than :data:`MAX_LINE`; an error in the place of each longer one."""
+    if all(len(text) <= MAX_LINE for text in batch):
+        return answer_batch(batch)
+    answered = iter(answer_batch([text for text in batch if len(text) <= MAX_LINE]))
+    return [
+        next(answered) if len(text) <= MAX_LINE else PositionError(f"a line of {len(text):,} characters is not a position (at most {MAX_LINE:,})")
+        for text in batch
+    ]
+
+
 def _json_line(answer: Answer) -> str:
-    return json.dumps(answer.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _COMPACT.encode(answer.to_json()) + "\n"
 
 
 def _error_line(text: str, error: GamedbError) -> str:
-    return json.dumps({"position": text, "error": str(error)}, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return _COMPACT.encode({"position": text, "error": str(error)}) + "\n"
 
 
-def _csv_row(answer: Answer | None, error: GamedbError | None, text: str | None = None) -> list:
-    if answer is None:
-        return [text, "", "", "", "", "", "", "", str(error)]
+def _csv_row(answer: Answered, text: str) -> list[object]:
+    """The CSV row of an answer, or of the error of position ``text``."""
+    if isinstance(answer, GamedbError):
+        return [text, "", "", "", "", "", "", "", str(answer)]
     grundy = "" if answer.grundy is None else answer.grundy
     remoteness = "" if answer.remoteness is None else answer.remoteness
     return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
 
 
-def _csv_text(rows: list[list], *, header: bool) -> str:
+def _csv_text(rows: list[list[object]], *, header: bool) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if header:
@@ -126,9 +150,9 @@ def _csv_text(rows: list[list], *, header: bool) -> str:
     return buffer.getvalue()
 
 
-def _table_line(text: str, answer: Answered, error: GamedbError | None) -> str:
-    if error is not None:
-        return f"{text}  Error: {error}\n"
+def _table_line(text: str, answer: Answered) -> str:
+    if isinstance(answer, GamedbError):
+        return f"{text}  Error: {answer}\n"
     who = answer.outcome if answer.impartial else f"{answer.player} to move"
     winner = f" ({answer.winner} wins)" if answer.winner and not answer.impartial else ""
     best = answer.best_move if answer.best_move is not None else "-"

@@ -158,3 +158,10 @@ def test_a_new_file_has_the_schema_the_migrations_build(tmp_path):
     assert _normalized_schema(created) == _normalized_schema(migrated)
     assert ("version", "alembic_version", str([(head_revision(),)])) in _normalized_schema(created)
     assert {kind for kind, _, _ in _normalized_schema(created)} >= {"table", "index", "view"}
+
+
+def test_the_new_file_statements_are_the_tables_compiled():
+    """gamedb.store.sqlite_schema writes out what SQLAlchemy compiles from gamedb.store.schema for SQLite."""
+    from gamedb.store.sqlite_schema import STATEMENTS, compiled_statements
+
+    assert [" ".join(s.split()) for s in STATEMENTS] == compiled_statements(), "\n".join(compiled_statements())

@@ -8,14 +8,14 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
-
-import typer
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import GamedbError
 from ..safe_text import cut_middle, escaped, json_escaped
 
 if TYPE_CHECKING:
+    import typer
+
     from ..api import Database
 
 EXIT_INTERRUPTED = 130
@@ -41,34 +41,50 @@ def out(text: str) -> None:
 
 
 def handle_errors(fn: F) -> F:
-    """Turn gamedb's errors (and database errors) into one line and an exit code."""
+    """Turn gamedb's errors (and database errors) into one line and an exit code (:func:`report_failure`)."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except GamedbError as exc:
-            err(f"Error: {exc}")
-            raise typer.Exit(exc.exit_code) from None
-        except KeyboardInterrupt:
-            err("Interrupted. Work committed so far is kept; run the same command again to resume.")
-            raise typer.Exit(EXIT_INTERRUPTED) from None
-        except BrokenPipeError:  # `gamedb export ... | head`: the reader has had enough
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-            raise typer.Exit(0) from None
-        except OSError as exc:  # a file we cannot read or write
-            where = f": {exc.filename}" if exc.filename else ""
-            err(f"Error: {exc.strerror or exc}{where}")
-            raise typer.Exit(1) from None
-        except Exception as exc:  # database driver errors: one line, never a traceback
-            if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
-                reason = getattr(exc, "orig", None) or exc
-                err(f"Error: database error: {str(reason).splitlines()[0]}")
-                raise typer.Exit(1) from None
-            raise
+        except BaseException as exc:
+            code = report_failure(exc)
+            if code is None:
+                raise
+            import typer
+
+            raise typer.Exit(code) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def report_failure(exc: BaseException) -> int | None:
+    """Say on stderr, in one line, why a command failed, and return its exit code; None: not ours to report.
+
+    gamedb's errors, Ctrl+C, a closed pipe on stdout, a file that cannot be
+    read or written, and database driver errors are reported; anything else
+    (a bug) is left to raise. Used by every command (:func:`handle_errors`)
+    and by the light solve path (:mod:`gamedb.cli.quick_solve`), which runs without Typer.
+    """
+    if isinstance(exc, GamedbError):
+        err(f"Error: {exc}")
+        return exc.exit_code
+    if isinstance(exc, KeyboardInterrupt):
+        err("Interrupted. Work committed so far is kept; run the same command again to resume.")
+        return EXIT_INTERRUPTED
+    if isinstance(exc, BrokenPipeError):  # `gamedb export ... | head`: the reader has had enough
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    if isinstance(exc, OSError):  # a file we cannot read or write
+        where = f": {exc.filename}" if exc.filename else ""
+        err(f"Error: {exc.strerror or exc}{where}")
+        return 1
+    if isinstance(exc, Exception) and type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+        reason = getattr(exc, "orig", None) or exc  # database driver errors: one line, never a traceback
+        err(f"Error: database error: {str(reason).splitlines()[0]}")
+        return 1
+    return None
 
 
 def settings(ctx: typer.Context) -> Settings:
@@ -80,24 +96,12 @@ def settings(ctx: typer.Context) -> Settings:
 
 
 def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None) -> Database:
-    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`GameClassOption`)."""
+    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`)."""
     from ..api import Database
 
     db = settings(ctx).db
     classes = [game_class] if game_class else []
     return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
-
-
-#: ``--game`` on a command that reads a stored game's rules
-GameClassOption = Annotated[
-    Optional[str],
-    typer.Option(
-        "--game",
-        metavar="MODULE:CLASS",
-        help="For a game solved from a Python class (solve --game module:Class): the same module:Class, "
-        "which you trust to run. A database file never chooses code on its own.",
-    ),
-]
 
 
 def show_json(data: Any) -> None:

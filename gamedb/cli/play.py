@@ -8,7 +8,8 @@ import typer
 
 from ..errors import InputError
 from ..safe_text import escaped
-from .common import GameClassOption, handle_errors, open_database, out
+from .common import handle_errors, open_database, out
+from .options import GameClassOption
 from .render import show_position, value_text
 
 

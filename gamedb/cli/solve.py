@@ -10,8 +10,9 @@ import typer
 
 from ..errors import InputError, UnknownFamily
 from ..games import family, family_names
-from .common import err, handle_errors, open_database, out
-from .render import ProgressBars
+from ..games.base import Game
+from .common import handle_errors, out, settings
+from .solve_run import run_solve
 
 
 class Engine(str, Enum):
@@ -29,50 +30,8 @@ solve_app = typer.Typer(
 )
 
 
-def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
-    from ..solvers.choice import ENGINES
-    from ..store.tuning import parse_size
-
-    engine = getattr(engine, "value", engine)
-    if engine not in ENGINES:  # checked before a new database file is created
-        raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    limit = None if memory_limit is None else parse_size(memory_limit)
-    if not quiet:
-        _say_tier_memory(game, engine, limit)
-    db = open_database(ctx, create=True)
-    with ProgressBars(quiet) as bars:
-        report = db.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
-    if name is None and report.name != game.default_name():
-        err(f"Note: {game.default_name()} holds another game in this database; this one is stored as {report.name} (--name chooses the name).")
-    if report.already_solved:
-        out(f"{report.name} is already solved in {db.location} ({report.positions:,} positions); --force solves it again.")
-        return
-    if report.engine == "tiers" and "ix_position_text" in db.missing_indexes():
-        err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
-    answer = db.probe(report.name)
-    value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
-    out(
-        f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
-        f"Start {answer.position}: {answer.player} to move, {value}."
-    )
-
-
-def _say_tier_memory(game, engine: str, limit: int | None) -> None:
-    """Before a tier solve: the memory it needs at most (from the family's bounds on its tiers) and the limit."""
-    from ..solvers.choice import STRATEGIES
-    from ..store.tuning import default_memory_limit, human_size
-
-    if engine not in ("auto", "tiers") or not STRATEGIES["tiers"].accepts(game):
-        return
-    from ..solvers.tiers import memory_estimate
-
-    estimate = memory_estimate(game)
-    if estimate is not None:
-        need, largest, second = estimate
-        err(
-            f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
-            f"memory limit {human_size(limit if limit is not None else default_memory_limit())}."
-        )
+def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+    run_solve(settings(ctx).db, game, name, force, quiet, engine, memory_limit)
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
@@ -122,7 +81,7 @@ def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool
     return name or before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
 
 
-def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
+def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     """--set KEY=VALUE pairs, converted with the family's declared option types."""
     types = {p.name: p.type for p in cls.params}
     options: dict[str, Any] = {}
@@ -151,7 +110,8 @@ EXAMPLE_OPTIONS = {
 }
 
 
-def _solve_command(fam: str):
+def _solve_command(fam: str) -> None:
+    """Add ``gamedb solve FAMILY`` with the family's declared options."""
     cls = family(fam)
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
@@ -227,7 +187,8 @@ def _solve_command(fam: str):
             ],
         ),
     ]
-    command.__signature__ = inspect.Signature(params)
+    # Typer reads the options from the signature; a function object declares no __signature__, so it goes in its __dict__
+    vars(command)["__signature__"] = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"
     given = EXAMPLE_OPTIONS.get(fam)
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))

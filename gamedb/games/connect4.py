@@ -139,15 +139,14 @@ class Connect4(Game):
     def moves(self, state: Board) -> list[tuple[str, Board]]:
         if self.primitive(state) is not None:
             return []
+        mask = state[1]
+        return [(self._labels[c], self._drop(state, c)) for c in range(self.width) if not mask & self._top[c]]
+
+    def _drop(self, state: Board, c: int) -> Board:
+        """The board after the player to move drops a stone in column ``c`` (0-based; not full)."""
         x, mask = state
-        x_moves = not mask.bit_count() & 1
-        result = []
-        for c in range(self.width):
-            if mask & self._top[c]:
-                continue
-            cell = (mask + self._bottom[c]) & self._column[c]
-            result.append((self._labels[c], (x | cell if x_moves else x, mask | cell)))
-        return result
+        cell = (mask + self._bottom[c]) & self._column[c]
+        return (x if mask.bit_count() & 1 else x | cell, mask | cell)
 
     def tier(self, state: Board) -> int:
         """Stones on the board (every move adds one): the tier solver's tiers."""
@@ -185,22 +184,29 @@ class Connect4(Game):
         tokens = self._tokens(text)
         state = self.start()
         for i, token in enumerate(tokens, 1):
-            where = f"bad connect4 position {text!r}: move {i}"
-            if not (token.isascii() and token.isdigit()):
-                raise PositionError(f"{where}: {token!r} is not a column number (1-{self.width})")
-            column = bounded_int(token, self.width)
-            if not column:  # above the width, or 0
-                raise PositionError(f"{where}: there is no column {short_number(token.lstrip('0') or '0')} (columns are 1-{self.width})")
+            column = bounded_int(token, self.width) if token.isascii() and token.isdigit() else None
+            if not column:  # not a column number, or no such column
+                raise PositionError(self._bad_move(text, i, token, column))
             over = self.primitive(state)
-            if over == LOSE:
-                winner = self.players[1 - self.to_move(state)]
-                raise PositionError(f"{where} (column {column}): the game is over, {winner} made a line of {self.connect} at move {i - 1}")
-            if over == TIE:
-                raise PositionError(f"{where} (column {column}): the game is over, the board is full")
+            if over is not None:
+                where = f"bad connect4 position {text!r}: move {i} (column {column})"
+                if over == LOSE:
+                    winner = self.players[1 - self.to_move(state)]
+                    raise PositionError(f"{where}: the game is over, {winner} made a line of {self.connect} at move {i - 1}")
+                raise PositionError(f"{where}: the game is over, the board is full")
             if state[1] & self._top[column - 1]:
-                raise PositionError(f"{where} (column {column}): column {column} is full")
-            state = dict(self.moves(state))[self._labels[column - 1]]
+                raise PositionError(self._bad_move(text, i, token, column))
+            state = self._drop(state, column - 1)
         return state
+
+    def _bad_move(self, text: str, i: int, token: str, column: int | None) -> str:
+        """Why move ``i`` (``token``) of ``text`` cannot be played: not a number, no such column, or the column is full."""
+        where = f"bad connect4 position {text!r}: move {i}"
+        if not (token.isascii() and token.isdigit()):
+            return f"{where}: {token!r} is not a column number (1-{self.width})"
+        if not column:  # above the width, or 0
+            return f"{where}: there is no column {short_number(token.lstrip('0') or '0')} (columns are 1-{self.width})"
+        return f"{where} (column {column}): column {column} is full"
 
     def describe(self, state: Board) -> str:
         x, mask = state

@@ -9,6 +9,7 @@ Position text: nine characters of ``X``, ``O``, ``.`` row by row
 
 from __future__ import annotations
 
+from operator import mul
 from typing import TYPE_CHECKING
 
 from ..errors import PositionError
@@ -24,10 +25,14 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4
 EMPTY, X, O = 0, 1, 2  # noqa: E741 (O is the mark)
 _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
+_CELL = {ch: i for i, ch in enumerate(_CHARS)}
 
 
 def _has_line(board: tuple[int, ...], mark: int) -> bool:
-    return any(board[a] == board[b] == board[c] == mark for a, b, c in LINES)
+    for a, b, c in LINES:  # noqa: SIM110 (a plain loop, no generator: this runs for every position a query looks at)
+        if board[a] == mark and board[b] == mark and board[c] == mark:
+            return True
+    return False
 
 
 class TicTacToe(Game):
@@ -70,7 +75,7 @@ class TicTacToe(Game):
         return TicTacToeArrays(self)
 
     def encode(self, board: Board) -> int:
-        return sum(cell * p for cell, p in zip(board, _POWERS, strict=True))
+        return sum(map(mul, board, _POWERS))
 
     def decode(self, code: int) -> Board:
         cells = []
@@ -84,9 +89,9 @@ class TicTacToe(Game):
 
     def parse(self, text: str) -> Board:
         t = text.strip().upper().replace("-", ".").replace("_", ".")
-        if len(t) != 9 or any(ch not in _CHARS for ch in t):
+        if len(t) != 9 or not set(t) <= _CELL.keys():
             raise PositionError(f"bad tic-tac-toe position {text!r}: expected {self.position_syntax}")
-        board = tuple(_CHARS.index(ch) for ch in t)
+        board = tuple(map(_CELL.__getitem__, t))
         xs, os_ = board.count(X), board.count(O)
         if not (xs == os_ or xs == os_ + 1):
             raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")

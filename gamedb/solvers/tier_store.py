@@ -34,14 +34,18 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 
+from ..games.tier_rules import TierArrayRules
 from ..games.vector import RESULT_NAMES
+from ..progress import Progress
 from ..store.bulk import DEFER_INDEXES_FROM, copy_columns
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
+from ..store.rows import columns_except
 from ..store.schema import position
 
 #: rows per executemany / COPY batch
@@ -55,7 +59,7 @@ class TierFolder:
 
     def __init__(self, path: Path):
         self.path = path
-        self._headers: dict[tuple[str, int], tuple[int, tuple, np.dtype]] = {}  # (kind, tier) -> data offset, row shape, dtype
+        self._headers: dict[tuple[str, int], tuple[int, tuple[int, ...], np.dtype[Any]]] = {}  # (kind, tier) -> data offset, row shape, dtype
 
     @classmethod
     def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> TierFolder:
@@ -67,13 +71,14 @@ class TierFolder:
         return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")
 
     # --- the manifest: which tiers exist, written last by the forward pass ---------------
-    def manifest(self) -> dict | None:
+    def manifest(self) -> dict[str, Any] | None:
         try:
-            return json.loads((self.path / "manifest.json").read_text())
+            data: dict[str, Any] = json.loads((self.path / "manifest.json").read_text())
+            return data
         except (OSError, ValueError):
             return None
 
-    def write_manifest(self, data: dict) -> None:
+    def write_manifest(self, data: dict[str, Any]) -> None:
         tmp = self.path / "manifest.json.tmp"
         tmp.write_text(json.dumps(data))
         tmp.replace(self.path / "manifest.json")
@@ -94,7 +99,8 @@ class TierFolder:
         tmp.replace(final)
 
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
-        return np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
+        array: np.ndarray = np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
+        return array
 
     def read(self, kind: str, tier: int, start: int, stop: int) -> np.ndarray:
         """Rows ``start:stop`` of a saved array, read from its file: unlike a memory map, nothing of the
@@ -117,7 +123,16 @@ class TierFolder:
         return (self.path / f"{kind}-{tier}.npy").exists()
 
 
-def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, counts: dict[int, int], state: dict, *, progress=None) -> None:
+def write_positions(
+    engine: sa.Engine,
+    game_id: int,
+    rules: TierArrayRules,
+    folder: TierFolder,
+    counts: dict[int, int],
+    state: dict[str, Any],
+    *,
+    progress: Progress | None = None,
+) -> None:
     """Write every solved position row, in code order across the tiers, a committed range at a time.
 
     The rows of all tiers are merged by code ranges (:func:`code_ranges`),
@@ -138,7 +153,7 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
         with engine.begin() as conn:
             if not done:
                 _drop_indexes(conn, position_table, total, state)
-            parts = []
+            parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
             for t in tiers:
                 i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
                 if j > i:
@@ -173,35 +188,39 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 
-def _drop_indexes(conn, table, positions: int, state: dict) -> None:
+def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: dict[str, Any]) -> None:
     """SQLite, a large game into a table not larger: drop the table's secondary indexes; they are built
     again at the end, unless the table held no other rows and the game has :data:`LEAVE_INDEXES_FROM`
     positions or more (``state["indexes_left_out"]``; see the module's docstring)."""
     if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
         return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar()
+    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar_one()
     if existing >= positions:
         return
-    for index in sorted(table.indexes, key=lambda index: index.name):
+    for index in sorted(table.indexes, key=lambda index: str(index.name)):
         index.drop(conn, checkfirst=True)
     state["indexes_dropped"] = True
     state["indexes_left_out"] = existing == 0 and positions >= LEAVE_INDEXES_FROM
 
 
+#: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)
+_COLUMNS = columns_except("grundy")
+
+
 def write_rows(
-    conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list
+    conn: sa.Connection,
+    game_id: int,
+    codes: np.ndarray,
+    texts: list[str],
+    player: np.ndarray,
+    result: np.ndarray,
+    remoteness: np.ndarray,
+    degree: np.ndarray,
+    best_labels: list[str | None],
 ) -> None:
     """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
     names = np.array(RESULT_NAMES, dtype=object)
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
-    columns = {
-        "code": codes.tolist(),
-        "text": texts,
-        "player": player.tolist(),
-        "result": names[result].tolist(),
-        "remoteness": rem.tolist(),
-        "degree": degree.tolist(),
-        "best_move": best_labels,
-    }
-    copy_columns(conn, position, columns, game_id=game_id)
+    values = (codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
+    copy_columns(conn, position, dict(zip(_COLUMNS, values, strict=True)), game_id=game_id)

@@ -19,12 +19,16 @@ writing at heap k. The last batch stores the period of the values
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from typing import Any
+
 import sqlalchemy as sa
 
 from ...games.heaps import HeapGame
 from ...progress import Progress
 from ...store.bulk import copy_rows, indexes_built_after, insert_rows
 from ...store.catalog import load_progress, save_progress
+from ...store.rows import POSITION_COLUMNS
 from ...store.schema import game as game_table
 from ...store.schema import heap_rule, position
 from .periodicity import Periodicity, find_period
@@ -33,7 +37,6 @@ from .values import HeapValues, compute
 #: heaps written (and committed) per batch
 WRITE_BATCH = 100_000
 
-_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree", "best_move", "grundy")
 _GRUNDY = sa.text("SELECT grundy FROM position WHERE game_id = :g ORDER BY code")
 
 
@@ -72,7 +75,7 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
         end = min(written + WRITE_BATCH, top + 1)
         with engine.begin() as conn:
             with indexes_built_after(conn, position, end - written):
-                copy_rows(conn, position, _COLUMNS, _rows(game, values, written, end), game_id=game_id)
+                copy_rows(conn, position, POSITION_COLUMNS, _rows(game, values, written, end), game_id=game_id)
             if end > top:
                 periodicity = analyse_values(game, values.grundy)
                 _store_info(
@@ -93,8 +96,8 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
             return periodicity
 
 
-def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
-    """The position rows of heaps low..high-1, in ``_COLUMNS`` order (built column by column)."""
+def _rows(game: HeapGame, values: HeapValues, low: int, high: int) -> Iterator[tuple[Any, ...]]:
+    """The position rows of heaps low..high-1, in ``POSITION_COLUMNS`` order (built column by column)."""
     grundy = values.grundy[low:high]
     return zip(
         range(low, high),
@@ -109,19 +112,19 @@ def _rows(game: HeapGame, values: HeapValues, low: int, high: int):
     )
 
 
-def _store_info(conn, game_id: int, values: dict) -> None:
+def _store_info(conn: sa.Connection, game_id: int, values: dict[str, Any]) -> None:
     """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
     where = game_table.c.id == game_id
     info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
     conn.execute(game_table.update().where(where).values(info={**info, **values}))
 
 
-def analyse_values(game: HeapGame, values) -> Periodicity | None:
+def analyse_values(game: HeapGame, values: Sequence[int]) -> Periodicity | None:
     """The period of the values g(0..N), when the octal periodicity theorem applies to the rules."""
     return find_period(values, game.max_take) if game.theorem_applies else None
 
 
-def analyse(conn, game_id: int, game: HeapGame) -> Periodicity | None:
+def analyse(conn: sa.Connection, game_id: int, game: HeapGame) -> Periodicity | None:
     """The period of the stored values, when the octal periodicity theorem applies to the rules."""
     if not game.theorem_applies:
         return None

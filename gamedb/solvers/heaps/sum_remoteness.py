@@ -18,13 +18,18 @@ sum positions; :class:`SearchExhausted` says the budget is spent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ...games.heaps import HeapGame
 
 #: sum positions a solve searches, at most, to find the remoteness of small heaps
-#: (0.1-0.3 s on this machine; Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39)
+#: (Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39; its time: docs/performance.md)
 SEARCH_BUDGET = 10_000
+
+
+#: plies deep the search goes, at most: each level is a Python call, and a sum of thousands of
+#: small heaps (a long line of ``gamedb query nim -``) would otherwise exceed the recursion limit
+SEARCH_MAX_DEPTH = 400
 
 
 class SearchExhausted(Exception):
@@ -39,18 +44,34 @@ class SumSearch:
     single heaps below ``t`` (the caller fills them in order).
     """
 
-    def __init__(self, game: HeapGame, grundy: Sequence[int], degree: Sequence[int], remoteness: Sequence[int | None], budget: int = SEARCH_BUDGET):
+    def __init__(
+        self,
+        game: HeapGame,
+        grundy: Sequence[int],
+        degree: Sequence[int],
+        remoteness: Sequence[int | None],
+        budget: int = SEARCH_BUDGET,
+        max_visits: int | None = None,
+        options: dict[int, dict[int, list[tuple[int, ...]]]] | None = None,
+    ):
         self.game, self.grundy, self.degree, self.remoteness = game, grundy, degree, remoteness
         self.budget = budget
+        #: sum positions looked at (memoized or not), at most ``max_visits`` (None: no limit) -- a query's bound on
+        #: its time, where ``budget`` alone would let a sum of hundreds of heaps descend hundreds of plies per move
+        self.visits = 0
+        self.max_visits = max_visits
         self.memo: dict[tuple[int, ...], int] = {}
-        self._options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        #: the options of each heap by value (:meth:`_options_of`); a dict given by the caller is shared between searches
+        self._options: dict[int, dict[int, list[tuple[int, ...]]]] = {} if options is None else options
 
-    def live(self, parts) -> tuple[int, ...]:
+    def live(self, parts: Iterable[int]) -> tuple[int, ...]:
         """The heaps of ``parts`` that have moves, sorted: the position of the sum that matters."""
         return tuple(sorted(p for p in parts if self.degree[p]))
 
-    def of(self, heaps: tuple[int, ...]) -> int:
-        """Remoteness of the sum of ``heaps`` (sorted, all with moves); may raise :class:`SearchExhausted`."""
+    def of(self, heaps: tuple[int, ...], depth: int = 0) -> int:
+        """Remoteness of the sum of ``heaps`` (sorted, all with moves); may raise :class:`SearchExhausted`.
+
+        ``depth``: plies from the position first asked about (at most :data:`SEARCH_MAX_DEPTH`)."""
         if not heaps:
             return 0
         if len(heaps) == 1:
@@ -61,8 +82,13 @@ class SumSearch:
         known = self.memo.get(heaps)
         if known is not None:
             return known
+        self.visits += 1
+        if self.max_visits is not None and self.visits > self.max_visits:
+            raise SearchExhausted(f"more than {self.max_visits} sum positions looked at")
         if len(self.memo) >= self.budget:
             raise SearchExhausted(f"more than {self.budget} sum positions")
+        if depth + len(heaps) > SEARCH_MAX_DEPTH:  # every live heap is moved in at least once before the end
+            raise SearchExhausted(f"more than {SEARCH_MAX_DEPTH} plies deep")
         total = 0
         for h in heaps:
             total ^= self.grundy[h]
@@ -75,7 +101,7 @@ class SumSearch:
             groups = [by_value.get(total ^ self.grundy[h], ())] if total else by_value.values()
             for group in groups:
                 for parts in group:
-                    r = self.of(tuple(sorted(others + parts)))
+                    r = self.of(tuple(sorted(others + parts)), depth + 1)
                     if best is None or (r < best if total else r > best):
                         best = r
         assert best is not None  # a sum of live heaps has moves, and a win has a zero-valued one

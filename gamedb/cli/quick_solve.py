@@ -1,0 +1,152 @@
+"""The light solve path: ``gamedb solve FAMILY [options]`` without Typer.
+
+Typer reads a command line through pydantic (about 0.15 s of imports and
+validators for a dozen options), and interpreter shutdown with SQLAlchemy
+loaded costs another 0.05 s or so: together about half of a small solve
+(``gamedb solve nim --max 13``, issue 12). When the command line is a plain
+solve of a built-in family -- only ``--db`` before ``solve``; ``--name``,
+``--force``, ``--quiet`` before or after the family; the family's own
+options, ``--engine`` and ``--memory-limit`` after it; every value plain --
+this module reads it from the family's declared options
+(:attr:`gamedb.games.base.Game.params`, the same list Typer's command is built
+from) and runs the one solve of both paths (:func:`gamedb.cli.solve_run.run_solve`).
+Anything else -- help, ``--game``/``--set``, a plugin's family, an unknown or
+repeated option, a value that is not plainly an integer where one is
+expected, a missing required option -- goes to the full command line, which
+reads it or says what is wrong in its usual words.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from .argv import global_options
+
+#: options of every family's solve command that take a value, and the flags
+VALUE_OPTIONS = ("--name", "--engine", "--memory-limit")
+FLAGS = {"--force": "force", "--quiet": "quiet", "-q": "quiet"}
+_INTEGER = re.compile(r"[0-9]+")
+
+
+@dataclass
+class SolveRequest:
+    """A plain ``solve`` command line of a built-in family."""
+
+    db: str
+    family: str
+    options: dict[str, Any] = field(default_factory=dict)
+    name: str | None = None
+    force: bool = False
+    quiet: bool = False
+    engine: str = "auto"
+    memory_limit: str | None = None
+
+
+def _split(args: list[str], i: int, value_flags: set[str]) -> tuple[str, str | None, int] | None:
+    """(flag, value, next index) of the option at ``args[i]``; None for anything but a known flag with a plain value."""
+    arg = args[i]
+    flag, eq, value = arg.partition("=")
+    if eq:
+        return (flag, value, i + 1) if flag in value_flags and not value.startswith("-") else None
+    if arg in FLAGS:
+        return arg, None, i + 1
+    if arg in value_flags and i + 1 < len(args) and not args[i + 1].startswith("-"):
+        return arg, args[i + 1], i + 2
+    return None
+
+
+def parse_solve(argv: list[str]) -> SolveRequest | None:
+    """The request if ``argv`` is a plain solve of a built-in family, else None (the full parser decides)."""
+    from ..games import BUILTIN, family
+
+    found = global_options(argv, "solve")
+    if found is None:
+        return None
+    db, args = found
+    given: dict[str, str | None] = {}
+    i = 1
+    while i < len(args) and args[i].startswith("-"):  # --name, --force, --quiet before the family
+        step = _split(args, i, {"--name"})
+        if step is None or step[0] in given:
+            return None
+        given[step[0]], i = step[1], step[2]
+    if i >= len(args) or args[i] not in BUILTIN:
+        return None
+    fam = args[i]
+    cls = family(fam)
+    params = {p.flag: p for p in cls.params}
+    before, given = given, {}
+    i += 1
+    while i < len(args):
+        step = _split(args, i, {*params, *VALUE_OPTIONS})
+        if step is None or step[0] in given:
+            return None
+        given[step[0]], i = step[1], step[2]
+    options: dict[str, Any] = {}
+    for flag, p in params.items():
+        text = given.get(flag)
+        if text is None:
+            if p.required:
+                return None
+            if p.default is not None:
+                options[p.name] = p.default  # as Typer passes an option left out
+        elif p.type is int and _INTEGER.fullmatch(text):
+            options[p.name] = int(text)
+        elif p.type is str:
+            options[p.name] = text
+        else:
+            return None
+    return _request(db, fam, options, before, given)
+
+
+def _request(db: str, fam: str, options: dict[str, Any], before: dict[str, str | None], after: dict[str, str | None]) -> SolveRequest | None:
+    from ..solvers.choice import ENGINES
+
+    names = {before.get("--name"), after.get("--name")} - {None}
+    engine = after.get("--engine") or "auto"
+    if len(names) > 1 or engine not in ENGINES:
+        return None
+    flags = {FLAGS[flag] for flag in (*before, *after) if flag in FLAGS}
+    return SolveRequest(
+        db, fam, options, name=next(iter(names), None), force="force" in flags, quiet="quiet" in flags,
+        engine=engine, memory_limit=after.get("--memory-limit"),
+    )
+
+
+def try_solve(argv: list[str]) -> None:
+    """Solve on the light path and end the process, or return having done nothing (the full path takes over)."""
+    try:
+        request = parse_solve(argv)
+    except Exception:  # whatever went wrong, the full path reports it in its own words
+        return
+    if request is None:
+        return
+    from .. import api  # noqa: F401 (SQLAlchemy and the solver, imported while the collector is off: see quick.main)
+    from ..games import family
+    from ..solvers import solve  # noqa: F401
+    from .common import report_failure
+    from .solve_run import run_solve
+
+    gc.enable()
+    gc.freeze()  # what start-up made lives to the end: later collections of a long solve need not scan it
+    try:
+        game = family(request.family).from_options(**request.options)
+        run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
+        code = 0
+    except BaseException as exc:
+        found = report_failure(exc)
+        if found is None:
+            raise
+        code = found
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:  # the reader has gone; what was written stands
+        pass
+    # everything is written and the database closed: skip the interpreter's teardown of every module (~0.05 s)
+    os._exit(code)
