@@ -91,7 +91,7 @@ def single_heap_values(top: int, simple: list[tuple[int, int, int]]) -> tuple[li
     return grundy, remoteness, best, None
 
 
-def _repeat(grundy: list[int], remoteness: list[int], best: list, earlier: int, n: int, top: int) -> None:
+def _repeat(grundy: list[int], remoteness: list[int], best: list[tuple[int, int] | None], earlier: int, n: int, top: int) -> None:
     """Extend the lists from heap ``n`` to ``top``: heap m repeats heap m - (n - earlier), remoteness plus a constant."""
     period = n - earlier
     step = remoteness[n - 1] - remoteness[n - 1 - period]

@@ -68,8 +68,8 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     simple = [(i, r.take, r.parts) for i, r in enumerate(game.rules) if r.parts < 2]
     splits = [(i, r.take, int(r.unequal)) for i, r in enumerate(game.rules) if r.parts == 2]
     if not splits:
-        grundy, remoteness, best, repeated_from = single_heap_values(top, simple)
-        return HeapValues(grundy, remoteness, best, degree, top, repeated_from)
+        one_grundy, one_remoteness, one_best, repeated_from = single_heap_values(top, simple)
+        return HeapValues(one_grundy, one_remoteness, one_best, degree, top, repeated_from)
     import numpy as np  # only splits need it (and it takes a tenth of a second to import)
 
     degree_np = np.array(degree, dtype=np.int64)
