@@ -110,13 +110,13 @@ def test_a_solved_subtraction_game_past_its_repeat_verifies_and_a_changed_row_be
     from gamedb.errors import VerifyError
 
     db = fresh_db()
-    db.solve(make_game("subtraction", set="2,3,7", max=3000), "s")
+    db.solve(make_game("subtraction", set="2,3,7", max=10007), "s")
     db.verify("s")
-    oracle = one_heap_table((2, 3, 7), (2, 3, 7), 3000)
+    oracle = one_heap_table((2, 3, 7), (2, 3, 7), 10007)
     assert [(row["grundy"], row["remoteness"], row["best_move"]) for row in db.positions("s")] == [(g, r, b) for g, _, r, b in oracle]
     with db.engine.begin() as conn:
-        conn.execute(sa.text("UPDATE position SET remoteness = remoteness + 3 WHERE code = 2999"))
-    with pytest.raises(VerifyError, match="'2999'.*remoteness"):
+        conn.execute(sa.text("UPDATE position SET remoteness = remoteness + 3 WHERE code = 9999"))
+    with pytest.raises(VerifyError, match="'9999'.*remoteness"):
         db.verify("s")
 
 

@@ -94,12 +94,17 @@ def single_heap_values(top: int, simple: list[tuple[int, int, int]]) -> tuple[li
 def _repeat(grundy: list[int], remoteness: list[int], best: list[tuple[int, int] | None], earlier: int, n: int, top: int) -> None:
     """Extend the lists from heap ``n`` to ``top``: heap m repeats heap m - (n - earlier), remoteness plus a constant."""
     period = n - earlier
-    step = remoteness[n - 1] - remoteness[n - 1 - period]
     count = top + 1 - n
     block_g = grundy[n - period : n]
     block_b = best[n - period : n]
     block_r = remoteness[n - period : n]
-    repeats = -(-count // period)
+    step = remoteness[n - 1] - remoteness[n - 1 - period]  # the remoteness gained over one block
+    while len(block_r) < min(count, 4096):  # a block of some thousand heaps ending at n - 1: few list operations below
+        block_r = [r - step for r in block_r] + block_r
+        step *= 2
+        block_g += block_g
+        block_b += block_b
+    repeats = -(-count // len(block_r))
     grundy.extend((block_g * repeats)[:count])
     best.extend((block_b * repeats)[:count])
     for k in range(1, repeats + 1):
