@@ -97,6 +97,7 @@ def test_one_heap_games_repeat_a_proven_window_and_agree_with_the_oracle_heap_by
     assert values.repeated_from is not None and values.repeated_from < 200  # the loop stopped early: the repeat is tested
     got = [(g, bool(g), r, _label(game, n, b)) for n, (g, r, b) in enumerate(zip(values.grundy, values.remoteness, values.best, strict=True))]
     assert got == oracle
+    assert values.degree == [len(set(whole) & {n}) + sum(n > k for k in leave) for n in range(top + 1)]
     # every size around where the repeat starts: the lists end at the right heap, equal to the oracle's
     for small in range(1, values.repeated_from + 30):
         short = compute(make_game(family, max=small, **params))
