@@ -36,6 +36,12 @@ peak memory (maximum resident set) is its own:
 
 Nothing here is a test: it prints numbers and ratios, and marks each target
 ``ok`` or ``MISSED``.
+
+The parts, one module each beside this script: ``catmouse_graph.py`` (1),
+``pure_python_solver.py`` (the solver 1 compares with), ``connect4_solve.py``
+(2), ``query_latency.py`` (3), ``heap_solve.py`` (4), ``surface.py`` (5),
+``tiers.py`` (``--tiers``); ``report.py`` prints the rows and runs the child
+processes.
 """
 
 from __future__ import annotations
@@ -44,357 +50,22 @@ import argparse
 import json
 import os
 import platform
-import random
-import resource
 import shutil
 import sqlite3
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
-from collections import deque
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+import catmouse_graph
+import connect4_solve
+import query_latency
+from catmouse_graph import job_agree, job_floor, job_gamedb, job_verify
+from pure_python_solver import job_pure
+from query_latency import job_api, job_queries
+from report import ROOT, line, run_child, verdict
+from tiers import job_floor_rows, run_tiers
 
-# published Connect-Four figures (issue 4): positions reachable from the empty board, the start's value
-# (for 4x4 also checked by tests/test_connect4.py against an independent oracle)
-CONNECT4_KNOWN = {(4, 4): (161_029, "tie", 16), (5, 4): (3_945_711, "tie", 20)}
-
-# targets (issue 5)
-TARGET_RATIO = 1.0  # gamedb time / pure-Python time on the big graph
-TARGET_PEAK_MB = 2048
-TARGET_C4_SECONDS = 300
-TARGET_QUERY_P99_MS = 1.0
-TARGET_PROCESS_SECONDS = 0.5
-TARGET_API_MS = 50.0  # issue 14: a position from `gamedb serve`, median of 100 requests
-
-GRAPH_SEED = 913
-
-
-# --- the graph ------------------------------------------------------------------------------
-
-
-def bench_graph(nodes: int, edges: int, seed: int = GRAPH_SEED) -> list[list[int]]:
-    """A connected random graph valid for LeetCode 913, the same for every run.
-
-    A uniformly random recursive tree spans nodes 1..n-1, the hole (node 0)
-    is joined to one random node, and random extra edges are added until
-    there are ``edges`` edges. Every node then has a neighbour other than the
-    hole, so neither player is ever stuck.
-    """
-    rng = random.Random(seed)
-    chosen: set[tuple[int, int]] = set()
-    others = list(range(1, nodes))
-    rng.shuffle(others)
-    for i in range(1, len(others)):
-        a, b = others[i], others[rng.randrange(i)]
-        chosen.add((min(a, b), max(a, b)))
-    chosen.add((0, rng.randrange(1, nodes)))
-    while len(chosen) < edges:
-        a, b = rng.randrange(nodes), rng.randrange(nodes)
-        if a != b:
-            chosen.add((min(a, b), max(a, b)))
-    graph: list[list[int]] = [[] for _ in range(nodes)]
-    for a, b in sorted(chosen):
-        graph[a].append(b)
-        graph[b].append(a)
-    return graph
-
-
-# --- the pure-Python solver (the seeds' algorithm) ----------------------------------------------
-
-MOUSE_TURN, CAT_TURN = 0, 1
-DRAW, MOUSE_WIN, CAT_WIN = 0, 1, 2
-
-
-def pure_python_solve(graph: list[list[int]]):
-    """The seeds' queue algorithm (LeetCode 913, seed 000), with remoteness.
-
-    ``results[mouse][cat][turn]`` is DRAW / MOUSE_WIN / CAT_WIN and
-    ``degrees`` counts each state's moves not yet known to lose. The queue
-    starts with the game-over states; popping a state walks its predecessors:
-    a predecessor whose mover wins here is won at once, any other one loses a
-    degree and is lost at zero. Each decided state gets remoteness = the
-    popped state's + 1 (the queue pops in nondecreasing remoteness, so a win
-    takes its shortest win and a loss its longest). Undecided states are draws.
-    """
-    n = len(graph)
-    degrees = [[[0, 0] for _ in range(n)] for _ in range(n)]
-    results = [[[DRAW, DRAW] for _ in range(n)] for _ in range(n)]
-    remoteness = [[[None, None] for _ in range(n)] for _ in range(n)]
-    for mouse in range(n):
-        for cat in range(1, n):
-            degrees[mouse][cat][MOUSE_TURN] = len(graph[mouse])
-            degrees[mouse][cat][CAT_TURN] = len(graph[cat])
-    for node in graph[0]:  # the cat may not enter the hole
-        for mouse in range(n):
-            degrees[mouse][node][CAT_TURN] -= 1
-    queue = deque()
-    for cat in range(1, n):
-        for turn in (MOUSE_TURN, CAT_TURN):
-            results[0][cat][turn] = MOUSE_WIN
-            remoteness[0][cat][turn] = 0
-            queue.append((0, cat, turn))
-    for node in range(1, n):
-        for turn in (MOUSE_TURN, CAT_TURN):
-            results[node][node][turn] = CAT_WIN
-            remoteness[node][node][turn] = 0
-            queue.append((node, node, turn))
-    while queue:
-        mouse, cat, turn = queue.popleft()
-        result = results[mouse][cat][turn]
-        after = remoteness[mouse][cat][turn] + 1
-        if turn == MOUSE_TURN:  # the cat moved here
-            previous = [(mouse, c, CAT_TURN) for c in graph[cat] if c != 0]
-        else:  # the mouse moved here
-            previous = [(m, cat, MOUSE_TURN) for m in graph[mouse]]
-        for pm, pc, pt in previous:
-            if results[pm][pc][pt] != DRAW:
-                continue
-            if (result == MOUSE_WIN and pt == MOUSE_TURN) or (result == CAT_WIN and pt == CAT_TURN):
-                results[pm][pc][pt] = result
-                remoteness[pm][pc][pt] = after
-                queue.append((pm, pc, pt))
-            else:
-                degrees[pm][pc][pt] -= 1
-                if degrees[pm][pc][pt] == 0:
-                    results[pm][pc][pt] = CAT_WIN if pt == MOUSE_TURN else MOUSE_WIN
-                    remoteness[pm][pc][pt] = after
-                    queue.append((pm, pc, pt))
-    return results, remoteness
-
-
-def pure_python_solve_flat(graph: list[list[int]]):
-    """The same algorithm on flat lists indexed by ``(mouse * n + cat) * 2 + turn``: a tighter variant."""
-    n = len(graph)
-    size = 2 * n * n
-    results = [DRAW] * size
-    remoteness = [None] * size
-    degrees = [0] * size
-    cat_moves = [[c for c in nbrs if c != 0] for nbrs in graph]
-    queue = deque()
-    for mouse in range(n):
-        for cat in range(1, n):
-            s = (mouse * n + cat) * 2
-            if mouse == 0 or mouse == cat:
-                winner = MOUSE_WIN if mouse == 0 else CAT_WIN
-                results[s] = results[s + 1] = winner
-                remoteness[s] = remoteness[s + 1] = 0
-                queue.append(s)
-                queue.append(s + 1)
-            else:
-                degrees[s] = len(graph[mouse])
-                degrees[s + 1] = len(cat_moves[cat])
-    while queue:
-        s = queue.popleft()
-        result, after = results[s], remoteness[s] + 1
-        rest, turn = divmod(s, 2)
-        mouse, cat = divmod(rest, n)
-        if turn == MOUSE_TURN:
-            previous = [(mouse * n + c) * 2 + CAT_TURN for c in cat_moves[cat]]
-            mover_wins = result == CAT_WIN
-        else:
-            previous = [(m * n + cat) * 2 for m in graph[mouse]]
-            mover_wins = result == MOUSE_WIN
-        for p in previous:
-            if results[p] != DRAW:
-                continue
-            if mover_wins:
-                results[p] = result
-                remoteness[p] = after
-                queue.append(p)
-            else:
-                degrees[p] -= 1
-                if degrees[p] == 0:
-                    results[p] = CAT_WIN if p % 2 == MOUSE_TURN else MOUSE_WIN
-                    remoteness[p] = after
-                    queue.append(p)
-    return results, remoteness
-
-
-# --- jobs run in child processes -----------------------------------------------------------------
-
-
-def peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
-
-
-def job_gamedb(args) -> dict:
-    from gamedb import Database, make_game
-
-    server = "://" in args.db  # a SQLAlchemy URL (PostgreSQL) rather than a file
-    db_path = None if server else Path(args.db)
-    params = json.loads(args.params)
-    game = make_game(args.family, **params)
-    db = Database(args.db, create=True)
-    phases: dict[str, float] = {}
-    clock = [time.perf_counter(), None]
-
-    def progress(phase, done, total):
-        if phase != clock[1]:
-            now = time.perf_counter()
-            if clock[1] is not None:
-                phases[clock[1]] = phases.get(clock[1], 0) + now - clock[0]
-            clock[:] = [now, phase]
-
-    t0 = time.perf_counter()
-    report = db.solve(game, args.name, engine=args.engine, progress=progress, force=args.force)
-    seconds = time.perf_counter() - t0
-    if clock[1] is not None:
-        phases[clock[1]] = phases.get(clock[1], 0) + time.perf_counter() - clock[0]
-    start = db.probe(args.name)
-    db.close()
-    # the WAL and journal files a solve may leave
-    files = [] if server else [db_path.with_name(db_path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
-    return {
-        "seconds": seconds,
-        "positions": report.positions,
-        "moves": report.moves,
-        "peak_mb": peak_mb(),
-        "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate
-        "engine": report.engine,
-        "start": [start.result, start.remoteness],
-        "phases": phases,
-        "file_bytes": None if server else db_path.stat().st_size,
-        "extra_files": sorted(p.name for p in files if p.exists()),
-    }
-
-
-def job_pure(args) -> dict:
-    graph = json.loads(Path(args.graph).read_text())
-    solver = pure_python_solve_flat if args.flat else pure_python_solve
-    t0 = time.perf_counter()
-    results, remoteness = solver(graph)
-    seconds = time.perf_counter() - t0
-    out = {"seconds": seconds, "peak_mb": peak_mb()}
-    if args.db:  # check the values against gamedb's on a sample of stored positions
-        out["checked"], out["disagree"] = _compare(args.db, args.name, graph, results, remoteness, flat=args.flat)
-    return out
-
-
-def _compare(db_path, name, graph, results, remoteness, *, flat: bool, sample: int = 10_000):
-    n = len(graph)
-    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as con:
-        gid = con.execute("SELECT id FROM game WHERE name = ?", (name,)).fetchone()[0]
-        rows = con.execute("SELECT code, result, remoteness FROM position WHERE game_id = ?", (gid,)).fetchall()
-    stored = random.Random(1).sample(rows, min(sample, len(rows)))
-    disagree = 0
-    for code, result, rem in stored:
-        rest, turn = divmod(code, 2)
-        mouse, cat = divmod(rest, n)
-        if flat:
-            value, r = results[code], remoteness[code]
-        else:
-            value, r = results[mouse][cat][turn], remoteness[mouse][cat][turn]
-        mover_won = (value == MOUSE_WIN and turn == MOUSE_TURN) or (value == CAT_WIN and turn == CAT_TURN)
-        mine = "draw" if value == DRAW else ("win" if mover_won else "lose")
-        if (mine, r) != (result, rem):
-            disagree += 1
-    return len(stored), disagree
-
-
-def job_floor(args) -> dict:
-    """Bare rows, no indexes, one transaction: what any SQL-backed solver must at least write."""
-    path = Path(args.db)
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE position (code INTEGER, value INTEGER)")
-    con.execute("CREATE TABLE move (parent INTEGER, child INTEGER, ord INTEGER)")
-    t0 = time.perf_counter()
-    con.executemany("INSERT INTO position VALUES (?, ?)", ((i, i & 7) for i in range(args.positions)))
-    con.executemany("INSERT INTO move VALUES (?, ?, ?)", ((i >> 2, i, i & 3) for i in range(args.moves)))
-    con.commit()
-    con.close()
-    return {"seconds": time.perf_counter() - t0, "peak_mb": peak_mb(), "file_bytes": path.stat().st_size}
-
-
-def job_verify(args) -> dict:
-    from gamedb import Database
-
-    db = Database(args.db, readonly=True)
-    t0 = time.perf_counter()
-    report = db.verify(args.name)
-    return {"seconds": time.perf_counter() - t0, "positions": report.positions, "peak_mb": peak_mb()}
-
-
-def _sample_texts(db, name: str, count: int, seed: int) -> list[str]:
-    """The text of ``count`` random stored positions of game ``name`` (a SQLite file's ``Database``)."""
-    record, game = db.rules(name)
-    with db.engine.connect() as conn:
-        codes = conn.exec_driver_sql("SELECT code FROM position WHERE game_id = ?", (record.id,)).scalars().all()
-    return [game.format(game.decode(code)) for code in random.Random(seed).sample(codes, min(count, len(codes)))]
-
-
-def job_queries(args) -> dict:
-    from gamedb import Database
-
-    db = Database(args.db, readonly=True)
-    texts = _sample_texts(db, args.name, args.count, seed=2)
-    for text in texts[:200]:  # warm up: caches, compiled statements
-        db.probe(args.name, text)
-    latencies = []
-    for text in texts:
-        t0 = time.perf_counter()
-        db.probe(args.name, text)
-        latencies.append(time.perf_counter() - t0)
-    latencies.sort()
-    return {
-        "count": len(latencies),
-        "p50_ms": 1000 * latencies[len(latencies) // 2],
-        "p99_ms": 1000 * latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))],
-        "sample": texts[:5],
-    }
-
-
-def job_api(args) -> dict:
-    """``--count`` random positions asked of a real `gamedb serve` (a child process on a free port), one HTTP request each."""
-    import re
-    import urllib.parse
-    import urllib.request
-
-    from gamedb import Database
-
-    db = Database(args.db, readonly=True)
-    texts = _sample_texts(db, args.name, args.count + 20, seed=4)
-    db.close()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "gamedb", "--db", args.db, "serve", "--port", "0"], stderr=subprocess.PIPE, text=True
-    )
-    try:
-        line = server.stderr.readline()
-        found = re.search(r"at (http://\S+/) ", line)
-        if not found:
-            raise SystemExit(f"gamedb serve did not start: {line}{server.stderr.read()}")
-        base = f"{found.group(1)}api/games/{urllib.parse.quote(args.name)}/positions?position="
-        latencies = []
-        for i, text in enumerate(texts):  # the first 20 warm up: the rules are built on the first request
-            t0 = time.perf_counter()
-            with urllib.request.urlopen(base + urllib.parse.quote(text)) as response:
-                answer = json.load(response)
-            if i >= 20:
-                latencies.append(time.perf_counter() - t0)
-            if answer["position"] != text:
-                raise SystemExit(f"the API answered {answer['position']!r} for {text!r}")
-    finally:
-        server.terminate()
-        server.wait()
-    latencies.sort()
-    return {"count": len(latencies), "p50_ms": 1000 * statistics.median(latencies), "max_ms": 1000 * latencies[-1]}
-
-
-def job_agree(args) -> dict:
-    """Probe the same random positions in two databases (``--db`` and the URL in ``--graph``) and count equal answers."""
-    from gamedb import Database
-
-    a, b = Database(args.db, readonly=True), Database(args.graph)
-    texts = _sample_texts(a, args.name, args.count, seed=3)
-    equal = sum(a.probe(args.name, text).to_json() == b.probe(args.name, text).to_json() for text in texts)
-    return {"checked": len(texts), "equal": equal}
-
-
-from tiers import job_floor_rows, run_tiers  # noqa: E402 - bench/ is the script's folder
-
+#: the jobs ``run.py --child JOB`` runs, each in a fresh interpreter (:func:`report.run_child`)
 JOBS = {
     "floor_rows": job_floor_rows, "gamedb": job_gamedb, "pure": job_pure, "floor": job_floor, "verify": job_verify,
     "queries": job_queries, "agree": job_agree, "api": job_api,
@@ -412,27 +83,6 @@ def child_main(argv: list[str]) -> None:
         parser.add_argument(opt, type=int)
     args = parser.parse_args(argv)
     print(json.dumps(JOBS[args.job](args)))
-
-
-def run_child(*args: str) -> dict:
-    """Run one job in a fresh interpreter; its JSON answer."""
-    proc = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", *args], capture_output=True, text=True, cwd=ROOT
-    )
-    if proc.returncode != 0:
-        raise SystemExit(f"benchmark job {args[0]} failed:\n{proc.stderr[-3000:]}")
-    return json.loads(proc.stdout.strip().splitlines()[-1])
-
-
-# --- the report ---------------------------------------------------------------------------------
-
-
-def line(label: str, value: str, target: str = "") -> None:
-    print(f"  {label:<46} {value:<34} {target}", flush=True)
-
-
-def verdict(ok: bool, text: str) -> str:
-    return f"target {text}: {'ok' if ok else 'MISSED'}"
 
 
 def main() -> None:
@@ -481,154 +131,21 @@ def main() -> None:
 
 
 def _run(args, work: Path, nodes: int, edges: int, c4: tuple[int, int]) -> None:
-    graph = bench_graph(nodes, edges)
-    graph_file = work / "graph.json"
-    graph_file.write_text(json.dumps(graph))
-    params = json.dumps({"graph": str(graph_file)})
-
-    print(f"\n1. cat-and-mouse on a random graph: {nodes:,} nodes, {edges:,} edges (seed {GRAPH_SEED})")
-    big = work / "catmouse.sqlite"
-    solved = run_child("gamedb", "--db", str(big), "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "auto")
-    pos, mov, t_gamedb = solved["positions"], solved["moves"], solved["seconds"]
-    phases = ", ".join(f"{k} {v:.1f} s" for k, v in solved["phases"].items())
-    line("positions, moves", f"{pos:,}, {mov:,}")
-    line(f"gamedb solve, end to end ({solved['engine']} engine)", f"{t_gamedb:.1f} s")
-    line("  phases", phases)
-    line("  positions per second", f"{pos / t_gamedb:,.0f}")
-    line("  peak memory", f"{solved['peak_mb']:,.0f} MB", verdict(solved["peak_mb"] <= TARGET_PEAK_MB, f"<= {TARGET_PEAK_MB} MB"))
-    line("  database file", f"{solved['file_bytes'] / 1e6:,.0f} MB, {solved['file_bytes'] / pos:.0f} bytes/position")
-    line("  one self-contained file (no -wal/-shm)", "yes" if not solved["extra_files"] else f"no: {', '.join(solved['extra_files'])}")
-
+    big, graph_file, solved = catmouse_graph.solve_rows(work, nodes, edges)
     if args.api_only:
         print("\n3. queries on the big graph's database")
-        report_api(big)
+        query_latency.report_api(big)
         return
-    q, times = measure_queries(big)  # printed in section 3
-    pure = run_child("pure", "--graph", str(graph_file), "--db", str(big), "--name", "bench")
-    ratio = t_gamedb / pure["seconds"]
-    line("pure-Python queue solver (seeds' algorithm)", f"{pure['seconds']:.1f} s, peak {pure['peak_mb']:,.0f} MB")
-    line("  agrees with gamedb on", f"{pure['checked'] - pure['disagree']:,} of {pure['checked']:,} sampled positions")
-    line("ratio gamedb / pure-Python", f"{ratio:.2f}", verdict(ratio <= TARGET_RATIO, f"<= {TARGET_RATIO}"))
-    flat = run_child("pure", "--graph", str(graph_file), "--flat", "--db", str(big), "--name", "bench")
-    agrees = f"agrees on {flat['checked'] - flat['disagree']:,} of {flat['checked']:,}"
-    line("  (same algorithm on flat lists)", f"{flat['seconds']:.1f} s, ratio {t_gamedb / flat['seconds']:.2f}; {agrees}")
-
-    floor = run_child("floor", "--db", str(work / "floor.sqlite"), "--positions", str(pos), "--moves", str(mov))
-    line(f"bulk insert of {pos + mov:,} bare rows (floor)", f"{floor['seconds']:.1f} s ({(pos + mov) / floor['seconds']:,.0f} rows/s)")
-    line("gamedb / floor", f"{t_gamedb / floor['seconds']:.2f}x")
-    (work / "floor.sqlite").unlink(missing_ok=True)
-    # cat-mouse keeps one row per position and the move lists (token_move), no row per move
-    kept = run_child("floor", "--db", str(work / "floor.sqlite"), "--positions", str(pos), "--moves", "0")
-    line(f"  bare rows for the positions alone ({pos:,})", f"{kept['seconds']:.1f} s; gamedb / that floor {t_gamedb / kept['seconds']:.2f}x")
-    (work / "floor.sqlite").unlink(missing_ok=True)
-
-    if args.sql:
-        sql_db = work / "catmouse-sql.sqlite"
-        sql = run_child("gamedb", "--db", str(sql_db), "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "sql")
-        line("gamedb --engine sql, end to end", f"{sql['seconds']:.1f} s, peak {sql['peak_mb']:,.0f} MB")
-        line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in sql["phases"].items()))
-        line("  ratio to pure-Python / to floor", f"{sql['seconds'] / pure['seconds']:.2f} / {sql['seconds'] / floor['seconds']:.2f}x")
-        sql_db.unlink(missing_ok=True)
-
-    if args.postgres:
-        pg = run_child("gamedb", "--db", args.postgres, "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "auto", "--force")
-        line(f"gamedb on PostgreSQL ({pg['engine']} engine)", f"{pg['seconds']:.1f} s, {pg['seconds'] / t_gamedb:.2f}x SQLite, peak {pg['peak_mb']:,.0f} MB")
-        same = run_child("agree", "--db", str(big), "--graph", args.postgres, "--name", "bench", "--count", "10000")
-        line("  answers equal to SQLite's on", f"{same['equal']:,} of {same['checked']:,} sampled positions")
-        if args.sql:  # the bounded-memory engine on the server as well
-            pg_sql = run_child("gamedb", "--db", args.postgres, "--name", "bench", "--family", "cat-mouse", "--params", params, "--engine", "sql", "--force")
-            line("gamedb --engine sql on PostgreSQL", f"{pg_sql['seconds']:.1f} s, peak {pg_sql['peak_mb']:,.0f} MB")
-            line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in pg_sql["phases"].items()))
-            same = run_child("agree", "--db", str(big), "--graph", args.postgres, "--name", "bench", "--count", "10000")
-            line("  answers equal to SQLite's on", f"{same['equal']:,} of {same['checked']:,} sampled positions")
-
-    if args.verify:
-        checked = run_child("verify", "--db", str(big), "--name", "bench")
-        line("gamedb verify (every position)", f"{checked['seconds']:.1f} s ({checked['positions'] / checked['seconds']:,.0f} positions/s)")
-
-    width, height = c4
-    print(f"\n2. Connect-Four {width}x{height}")
-    try:
-        from gamedb.games import family
-
-        family("connect4")
-        available = True
-    except Exception as exc:  # noqa: BLE001 - any failure to load the family means: skip
-        available = False
-        line("skipped", f"the connect4 family is not available ({exc})")
-    if available:
-        c4_db = work / "connect4.sqlite"
-        c4_params = json.dumps({"width": width, "height": height})
-        c4_run = run_child("gamedb", "--db", str(c4_db), "--name", "c4", "--family", "connect4", "--params", c4_params, "--engine", "auto")
-        line("positions, moves", f"{c4_run['positions']:,}, {c4_run['moves']:,}")
-        result, remoteness = c4_run["start"]
-        known = CONNECT4_KNOWN.get((width, height))
-        expected = f"{known[0]:,} positions, a {known[1]} in {known[2]}" if known else "no published figure"
-        agrees = known is not None and (c4_run["positions"], result, remoteness) == known
-        line("  start position", f"{result} in {remoteness}", verdict(agrees, expected) if known else "")
-        line(
-            f"gamedb solve, end to end ({c4_run['engine']} engine)",
-            f"{c4_run['seconds']:.1f} s",
-            verdict(c4_run["seconds"] <= TARGET_C4_SECONDS, f"<= {TARGET_C4_SECONDS} s"),
-        )
-        line("  phases", ", ".join(f"{k} {v:.1f} s" for k, v in c4_run["phases"].items()))
-        line("  peak memory", f"{c4_run['peak_mb']:,.0f} MB", verdict(c4_run["peak_mb"] <= TARGET_PEAK_MB, f"<= {TARGET_PEAK_MB} MB"))
-        line("  database file", f"{c4_run['file_bytes'] / 1e6:,.0f} MB, {c4_run['file_bytes'] / c4_run['positions']:.0f} bytes/position")
-        c4_db.unlink(missing_ok=True)
-
-    print("\n3. queries on the big graph's database (measured right after its solve)")
-    line(
-        f"in-process probe, {q['count']:,} random positions",
-        f"p50 {q['p50_ms']:.2f} ms, p99 {q['p99_ms']:.2f} ms",
-        verdict(q["p99_ms"] <= TARGET_QUERY_P99_MS, f"p99 <= {TARGET_QUERY_P99_MS} ms"),
-    )
-    median = statistics.median(times)
-    line(
-        f"`gamedb query` process, median of {len(times)}",
-        f"{median:.2f} s (max {max(times):.2f} s)",
-        verdict(median <= TARGET_PROCESS_SECONDS, f"<= {TARGET_PROCESS_SECONDS} s"),
-    )
-    report_api(big)
+    q, times = query_latency.measure_queries(big)  # printed in section 3
+    catmouse_graph.comparison_rows(args, work, graph_file, big, solved)
+    connect4_solve.rows(work, *c4)
+    query_latency.rows(q, times, big)
 
     print("\n4. heap games, whole `gamedb solve` processes into a new file")
     sys.path.insert(0, str(ROOT / "bench"))
     import heap_solve
 
     heap_solve.section(line, verdict, repeat=1 if args.quick else 3, gamesmanpy=args.gamesmanpy_heaps, postgres=args.postgres)
-
-
-def report_api(big: Path) -> None:
-    """One position from `gamedb serve`'s JSON API through a real HTTP server, median of 100 requests."""
-    try:
-        from gamedb.web import require_web_extra
-
-        require_web_extra()
-    except Exception as exc:  # noqa: BLE001 - without the web extra there is nothing to measure
-        line("`gamedb serve` API", f"skipped: {exc}")
-        return
-    api = run_child("api", "--db", str(big), "--name", "bench", "--count", "100")
-    line(
-        f"`gamedb serve` API, median of {api['count']}",
-        f"{api['p50_ms']:.1f} ms (max {api['max_ms']:.1f} ms)",
-        verdict(api["p50_ms"] <= TARGET_API_MS, f"<= {TARGET_API_MS:.0f} ms") + f", ratio {api['p50_ms'] / TARGET_API_MS:.2f}",
-    )
-
-
-def measure_queries(big: Path) -> tuple[dict, list[float]]:
-    """Probe latencies in-process and whole `gamedb query` processes on the solved graph.
-
-    Run while the machine is otherwise idle: before the PostgreSQL runs,
-    whose server keeps working (autovacuum) after they return.
-    """
-    q = run_child("queries", "--db", str(big), "--name", "bench", "--count", "10000")
-    times = []
-    for text in q["sample"]:
-        t0 = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(big), "query", "bench", text], capture_output=True, text=True)
-        times.append(time.perf_counter() - t0)
-        if proc.returncode != 0:
-            raise SystemExit(f"gamedb query failed: {proc.stderr}")
-    return q, times
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from report import ROOT, line, verdict
 
 TARGET_QUERY_SECONDS = 0.15  # issue 12: a `gamedb query` process on a SQLite file, median of 20
 TARGET_SOLVE_SECONDS = 0.3  # issue 12: `gamedb solve nim --max 13` into a new file, median of 10
@@ -58,15 +58,6 @@ def _timed(cmd: list[str], **kwargs) -> float:
     if proc.returncode != 0:
         raise SystemExit(f"{' '.join(cmd)} failed: {proc.stderr}")
     return seconds
-
-
-def line(label: str, value: str, target: str = "") -> None:
-    print(f"  {label:<46} {value:<34} {target}", flush=True)
-
-
-def verdict(ok: bool, text: str) -> str:
-    """The target and whether it is met, with the load average now (the figures scale with it)."""
-    return f"target {text}: {'ok' if ok else 'MISSED'} (load {os.getloadavg()[0]:.1f})"
 
 
 def _sample_positions(db: Path, name: str, count: int) -> list[str]:

@@ -45,7 +45,7 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
     elif fmt == "jsonl":
         text = _json_line(answer)
     elif fmt == "csv":
-        text = _csv_text([_csv_row(answer, None)], header=True)
+        text = _csv_text([_csv_row(answer, answer.position)], header=True)
     else:
         text = "".join(line + "\n" for line in answer_lines(answer))
     return terminal_safe(text, fmt)
@@ -76,7 +76,7 @@ def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
         yield batch
 
 
-def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], None]) -> tuple[int, int]:
+def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], object]) -> tuple[int, int]:
     """Answer ``positions`` a batch at a time and write them in ``fmt``; returns (answered, failed)."""
     done = failed = 0
     first = True
@@ -86,21 +86,20 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         answers = _answer_lines(answer_batch, batch)
         parts = []
         for text, answer in zip(batch, answers, strict=True):
-            error = answer if isinstance(answer, GamedbError) else None
             if len(text) > MAX_LINE:
                 text = text[:SHOWN] + "..."
-            failed += error is not None
+            failed += isinstance(answer, GamedbError)
             if fmt == "jsonl":
-                parts.append(_error_line(text, error) if error else _json_line(answer))
+                parts.append(_error_line(text, answer) if isinstance(answer, GamedbError) else _json_line(answer))
             elif fmt == "json":
-                item = {"position": text, "error": str(error)} if error else answer.to_json()
+                item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_json()
                 parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 first = False
             elif fmt == "csv":
-                parts.append(_csv_text([_csv_row(None if error else answer, error, text)], header=first))
+                parts.append(_csv_text([_csv_row(answer, text)], header=first))
                 first = False
             else:
-                parts.append(_table_line(text, answer, error))
+                parts.append(_table_line(text, answer))
         done += len(batch)
         write(terminal_safe("".join(parts), fmt))
     if fmt == "json":
@@ -133,15 +132,16 @@ def _error_line(text: str, error: GamedbError) -> str:
     return _COMPACT.encode({"position": text, "error": str(error)}) + "\n"
 
 
-def _csv_row(answer: Answer | None, error: GamedbError | None, text: str | None = None) -> list:
-    if answer is None:
-        return [text, "", "", "", "", "", "", "", str(error)]
+def _csv_row(answer: Answered, text: str) -> list[object]:
+    """The CSV row of an answer, or of the error of position ``text``."""
+    if isinstance(answer, GamedbError):
+        return [text, "", "", "", "", "", "", "", str(answer)]
     grundy = "" if answer.grundy is None else answer.grundy
     remoteness = "" if answer.remoteness is None else answer.remoteness
     return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
 
 
-def _csv_text(rows: list[list], *, header: bool) -> str:
+def _csv_text(rows: list[list[object]], *, header: bool) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     if header:
@@ -150,9 +150,9 @@ def _csv_text(rows: list[list], *, header: bool) -> str:
     return buffer.getvalue()
 
 
-def _table_line(text: str, answer: Answered, error: GamedbError | None) -> str:
-    if error is not None:
-        return f"{text}  Error: {error}\n"
+def _table_line(text: str, answer: Answered) -> str:
+    if isinstance(answer, GamedbError):
+        return f"{text}  Error: {answer}\n"
     who = answer.outcome if answer.impartial else f"{answer.player} to move"
     winner = f" ({answer.winner} wins)" if answer.winner and not answer.impartial else ""
     best = answer.best_move if answer.best_move is not None else "-"

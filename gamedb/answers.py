@@ -20,6 +20,7 @@ with their Sprague-Grundy value.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .values import DRAW, FOR_MOVER, LOSE, WIN
 
@@ -52,8 +53,8 @@ class MoveValue:
         """Plies to the end after this move, counted from the position it is played from."""
         return None if self.remoteness is None else self.remoteness + 1
 
-    def to_json(self, impartial: bool) -> dict:
-        data = {
+    def to_json(self, impartial: bool) -> dict[str, Any]:
+        data: dict[str, Any] = {
             "move": self.move,
             "position": self.position,
             "result": self.result,
@@ -94,7 +95,7 @@ class Answer:
     moves_complete: bool = True
     impartial: bool = False
     #: a family's own reading of the value (cat-mouse-grid: LeetCode's turn limit)
-    verdict: dict = field(default_factory=dict)
+    verdict: dict[str, Any] = field(default_factory=dict)
     rules_missing: str | None = None
 
     @property
@@ -102,10 +103,10 @@ class Answer:
         """``N-position`` or ``P-position`` for an impartial game, else None."""
         return OUTCOME_CLASS.get(self.result) if self.impartial else None
 
-    def to_json(self, impartial: bool | None = None) -> dict:
+    def to_json(self, impartial: bool | None = None) -> dict[str, Any]:
         """The JSON object ``gamedb query --json`` prints (documented in the README)."""
         impartial = self.impartial if impartial is None else impartial
-        data = {
+        data: dict[str, Any] = {
             "game": self.game,
             "position": self.position,
             "player": self.player,
@@ -128,7 +129,7 @@ class Answer:
         return data
 
 
-def _partisan_move(m: MoveValue) -> dict:
+def _partisan_move(m: MoveValue) -> dict[str, Any]:
     """:meth:`MoveValue.to_json` of a partisan game's move, written out: it runs for every move of every answer."""
     data = {
         "move": m.move,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import sqlalchemy as sa
 
@@ -24,7 +24,7 @@ from .stats import positions, stats
 from .store import catalog
 from .store.database import DEFAULT_PATH, open_engine
 from .store.record import GameRecord
-from .store.sqlalchemy_reader import SqlAlchemyReader
+from .store.rows import reader_of
 
 if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
     from .progress import Progress
@@ -49,18 +49,18 @@ class Database:
 
     def __init__(
         self,
-        db: str | os.PathLike = DEFAULT_PATH,
+        db: str | os.PathLike[str] = DEFAULT_PATH,
         *,
         create: bool = False,
         readonly: bool = False,
         game_classes: Iterable[str] = (),
-    ):
+    ) -> None:
         self.location = os.fspath(db)
         self.game_classes = set(game_classes)
         self.engine = open_engine(db, create=create, readonly=readonly)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
-        self._rules: dict[str, tuple[tuple, GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
+        self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -68,7 +68,7 @@ class Database:
     def __enter__(self) -> Database:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()
 
     # --- games ------------------------------------------------------------
@@ -97,12 +97,12 @@ class Database:
             record, game, _ = self._rules_on(conn, name)
         return record, game if game is not None else record.rules(self.game_classes)  # raises, saying why
 
-    def _rules_on(self, conn, name: str) -> tuple[GameRecord, Game | None, str | None]:
+    def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game | None, str | None]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
         row = conn.execute(_GAME_ROW, {"n": name}).first()
         if row is None:
-            catalog.get(conn, name)  # raises GameNotFound, naming the stored games
+            raise catalog.not_found(conn, name)
         key = (*tuple(row), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
         if cached is not None and cached[0] == key:
@@ -162,9 +162,19 @@ class Database:
         except PositionNotFound:
             return default
 
+    @overload
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: Literal["raise"] = "raise", batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer]: ...
+
+    @overload
+    def probe_many(
+        self, name: str, positions: Iterable[str | None], *, errors: Literal["return"], batch: int = 1000, boards: bool = True
+    ) -> Iterator[Answer | GamedbError]: ...
+
     def probe_many(
         self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000, boards: bool = True
-    ) -> Iterator[Answer]:
+    ) -> Iterator[Answer | GamedbError]:
         """Answers for many positions, in their order, read a batch at a time (a few lookups per batch).
 
         ``errors="raise"`` raises at the first position that does not parse
@@ -187,17 +197,17 @@ class Database:
         if pending:
             yield from self._answer_batch(name, pending, errors, boards)
 
-    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list:
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list[Answer | GamedbError]:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
-            answers = answer_positions(SqlAlchemyReader(conn), record, game, reason, positions, boards=boards)
+            answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):
                     raise answer
         return answers
 
-    def query_json(self, name: str, position: str | None = None) -> dict:
+    def query_json(self, name: str, position: str | None = None) -> dict[str, Any]:
         """The value of a position and of every move from it, as ``gamedb query --json`` prints it.
 
         >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
@@ -205,7 +215,7 @@ class Database:
         """
         return self.probe(name, position).to_json()
 
-    def stats(self, name: str) -> dict:
+    def stats(self, name: str) -> dict[str, Any]:
         """Counts of the stored positions by result, the start position's value, timings.
 
         >>> db.stats("tictactoe")["results"]
@@ -215,7 +225,7 @@ class Database:
         with self.engine.connect() as conn:
             return stats(conn, record)
 
-    def positions(self, name: str) -> Iterator[dict]:
+    def positions(self, name: str) -> Iterator[dict[str, Any]]:
         """Every stored position of a solved game as a dict of its row, streamed in pages ordered by code.
 
         >>> next(iter(db.positions("tictactoe")))["text"]

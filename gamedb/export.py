@@ -7,6 +7,8 @@ import io
 import json
 from collections.abc import Collection, Iterator
 
+import sqlalchemy as sa
+
 from .errors import InputError
 from .safe_text import json_escaped
 from .stats import positions
@@ -16,7 +18,7 @@ FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
 
 
-def export_lines(engine, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
+def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
     """Lines (with their newline) of the export, streamed page by page (``game_classes``: see :meth:`GameRecord.rules`)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")

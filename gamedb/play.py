@@ -7,16 +7,20 @@ the positions played, answers them from the database, and applies moves.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from .answers import Answer
 from .errors import GamedbError, InputError
+
+if TYPE_CHECKING:
+    from .api import Database
 
 
 @dataclass
 class PlaySession:
     """A game from a start position, the human playing ``human`` (player index)."""
 
-    db: object  # gamedb.api.Database
+    db: Database
     name: str
     human: int
     history: list[str] = field(default_factory=list)

@@ -1,6 +1,6 @@
 """Answering positions of a solved game: one or many at a time, with or without its rules.
 
-Every function here reads through a *reader* (:mod:`gamedb.store.readers`), so the
+Every function here reads through a *reader* (:class:`gamedb.store.rows.Reader`), so the
 full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
 query`` process (plain ``sqlite3``) build their answers with the same code.
 The strategy that stored a game answers for it
@@ -10,15 +10,14 @@ or :mod:`gamedb.solvers.heaps.sums`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from .errors import GamedbError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
-from .store.damage import checked_position
-from .store.readers import PositionRow, Reader
 from .store.record import GameRecord
+from .store.rows import PositionRow, Reader, result_of
 from .values import move_sort_key
 
 __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
@@ -50,32 +49,38 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
     from .solvers.choice import answered_by
 
-    return answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+    answers: list[Answer | GamedbError] = answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+    return answers
 
 
-def answer_from_row(record: GameRecord, row: PositionRow, player_name, winner=None) -> Answer:
+def answer_from_row(
+    record: GameRecord,
+    row: PositionRow,
+    player_name: Callable[[int], str],
+    winner: Callable[[int, str, int | None], str | None] | None = None,
+) -> Answer:
     """The position's own part of an answer (no moves) from its stored row.
 
     ``player_name(index)`` names a player; ``winner(player, result,
     remoteness)`` names the winner (the family's rule), by default the
-    player to move for a win and the other one for a loss. The row is
-    checked first (:func:`~gamedb.store.damage.checked_position`): a damaged
-    file is one line naming the game.
+    player to move for a win and the other one for a loss. The row was
+    checked by the reader (:func:`~gamedb.store.damage.checked_position`):
+    a damaged file is one line naming the game.
     """
-    checked_position(record.name, record.impartial, row._asdict())
+    result = result_of(row)
     if record.impartial:
-        player, won_by = impartial_players(row.result)
+        player, won_by = impartial_players(result)
     else:
         player = player_name(row.player)
         if winner is not None:
-            won_by = winner(row.player, row.result, row.remoteness)
+            won_by = winner(row.player, result, row.remoteness)
         else:
-            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(row.result)
+            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
     return Answer(
         game=record.name,
         position=row.text,
         player=player,
-        result=row.result,
+        result=result,
         winner=won_by,
         remoteness=row.remoteness,
         degree=row.degree,
@@ -99,7 +104,7 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
     answers: list[Answer | GamedbError] = []
     for text in positions:
         text = record.start_position if text is None else text
-        row = reader.position_by_text(record.id, text)
+        row = reader.position_by_text(record, text)
         if row is None:
             answers.append(
                 PositionNotFound(
@@ -109,11 +114,9 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
             )
             continue
         answer = answer_from_row(record, row, lambda i: names[i] if i < len(names) else f"player {i + 1}")
-        stored = reader.stored_moves(record.id, row.code) if row.degree else []
-        for move in stored:
-            checked_position(record.name, record.impartial, move.child._asdict())
-        listed = sorted(stored, key=lambda m: move_sort_key(m.child.result, m.child.remoteness, m.ord))
-        answer.moves = [MoveValue(m.label, m.child.text, m.child.result, m.child.remoteness, m.child.grundy) for m in listed]
+        stored = reader.stored_moves(record, row.code) if row.degree else []  # the children's rows checked
+        listed = sorted(stored, key=lambda m: move_sort_key(result_of(m.child), m.child.remoteness, m.ord))
+        answer.moves = [MoveValue(m.label, m.child.text, result_of(m.child), m.child.remoteness, m.child.grundy) for m in listed]
         set_delta_remoteness(answer.moves)
         answer.moves_complete = len(answer.moves) == row.degree
         answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))

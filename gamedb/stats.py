@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import sqlalchemy as sa
 
-from .store.damage import checked_position
 from .store.record import GameRecord
+from .store.rows import read_position, stream_positions
 from .values import RESULTS
 
-_START = sa.text("SELECT result, remoteness, grundy FROM position WHERE game_id = :g AND code = :c")
 
-
-def stats(conn, record: GameRecord) -> dict:
+def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     """Counts by result, by player, the start position's value and timings."""
     g = {"g": record.id}
     by_result = dict.fromkeys(RESULTS, 0)
@@ -25,8 +24,8 @@ def stats(conn, record: GameRecord) -> dict:
         sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
     ).scalar()
     max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = conn.execute(_START, {"g": record.id, "c": record.start_code}).first()
-    data = {
+    start = read_position(conn, record, record.start_code, checked=False)
+    data: dict[str, Any] = {
         "game": record.name,
         "family": record.family,
         "parameters": record.parameters,
@@ -57,19 +56,8 @@ def stats(conn, record: GameRecord) -> dict:
     return data
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict]:
+def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
     """Every stored position with its values, streamed in pages ordered by code, each row checked
     (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
-    page = sa.text(
-        "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-        "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
-    )
-    after = -1
-    while True:
-        with engine.connect() as conn:
-            rows = conn.execute(page, {"g": record.id, "after": after, "n": batch}).all()
-        if not rows:
-            return
-        for row in rows:
-            yield checked_position(record.name, record.impartial, dict(row._mapping))
-        after = rows[-1].code
+    for row in stream_positions(engine, record, batch=batch):
+        yield row._asdict()

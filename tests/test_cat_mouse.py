@@ -83,3 +83,23 @@ def test_graphs_where_draw_after_2n_moves_is_wrong(fresh_db, engine):
         # the true game lasts at least the 2n plies after which the top-down search calls a draw
         assert answer.remoteness is not None and answer.remoteness >= 2 * len(graph)
         db.close()
+
+
+def test_the_two_token_code_in_sql_is_the_python_code():
+    """code_sql and tokens_sql (what the SQL engine and move lists use) compute what code_of does."""
+    import sqlite3
+
+    import numpy as np
+
+    from gamedb.games.two_tokens import code_of, code_sql, tokens_sql
+
+    con = sqlite3.connect(":memory:")
+    for n in (1, 2, 5, 13):
+        cases = [(a, b, turn) for a in range(n) for b in range(n) for turn in (0, 1)]
+        for a, b, turn in cases:
+            code = code_of(a, b, turn, n)
+            assert code == (a * n + b) * 2 + turn  # the layout the module docstrings describe
+            assert con.execute(f"SELECT {code_sql(':a', ':b', turn, ':n')}", {"a": a, "b": b, "n": n}).fetchone() == (code,)
+            assert con.execute(f"SELECT {', '.join(tokens_sql(':c', ':n'))}", {"c": code, "n": n}).fetchone() == (a, b)
+        a, b, turn = (np.array(column) for column in zip(*cases, strict=True))
+        assert code_of(a, b, turn, n).tolist() == [code_of(*case, n) for case in cases]

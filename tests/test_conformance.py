@@ -16,6 +16,7 @@ import pytest
 from gamedb.errors import PositionError
 from gamedb.games import BUILTIN, family, family_names
 from gamedb.games.heaps import HeapGame
+from gamedb.games.two_tokens import code_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
 
@@ -118,7 +119,7 @@ def _token_children(tokens, code):
     first, second = divmod(rest, n)
     node = first if turn == 0 else second
     rows = sorted((o, t, label) for p, a, o, t, label in tokens.rows if p == turn and a == node)
-    return [(label, (t * n + second) * 2 + 1 if turn == 0 else (first * n + t) * 2) for _o, t, label in rows]
+    return [(label, code_of(t, second, 1, n) if turn == 0 else code_of(first, t, 0, n)) for _o, t, label in rows]
 
 
 def _has_fast_path(name):

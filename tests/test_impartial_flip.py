@@ -6,7 +6,7 @@ import pytest
 
 from gamedb import make_game
 from gamedb.query import probe
-from gamedb.store.sqlalchemy_reader import SqlAlchemyReader
+from gamedb.store.rows import reader_of
 
 from oracles.impartial import flip_run_values, flip_string_moves, flip_string_wins
 
@@ -38,7 +38,7 @@ def test_every_string_up_to_length_14_matches_a_plain_search(flip_db):
         for length in range(1, 15):
             for chars in itertools.product("+-", repeat=length):
                 s = "".join(chars)
-                answer = probe(SqlAlchemyReader(conn), record, game, s)
+                answer = probe(reader_of(conn), record, game, s)
                 assert answer.result == ("win" if flip_string_wins(s) else "lose"), s
 
 

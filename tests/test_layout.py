@@ -113,3 +113,30 @@ def test_the_public_api_comes_from_gamedb_alone():
         assert "NoSuchThing" in str(exc)
     else:
         raise AssertionError("gamedb.NoSuchThing should not exist")
+
+
+def test_one_position_row_type_from_the_schema():
+    from gamedb.store.rows import POSITION_COLUMNS, PositionRow, columns_except
+    from gamedb.store.schema import position
+
+    assert PositionRow._fields == POSITION_COLUMNS == tuple(c.name for c in position.columns)[1:]
+    assert columns_except("best_move", "grundy") == POSITION_COLUMNS[:6]
+    try:
+        columns_except("grundy", "no_such_column")
+    except ValueError as exc:
+        assert "no_such_column" in str(exc)
+    else:
+        raise AssertionError("an unknown column should be refused")
+
+
+def test_position_columns_are_listed_in_one_module():
+    """Readers select position rows through gamedb/store/rows.py, not a copied column list."""
+    listed = re.compile(r"SELECT[^\"']*\bbest_move\b[^\"']*\bgrundy\b|\(\s*\"code\", \"text\", \"player\"")
+    found = [
+        f"{p.relative_to(PACKAGE.parent)}:{i}"
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "rows.py"
+        for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if listed.search(line)
+    ]
+    assert found == []

@@ -9,8 +9,11 @@ registers its commands here, in the order ``gamedb --help`` lists them.
 
 from __future__ import annotations
 
+import importlib
 import sys
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from types import ModuleType
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -30,7 +33,17 @@ class OneLineErrors(typer.core.TyperGroup):
     ``--version`` behave as usual.
     """
 
-    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not windows_expand_args:  # Click 8.0.0 has no such parameter: passed on only when asked for
+            extra["windows_expand_args"] = False
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         errors = _click_exceptions()
@@ -52,16 +65,15 @@ class OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
-def _click_exceptions():
+def _click_exceptions() -> ModuleType:
     """Click's exception module: Typer >= 0.20 carries its own copy of Click, older ones use Click."""
     try:
-        from typer._click import exceptions
+        return importlib.import_module("typer._click.exceptions")
     except ImportError:
-        from click import exceptions
-    return exceptions
+        return importlib.import_module("click.exceptions")
 
 
-def usage_message(exc) -> str:
+def usage_message(exc: Any) -> str:  # a UsageError of _click_exceptions()
     """One line for a usage mistake, naming the command and where to read its help."""
     message = " ".join(exc.format_message().split())
     path = exc.ctx.command_path if exc.ctx is not None else "gamedb"

@@ -77,7 +77,8 @@ def compact_command(
             {"game": report.game, "moves_removed": report.moves_removed, "bytes_before": report.bytes_before, "bytes_after": report.bytes_after}
         )
         return
-    size = f"; file {human_size(report.bytes_before)} -> {human_size(report.bytes_after)}" if report.bytes_before is not None else ""
+    before, after = report.bytes_before, report.bytes_after
+    size = f"; file {human_size(before)} -> {human_size(after)}" if before is not None and after is not None else ""
     out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
 
 

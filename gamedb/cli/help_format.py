@@ -13,7 +13,7 @@ from __future__ import annotations
 import typer.core
 
 
-def _usage_name(self) -> str:
+def _usage_name(self: typer.core.TyperArgument) -> str:
     name = self.display_name_raw
     name = name if self.required else f"[{name}]"
     return name + ("..." if self.nargs != 1 else "")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated, Optional
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
@@ -14,13 +15,16 @@ from .common import err, handle_errors, open_database, out, show_json
 from .options import GameClassOption
 from .render import ProgressBars, value_text
 
+if TYPE_CHECKING:
+    from ..answers import Answer
+
 
 @handle_errors
 def games_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """List the game families, their options and position syntax."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
         rows.append(
@@ -123,7 +127,7 @@ def query_command(
     if stdin:
         db.game(name).require_solved()  # before reading anything
 
-        def answer_batch(batch):
+        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
             return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
 
         done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)

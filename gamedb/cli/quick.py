@@ -14,12 +14,23 @@ words. Nothing is printed before the light path knows it can answer.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..games.base import Game
+    from ..store.record import GameRecord
+    from ..store.rows import Reader
+
+    #: what the light path needs to answer: the open file, its reader, the game's row and rules
+    Prepared = tuple[sqlite3.Connection, Reader, GameRecord, Game]
 
 from .argv import global_options
 
@@ -83,7 +94,7 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     return QueryRequest(db, positional[0], None if stdin else position, fmt, stdin)
 
 
-def prepare(request: QueryRequest):
+def prepare(request: QueryRequest) -> Prepared | None:
     """(connection, reader, record, rules) when the light path can answer ``request``, else None."""
     if "://" in request.db:
         return None
@@ -91,9 +102,9 @@ def prepare(request: QueryRequest):
     if not path.is_file():
         return None
     from ..games import BUILTIN
-    from ..store.readers import SqliteReader
     from ..store.record import record_from_mapping
     from ..store.revisions import head_from_files
+    from ..store.rows import Reader
     from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
 
     check_sqlite_version()
@@ -104,7 +115,7 @@ def prepare(request: QueryRequest):
     conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
     try:
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        reader = SqliteReader(conn)
+        reader = Reader(conn)
         row = reader.game_row(request.name) if revision is not None and revision[0] == head else None
         record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
         if record is None or not record.solved or record.family not in BUILTIN:
@@ -137,7 +148,7 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         conn.close()
 
 
-def answer_stdin(request: QueryRequest, prepared, stdin, write) -> tuple[int, int]:
+def answer_stdin(request: QueryRequest, prepared: Prepared, stdin: IO[str], write: Callable[[str], object]) -> tuple[int, int]:
     """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
     from ..answer_output import read_positions, write_many
     from ..query import answer_positions
@@ -156,42 +167,49 @@ def try_quick(argv: list[str]) -> bool:
     request = parse_query(argv)
     if request is None:
         return False
+    write: Callable[[], None]
     try:
         if request.stdin:
             prepared = prepare(request)
             if prepared is None:
                 return False
+            write = functools.partial(_write_stdin, request, prepared)
         else:
             found = answer_text(request)
             if found is None:
                 return False
+            write = functools.partial(_write_text, *found)
     except Exception:  # whatever went wrong, the full path reports it in its own words
         return False
     gc.enable()  # (disabled while importing, by main) answering many positions makes garbage, error tracebacks cycles
     try:
-        if request.stdin:
-            from ..errors import GamedbError
-
-            try:
-                done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
-            except GamedbError as exc:  # a damaged row met half way: one line, as the full path says it
-                sys.stdout.flush()
-                sys.stderr.write(error_line(f"Error: {exc}"))
-                sys.exit(1)
-            sys.stdout.flush()
-            if failed:
-                sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
-                sys.exit(1)
-            return True
-        out, err = found
-        sys.stdout.write(out)
-        sys.stdout.flush()
-        if err:
-            sys.stderr.write(err)
-            sys.stderr.flush()
+        write()
     except BrokenPipeError:  # `gamedb query ... | head`: the reader has had enough
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return True
+
+
+def _write_stdin(request: QueryRequest, prepared: Prepared) -> None:
+    from ..errors import GamedbError
+
+    try:
+        done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
+    except GamedbError as exc:  # a damaged row met half way: one line, as the full path says it
+        sys.stdout.flush()
+        sys.stderr.write(error_line(f"Error: {exc}"))
+        sys.exit(1)
+    sys.stdout.flush()
+    if failed:
+        sys.stderr.write(f"Error: {failed:,} of {done:,} positions could not be answered\n")
+        sys.exit(1)
+
+
+def _write_text(out: str, err: str) -> None:
+    sys.stdout.write(out)
+    sys.stdout.flush()
+    if err:
+        sys.stderr.write(err)
+        sys.stderr.flush()
 
 
 def error_line(message: str, limit: int = 400) -> str:

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import IO, TYPE_CHECKING, Any
 
-from ..answers import move_lines, value_text
+from ..answers import Answer, move_lines, value_text
 from .common import out
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
 
 __all__ = ["ProgressBars", "moves_table", "show_position", "value_text"]
 
@@ -26,14 +30,14 @@ class ProgressBars:
     BAR_AFTER = 1.0
     LINE_EVERY = 5.0
 
-    def __init__(self, quiet: bool, *, stream=None, clock=time.monotonic):
+    def __init__(self, quiet: bool, *, stream: IO[str] | None = None, clock: Callable[[], float] = time.monotonic) -> None:
         self.quiet = quiet
         self.stream = stream if stream is not None else sys.stderr
         self.clock = clock
         self.terminal = bool(getattr(self.stream, "isatty", lambda: False)())
         self.started = clock()
         self.last_line = self.started
-        self.bar = None
+        self.bar: RichProgress | None = None
         self.tasks: dict[str, Any] = {}
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:
@@ -50,12 +54,13 @@ class ProgressBars:
             if now - self.started < self.BAR_AFTER:
                 return
             self.bar = self._start_bar()
+        bar = self.bar
         count = f"{done:,}/{total:,}" if total else f"{done:,}"
         if phase not in self.tasks:
-            self.tasks[phase] = self.bar.add_task(phase, total=total, count=count)
-        self.bar.update(self.tasks[phase], completed=done, total=total, count=count)
+            self.tasks[phase] = bar.add_task(phase, total=total, count=count)
+        bar.update(self.tasks[phase], completed=done, total=total, count=count)
 
-    def _start_bar(self):
+    def _start_bar(self) -> RichProgress:
         from rich.console import Console
         from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -72,17 +77,17 @@ class ProgressBars:
     def __enter__(self) -> ProgressBars:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.bar is not None:
             self.bar.stop()
 
 
-def moves_table(answer) -> list[str]:
+def moves_table(answer: Answer) -> list[str]:
     """The moves of an answer as plain text (one definition: :func:`gamedb.answers.move_lines`)."""
     return move_lines(answer)
 
 
-def show_position(answer) -> None:
+def show_position(answer: Answer) -> None:
     out("")
     out(f"position   {answer.position}")
     if answer.board:

@@ -10,6 +10,7 @@ import typer
 
 from ..errors import InputError, UnknownFamily
 from ..games import family, family_names
+from ..games.base import Game
 from .common import handle_errors, out, settings
 from .solve_run import run_solve
 
@@ -29,7 +30,7 @@ solve_app = typer.Typer(
 )
 
 
-def _run_solve(ctx: typer.Context, game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
     run_solve(settings(ctx).db, game, name, force, quiet, engine, memory_limit)
 
 
@@ -80,7 +81,7 @@ def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool
     return name or before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
 
 
-def _parse_settings(cls, settings: list[str]) -> dict[str, Any]:
+def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     """--set KEY=VALUE pairs, converted with the family's declared option types."""
     types = {p.name: p.type for p in cls.params}
     options: dict[str, Any] = {}
@@ -109,7 +110,8 @@ EXAMPLE_OPTIONS = {
 }
 
 
-def _solve_command(fam: str):
+def _solve_command(fam: str) -> None:
+    """Add ``gamedb solve FAMILY`` with the family's declared options."""
     cls = family(fam)
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
@@ -185,7 +187,8 @@ def _solve_command(fam: str):
             ],
         ),
     ]
-    command.__signature__ = inspect.Signature(params)
+    # Typer reads the options from the signature; a function object declares no __signature__, so it goes in its __dict__
+    vars(command)["__signature__"] = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"
     given = EXAMPLE_OPTIONS.get(fam)
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))

@@ -52,7 +52,7 @@ class Connect4Arrays(TierArrayRules):
                 out[:, c] += chunk >= (1 << r)
         return out
 
-    def _board(self, codes: np.ndarray):
+    def _board(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         heights = self.heights(codes)
         mask = np.zeros(len(codes), dtype=np.int64)
         for c in range(self.width):
@@ -98,7 +98,8 @@ class Connect4Arrays(TierArrayRules):
         """The 0-based column of every move ``parents[i] -> children[i]``."""
         diff = np.asarray(children, dtype=np.int64) - np.asarray(parents, dtype=np.int64)
         bit = np.log2(diff.astype(np.float64)).astype(np.int64)  # diff is a power of two: exact
-        return bit // self.stride
+        column: np.ndarray = bit // self.stride
+        return column
 
     def texts(self, codes: np.ndarray) -> list[str]:
         game = self.game
@@ -111,9 +112,11 @@ class Connect4Arrays(TierArrayRules):
             return ["-"] * n
         if self.width <= 9:
             digits = np.ascontiguousarray(paths + ord("1"), dtype=np.uint8)
-            return digits.view(f"S{k}").ravel().astype(str).tolist()
+            texts: list[str] = digits.view(f"S{k}").ravel().astype(str).tolist()
+            return texts
         labels = self.game._labels
         return [",".join(labels[c] for c in row) for row in paths.tolist()]
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
-        return self.heights(codes).sum(axis=1)
+        stones: np.ndarray = self.heights(codes).sum(axis=1)
+        return stones

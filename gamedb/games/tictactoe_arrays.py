@@ -54,7 +54,9 @@ class TicTacToeArrays(TierArrayRules):
 
     def texts(self, codes: np.ndarray) -> list[str]:
         chars = np.frombuffer(self.game.chars.encode(), dtype=np.uint8)[self.cells(codes)]
-        return np.ascontiguousarray(chars, dtype=np.uint8).view("S9").ravel().astype(str).tolist()
+        texts: list[str] = np.ascontiguousarray(chars, dtype=np.uint8).view("S9").ravel().astype(str).tolist()
+        return texts
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
-        return (self.cells(codes) != 0).sum(axis=1)
+        stones: np.ndarray = (self.cells(codes) != 0).sum(axis=1)
+        return stones

@@ -25,6 +25,7 @@ from ..store.status import ENUMERATING
 if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa
 
+    from ..games.tier_rules import TierArrayRules
     from ..games.vector import VectorRules
     from ..store.record import GameRecord
     from .protocol import Solver
@@ -61,7 +62,8 @@ class Strategy:
 
     def load(self) -> Solver:
         module, _, cls = self.solver.partition(":")
-        return getattr(importlib.import_module(module), cls)()
+        solver: Solver = getattr(importlib.import_module(module), cls)()
+        return solver
 
 
 #: what a solver does when a game offers no array rules of either kind
@@ -161,7 +163,7 @@ def by_tiers(record: GameRecord | None, game: Game, engine: str) -> bool:
     return engine == "auto" and tiered and record is None
 
 
-def array_rules(game: Game):
+def array_rules(game: Game) -> TierArrayRules | None:
     """The game's rules on numpy arrays with tiers, or None when it declares none."""
     return game.array_rules() if game.capabilities.array_rules else None
 

@@ -26,6 +26,7 @@ from ..games.vector import VectorRules, stuck_error
 from ..progress import Progress
 from ..store.bulk import insert_new_rows, insert_rows
 from ..store.database import refresh_statistics
+from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
 from . import choice, token_moves
 
@@ -38,8 +39,8 @@ _NEXT = sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g AND depth = :d LIM
 #: one page of enumeration: position rows, move rows, the distinct children
 _Page = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]], list[int]]
 
-# the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth)
-_POSITION_COLUMNS = ("code", "text", "player", "result", "remoteness", "degree")
+# the columns of the rows expand_page returns (store.bulk.insert_new_rows adds game_id and the depth); solving fills the rest
+_POSITION_COLUMNS = columns_except("best_move", "grundy")
 _MOVE_COLUMNS = ("parent", "ord", "child", "label")
 
 

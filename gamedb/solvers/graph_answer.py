@@ -1,6 +1,6 @@
 """Answering from the graph solvers' tables: a position's stored row and its children's.
 
-Read through a reader (:mod:`gamedb.store.readers`), so the full path
+Read through a reader (:class:`gamedb.store.rows.Reader`), so the full path
 (SQLAlchemy) and the light read path of ``gamedb query`` (plain sqlite3)
 answer with this one code; no SQLAlchemy here.
 """
@@ -8,13 +8,14 @@ answer with this one code; no SQLAlchemy here.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
-from ..games.base import Game
-from ..store.damage import checked_position, missing_child
-from ..store.readers import PositionRow, Reader
+from ..games.base import Game, State
+from ..store.damage import missing_child
 from ..store.record import GameRecord
+from ..store.rows import PositionRow, Reader, result_of
 from ..values import move_sort_key
 
 
@@ -27,7 +28,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """
     from ..query import answer_from_row
 
-    planned: list[tuple | GamedbError] = []
+    planned: list[tuple[State, int, list[tuple[str, Any]], list[int]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, primitive, legal = game.parse, game.encode, game.primitive, game.moves  # looked up once per batch
     for position in positions:
@@ -42,9 +43,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         planned.append((state, code, moves, children))
         wanted.append(code)
         wanted.extend(children)
-    rows = reader.positions(record.id, wanted)
-    for stored in rows.values():  # each row checked once per batch, however many answers list it as a move
-        checked_position(record.name, record.impartial, stored._asdict())
+    rows = reader.positions(record, wanted)  # each row checked
     answers: list[Answer | GamedbError] = []
     for plan in planned:
         if isinstance(plan, GamedbError):
@@ -63,17 +62,16 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     return answers
 
 
-def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves, children) -> list[MoveValue]:
-    """The moves from ``row`` best first (:func:`~gamedb.values.move_sort_key`, ties in the rules' order),
-    with their children's stored values (rows checked by :func:`probe_many`; a missing one is a damaged file)."""
-    keyed = []
-    for order, child in enumerate(children):
+def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, Any]], children: list[int]) -> list[MoveValue]:
+    """The moves from ``row`` with their children's stored values (a child missing from the file: damaged)."""
+    listed: list[tuple[tuple[int, int, int], MoveValue]] = []
+    for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
         c = rows.get(child)
-        label = moves[order][0]
         if c is None:
             raise missing_child(record.name, row.text, label)
-        keyed.append((move_sort_key(c.result, c.remoteness, order), label, c))
-    keyed.sort()  # the keys differ (order is part of each): labels and rows are never compared
-    found = [MoveValue(label, c.text, c.result, c.remoteness, c.grundy) for _, label, c in keyed]
+        result = result_of(c)
+        listed.append((move_sort_key(result, c.remoteness, order), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
+    listed.sort(key=lambda pair: pair[0])
+    found = [mv for _, mv in listed]
     set_delta_remoteness(found)
     return found

@@ -32,8 +32,10 @@ from ..games.base import TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.bulk import copy_rows, indexes_built_after
+from ..store.rows import columns_except
 from ..store.schema import move, position
 from . import choice, graph_answer, graph_verify, token_moves
+from .array_levels import Levels, reverse_moves
 from .graph_arrays import GameGraph, enumerate_graph, estimate_bytes, estimate_game_bytes
 from .protocol import Solved, SolveJob, TooLarge
 
@@ -42,8 +44,6 @@ __all__ = ["GraphMemory", "TooLarge", "estimate_bytes", "estimate_game_bytes", "
 
 #: rows per executemany while writing
 WRITE_CHUNK = 50_000
-# the moves into each position, grouped by child: (offset per position, parent, move order)
-_Reverse = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 
 @dataclass
@@ -65,39 +65,17 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     parent_of_move = np.repeat(np.arange(n, dtype=graph.child.dtype), degree)
     order_of_move = ranks_within(degree).astype(np.int32)
     # reverse CSR: the moves into each position, grouped by child
-    by_child = np.argsort(graph.child, kind="stable")
-    rev_parent = parent_of_move[by_child]
-    rev_order = order_of_move[by_child]
-    del by_child
-    rev_offset = np.concatenate(([0], np.cumsum(np.bincount(graph.child, minlength=n)))).astype(np.int64)
-    rev = (rev_offset, rev_parent, rev_order)
-
     result = graph.primitive.copy()
     remoteness = np.where(result != UNDECIDED, 0, -1).astype(np.int32)
     best = np.full(n, -1, dtype=np.int32)
-    counter = degree.astype(np.int32)
-
-    def decide(parents: np.ndarray, orders: np.ndarray, value: int, level: int) -> np.ndarray:
-        """Decide each of ``parents`` as ``value`` at ``level``, its best move its lowest-ordered one given."""
-        decided, first = _first_move(parents, orders)
-        result[decided] = value
-        remoteness[decided] = level
-        best[decided] = first
-        return decided
+    levels = Levels(result, remoteness, best, degree.astype(np.int32), reverse_moves(graph.child, parent_of_move, order_of_move, n))
 
     # win/lose levels
     frontier = np.flatnonzero((result == WIN) | (result == LOSE))
     k = 0
     while True:
-        wins = decide(*_undecided_parents(rev, result, frontier[result[frontier] == LOSE]), WIN, k + 1)
-        parents, orders = _undecided_parents(rev, result, frontier[result[frontier] == WIN])
-        hit, times = np.unique(parents, return_counts=True)
-        counter[hit] -= times.astype(np.int32)
-        done = counter[parents] == 0
-        loses = decide(parents[done], orders[done], LOSE, k + 1)
-
+        frontier = levels.win_lose(frontier, k)
         k += 1
-        frontier = np.concatenate((wins, loses))
         if progress:
             progress("win/lose levels", k, None)
         if not len(frontier):
@@ -108,14 +86,13 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     frontier = np.flatnonzero(result == TIE)
     t = 0
     while True:
-        ties = decide(*_undecided_parents(rev, result, frontier), TIE, t + 1)
+        frontier = levels.ties(frontier, t)
         t += 1
-        frontier = ties
         if progress:
             progress("tie levels", t, None)
         if not len(frontier):
             break
-    del rev, rev_parent, rev_order, rev_offset
+    del levels  # the reverse moves
 
     # draws: best move is the first move to a drawing child
     result[result == UNDECIDED] = DRAW
@@ -130,33 +107,6 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
         best=best,
         progress={"phase": "done", "winlose_levels": winlose_levels, "tie_levels": t},
     )
-
-
-def _undecided_parents(rev: _Reverse, result: np.ndarray, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(parent, move order) of every move into ``children`` from a position not decided yet."""
-    parents, orders = _parents(rev, children)
-    keep = result[parents] == UNDECIDED
-    return parents[keep], orders[keep]
-
-
-def _parents(rev: _Reverse, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(parent, move order) of every move into ``children``."""
-    rev_offset, rev_parent, rev_order = rev
-    starts = rev_offset[children]
-    lengths = rev_offset[children + 1] - starts
-    idx = np.repeat(starts, lengths) + ranks_within(lengths)
-    return rev_parent[idx], rev_order[idx]
-
-
-def _first_move(parents: np.ndarray, orders: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct parents and, for each, its lowest move order."""
-    if not len(parents):
-        return parents, orders
-    key = parents.astype(np.int64) << 32 | orders.astype(np.int64)
-    key = np.unique(key)
-    p = key >> 32
-    first = np.concatenate(([True], p[1:] != p[:-1]))
-    return p[first], (key[first] & 0xFFFFFFFF).astype(np.int32)
 
 
 # --- 3. writing the tables ----------------------------------------------------------------------
@@ -189,7 +139,7 @@ def write(
 def _write_positions(
     conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None
 ) -> None:
-    columns = ("code", "text", "player", "result", "remoteness", "degree", "best_move")
+    columns = columns_except("grundy")  # the rows below, in this order; partisan games only: no grundy values
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
     n = graph.positions

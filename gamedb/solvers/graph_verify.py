@@ -12,26 +12,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
+from typing import NoReturn
 
 import sqlalchemy as sa
 
 from ..errors import VerifyError
 from ..games.base import Expanded, Game
 from ..progress import Progress
-from ..store.damage import checked_position
 from ..store.record import GameRecord
-from ..store.sqlalchemy_reader import SqlAlchemyReader
+from ..store.rows import PositionRow, read_page, read_position, read_positions
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 from . import choice
 
 MAX_FAILURES = 100_000
 
-_PAGE = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-    "WHERE game_id = :g AND code > :after ORDER BY code LIMIT :n"
-)
-
+#: a position's (result, remoteness), as stored or derived
+_Value = tuple[str | None, int | None]
 
 def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
     """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
@@ -49,7 +45,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     _check_token_moves(conn, record, game)
-    if not conn.execute(sa.text("SELECT 1 FROM position WHERE game_id = :g AND code = :c"), {"g": record.id, "c": record.start_code}).first():
+    if read_position(conn, record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
     vector = None if record.impartial else choice.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
@@ -60,12 +56,12 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             if agreed is not None:
                 return _counted(record, agreed)
     while True:
-        rows = conn.execute(_PAGE, {"g": record.id, "after": after, "n": batch}).all()
+        rows = read_page(conn, record, after, batch, checked=False)  # judged below, with the rules
         if not rows:
             break
         after = rows[-1].code
         expanded = [game.expand(row.code) for row in rows]
-        values = fetch_rows(conn, record, [child for exp in expanded for _, child in exp.moves])
+        values = read_positions(conn, record, [child for exp in expanded for _, child in exp.moves])  # checked: a damaged child is one line naming the game
         for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:
@@ -93,10 +89,10 @@ def _counted(record: GameRecord, checked: int) -> int:
 class _Failure:
     """A stored position that disagrees, with what is needed to judge it again."""
 
-    row: Any
+    row: PositionRow
     expanded: Expanded
-    #: the children's stored values: code -> (text, result, remoteness, grundy)
-    children: dict
+    #: the children's stored rows by code
+    children: dict[int, PositionRow]
     problem: str
     #: wrong whatever its children hold (text, player, degree, a malformed value)
     own: bool
@@ -108,7 +104,7 @@ class _Mismatch(Exception):
         self.own = own
 
 
-def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] | None:
+def _check(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow], impartial: bool = False) -> tuple[str, bool] | None:
     """What is wrong with one stored position and whether it is wrong by itself, or None."""
     try:
         _check_row(row, expanded, values, impartial)
@@ -119,10 +115,10 @@ def _check(row, expanded, values, impartial: bool = False) -> tuple[str, bool] |
     return None
 
 
-def _check_row(row, expanded, values, impartial: bool = False) -> None:
+def _check_row(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow], impartial: bool = False) -> None:
     player, text, prim, moves = expanded
 
-    def fail(what: str, own: bool = False):
+    def fail(what: str, own: bool = False) -> NoReturn:
         raise _Mismatch(what, own)
 
     if text != row.text:
@@ -141,13 +137,14 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         fail(f"stored grundy {row.grundy!r} in a partisan game (only impartial games have grundy values)", own=True)
     if prim is None and not moves:
         fail("a non-primitive position must have moves", own=True)
-    children = []
+    children: list[tuple[str, int | None]] = []
     for label, child in moves:
         if child not in values:
             fail(f"move {label} leads to a position that is not stored (code {child})", own=True)
-        ctext, cres, crem, _ = values[child]
-        if value_problem(cres, crem):
-            fail(f"move {label} leads to {ctext!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
+        stored = values[child]
+        cres, crem = stored.result, stored.remoteness
+        if cres is None or value_problem(cres, crem):
+            fail(f"move {label} leads to {stored.text!r}, whose stored value ({cres!r}, {crem!r}) is malformed")
         children.append((cres, crem))
     result, remoteness = value_from_children(prim, children)  # children checked above
     if (row.result, row.remoteness) != (result, remoteness):
@@ -157,17 +154,18 @@ def _check_row(row, expanded, values, impartial: bool = False) -> None:
         fail(f"stored best move {row.best_move!r}, expected {best!r}")
 
 
-def _check_grundy(row, expanded, values) -> None:
+def _check_grundy(row: PositionRow, expanded: Expanded, values: dict[int, PositionRow]) -> None:
     """Impartial games: grundy is the mex of the children's values, and 0 exactly for a loss."""
-    grundies = [values[child][3] for _, child in expanded.moves]
-    grundy = None if None in grundies else mex(grundies)  # a position on a cycle has none
+    grundies = [values[child].grundy for _, child in expanded.moves]
+    known = [g for g in grundies if g is not None]
+    grundy = mex(known) if len(known) == len(grundies) else None  # a position on a cycle has none
     if row.grundy != grundy:
         raise _Mismatch(f"stored grundy {row.grundy}, the mex of the children's values is {grundy}")
     if grundy is not None and (grundy == 0) != (row.result == LOSE):
         raise _Mismatch(f"grundy {grundy} disagrees with result {row.result} (a loss exactly when grundy is 0)")
 
 
-def _culprit(failures: dict[int, _Failure], impartial: bool):
+def _culprit(failures: dict[int, _Failure], impartial: bool) -> tuple[PositionRow, str]:
     """The (row, problem) to report among the positions that disagree."""
     own = [code for code, f in failures.items() if f.own]
     if own:
@@ -190,15 +188,15 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     """
     if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
         return {}
-    stored: dict[int, tuple] = {}
+    stored: dict[int, PositionRow] = {}
     for failure in failures.values():
         stored.update(failure.children)
-    outside = {code: value[1:3] for code, value in stored.items() if code not in failures}
+    outside = {code: (row.result, row.remoteness) for code, row in stored.items() if code not in failures}
     if any(value_problem(*value) for value in outside.values()):
         return {}
     nodes = {code: (f.expanded.primitive, [child for _, child in f.expanded.moves]) for code, f in failures.items()}
     derived = _resolve(nodes, outside)
-    values = {code: (text, *derived[code], grundy) if code in derived else (text, res, rem, grundy) for code, (text, res, rem, grundy) in stored.items()}
+    values = {code: row._replace(result=derived[code][0], remoteness=derived[code][1]) if code in derived else row for code, row in stored.items()}
     still = {}
     for code, failure in failures.items():
         found = _check(failure.row, failure.expanded, values, impartial)
@@ -207,7 +205,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
     return still
 
 
-def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tuple]:
+def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, _Value]) -> dict[int, _Value]:
     """Retrograde analysis of a part of the game, the rest fixed.
 
     ``nodes``: code -> (primitive value or None, child codes); ``outside``:
@@ -215,11 +213,11 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
     levels, then tie levels, the rest draws.
     """
-    value: dict[int, tuple] = {}
+    value: dict[int, _Value] = {}
     parents: dict[int, list[int]] = defaultdict(list)
     pending: dict[int, int] = {}
-    winlose: dict[int, set] = defaultdict(set)
-    ties: dict[int, set] = defaultdict(set)
+    winlose: dict[int, set[int]] = defaultdict(set)
+    ties: dict[int, set[int]] = defaultdict(set)
     for code, (prim, children) in nodes.items():
         if prim is not None:
             value[code] = (prim, 0)
@@ -227,10 +225,12 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
         for child in children:
             parents[child].append(code)
 
-    def known(code):
+    def known(code: int) -> _Value:
         return value[code] if code in nodes else outside[code]
 
     for code, (res, rem) in [*value.items(), *outside.items()]:
+        if rem is None:  # a draw (the values outside are well formed: the caller checked them)
+            continue
         if res in (WIN, LOSE):
             winlose[rem].add(code)
         elif res == TIE:
@@ -264,17 +264,17 @@ def _resolve(nodes: dict[int, tuple], outside: dict[int, tuple]) -> dict[int, tu
     return value
 
 
-def _best_move(result, remoteness, moves, children):
+def _best_move(result: str, remoteness: int | None, moves: list[tuple[str, int]], children: list[tuple[str, int | None]]) -> str | None:
     wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
     for (label, _), (cres, crem) in zip(moves, children, strict=False):
         if cres != wanted:
             continue
-        if result == DRAW or crem == remoteness - 1:
+        if remoteness is None or crem == remoteness - 1:  # a draw has no remoteness
             return label
     return None
 
 
-def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
+def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> None:
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 
@@ -307,12 +307,3 @@ def _check_token_moves(conn, record: GameRecord, game: Game) -> None:
             )
     if len(stored) != len(expected):
         raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
-
-
-def fetch_rows(conn, record: GameRecord, codes) -> dict[int, tuple]:
-    """code -> (text, result, remoteness, grundy) of the given codes' stored rows, each checked
-    (:func:`~gamedb.store.damage.checked_position`: a child's damaged row is one line naming the game)."""
-    found = SqlAlchemyReader(conn).positions(record.id, codes)
-    for row in found.values():
-        checked_position(record.name, record.impartial, row._asdict())
-    return {code: (r.text, r.result, r.remoteness, r.grundy) for code, r in found.items()}

@@ -46,8 +46,9 @@ from ..games.base import Game
 from ..progress import Progress
 
 if TYPE_CHECKING:
-    from ..store.readers import Reader
+    from ..answers import Answer
     from ..store.record import GameRecord
+    from ..store.rows import Reader
 
 
 class TooLarge(GamedbError):
@@ -107,9 +108,9 @@ class Solver(Protocol):
         """Re-derive every stored value from the rules; return the positions checked or raise VerifyError."""
         ...
 
-    def probe_many(self, reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list:
+    def probe_many(self, reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
         """Answers (:class:`~gamedb.answers.Answer`) for positions (None: the start), an error in the place of one
-        that does not parse or is not stored; read through a reader (:mod:`gamedb.store.readers`), SQLAlchemy's or sqlite3's."""
+        that does not parse or is not stored; read through a reader (:class:`gamedb.store.rows.Reader`), SQLAlchemy's or sqlite3's."""
         ...
 
 

@@ -15,6 +15,7 @@ from ..store import catalog
 from ..store.damage import DamagedGame
 from ..store.database import file_unfinished, finish_file, sqlite_file
 from ..store.locking import others_solving, solve_lock, solve_tag
+from ..store.record import GameRecord
 from ..store.tuning import default_memory_limit, human_size, solve_settings
 from . import choice
 from .protocol import SolveJob, TooLarge
@@ -98,7 +99,7 @@ def distinct_name(game: Game) -> str:
     return f"{game.default_name()}-{hashlib.sha256(what.encode()).hexdigest()[:8]}"
 
 
-def free_default_name(engine, game: Game) -> str:
+def free_default_name(engine: sa.Engine, game: Game) -> str:
     """The name a game gets when none is given: the family's default name, unless a different game holds it.
 
     Then :func:`distinct_name`: ``gamedb solve cat-mouse --graph A`` and then
@@ -113,7 +114,7 @@ def free_default_name(engine, game: Game) -> str:
     return distinct_name(game)
 
 
-def _check_stored(record, game: Game, name: str) -> None:
+def _check_stored(record: GameRecord, game: Game, name: str) -> None:
     if not catalog.same_game(record, game):
         raise GameExists(
             f"a different game named {name!r} is already stored ({record.family}); "
@@ -150,7 +151,7 @@ def _solve_locked(
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, engine=solver.engine)
 
 
-def _already_solved(engine, record, name: str) -> SolveReport:
+def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
     """The game is solved; a solve killed while it finished the file (ANALYZE, WAL checkpoint) left
     the file unfinished: finish it now, where it can be written (a read-only share stays as it is)."""
     if file_unfinished(engine):
@@ -161,7 +162,7 @@ def _already_solved(engine, record, name: str) -> SolveReport:
     return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
 
 
-def _finish(engine, name: str) -> None:
+def _finish(engine: sa.Engine, name: str) -> None:
     """:func:`finish_file`, waiting its usual while for other connections to close, but not at
     all while another game is being solved into the file (that solve finishes the file itself)."""
     if others_solving(engine, name):

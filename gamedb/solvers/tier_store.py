@@ -23,14 +23,18 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 
+from ..games.tier_rules import TierArrayRules
 from ..games.vector import RESULT_NAMES
+from ..progress import Progress
 from ..store.bulk import DEFER_INDEXES_FROM, copy_rows
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
+from ..store.rows import columns_except
 from ..store.schema import position
 
 #: rows per executemany / COPY batch
@@ -53,13 +57,14 @@ class TierFolder:
         return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")
 
     # --- the manifest: which tiers exist, written last by the forward pass ---------------
-    def manifest(self) -> dict | None:
+    def manifest(self) -> dict[str, Any] | None:
         try:
-            return json.loads((self.path / "manifest.json").read_text())
+            data: dict[str, Any] = json.loads((self.path / "manifest.json").read_text())
+            return data
         except (OSError, ValueError):
             return None
 
-    def write_manifest(self, data: dict) -> None:
+    def write_manifest(self, data: dict[str, Any]) -> None:
         tmp = self.path / "manifest.json.tmp"
         tmp.write_text(json.dumps(data))
         tmp.replace(self.path / "manifest.json")
@@ -80,13 +85,23 @@ class TierFolder:
         tmp.replace(final)
 
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
-        return np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
+        array: np.ndarray = np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
+        return array
 
     def has(self, kind: str, tier: int) -> bool:
         return (self.path / f"{kind}-{tier}.npy").exists()
 
 
-def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, counts: dict[int, int], state: dict, *, progress=None) -> None:
+def write_positions(
+    engine: sa.Engine,
+    game_id: int,
+    rules: TierArrayRules,
+    folder: TierFolder,
+    counts: dict[int, int],
+    state: dict[str, Any],
+    *,
+    progress: Progress | None = None,
+) -> None:
     """Write every solved position row, in code order across the tiers, a committed range at a time.
 
     The rows of all tiers are merged by code ranges (:func:`code_ranges`),
@@ -106,7 +121,7 @@ def write_positions(engine: sa.Engine, game_id: int, rules, folder: TierFolder, 
         with engine.begin() as conn:
             if not done:
                 _drop_indexes(conn, position_table, total, state)
-            parts = []
+            parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
             for t in tiers:
                 codes = folder.load("codes", t)  # each range maps the files anew: the pages read leave the process's memory
                 i, j = np.searchsorted(codes, [lo, hi])
@@ -142,24 +157,36 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 
-def _drop_indexes(conn, table, positions: int, state: dict) -> None:
+def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: dict[str, Any]) -> None:
     """SQLite, a large game into a table not larger: drop the table's secondary indexes (built again at the end)."""
     if conn.dialect.name != "sqlite" or positions < DEFER_INDEXES_FROM:
         return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar()
+    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)})").scalar_one()
     if existing >= positions:
         return
-    for index in sorted(table.indexes, key=lambda index: index.name):
+    for index in sorted(table.indexes, key=lambda index: str(index.name)):
         index.drop(conn, checkfirst=True)
     state["indexes_dropped"] = True
 
 
+#: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)
+_COLUMNS = columns_except("grundy")
+
+
 def write_rows(
-    conn, game_id: int, codes: np.ndarray, texts, player: np.ndarray, result: np.ndarray, remoteness: np.ndarray, degree: np.ndarray, best_labels: list
+    conn: sa.Connection,
+    game_id: int,
+    codes: np.ndarray,
+    texts: list[str],
+    player: np.ndarray,
+    result: np.ndarray,
+    remoteness: np.ndarray,
+    degree: np.ndarray,
+    best_labels: list[str | None],
 ) -> None:
     """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
     names = np.array(RESULT_NAMES, dtype=object)
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
     rows = zip(codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels, strict=True)
-    copy_rows(conn, position, ("code", "text", "player", "result", "remoteness", "degree", "best_move"), rows, game_id=game_id)
+    copy_rows(conn, position, _COLUMNS, rows, game_id=game_id)

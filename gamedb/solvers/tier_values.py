@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
-from .graph_memory import _first_move, _parents
+from .array_levels import Levels, reverse_moves
 
 #: remoteness values fit below this (keys of the one-pass minimum)
 _SPAN = np.int64(1) << 31
@@ -83,29 +83,10 @@ def leveled(primitive: np.ndarray, degree: np.ndarray, child: np.ndarray, outer_
     result = np.concatenate((primitive, outer_result)).astype(np.int8)
     remoteness = np.concatenate((np.where(primitive != UNDECIDED, 0, -1), outer_remoteness)).astype(np.int32)
     best = np.full(n, -1, dtype=np.int32)
-    counter = degree.astype(np.int32)
     parent_of_move = np.repeat(np.arange(n, dtype=np.int64), degree)
     order_of_move = ranks_within(degree).astype(np.int32)
-    by_child = np.argsort(child, kind="stable")
-    rev = (
-        np.concatenate(([0], np.cumsum(np.bincount(child, minlength=total)))).astype(np.int64),
-        parent_of_move[by_child],
-        order_of_move[by_child],
-    )
-    del by_child
+    levels = Levels(result, remoteness, best, degree.astype(np.int32), reverse_moves(child, parent_of_move, order_of_move, total))
     known = result != UNDECIDED  # decided before the levels start: primitives and later tiers, by remoteness
-
-    def undecided_parents(children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        parents, orders = _parents(rev, children)
-        keep = result[parents] == UNDECIDED
-        return parents[keep], orders[keep]
-
-    def decide(parents: np.ndarray, orders: np.ndarray, value: int, level: int) -> np.ndarray:
-        decided, first = _first_move(parents, orders)
-        result[decided] = value
-        remoteness[decided] = level
-        best[decided] = first
-        return decided
 
     def entering(kinds: tuple[int, ...], level: int) -> np.ndarray:
         return np.flatnonzero(known & np.isin(result, kinds) & (remoteness == level))
@@ -113,17 +94,12 @@ def leveled(primitive: np.ndarray, degree: np.ndarray, child: np.ndarray, outer_
     last = int(remoteness[known].max(initial=0))
     frontier, k = entering((WIN, LOSE), 0), 0
     while len(frontier) or k < last:
-        wins = decide(*undecided_parents(frontier[result[frontier] == LOSE]), WIN, k + 1)
-        parents, orders = undecided_parents(frontier[result[frontier] == WIN])
-        hit, times = np.unique(parents, return_counts=True)
-        counter[hit] -= times.astype(np.int32)
-        done = counter[parents] == 0
-        loses = decide(parents[done], orders[done], LOSE, k + 1)
+        decided = levels.win_lose(frontier, k)
         k += 1
-        frontier = np.concatenate((wins, loses, entering((WIN, LOSE), k)))
+        frontier = np.concatenate((decided, entering((WIN, LOSE), k)))
     frontier, t = entering((TIE,), 0), 0
     while len(frontier) or t < last:
-        ties = decide(*undecided_parents(frontier), TIE, t + 1)
+        ties = levels.ties(frontier, t)
         t += 1
         frontier = np.concatenate((ties, entering((TIE,), t)))
     own = result[:n]

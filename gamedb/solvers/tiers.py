@@ -32,6 +32,8 @@ from __future__ import annotations
 import json
 import time
 from collections import defaultdict
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import sqlalchemy as sa
@@ -39,6 +41,7 @@ import sqlalchemy as sa
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
+from ..games.vector import Expansion
 from ..progress import Progress
 from ..store import catalog
 from ..store.schema import position
@@ -48,6 +51,14 @@ from . import choice, graph_answer, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
+
+if TYPE_CHECKING:
+    from ..store.record import GameRecord
+
+#: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
+_Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
+_Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
@@ -71,11 +82,12 @@ class TierSolver:
         """Create the game row (marked as the tier solver's, so a killed solve resumes here), then solve or resume it."""
         from ..store import catalog
 
-        if job.record is None:
+        record = job.record
+        if record is None:
             with db.begin() as conn:
                 record = job.begin(conn)
                 catalog.update(conn, record, progress={"engine": "tiers"})
-        return Solved(*solve_tiers(db, job.record, job.game, memory_limit=job.memory_limit, progress=job.progress))
+        return Solved(*solve_tiers(db, record, job.game, memory_limit=job.memory_limit, progress=job.progress))
 
 
 def rules_of(game: Game) -> TierArrayRules:
@@ -87,7 +99,7 @@ def tier_bytes(largest: int, next_largest: int) -> int:
     return BASE_BYTES + (largest + next_largest) * BYTES_PER_TIER_POSITION
 
 
-def solve_tiers(engine: sa.Engine, record, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
+def solve_tiers(engine: sa.Engine, record: GameRecord, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
     """Solve (or resume) the game of ``record`` tier by tier, then write its rows; return (positions, moves)."""
     t0 = time.perf_counter()
     rules = rules_of(game)
@@ -151,12 +163,12 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     """Find every tier's positions, save their sorted codes (and sequences); return tier -> count."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
-    pending: dict[int, list] = defaultdict(list)
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
         pending[t].append((found, np.zeros(len(found), dtype=np.int64)))
     counts: dict[int, int] = {}
-    previous = None  # path texts: (tier, sequences, position index by rank) of the tier before
+    previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
         codes, keys = _least(pending.pop(t))
@@ -218,10 +230,11 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     if not len(sorted_codes):
         return np.zeros(len(codes), dtype=bool)
     at = np.searchsorted(sorted_codes, codes).clip(0, len(sorted_codes) - 1)
-    return sorted_codes[at] == codes
+    found: np.ndarray = sorted_codes[at] == codes
+    return found
 
 
-def _paths(rules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous):
+def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
     """Each position's smallest move sequence: its best parent's (least key = least parent rank, then
     label) followed by that move's label; saved, and returned with the ranks of the sequences."""
     if previous is None:
@@ -240,14 +253,14 @@ def _paths(rules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarra
 # --- 2. backward: the values of one tier --------------------------------------------------
 
 
-def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]):
+def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
     """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
     codes = folder.load("codes", t, mmap=False)
     n = len(codes)
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
-    later: dict[int, tuple] = {}
+    later: dict[int, _Stored] = {}
 
-    def values_of(u):
+    def values_of(u: int) -> _Stored:
         if u not in later:
             later[u] = (folder.load("codes", u, mmap=False), folder.load("result", u), folder.load("remoteness", u))
         return later[u]
@@ -287,7 +300,9 @@ def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[i
     return TierValues(result, remoteness, best), degree, player, best_child
 
 
-def _keep(a: int, v: TierValues, degree: np.ndarray, children: np.ndarray, result, remoteness, best, best_child) -> None:
+def _keep(
+    a: int, v: TierValues, degree: np.ndarray, children: np.ndarray, result: np.ndarray, remoteness: np.ndarray, best: np.ndarray, best_child: np.ndarray
+) -> None:
     """Store a page's values from position ``a`` on, and each position's best child code."""
     b = a + len(v.result)
     result[a:b], remoteness[a:b], best[a:b] = v.result, v.remoteness, v.best
@@ -303,7 +318,9 @@ def _lookup(codes: np.ndarray, wanted: np.ndarray, tier: int) -> np.ndarray:
     return at
 
 
-def _leveled_tier(rules, codes: np.ndarray, pages, values_of, t: int):
+def _leveled_tier(
+    rules: TierArrayRules, codes: np.ndarray, pages: Sequence[Expansion], values_of: Callable[[int], _Stored], t: int
+) -> tuple[TierValues, np.ndarray]:
     """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included."""
     n = len(codes)
     children = np.concatenate([p.children for p in pages])

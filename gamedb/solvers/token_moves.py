@@ -22,20 +22,20 @@ import sqlalchemy as sa
 
 from ..errors import GamedbError
 from ..games.base import TokenMoves
+from ..games.two_tokens import code_sql, tokens_sql
 from ..store.bulk import insert_rows
 from ..store.schema import token_board, token_move
 
-# --- the code layout in SQL: (token0 * nodes + token1) * 2 + turn, ``nodes`` the bound parameter ``:n``
+# --- the code layout in SQL (gamedb.games.two_tokens.code_sql), ``nodes`` the bound parameter ``:n``
 # (the board's node count, passed with every statement: a constant, so a server's planner can use
 # the token_move indexes as soon as the position is known, with no join to token_board first)
 
 NODES = ":n"
 
 
-def tokens_sql(x: str) -> tuple[str, str]:
-    """token0 and token1 of the position aliased ``x`` (the modulo written out: portable)."""
-    n = NODES
-    return f"{x}.code / 2 / {n}", f"({x}.code / 2 - {x}.code / 2 / {n} * {n})"
+def _tokens(x: str) -> tuple[str, str]:
+    """token0 and token1 of the position aliased ``x``."""
+    return tokens_sql(f"{x}.code", NODES)
 
 
 def _by_player(x: str, first: int, if_first: str, otherwise: str) -> str:
@@ -45,26 +45,26 @@ def _by_player(x: str, first: int, if_first: str, otherwise: str) -> str:
 
 def mover_token_sql(x: str) -> str:
     """The token that the player to move at position ``x`` moves."""
-    t0, t1 = tokens_sql(x)
+    t0, t1 = _tokens(x)
     return _by_player(x, 0, t0, t1)
 
 
 def child_sql(x: str, target: str) -> str:
     """The code after the player to move at ``x`` moves its token to ``target``."""
-    t0, t1 = tokens_sql(x)
-    return _by_player(x, 0, f"({target} * {NODES} + {t1}) * 2 + 1", f"({t0} * {NODES} + {target}) * 2")
+    t0, t1 = _tokens(x)
+    return _by_player(x, 0, code_sql(target, t1, 1, NODES), code_sql(t0, target, 0, NODES))
 
 
 def moved_token_sql(x: str) -> str:
     """Where the player who moved into position ``x`` (``1 - x.player``) now stands."""
-    t0, t1 = tokens_sql(x)
+    t0, t1 = _tokens(x)
     return _by_player(x, 1, t0, t1)
 
 
 def parent_sql(x: str, node: str) -> str:
     """The code before the player who moved into ``x`` moved its token from ``node``."""
-    t0, t1 = tokens_sql(x)
-    return _by_player(x, 1, f"({node} * {NODES} + {t1}) * 2", f"({t0} * {NODES} + {node}) * 2 + 1")
+    t0, t1 = _tokens(x)
+    return _by_player(x, 1, code_sql(node, t1, 0, NODES), code_sql(t0, node, 1, NODES))
 
 
 def board_nodes(conn: sa.Connection, game_id: int) -> int:

@@ -30,6 +30,7 @@ import sqlalchemy as sa
 
 from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules
 from ..progress import Progress
+from ..store.rows import POSITION_COLUMNS, position_select
 from ..store.tuning import default_memory_limit
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)
@@ -39,10 +40,8 @@ CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
 _NONE = np.iinfo(np.int32).max
 
-_ROWS = (
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position "
-    "WHERE game_id = ? AND code > ? ORDER BY code LIMIT ?"
-)
+#: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
+_ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
 
 
 class _Disagrees(Exception):
@@ -100,7 +99,9 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | N
 
 def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) -> None:
     """Check one page of stored rows by themselves and file their values by code."""
-    codes, texts, players, results, rems, degrees, bests, grundies = (list(col) for col in zip(*rows, strict=True))
+    column = {name: list(values) for name, values in zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)}
+    codes, texts, players, results = column["code"], column["text"], column["player"], column["result"]
+    rems, degrees, bests, grundies = column["remoteness"], column["degree"], column["best_move"], column["grundy"]
     code = _ints(codes, 0, vector.code_limit - 1)
     exp = vector.expand(code)
     _require(vector.texts(code) == texts)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -23,12 +24,12 @@ _GAME_BY_NAME = sa.text(_GAME_ROWS + " WHERE name = :n")
 _ALL_GAMES = sa.text(_GAME_ROWS + " ORDER BY name")
 
 
-def record_from_row(row) -> GameRecord:
+def record_from_row(row: sa.Row[Any]) -> GameRecord:
     """A game row as read by :data:`_GAME_ROWS`, checked; raises :class:`~gamedb.store.damage.DamagedGame`."""
     return record_from_mapping(row._mapping)
 
 
-def find(conn, name: str, *, damaged: bool = False) -> GameRecord | None:
+def find(conn: sa.Connection, name: str, *, damaged: bool = False) -> GameRecord | None:
     """The game of that name, or None; a damaged row raises :class:`~gamedb.store.damage.DamagedGame`
     unless ``damaged`` (then it is a record with its ``problem``)."""
     row = conn.execute(_GAME_BY_NAME, {"n": name}).first()
@@ -37,16 +38,21 @@ def find(conn, name: str, *, damaged: bool = False) -> GameRecord | None:
     return record_or_damaged(row._mapping) if damaged else record_from_row(row)
 
 
-def get(conn, name: str) -> GameRecord:
+def get(conn: sa.Connection, name: str) -> GameRecord:
     record = find(conn, name)
     if record is None:
-        names = [r.name for r in all_games(conn)]
-        hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
-        raise GameNotFound(f"no game named {name!r} in this database{hint}")
+        raise not_found(conn, name)
     return record
 
 
-def all_games(conn) -> list[GameRecord]:
+def not_found(conn: sa.Connection, name: str) -> GameNotFound:
+    """The error for a game ``name`` that is not stored, naming the stored games."""
+    names = [r.name for r in all_games(conn)]
+    hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
+    return GameNotFound(f"no game named {name!r} in this database{hint}")
+
+
+def all_games(conn: sa.Connection) -> list[GameRecord]:
     """Every stored game by name; a damaged one as a record with its ``problem`` (status ``damaged``)."""
     return [record_or_damaged(row._mapping) for row in conn.execute(_ALL_GAMES)]
 
@@ -73,7 +79,7 @@ def same_game(record: GameRecord, game: Game) -> bool:
     )
 
 
-def create(conn, name: str, game: Game) -> GameRecord:
+def create(conn: sa.Connection, name: str, game: Game) -> GameRecord:
     if find(conn, name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
     start = game.start()
@@ -96,7 +102,7 @@ def create(conn, name: str, game: Game) -> GameRecord:
     return record
 
 
-def delete(conn, record: GameRecord) -> None:
+def delete(conn: sa.Connection, record: GameRecord) -> None:
     """Delete the game's rows from every table that has them (dependent tables first), then the game."""
     for table in reversed(metadata.sorted_tables):
         if table is not game_table and "game_id" in table.c:
@@ -104,7 +110,7 @@ def delete(conn, record: GameRecord) -> None:
     conn.execute(game_table.delete().where(game_table.c.id == record.id))
 
 
-def update(conn, record: GameRecord, **values) -> None:
+def update(conn: sa.Connection, record: GameRecord, **values: Any) -> None:
     conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
 
 
@@ -117,15 +123,16 @@ def now() -> str:
 _SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
-def load_progress(conn, game_id: int) -> dict:
+def load_progress(conn: sa.Connection, game_id: int) -> dict[str, Any]:
     """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
     raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
     if raw is None:
         return {}
-    return raw if isinstance(raw, dict) else json.loads(raw)
+    progress: dict[str, Any] = raw if isinstance(raw, dict) else json.loads(raw)
+    return progress
 
 
-def save_progress(conn, game_id: int, progress: dict) -> None:
+def save_progress(conn: sa.Connection, game_id: int, progress: dict[str, Any]) -> None:
     """Record, inside the caller's transaction, how far the solve has come."""
     conn.execute(_SAVE_PROGRESS, {"p": json.dumps(progress), "g": game_id})
 

@@ -13,6 +13,7 @@ import sqlite3
 import time
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy import event
@@ -23,10 +24,13 @@ from .schema import metadata
 from .sqlite_file import check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
 
+if TYPE_CHECKING:
+    from alembic.config import Config
+
 DEFAULT_PATH = "gamedb.sqlite"
 
 
-def to_url(db: str | os.PathLike) -> str:
+def to_url(db: str | os.PathLike[str]) -> str:
     """A SQLAlchemy URL for a path or URL given by the user.
 
     ``postgresql://`` and ``postgres://`` (as found in DATABASE_URL
@@ -41,7 +45,7 @@ def to_url(db: str | os.PathLike) -> str:
     return f"sqlite:///{Path(text).expanduser().absolute()}"
 
 
-def describe(db: str | os.PathLike) -> str:
+def describe(db: str | os.PathLike[str]) -> str:
     """The database as it may be shown to a user: a path, or a URL with its password hidden."""
     text = os.fspath(db)
     if "://" not in text:
@@ -52,7 +56,7 @@ def describe(db: str | os.PathLike) -> str:
         return text.split("://", 1)[0] + "://..."
 
 
-def _create_server_engine(url: str, db) -> sa.Engine:
+def _create_server_engine(url: str, db: str | os.PathLike[str]) -> sa.Engine:
     try:
         return sa.create_engine(url)
     except sa.exc.NoSuchModuleError:
@@ -68,7 +72,7 @@ def is_sqlite_url(url: str) -> bool:
     return url.startswith("sqlite")
 
 
-def _sqlite_pragmas(dbapi_conn, _record) -> None:
+def _sqlite_pragmas(dbapi_conn: Any, _record: object) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA busy_timeout = 30000")
     cur.execute("PRAGMA foreign_keys = ON")
@@ -84,7 +88,7 @@ def _migrations_dir() -> str:
         return str(source_migrations_dir())
 
 
-def alembic_config(connection=None):
+def alembic_config(connection: sa.Connection | None = None) -> Config:
     from alembic.config import Config
 
     cfg = Config()
@@ -105,10 +109,13 @@ def head_revision() -> str:
         return head
     from alembic.script import ScriptDirectory
 
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    found = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    if found is None:
+        raise DatabaseError("gamedb's migrations have no head revision: the installation is broken")
+    return found
 
 
-def current_revision(conn) -> str | None:
+def current_revision(conn: sa.Connection) -> str | None:
     inspector = sa.inspect(conn)
     if not inspector.has_table("alembic_version"):
         return None
@@ -116,14 +123,14 @@ def current_revision(conn) -> str | None:
     return row[0] if row else None
 
 
-def upgrade(conn) -> None:
+def upgrade(conn: sa.Connection) -> None:
     """Bring the schema to the newest revision (creates it in an empty database)."""
     from alembic import command
 
     command.upgrade(alembic_config(conn), "head")
 
 
-def create_schema(conn) -> None:
+def create_schema(conn: sa.Connection) -> None:
     """Create the newest schema in an empty SQLite database and stamp it at the newest revision.
 
     The same tables, indexes and views as running every migration (a test
@@ -137,7 +144,9 @@ def create_schema(conn) -> None:
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
     # statement): one explicit transaction makes the new file in one commit
-    if not conn.connection.driver_connection.in_transaction:
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    if not driver.in_transaction:
         conn.exec_driver_sql("BEGIN")
     for statement in STATEMENTS:  # metadata.create_all's statements, written out (it compiles them each time)
         conn.exec_driver_sql(statement)
@@ -150,7 +159,7 @@ def create_schema(conn) -> None:
     conn.execute(sa.text("INSERT INTO alembic_version (version_num) VALUES (:v)"), {"v": head_revision()})
 
 
-def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool = False) -> sa.Engine:
+def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> sa.Engine:
     """Open (and if ``create``, create) a gamedb database and check its schema.
 
     Raises :class:`DatabaseError` with a one-line reason when the file is
@@ -193,7 +202,7 @@ def open_engine(db: str | os.PathLike, *, create: bool = False, readonly: bool =
     return engine
 
 
-def _check_schema(conn, *, create: bool) -> None:
+def _check_schema(conn: sa.Connection, *, create: bool) -> None:
     head = head_revision()
     found = current_revision(conn)
     if found == head:

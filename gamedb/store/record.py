@@ -27,7 +27,7 @@ class GameRecord:
     id: int
     name: str
     family: str
-    parameters: dict
+    parameters: dict[str, Any]
     rules_version: int
     impartial: bool
     status: str
@@ -40,8 +40,8 @@ class GameRecord:
     enumerate_seconds: float | None
     solve_seconds: float | None
     gamedb_version: str
-    info: dict | None
-    progress: dict | None
+    info: dict[str, Any] | None
+    progress: dict[str, Any] | None
     #: what is wrong with a damaged row (then only ``id``, ``name`` and ``family`` mean anything;
     #: only :func:`record_or_damaged` makes such records, for listing)
     problem: str | None = None
@@ -99,7 +99,7 @@ class GameRecord:
         except Exception as exc:  # the family's own check of parameters that came from a file, whatever it raises
             raise damaged(self.name, f"its parameters do not make a {shown(self.family)} game: {exc}") from None
 
-    def list_json(self) -> dict:
+    def list_json(self) -> dict[str, Any]:
         """What ``gamedb list --json`` shows of the game (and ``gamedb serve``'s games list)."""
         return {
             "name": self.name,
@@ -124,7 +124,7 @@ class GameRecord:
 _STORED = tuple(f.name for f in fields(GameRecord) if f.name != "problem")
 
 
-def record_from_mapping(data: Mapping[str, Any]) -> GameRecord:
+def record_from_mapping(data: Mapping[Any, Any]) -> GameRecord:
     """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text, checked
     (:func:`~gamedb.store.damage.checked_game_row`); raises :class:`~gamedb.store.damage.DamagedGame`.
 
@@ -135,7 +135,7 @@ def record_from_mapping(data: Mapping[str, Any]) -> GameRecord:
     return GameRecord(**values)
 
 
-def record_or_damaged(data: Mapping[str, Any]) -> GameRecord:
+def record_or_damaged(data: Mapping[Any, Any]) -> GameRecord:
     """The record of a game row, or for a damaged row a record that says what is wrong (for listing)."""
     try:
         return record_from_mapping(data)

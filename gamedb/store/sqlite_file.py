@@ -76,7 +76,7 @@ def source_migrations_dir() -> Path:
 
 
 def installed_migrations_dir() -> Path | None:
-    """Where the migrations are, found without ``importlib.resources`` (20 ms of a query's start-up).
+    """Where the migrations are, found without ``importlib.resources`` (a large part of a query's start-up: docs/performance.md).
 
     An installed wheel ships them as the package ``gamedb.migrations``
     (``gamedb/migrations``); an editable install or a source tree has them

@@ -26,6 +26,7 @@ from .bulk import copy_rows
 from .database import finish_file, sqlite_file
 from .locking import solve_lock
 from .record import GameRecord
+from .rows import POSITION_COLUMNS
 from .schema import WORKING_TABLES, metadata, move, position
 from .schema import game as game_table
 
@@ -130,7 +131,7 @@ def _without_id(row: sa.Row[Any]) -> dict[str, Any]:
 
 def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
     n_pos = n_mov = 0
-    pos_cols = [c.name for c in position.columns if c.name != "game_id"]
+    pos_cols = POSITION_COLUMNS
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
     with src.connect() as sconn, dst.begin() as dconn:
         # found again here, not reused from copy_games: only now is the name's lock held

@@ -28,6 +28,7 @@ from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.database import describe
+from ..store.record import GameRecord
 
 STATIC = Path(__file__).with_name("static")
 #: the page loads only its own files: no script, style or font from elsewhere
@@ -68,12 +69,12 @@ class Explorer:
     def __init__(self, database: Database):
         self.database = database
         # counts by result cost a scan of the game's positions: kept while its row is unchanged
-        self._summaries: dict[str, tuple[tuple, dict]] = {}
+        self._summaries: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
-    def games(self, request: Request) -> list[dict]:
+    def games(self, request: Request) -> list[dict[str, Any]]:
         return [self._summary(record) for record in self.database.games()]
 
-    def _summary(self, record) -> dict:
+    def _summary(self, record: GameRecord) -> dict[str, Any]:
         row = record.list_json()
         key = tuple(row.values())
         cached = self._summaries.get(record.name)
@@ -88,7 +89,7 @@ class Explorer:
         self._summaries[record.name] = (key, summary)
         return summary
 
-    def game(self, request: Request) -> dict:
+    def game(self, request: Request) -> dict[str, Any]:
         record, rules = self.database.rules(request.path_params["name"])
         return {
             **record.list_json(),
@@ -99,7 +100,7 @@ class Explorer:
             "summary": rules.summary,
         }
 
-    def position(self, request: Request) -> dict:
+    def position(self, request: Request) -> dict[str, Any]:
         return self.database.query_json(request.path_params["name"], request.query_params.get("position"))
 
 

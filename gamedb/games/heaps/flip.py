@@ -14,6 +14,8 @@ of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 from ...errors import PositionError
 from . import HeapGame, max_param, octal_rules
 
@@ -33,7 +35,7 @@ class Flip(HeapGame):
     component_name = "+ run of length"
     max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period
 
-    def __init__(self, max=100):
+    def __init__(self, max: int = 100) -> None:
         super().__init__(max, octal_rules([0, 0, 7]))
 
     # --- components: the + runs --------------------------------------------------
@@ -49,7 +51,7 @@ class Flip(HeapGame):
     def heap_degrees(self) -> list[int]:
         return [0] + list(range(self.max_heap))
 
-    def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]):
+    def option_move(self, state: str, index: int, idx: int, parts: tuple[int, ...]) -> tuple[str, str]:
         # a split (a, b) with a <= b flips at offset a; one run or none left: at the run's start
         i = _runs(state)[index][0] + (parts[0] if len(parts) == 2 else 0)
         return str(i), state[:i] + "--" + state[i + 2 :]
@@ -60,14 +62,14 @@ class Flip(HeapGame):
     def heap_texts(self, low: int, high: int) -> list[str]:
         return [self.heap_state(n) for n in range(low, high)]
 
-    def best_labels(self, best, low: int, high: int) -> list[str | None]:
-        labels = []
+    def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
+        labels: list[str | None] = []
         for n in range(low, high):
             chosen = best[n]
             labels.append(None if chosen is None else self.heap_label(n, chosen[0], self.option_parts(n, *chosen)))
         return labels
 
-    def sum_moves(self, state: str):
+    def sum_moves(self, state: str) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         for index, (start, length) in enumerate(_runs(state)):
             for offset in range(length - 1):
                 i = start + offset

@@ -3,13 +3,18 @@
 ``cat-mouse`` (nodes of a graph) and ``cat-mouse-grid`` (cells of a grid)
 code a position the same way, ``(mouse * n + cat) * 2 + turn`` with ``n``
 the number of nodes: the layout that :class:`~gamedb.games.base.TokenMoves`
-and :mod:`gamedb.solvers.token_moves` generate moves from.
+and :mod:`gamedb.solvers.token_moves` generate moves from. The layout is
+written once, here: :func:`code_of` (Python integers or numpy arrays) and
+:func:`code_sql` / :func:`tokens_sql` (SQL expressions), which a test holds equal.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: the players, and the turn of a position: index 0 is the mouse, 1 the cat
 MOUSE, CAT = 0, 1
@@ -23,13 +28,35 @@ class State(NamedTuple):
     turn: int  # 0: the mouse moves, 1: the cat
 
 
+#: integers, or numpy arrays of them
+Codes = TypeVar("Codes", int, "np.ndarray")
+
+
+def code_of(token0: Codes, token1: Codes, turn: int | Codes, n: int) -> Codes:
+    """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes and ``turn`` to move.
+
+    Integers, or numpy arrays (element-wise)."""
+    code: Codes = (token0 * n + token1) * 2 + turn
+    return code
+
+
+def code_sql(token0: str, token1: str, turn: int, n: str) -> str:
+    """:func:`code_of` as an SQL expression over the SQL operands ``token0``, ``token1`` and ``n``."""
+    return f"({token0} * {n} + {token1}) * 2" + (f" + {turn}" if turn else "")
+
+
+def tokens_sql(code: str, n: str) -> tuple[str, str]:
+    """The SQL expressions of token0 and token1 of the position coded ``code`` (the modulo written out: portable)."""
+    return f"{code} / 2 / {n}", f"({code} / 2 - {code} / 2 / {n} * {n})"
+
+
 class TwoTokenCodes:
     """``encode``/``decode`` for a family with ``self.n`` nodes (mixed in before :class:`Game`)."""
 
     n: int
 
     def encode(self, state: State) -> int:
-        return (state.mouse * self.n + state.cat) * 2 + state.turn
+        return code_of(state.mouse, state.cat, state.turn, self.n)
 
     def decode(self, code: int) -> State:
         rest, turn = divmod(code, 2)

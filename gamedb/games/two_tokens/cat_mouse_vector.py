@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
-from . import CAT, HOLE, MOUSE
+from . import CAT, HOLE, MOUSE, code_of
 
 
 class CatMouseVector(VectorRules):
@@ -43,7 +43,7 @@ class CatMouseVector(VectorRules):
         parent = np.repeat(np.arange(len(codes)), degree)
         b = self._target[self._offset[row][parent] + ranks_within(degree)]
         pt = turn[parent]
-        children = np.where(pt == MOUSE, (b * n + cat[parent]) * 2 + CAT, (mouse[parent] * n + b) * 2 + MOUSE)
+        children = np.where(pt == MOUSE, code_of(b, cat[parent], CAT, n), code_of(mouse[parent], b, MOUSE, n))
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
 
     def texts(self, codes: np.ndarray) -> list[str]:

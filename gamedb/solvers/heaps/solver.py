@@ -22,12 +22,16 @@ writing at heap k. The last batch stores the period of the values
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import sqlalchemy as sa
 
 from ...games.heaps import HeapGame
 from ...progress import Progress
 from ...store.bulk import copy_columns, indexes_built_after, insert_rows
 from ...store.catalog import load_progress, save_progress
+from ...store.rows import POSITION_COLUMNS
 from ...store.schema import game as game_table
 from ...store.schema import heap_rule, position
 from .periodicity import Periodicity, find_period
@@ -97,34 +101,35 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
             return periodicity
 
 
-def _columns(game: HeapGame, values: HeapValues, low: int, high: int) -> dict[str, list]:
+def _columns(game: HeapGame, values: HeapValues, low: int, high: int) -> dict[str, list[Any]]:
     """The position rows of heaps low..high-1, column by column (list operations, no tuple per row)."""
     grundy = values.grundy[low:high]
-    return {
-        "code": list(range(low, high)),
-        "text": game.heap_texts(low, high),
-        "player": [0] * (high - low),
-        "result": ["win" if g else "lose" for g in grundy],
-        "remoteness": list(values.remoteness[low:high]),
-        "degree": values.degree[low:high],
-        "best_move": game.best_labels(values.best, low, high),
-        "grundy": grundy,
-    }
+    columns = (
+        list(range(low, high)),
+        game.heap_texts(low, high),
+        [0] * (high - low),
+        ["win" if g else "lose" for g in grundy],
+        list(values.remoteness[low:high]),
+        values.degree[low:high],
+        game.best_labels(values.best, low, high),
+        grundy,
+    )
+    return dict(zip(POSITION_COLUMNS, columns, strict=True))
 
 
-def _store_info(conn, game_id: int, values: dict) -> None:
+def _store_info(conn: sa.Connection, game_id: int, values: dict[str, Any]) -> None:
     """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
     where = game_table.c.id == game_id
     info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
     conn.execute(game_table.update().where(where).values(info={**info, **values}))
 
 
-def analyse_values(game: HeapGame, values) -> Periodicity | None:
+def analyse_values(game: HeapGame, values: Sequence[int]) -> Periodicity | None:
     """The period of the values g(0..N), when the octal periodicity theorem applies to the rules."""
     return find_period(values, game.max_take) if game.theorem_applies else None
 
 
-def analyse(conn, game_id: int, game: HeapGame) -> Periodicity | None:
+def analyse(conn: sa.Connection, game_id: int, game: HeapGame) -> Periodicity | None:
     """The period of the stored values, when the octal periodicity theorem applies to the rules."""
     if not game.theorem_applies:
         return None

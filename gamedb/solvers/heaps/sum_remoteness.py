@@ -18,12 +18,12 @@ sum positions; :class:`SearchExhausted` says the budget is spent.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ...games.heaps import HeapGame
 
 #: sum positions a solve searches, at most, to find the remoteness of small heaps
-#: (0.1-0.3 s on this machine; Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39)
+#: (Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39; its time: docs/performance.md)
 SEARCH_BUDGET = 10_000
 
 
@@ -64,7 +64,7 @@ class SumSearch:
         #: the options of each heap by value (:meth:`_options_of`); a dict given by the caller is shared between searches
         self._options: dict[int, dict[int, list[tuple[int, ...]]]] = {} if options is None else options
 
-    def live(self, parts) -> tuple[int, ...]:
+    def live(self, parts: Iterable[int]) -> tuple[int, ...]:
         """The heaps of ``parts`` that have moves, sorted: the position of the sum that matters."""
         return tuple(sorted(p for p in parts if self.degree[p]))
 

@@ -25,17 +25,25 @@ the lowest move order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
-from ...errors import PositionNotFound
+from ...errors import GamedbError, PositionNotFound
+from ...games.base import State
 from ...games.heaps import HeapGame
 from ...store.damage import DamagedGame, checked_position
-from ...store.readers import Reader
 from ...store.record import GameRecord
+from ...store.rows import PositionRow, Reader
 from ...values import LOSE, WIN, move_sort_key
 from .periodicity import THEOREM, Periodicity, reduce
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+#: a listed move with its sort key (best first for the mover, then move order)
+_Listed = tuple[tuple[tuple[int, int, int], int], MoveValue]
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
@@ -79,16 +87,17 @@ class ComponentValues:
         self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
-            self._add(self.reader.positions(self.record.id, codes).values())
+            self._add(self.reader.positions(self.record, codes, checked=False).values())
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.reader.positions_between(self.record.id, self.loaded_upto + 1, hi))
+            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
             self.loaded_upto = hi
 
-    def _add(self, rows) -> None:
+    def _add(self, rows: Iterable[PositionRow]) -> None:
+        """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
@@ -98,7 +107,11 @@ class ComponentValues:
             self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
 
     def _stored(self, n: int) -> int:
-        return reduce(n, self.periodicity) if n > self.top else n
+        if n <= self.top:
+            return n
+        if self.periodicity is None:  # check() refuses such a component first
+            raise PositionNotFound(self._beyond(n))
+        return reduce(n, self.periodicity)
 
     # --- values ----------------------------------------------------------------
     def grundy(self, n: int) -> int:
@@ -193,16 +206,16 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
     )
 
 
-def _child_remoteness(comps, live, index, parts, values) -> int | None:
+def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tuple[int, ...], values: ComponentValues) -> int | None:
     """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
     others = [comps[j] for j in live if j != index]
     return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
 
 
-def _all_moves(game, state, comps, live, total, values) -> list[tuple[tuple, MoveValue]]:
+def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
     moves = list(game.sum_moves(state))
     values.need(p for *_, parts in moves for p in parts)
-    listed = []
+    listed: list[_Listed] = []
     for order, (label, child, index, n, parts) in enumerate(moves):
         value = total ^ values.grundy(n)
         for p in parts:
@@ -213,18 +226,19 @@ def _all_moves(game, state, comps, live, total, values) -> list[tuple[tuple, Mov
     return listed
 
 
-def _best_of(listed, result: str) -> MoveValue | None:
+def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
     """The engine's best-move rule applied to a full move list."""
     wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
     if not wanted:
         return None
-    if all(mv.remoteness is not None for _, mv in wanted):
+    known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
+    if len(known) == len(wanted):
         sign = 1 if result == WIN else -1
-        return min(wanted, key=lambda pair: (sign * pair[1].remoteness, pair[0]))[1]
+        return min(known, key=lambda found: (sign * found[1], found[0]))[2]
     return min(wanted, key=lambda pair: pair[0])[1]
 
 
-def _best_by_search(game, state, comps, live, total, values) -> MoveValue | None:
+def _best_by_search(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
     """The best move of a position with too many moves to list, found without listing them."""
     stored = _stored_best(game, state, comps, live, total, values)
     if stored is not None:
@@ -241,7 +255,7 @@ def _best_by_search(game, state, comps, live, total, values) -> MoveValue | None
     raise AssertionError("a position with a non-zero grundy value has a move to zero")
 
 
-def _stored_best(game, state, comps, live, total, values) -> MoveValue | None:
+def _stored_best(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
     """With one live component, a stored heap: its stored best move, played on it in this position (else None).
 
     The solver chose it knowing the remoteness of every sum its options
@@ -259,7 +273,7 @@ def _stored_best(game, state, comps, live, total, values) -> MoveValue | None:
     return None
 
 
-def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues):
+def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
     """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
 
     Beyond the stored heaps the period bounds the search: for splits ``a + b``
@@ -279,6 +293,8 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
         elif rest >= 2:
             amax = (rest - rule.unequal) // 2
             if n > values.top:
+                if per is None or per.preperiod is None or per.period is None:  # check() refuses such a component first
+                    raise PositionNotFound(values._beyond(n))
                 amax = min(amax, per.preperiod + per.period - 1)
                 values.need_upto(amax)
                 values.need(rest - a for a in range(1, amax + 1))
@@ -290,7 +306,9 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
     return None
 
 
-def _option_move(game, state, comps, live, total, index, idx, parts, values) -> MoveValue:
+def _option_move(
+    game: HeapGame, state: State, comps: list[int], live: list[int], total: int, index: int, idx: int, parts: tuple[int, ...], values: ComponentValues
+) -> MoveValue:
     n = comps[index]
     values.need(parts)
     value = total ^ values.grundy(n)
@@ -300,12 +318,14 @@ def _option_move(game, state, comps, live, total, index, idx, parts, values) -> 
     return _move_value(game, state, index, idx, parts, WIN if value else LOSE, crem, value)
 
 
-def _move_value(game, state, index, idx, parts, cresult, crem, value) -> MoveValue:
+def _move_value(
+    game: HeapGame, state: State, index: int, idx: int, parts: tuple[int, ...], cresult: str, crem: int | None, value: int
+) -> MoveValue:
     label, child = game.option_move(state, index, idx, parts)
     return MoveValue(label, game.format(child), cresult, crem, value)
 
 
-def periodicity_summary(record: GameRecord) -> dict:
+def periodicity_summary(record: GameRecord) -> dict[str, Any]:
     """Lines for ``stats``: the period, pre-period and last exceptional value, or why there is none."""
     info = (record.info or {}).get("periodicity")
     if info is None:
@@ -321,7 +341,7 @@ def periodicity_summary(record: GameRecord) -> dict:
     return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
 
 
-def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
+def remoteness_summary(conn: sa.Connection, record: GameRecord) -> tuple[str, int]:
     """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
     import sqlalchemy as sa  # stats only: the light read path imports this module
 
@@ -338,17 +358,15 @@ def remoteness_summary(conn, record: GameRecord) -> tuple[str, int]:
     )
 
 
-def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions, *, boards: bool = True) -> list:
+def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
     """Answers for many positions (None: the start); a position that fails gives its error in its place.
 
     The components read for one position are kept for the next (one
     :class:`ComponentValues` per batch); the search of sums' remoteness starts
     afresh for each, so a position gets the same answer alone or in a batch.
     """
-    from ...errors import GamedbError
-
     values = ComponentValues(reader, record, game)
-    answers: list = []
+    answers: list[Answer | GamedbError] = []
     for position in positions:
         values.new_search()  # each answer searches within its own budget: the same answer alone or in a batch
         try:

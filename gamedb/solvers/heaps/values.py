@@ -31,13 +31,19 @@ every sum as unknown, i.e. ``search_budget=0``), tested row for row.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...games.heaps import HeapGame
 from .single_heap import single_heap_values
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: a heap's grundy value, remoteness (None: undetermined) and best option (None without moves)
+_HeapValue = tuple[int, int | None, tuple[int, int] | None]
 
 #: remoteness of an option that is a sum of two live heaps, not searched
 _SUM = -2
@@ -82,7 +88,7 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     limit = top if searched_to is None else min(searched_to, top)
     reached = -1  # the last heap whose options' sums were all searched
     for n in range(top + 1):
-        found = None
+        found: _HeapValue | None = None
         if n <= limit and reached == n - 1:
             try:
                 found = _searched_heap(game, n, grundy, search)
@@ -100,7 +106,7 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     return HeapValues(grundy, remoteness, best, degree, reached)
 
 
-def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch):
+def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch) -> _HeapValue:
     """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
     options = []  # (value, remoteness, order, (rule index, smaller part))
     for order, (idx, parts) in enumerate(game.heap_options(n)):
@@ -118,18 +124,28 @@ def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch)
     return g, 1 + r, chosen
 
 
-def _mex_of(values) -> int:
+def _mex_of(values: Iterable[int]) -> int:
     mask = 0
     for v in values:
         mask |= 1 << v
     return (~mask & (mask + 1)).bit_length() - 1
 
 
-def _heap(n, simple, splits, grundy, remoteness, grundy_np, remoteness_np, degree_np, stride):
+def _heap(
+    n: int,
+    simple: list[tuple[int, int, int]],
+    splits: list[tuple[int, int, int]],
+    grundy: list[int],
+    remoteness: list[int | None],
+    grundy_np: np.ndarray,
+    remoteness_np: np.ndarray,
+    degree_np: np.ndarray,
+    stride: int,
+) -> _HeapValue:
     """grundy, remoteness (None if a needed sum is unknown) and best option of heap ``n``; sums are unknown."""
     import numpy as np
     mask = 0
-    plain = []  # (value, remoteness or None, order key) of the options leaving at most one heap
+    plain: list[tuple[int, int | None, int]] = []  # (value, remoteness or None, order key) of the options leaving at most one heap
     for idx, take, parts in simple:
         rest = n - take
         if parts == 0:

@@ -17,12 +17,15 @@ reach within a few times the solver's budget is refused.
 
 from __future__ import annotations
 
+from typing import NoReturn, cast
+
 import sqlalchemy as sa
 
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
 from ...progress import Progress
 from ...store.record import GameRecord
+from ...store.rows import PositionRow, read_range
 from ...values import LOSE, WIN, is_remoteness, mex
 from .solver import analyse
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
@@ -30,26 +33,24 @@ from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
 VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
 
-_ROWS = sa.text(
-    "SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"
-)
 _RULES = sa.text("SELECT idx, take, parts, unequal FROM heap_rule WHERE game_id = :g ORDER BY idx")
 
 
 def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, progress: Progress | None = None) -> int:
     """Raise :class:`VerifyError` naming the first wrong heap; return the number of heaps checked."""
 
-    def fail(what: str):
+    def fail(what: str) -> NoReturn:
         raise VerifyError(f"{record.name}: {what}")
 
     rules = [tuple(r) for r in conn.execute(_RULES, {"g": record.id})]
     expected = [(i, r.take, r.parts, int(r.unequal)) for i, r in enumerate(game.rules)]
     if rules != expected:
         fail(f"the stored heap rules {rules} differ from the rules of {game.rules_name} {expected}")
-    rows = conn.execute(_ROWS, {"g": record.id}).all()
+    rows = read_range(conn, record, checked=False)  # judged below, with the rules
     if [row.code for row in rows] != list(range(game.max_heap + 1)):
         fail(f"expected exactly the heaps 0..{game.max_heap}, found {len(rows)} rows")
-    grundy = [row.grundy for row in rows]
+    # a malformed grundy is reported when its own row is checked, before the rows of larger heaps read it
+    grundy = cast("list[int]", [row.grundy for row in rows])
     remoteness = [row.remoteness for row in rows]
     degree = [row.degree for row in rows]
     searched_to = (record.info or {}).get("remoteness_searched_to", 0)  # files solved before the search: 0
@@ -74,7 +75,9 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     return len(rows)
 
 
-def _check_heap(game: HeapGame, row, grundy, remoteness, degree, search: SumSearch | None) -> str | None:
+def _check_heap(
+    game: HeapGame, row: PositionRow, grundy: list[int], remoteness: list[int | None], degree: list[int], search: SumSearch | None
+) -> str | None:
     n = row.code
     if row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
@@ -111,10 +114,11 @@ def _check_heap(game: HeapGame, row, grundy, remoteness, degree, search: SumSear
         rem, best = 0, None
     else:
         wanted = [o for o in options if o[3] == 0] if result == WIN else options
-        if all(o[4] is not None for o in wanted):
+        known = [(o[4], o) for o in wanted if o[4] is not None]
+        if len(known) == len(wanted):
             sign = 1 if result == WIN else -1
-            chosen = min(wanted, key=lambda o: (sign * o[4], o[0]))
-            rem = 1 + chosen[4]
+            least, chosen = min(known, key=lambda pair: (sign * pair[0], pair[1][0]))
+            rem = 1 + least
         else:
             chosen = wanted[0]
             rem = None

@@ -1,0 +1,212 @@
+"""The ``position`` row: one type, one column list, and the one reader of stored positions.
+
+Every reader of stored positions gets :class:`PositionRow` values from a
+:class:`Reader`, whose statements are all built on :func:`position_select`:
+the full path hands it the driver connection under a SQLAlchemy one
+(:func:`reader_of`, any backend), the light read path of ``gamedb query``
+a plain ``sqlite3`` connection. Nothing here imports SQLAlchemy, so a
+``gamedb query`` process does not pay for it. Bulk paths that must stay
+fast (verify's vector pass reading the driver's tuples, the writers) use
+plain tuples in :data:`POSITION_COLUMNS` order, or a part of it named by
+:func:`columns_except`.
+
+Every row read is checked as a solved game stores it
+(:func:`~gamedb.store.damage.checked_position`: a damaged file is one line
+naming the game) unless the reader asks for ``checked=False``: ``verify``
+reads its own rows unchecked, to judge them against the rules.
+
+A new column of ``position`` is added to the table in
+:mod:`gamedb.store.schema`, to :class:`PositionRow` (a test holds the two
+equal) and to a revision in ``migrations/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import closing
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from .damage import checked_position
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+    from .record import GameRecord
+
+
+class PositionRow(NamedTuple):
+    """One stored position; the fields are :data:`POSITION_COLUMNS`, in that order."""
+
+    code: int
+    text: str
+    player: int
+    result: str | None
+    remoteness: int | None
+    degree: int
+    best_move: str | None
+    grundy: int | None
+
+
+#: the columns of a stored position, in the table's order (``game_id``, the key every reader gives, left out)
+POSITION_COLUMNS: tuple[str, ...] = PositionRow._fields
+
+
+class StoredMove(NamedTuple):
+    """A move as stored in the ``move`` table, with the child's row."""
+
+    ord: int
+    label: str
+    child: PositionRow
+
+
+#: codes asked for in one ``IN (...)`` list (SQLite >= 3.32 binds 32766 parameters, PostgreSQL 65535)
+CHUNK = 10000
+
+
+def result_of(row: PositionRow) -> str:
+    """The result of a row read checked (the default): a solved game's rows all have one of ``RESULTS``."""
+    assert row.result is not None, "a row read with checked=False"
+    return row.result
+
+
+def columns_except(*left_out: str) -> tuple[str, ...]:
+    """:data:`POSITION_COLUMNS` without ``left_out`` (columns a writer leaves NULL), in the table's order."""
+    unknown = set(left_out) - set(POSITION_COLUMNS)
+    if unknown:
+        raise ValueError(f"not columns of position: {sorted(unknown)}")
+    return tuple(name for name in POSITION_COLUMNS if name not in left_out)
+
+
+def position_select(where: str, columns: Sequence[str] = POSITION_COLUMNS) -> str:
+    """``SELECT <columns> FROM position WHERE <where>``: the one query every reader of position rows is built on."""
+    return f"SELECT {', '.join(columns)} FROM position WHERE {where}"
+
+
+_MOVES = (
+    "SELECT m.ord, m.label, "
+    + ", ".join(f"c.{name}" for name in POSITION_COLUMNS)
+    + " FROM move m JOIN position c ON c.game_id = m.game_id AND c.code = m.child"
+    " WHERE m.game_id = ? AND m.parent = ? ORDER BY m.ord"
+)
+
+
+class Reader:
+    """The lookups of stored games over a DB-API connection: ``sqlite3`` (``?``) or psycopg (``%s``).
+
+    Plain tuples from the driver's cursor, no SQLAlchemy row objects:
+    readers such as ``verify`` go through every row of a game and their
+    children's rows, and a ``gamedb query`` process never imports SQLAlchemy.
+    """
+
+    def __init__(self, connection: Any, *, paramstyle: str = "qmark"):
+        self.connection = connection
+        self.format = paramstyle in ("format", "pyformat")
+
+    def _execute(self, sql: str, params: Sequence[object]) -> tuple[list[tuple[Any, ...]], list[str]]:
+        """The rows ``sql`` (``?`` placeholders) finds, and its column names."""
+        if self.format:
+            sql = sql.replace("?", "%s")
+        with closing(self.connection.cursor()) as cursor:
+            cursor.execute(sql, tuple(params))
+            return cursor.fetchall(), [d[0] for d in cursor.description or ()]
+
+    def select(self, record: GameRecord, where: str, params: Sequence[object], *, checked: bool = True) -> list[PositionRow]:
+        """The rows of ``record``'s game :func:`position_select` ``where`` (``?`` placeholders) finds, ``checked`` or not."""
+        found, _ = self._execute(position_select(where), params)
+        rows = list(map(PositionRow._make, found))
+        if checked:
+            for row in rows:
+                checked_position(record.name, record.impartial, row._asdict())
+        return rows
+
+    def game_row(self, name: str) -> dict[str, Any] | None:
+        """The ``game`` row named ``name`` as a mapping (JSON columns may still be text), or None."""
+        rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
+        return dict(zip(names, rows[0], strict=True)) if rows else None
+
+    def position(self, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
+        """The stored row of one position, or None."""
+        rows = self.select(record, "game_id = ? AND code = ?", (record.id, code), checked=checked)
+        return rows[0] if rows else None
+
+    def positions(self, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
+        """code -> stored row for those of ``codes`` that are stored, asked for in chunks."""
+        wanted = list(dict.fromkeys(codes))
+        found: dict[int, PositionRow] = {}
+        for i in range(0, len(wanted), CHUNK):
+            chunk = wanted[i : i + CHUNK]
+            where = f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})"
+            for row in self.select(record, where, (record.id, *chunk), checked=checked):
+                found[row.code] = row
+        return found
+
+    def position_by_text(self, record: GameRecord, text: str) -> PositionRow | None:
+        rows = self.select(record, "game_id = ? AND text = ?", (record.id, text))
+        return rows[0] if rows else None
+
+    def positions_between(self, record: GameRecord, low: int, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
+        """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
+        if high is None:
+            return self.select(record, "game_id = ? AND code >= ? ORDER BY code", (record.id, low), checked=checked)
+        return self.select(record, "game_id = ? AND code BETWEEN ? AND ? ORDER BY code", (record.id, low, high), checked=checked)
+
+    def page(self, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
+        """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
+        return self.select(record, "game_id = ? AND code > ? ORDER BY code LIMIT ?", (record.id, after, limit), checked=checked)
+
+    def stored_moves(self, record: GameRecord, code: int) -> list[StoredMove]:
+        """The stored move rows of one position, with their children's rows (checked), in move order."""
+        rows, _ = self._execute(_MOVES, (record.id, code))
+        moves = [StoredMove(row[0], row[1], PositionRow._make(row[2:])) for row in rows]
+        for move in moves:
+            checked_position(record.name, record.impartial, move.child._asdict())
+        return moves
+
+    def player_names(self, game_id: int) -> list[str]:
+        rows, _ = self._execute("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))
+        return [name for (name,) in rows]
+
+
+def reader_of(conn: sa.Connection) -> Reader:
+    """The reader over an open SQLAlchemy connection's driver connection (inside its transaction)."""
+    driver = conn.connection.driver_connection
+    assert driver is not None  # an open connection
+    return Reader(driver, paramstyle=conn.dialect.paramstyle)
+
+
+def read_position(conn: sa.Connection, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
+    """The stored row of one position of ``record``'s game, or None."""
+    return reader_of(conn).position(record, code, checked=checked)
+
+
+def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
+    """code -> stored row for those of ``codes`` that are stored."""
+    return reader_of(conn).positions(record, codes, checked=checked)
+
+
+def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
+    """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
+    return reader_of(conn).positions_between(record, low, high, checked=checked)
+
+
+def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
+    """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
+    return reader_of(conn).page(record, after, limit, checked=checked)
+
+
+def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
+    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short connection each).
+
+    Each row is checked as it is handed on, so the rows before a damaged one
+    are still streamed (``gamedb export`` writes them, then the error).
+    """
+    after = -1  # codes are non-negative
+    while True:
+        with engine.connect() as conn:
+            rows = read_page(conn, record, after, batch, checked=False)
+        if not rows:
+            return
+        for row in rows:
+            checked_position(record.name, record.impartial, row._asdict())
+            yield row
+        after = rows[-1].code
