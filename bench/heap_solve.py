@@ -67,6 +67,7 @@ def gamedb_solve(work: Path, game: tuple[str, ...], source: str | None = None) -
 
 def section(line, verdict, *, repeat: int = 3, gamesmanpy: str | None = None, before: str | None = None, postgres: str | None = None) -> None:
     """Print the heap-game rows (``line(label, value, target)``, ``verdict(ok, text)`` as in bench/run.py)."""
+    line("  load average before (1, 5, 15 min)", _load())
     with tempfile.TemporaryDirectory(prefix="gamedb-heaps-") as tmp:
         work = Path(tmp)
         for game, target in ((SUBTRACTION, TARGET_SUBTRACTION_SECONDS), (OCTAL, TARGET_OCTAL_SECONDS)):
@@ -94,8 +95,14 @@ def section(line, verdict, *, repeat: int = 3, gamesmanpy: str | None = None, be
                 line(f"  before ({before})", f"{o:.2f} s; speed-up {o / seconds:.1f}x")
         startup = statistics.median(gamedb_solve(work, STARTUP)[0] for _ in range(repeat))
         line("  (start-up and a new file: gamedb solve nim --max 1)", f"{startup:.2f} s")
+    line("  load average after (1, 5, 15 min)", _load())
     if postgres:
         _postgres_rows(line, postgres)
+
+
+def _load() -> str:
+    """The machine's load average (the figures are wall times: a loaded machine stretches them)."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def _postgres_rows(line, url: str) -> None:

@@ -13,6 +13,7 @@ from oracles.impartial import (
     grundy_game_values,
     octal_children,
     octal_values,
+    one_heap_table,
     remoteness_by_search,
     subtraction_children,
 )
@@ -74,6 +75,50 @@ def test_rows_are_those_of_the_old_sql_engine(backend_db, family, params):
     stored = [tuple(row[k] for k in ("code", "text", "result", "remoteness", "degree", "best_move", "grundy")) for row in db.positions("solved")]
     assert stored == new
     db.verify("solved")
+
+
+# games whose options leave at most one heap: (family, params, takes of the whole heap, takes leaving a heap)
+ONE_HEAP = [
+    ("subtraction", {"set": "1,2,5"}, (1, 2, 5), (1, 2, 5)),
+    ("subtraction", {"set": "2,3,7"}, (2, 3, 7), (2, 3, 7)),
+    ("subtraction", {"set": "3,5,11,12"}, (3, 5, 11, 12), (3, 5, 11, 12)),
+    ("subtraction", {"set": "1"}, (1,), (1,)),
+    ("octal", {"code": "0.123"}, (1, 3), (2, 3)),
+    ("octal", {"code": "0.0312"}, (2, 3), (2, 4)),
+]
+
+
+@pytest.mark.parametrize("family, params, whole, leave", ONE_HEAP, ids=[f"{o[0]}-{'-'.join(o[1].values())}" for o in ONE_HEAP])
+def test_one_heap_games_repeat_a_proven_window_and_agree_with_the_oracle_heap_by_heap(family, params, whole, leave):
+    top = 1500
+    oracle = one_heap_table(whole, leave, top)
+    game = make_game(family, max=top, **params)
+    values = compute(game)
+    assert values.repeated_from is not None and values.repeated_from < 200  # the loop stopped early: the repeat is tested
+    got = [(g, bool(g), r, _label(game, n, b)) for n, (g, r, b) in enumerate(zip(values.grundy, values.remoteness, values.best, strict=True))]
+    assert got == oracle
+    assert values.degree == [len(set(whole) & {n}) + sum(n > k for k in leave) for n in range(top + 1)]
+    # every size around where the repeat starts: the lists end at the right heap, equal to the oracle's
+    for small in range(1, values.repeated_from + 30):
+        short = compute(make_game(family, max=small, **params))
+        expected = (values.grundy[: small + 1], list(values.remoteness[: small + 1]), values.best[: small + 1])
+        assert (short.grundy, list(short.remoteness), short.best) == expected
+
+
+def test_a_solved_subtraction_game_past_its_repeat_verifies_and_a_changed_row_beyond_it_does_not(fresh_db):
+    import sqlalchemy as sa
+
+    from gamedb.errors import VerifyError
+
+    db = fresh_db()
+    db.solve(make_game("subtraction", set="2,3,7", max=10007), "s")
+    db.verify("s")
+    oracle = one_heap_table((2, 3, 7), (2, 3, 7), 10007)
+    assert [(row["grundy"], row["remoteness"], row["best_move"]) for row in db.positions("s")] == [(g, r, b) for g, _, r, b in oracle]
+    with db.engine.begin() as conn:
+        conn.execute(sa.text("UPDATE position SET remoteness = remoteness + 3 WHERE code = 9999"))
+    with pytest.raises(VerifyError, match="'9999'.*remoteness"):
+        db.verify("s")
 
 
 ORACLES = [

@@ -71,6 +71,38 @@ def subtraction_values(takes, top: int) -> list[int]:
     return g
 
 
+def one_heap_table(whole, leave, top: int) -> list[tuple[int, bool, int, str | None]]:
+    """(grundy, wins, remoteness, best move) of every heap 0..top, heap by heap from the rules.
+
+    A move removes ``k`` tokens: ``k`` in ``whole`` when they are the whole heap
+    (the move ``1:0``), ``k`` in ``leave`` when at least one token is left
+    (``1:REST``). Moves are ordered by ``k``, the whole heap before the rest;
+    the best move is the first of the quickest winning moves (to a loss) or,
+    from a loss, the first of the slowest. Wins come from the options'
+    outcomes, not from the grundy values.
+    """
+    rows: list[tuple[int, bool, int, str | None]] = []
+    for n in range(top + 1):
+        options = []  # (order, label, child row)
+        for k in sorted(set(whole) | set(leave)):
+            if k in whole and n == k:
+                options.append(("1:0", (0, False, 0, None)))
+            if k in leave and n > k:
+                options.append((f"1:{n - k}", rows[n - k]))
+        g = mex(child[0] for _, child in options)
+        if not options:
+            rows.append((g, False, 0, None))
+            continue
+        losing = [(child[2], i) for i, (_, child) in enumerate(options) if not child[1]]
+        if losing:
+            r, i = min(losing)
+            rows.append((g, True, 1 + r, options[i][0]))
+        else:
+            r, i = min((-child[2], i) for i, (_, child) in enumerate(options))
+            rows.append((g, False, 1 - r, options[i][0]))
+    return rows
+
+
 def periodic_value(values: list[int], preperiod: int, period: int, n: int) -> int:
     """g(n) for any n from values that repeat with ``period`` from ``preperiod``."""
     if n < len(values):

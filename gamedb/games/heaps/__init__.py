@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any, ClassVar
 
 from ...errors import InputError, PositionError
@@ -135,14 +136,16 @@ class HeapGame(Game):
     def heap_degrees(self) -> list[int]:
         """:meth:`heap_degree` of every heap 0..N, rule by rule (a family overriding one overrides both)."""
         top = self.max_heap
-        degree = [0] * (top + 1)
+        steps = [0] * (top + 2)  # rules leaving at most one heap: +1 from where each applies, -1 where it stops
         for rule in self.rules:
-            if rule.parts == 0:
-                if rule.take <= top:
-                    degree[rule.take] += 1
-            elif rule.parts == 1:
-                degree[rule.take + 1 :] = [d + 1 for d in degree[rule.take + 1 :]]
-            else:
+            if rule.parts == 0 and rule.take <= top:
+                steps[rule.take] += 1
+                steps[rule.take + 1] -= 1
+            elif rule.parts == 1 and rule.take < top:
+                steps[rule.take + 1] += 1
+        degree = list(accumulate(steps[: top + 1]))
+        for rule in self.rules:
+            if rule.parts == 2:
                 low = rule.take + 2
                 degree[low:] = [d + (n - rule.take - rule.unequal) // 2 for n, d in enumerate(degree[low:], low)]
         return degree

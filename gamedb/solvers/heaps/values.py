@@ -4,7 +4,9 @@ Heap n's options are made of smaller heaps (and, for splits taking no token,
 of two smaller ones), so one pass over n = 0..N finds every value from those
 already found: a Python loop over the rules that leave nothing or one heap,
 and numpy over the splits (the values of ``a + (rest - a)`` for every ``a``
-are one XOR of two slices). Per heap:
+are one XOR of two slices). A game without splits (subtraction games) goes
+to :mod:`gamedb.solvers.heaps.single_heap`, which stops the loop where a
+window of values provably repeats and repeats it to N. Per heap:
 
 - **grundy**: the mex of its options' values (an option's value is the XOR
   of the heaps it leaves); **result** ``win`` iff grundy > 0.
@@ -34,6 +36,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...games.heaps import HeapGame
+from .single_heap import single_heap_values
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 
 if TYPE_CHECKING:
@@ -59,6 +62,9 @@ class HeapValues:
     degree: list[int]
     #: every heap up to this one has its exact remoteness
     searched_to: int
+    #: the heaps from this one on repeat earlier ones, as a repeating window proves
+    #: (:mod:`gamedb.solvers.heaps.single_heap`); None: each computed from its options
+    repeated_from: int | None = None
 
 
 def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: int | None = None) -> HeapValues:
@@ -68,7 +74,8 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
     simple = [(i, r.take, r.parts) for i, r in enumerate(game.rules) if r.parts < 2]
     splits = [(i, r.take, int(r.unequal)) for i, r in enumerate(game.rules) if r.parts == 2]
     if not splits:
-        return HeapValues(*_single_heap_options(top, simple), degree, top)
+        one_grundy, one_remoteness, one_best, repeated_from = single_heap_values(top, simple)
+        return HeapValues(one_grundy, one_remoteness, one_best, degree, top, repeated_from)
     import numpy as np  # only splits need it (and it takes a tenth of a second to import)
 
     degree_np = np.array(degree, dtype=np.int64)
@@ -97,42 +104,6 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
         grundy_np[n] = g
         remoteness_np[n] = _UNKNOWN if r is None else r
     return HeapValues(grundy, remoteness, best, degree, reached)
-
-
-def _single_heap_options(top: int, simple: list[tuple[int, int, int]]) -> tuple[list[int], list[int], list[tuple[int, int] | None]]:
-    """grundy, remoteness and best option of heaps 0..``top`` when every option leaves at most one heap (no sums)."""
-    grundy: list[int] = []
-    remoteness: list[int] = []
-    best: list[tuple[int, int] | None] = []
-    for n in range(top + 1):
-        mask = 0
-        quick = slow = None  # (remoteness, rule index) of the quickest zero-valued / the slowest option
-        for idx, take, leaves in simple:
-            if leaves:
-                if n <= take:
-                    continue
-                v, r = grundy[n - take], remoteness[n - take]
-            elif n == take:
-                v = r = 0
-            else:
-                continue
-            mask |= 1 << v
-            if v == 0 and (quick is None or r < quick[0]):
-                quick = (r, idx)
-            if slow is None or r > slow[0]:
-                slow = (r, idx)
-        g = (~mask & (mask + 1)).bit_length() - 1
-        grundy.append(g)
-        if slow is None:
-            remoteness.append(0)
-            best.append(None)
-        else:
-            chosen = quick if g else slow
-            assert chosen is not None  # a heap with a non-zero value has a move to zero
-            r, idx = chosen
-            remoteness.append(1 + r)
-            best.append((idx, 0))
-    return grundy, remoteness, best
 
 
 def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch) -> _HeapValue:
