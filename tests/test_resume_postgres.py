@@ -20,6 +20,7 @@ import sys
 
 import pytest
 import sqlalchemy as sa
+from killed_cli import KILLED_CLI
 from test_resume import BATCH, SOLVER, resume_game
 
 from gamedb.games import make_game
@@ -130,28 +131,6 @@ def test_killed_solve_resumes_on_postgresql(pg_url, game_file, reference, what, 
     engine.dispose()
     assert (positions, moves) == reference
     assert work == 0
-
-
-#: a `gamedb` command line that kills itself (SIGKILL) before the N-th SQL statement starting with PATTERN
-KILLED_CLI = """
-import os, signal, sys
-import sqlalchemy as sa
-from sqlalchemy import event
-
-pattern, n = sys.argv[1], int(sys.argv[2])
-seen = [0]
-
-@event.listens_for(sa.engine.Engine, "before_cursor_execute")
-def kill_at(conn, cursor, statement, parameters, context, executemany):
-    if statement.lstrip().startswith(pattern):
-        seen[0] += 1
-        if seen[0] == n:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-from gamedb.cli.app import main
-sys.argv = ["gamedb", *sys.argv[3:]]
-main()
-"""
 
 
 @pytest.mark.parametrize(

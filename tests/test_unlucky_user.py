@@ -16,29 +16,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from killed_cli import KILLED_CLI
 
 from conftest import SEED_GRAPH_1
-
-#: runs `gamedb ARGS...` and kills itself (SIGKILL) before the N-th SQL statement that starts with PATTERN
-KILLED_CLI = """
-import os, signal, sys
-import sqlalchemy as sa
-from sqlalchemy import event
-
-pattern, n = sys.argv[1], int(sys.argv[2])
-seen = [0]
-
-@event.listens_for(sa.engine.Engine, "before_cursor_execute")
-def kill_at(conn, cursor, statement, parameters, context, executemany):
-    if statement.lstrip().startswith(pattern):
-        seen[0] += 1
-        if seen[0] == n:
-            os.kill(os.getpid(), signal.SIGKILL)
-
-from gamedb.cli.app import main
-sys.argv = ["gamedb", *sys.argv[3:]]
-main()
-"""
 
 
 def _env() -> dict:
