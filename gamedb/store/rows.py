@@ -11,7 +11,7 @@ plain tuples in :data:`POSITION_COLUMNS` order, or a part of it named by
 :func:`columns_except`.
 
 Every row read is checked as a solved game stores it
-(:func:`~gamedb.store.damage.checked_position`: a damaged file is one line
+(:func:`~gamedb.store.damage.checked_positions`: a damaged file is one line
 naming the game) unless the reader asks for ``checked=False``: ``verify``
 reads its own rows unchecked, to judge them against the rules.
 
@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from .damage import checked_position
+from .damage import checked_position, checked_positions, stored_as_written
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -115,8 +115,7 @@ class Reader:
         found, _ = self._execute(position_select(where), params)
         rows = list(map(PositionRow._make, found))
         if checked:
-            for row in rows:
-                checked_position(record.name, record.impartial, row._asdict())
+            checked_positions(record.name, record.impartial, rows)
         return rows
 
     def game_row(self, name: str) -> dict[str, Any] | None:
@@ -158,8 +157,7 @@ class Reader:
         """The stored move rows of one position, with their children's rows (checked), in move order."""
         rows, _ = self._execute(_MOVES, (record.id, code))
         moves = [StoredMove(row[0], row[1], PositionRow._make(row[2:])) for row in rows]
-        for move in moves:
-            checked_position(record.name, record.impartial, move.child._asdict())
+        checked_positions(record.name, record.impartial, [move.child for move in moves])
         return moves
 
     def player_names(self, game_id: int) -> list[str]:
@@ -206,7 +204,10 @@ def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 1000
             rows = read_page(conn, record, after, batch, checked=False)
         if not rows:
             return
-        for row in rows:
-            checked_position(record.name, record.impartial, row._asdict())
-            yield row
+        if stored_as_written(record.impartial, rows):
+            yield from rows
+        else:  # the rows before the damaged one first, then its error
+            for row in rows:
+                checked_position(record.name, record.impartial, row._asdict())
+                yield row
         after = rows[-1].code
