@@ -31,15 +31,18 @@ def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple[int,
     draws, then losing moves (longest resistance first); equal moves keep the
     family's move order.
     """
-    mine = FOR_MOVER[result]
-    r = remoteness if remoteness is not None else 0
-    if mine == WIN:
-        return (0, r, order)
-    if mine == TIE:
-        return (1, r, order)
-    if mine == DRAW:
-        return (2, 0, order)
-    return (3, -r, order)
+    return (*move_rank(result, remoteness), order)
+
+
+def move_rank(result: str, remoteness: int | None) -> tuple[int, int]:
+    """:func:`move_sort_key` without the move order, for a stable sort of moves listed in the family's order."""
+    rank, sign = _RANK[result]
+    return (rank, sign * remoteness if remoteness is not None else 0)
+
+
+#: (rank, sign of the remoteness) of a move by its child's result: winning moves (the child lost) first, quickest
+#: first; then ties, quickest first; draws; losing moves last, slowest first
+_RANK = {LOSE: (0, 1), TIE: (1, 1), DRAW: (2, 0), WIN: (3, -1)}
 
 
 def is_remoteness(value: object) -> bool:

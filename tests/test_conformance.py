@@ -2,7 +2,9 @@
 
 Random playouts from the start check, at every position reached: the
 encode/decode and format/parse round trips, unique move labels, primitive
-positions have no moves and non-primitive ones do, every child is a legal
+positions have no moves and non-primitive ones do (``gamedb query`` relies on
+it: it asks for the moves without asking first whether the game is over),
+``move_codes`` gives the children's codes, every child is a legal
 position of its own (it round-trips too), codes fit in a signed 64-bit
 column, and the player to move is 0 or 1.
 """
@@ -86,6 +88,7 @@ def _check_position(game, state):
     # expand (what the engine uses) agrees with the protocol; heap games are
     # solved from their rules instead (their children are sums, without codes)
     if not isinstance(game, HeapGame):
+        assert game.move_codes(state) == [(label, game.encode(child)) for label, child in moves]  # a family's own shortcut too
         player, etext, eprim, emoves = game.expand(code)
         assert (player, etext, eprim) == (game.to_move(state), text, prim)
         assert emoves == [(label, game.encode(child)) for label, child in moves]

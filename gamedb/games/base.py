@@ -214,11 +214,17 @@ class Game(ABC):
         return None
 
     # --- helpers for the engine -------------------------------------------
+    def move_codes(self, state: State) -> list[tuple[str, int]]:
+        """The legal moves as (label, child code): :meth:`moves` with each child encoded, as the stored
+        rows are looked up (``gamedb query``). A family may compute the codes without building each child."""
+        encode = self.encode
+        return [(label, encode(child)) for label, child in self.moves(state)]
+
     def expand(self, code: int) -> Expanded:
         """Player, text, primitive value and moves (label, child code) of one position."""
         state = self.decode(code)
         prim = self.primitive(state)
-        moves = [] if prim is not None else [(label, self.encode(child)) for label, child in self.moves(state)]
+        moves = [] if prim is not None else self.move_codes(state)
         return Expanded(self.to_move(state), self.format(state), prim, moves)
 
     def vector(self) -> VectorRules:

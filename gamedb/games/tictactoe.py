@@ -26,6 +26,7 @@ EMPTY, X, O = 0, 1, 2  # noqa: E741 (O is the mark)
 _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
 _CELL = {ch: i for i, ch in enumerate(_CHARS)}
+_LABELS = tuple(str(i + 1) for i in range(9))
 
 
 def _has_line(board: tuple[int, ...], mark: int) -> bool:
@@ -52,7 +53,7 @@ class TicTacToe(Game):
         return 0 if board.count(X) == board.count(O) else 1
 
     def primitive(self, board: Board) -> str | None:
-        last = O if self.to_move(board) == 0 else X  # the player who just moved
+        last = O if board.count(X) == board.count(O) else X  # the player who just moved
         if _has_line(board, last):
             return LOSE
         if EMPTY not in board:
@@ -60,10 +61,23 @@ class TicTacToe(Game):
         return None
 
     def moves(self, board: Board) -> list[tuple[str, Board]]:
-        if self.primitive(board) is not None:
+        mover = self._mover(board)
+        if not mover:
             return []
-        mark = X if self.to_move(board) == 0 else O
-        return [(str(i + 1), board[:i] + (mark,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
+        return [(_LABELS[i], board[:i] + (mover,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
+
+    def move_codes(self, board: Board) -> list[tuple[str, int]]:
+        """:meth:`moves` with the children's codes: the mover's mark added to the position's code, cell by cell."""
+        mover = self._mover(board)
+        if not mover:
+            return []
+        code = self.encode(board)
+        return [(_LABELS[i], code + mover * _POWERS[i]) for i in range(9) if board[i] == EMPTY]
+
+    def _mover(self, board: Board) -> int:
+        """The mark of the player to move, or EMPTY (0) when the game is over (:meth:`primitive`)."""
+        mover, last = (X, O) if board.count(X) == board.count(O) else (O, X)
+        return EMPTY if EMPTY not in board or _has_line(board, last) else mover
 
     def tier(self, board: Board) -> int:
         """Marks on the board (every move adds one): the tier solver's tiers."""
@@ -89,17 +103,20 @@ class TicTacToe(Game):
 
     def parse(self, text: str) -> Board:
         t = text.strip().upper().replace("-", ".").replace("_", ".")
-        if len(t) != 9 or not set(t) <= _CELL.keys():
+        try:
+            board = tuple(map(_CELL.__getitem__, t)) if len(t) == 9 else None
+        except KeyError:
+            board = None
+        if board is None:
             raise PositionError(f"bad tic-tac-toe position {text!r}: expected {self.position_syntax}")
-        board = tuple(map(_CELL.__getitem__, t))
         xs, os_ = board.count(X), board.count(O)
         if not (xs == os_ or xs == os_ + 1):
             raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")
-        lines = {X: _has_line(board, X), O: _has_line(board, O)}
-        if lines[X] and lines[O]:
+        x_line, o_line = _has_line(board, X), _has_line(board, O)
+        if x_line and o_line:
             raise PositionError(f"bad tic-tac-toe position {text!r}: both players have three in a row")
         mover = X if xs == os_ else O
-        if lines[mover]:
+        if x_line if mover == X else o_line:
             name, other = ("X", "O") if mover == X else ("O", "X")
             raise PositionError(
                 f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "

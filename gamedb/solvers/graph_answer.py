@@ -8,7 +8,7 @@ answer with this one code; no SQLAlchemy here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from operator import itemgetter
 
 from ..answers import Answer, MoveValue, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
@@ -16,7 +16,7 @@ from ..games.base import Game, State
 from ..store.damage import missing_child
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader, result_of
-from ..values import move_sort_key
+from ..values import move_rank
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
@@ -28,50 +28,56 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """
     from ..query import answer_from_row
 
-    planned: list[tuple[State, int, list[tuple[str, Any]], list[int]] | GamedbError] = []
+    planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
-    parse, encode, primitive, legal = game.parse, game.encode, game.primitive, game.moves  # looked up once per batch
+    parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
     for position in positions:
         try:
             state = game.start() if position is None else parse(position)
             code = encode(state)
-            moves = legal(state) if primitive(state) is None else []
-            children = [encode(child) for _, child in moves]
+            moves = move_codes(state)  # none at a primitive position (the Game contract; tests/test_conformance.py checks every family)
         except GamedbError as exc:
             planned.append(exc)
             continue
-        planned.append((state, code, moves, children))
+        planned.append((state, code, moves))
         wanted.append(code)
-        wanted.extend(children)
+        wanted.extend([child for _, child in moves])
     rows = reader.positions(record, wanted)  # each row checked
     answers: list[Answer | GamedbError] = []
+    player_name, winner, verdict = game.player_name, game.winner, game.verdict
     for plan in planned:
         if isinstance(plan, GamedbError):
             answers.append(plan)
             continue
-        state, code, moves, children = plan
+        state, code, moves = plan
         row = rows.get(code)
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
-        answer = answer_from_row(record, row, game.player_name, game.winner)
-        answer.moves = _moves(record, row, rows, moves, children)
-        answer.board = game.describe(state) if boards else None
-        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
+        answer = answer_from_row(record, row, player_name, winner)
+        answer.moves = _moves(record, row, rows, moves)
+        if boards:
+            answer.board = game.describe(state)
+        answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
 
 
-def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, Any]], children: list[int]) -> list[MoveValue]:
-    """The moves from ``row`` with their children's stored values (a child missing from the file: damaged)."""
-    listed: list[tuple[tuple[int, int, int], MoveValue]] = []
-    for order, ((label, _), child) in enumerate(zip(moves, children, strict=False)):
-        c = rows.get(child)
+def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, int]]) -> list[MoveValue]:
+    """The moves from ``row`` with their children's stored values, best first (a child missing from the file: damaged)."""
+    ranked: list[tuple[tuple[int, int], MoveValue]] = []
+    get = rows.get
+    for label, child in moves:
+        c = get(child)
         if c is None:
             raise missing_child(record.name, row.text, label)
         result = result_of(c)
-        listed.append((move_sort_key(result, c.remoteness, order), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
-    listed.sort(key=lambda pair: pair[0])
-    found = [mv for _, mv in listed]
+        ranked.append((move_rank(result, c.remoteness), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
+    if len(ranked) > 1:
+        ranked.sort(key=_rank)  # a stable sort: equal moves keep the family's order
+    found = [move for _, move in ranked]
     set_delta_remoteness(found)
     return found
+
+
+_rank = itemgetter(0)
