@@ -125,7 +125,7 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch
 
 
 def _json_line(answer: Answer) -> str:
-    return _COMPACT.encode(answer.to_json()) + "\n"
+    return answer.json_line() + "\n"
 
 
 def _error_line(text: str, error: GamedbError) -> str:
