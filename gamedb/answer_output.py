@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO
 
-from .answers import Answer, answer_lines, value_text
+from .answers import COMPACT_JSON, Answer, answer_lines, value_text
 from .errors import GamedbError, PositionError
 from .safe_text import escaped, json_escaped
 
@@ -43,7 +44,7 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
     if fmt == "json":
         text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False) + "\n"
     elif fmt == "jsonl":
-        text = _json_line(answer)
+        text = answer.json_line() + "\n"
     elif fmt == "csv":
         text = _csv_text([_csv_row(answer, answer.position)], header=True)
     else:
@@ -59,20 +60,12 @@ def terminal_safe(text: str, fmt: str) -> str:
 
 def read_positions(stream: IO[str]) -> Iterator[str]:
     """Positions one per line; blank lines are skipped, surrounding whitespace is not part of a position."""
-    for line in stream:
-        text = line.strip()
-        if text:
-            yield text
+    return filter(None, map(str.strip, stream))
 
 
 def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
-    batch: list[str] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
+    rest = iter(items)
+    while batch := list(itertools.islice(rest, size)):
         yield batch
 
 
@@ -84,31 +77,30 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         write("[")
     for batch in batches(positions):
         answers = _answer_lines(answer_batch, batch)
-        parts = []
-        for text, answer in zip(batch, answers, strict=True):
-            if len(text) > MAX_LINE:
-                text = text[:SHOWN] + "..."
-            failed += isinstance(answer, GamedbError)
-            if fmt == "jsonl":
-                parts.append(_error_line(text, answer) if isinstance(answer, GamedbError) else _json_line(answer))
-            elif fmt == "json":
-                item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_json()
-                parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
+        texts = [text if len(text) <= MAX_LINE else text[:SHOWN] + "..." for text in batch]
+        failed += sum(isinstance(answer, GamedbError) for answer in answers)
+        if fmt == "jsonl":  # the usual stream: one tight loop, every line ended at the join
+            lines = [_error_line(text, answer) if isinstance(answer, GamedbError) else answer.json_line() for text, answer in zip(texts, answers, strict=True)]
+            out = "\n".join(lines) + "\n"
+        else:
+            parts = []
+            for text, answer in zip(texts, answers, strict=True):
+                if fmt == "json":
+                    item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_json()
+                    parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
+                elif fmt == "csv":
+                    parts.append(_csv_text([_csv_row(answer, text)], header=first))
+                else:
+                    parts.append(_table_line(text, answer))
                 first = False
-            elif fmt == "csv":
-                parts.append(_csv_text([_csv_row(answer, text)], header=first))
-                first = False
-            else:
-                parts.append(_table_line(text, answer))
+            out = "".join(parts)
         done += len(batch)
-        write(terminal_safe("".join(parts), fmt))
+        write(terminal_safe(out, fmt))
     if fmt == "json":
         write("\n]\n" if not first else "]\n")
     return done, failed
 
 
-#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 #: ``json.dumps(..., ensure_ascii=False)``, made once
 _LISTED = json.JSONEncoder(ensure_ascii=False)
 
@@ -124,12 +116,9 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch
     ]
 
 
-def _json_line(answer: Answer) -> str:
-    return answer.json_line() + "\n"
-
-
 def _error_line(text: str, error: GamedbError) -> str:
-    return _COMPACT.encode({"position": text, "error": str(error)}) + "\n"
+    """The JSON Lines object of a position that could not be answered (no newline)."""
+    return COMPACT_JSON.encode({"position": text, "error": str(error)})
 
 
 def _csv_row(answer: Answered, text: str) -> list[object]:

@@ -139,7 +139,7 @@ class Answer:
         for hostile names and positions. Anything else encodes :meth:`to_json`.
         """
         if self.verdict or self.rules_missing is not None or not self.moves_complete:
-            return _COMPACT.encode(self.to_json())
+            return COMPACT_JSON.encode(self.to_json())
         impartial = self.impartial
         text = (
             f'{{"game":{_text(self.game)},"position":{_text(self.position)},"player":{_text(self.player)},'
@@ -151,18 +151,23 @@ class Answer:
         if impartial or self.grundy is not None:
             text += f',"grundy":{_number(self.grundy)}'
         moves = ",".join([
-            f'{{"move":{_text(m.move)},"position":{_text(m.position)},"result":{_text(m.result)},'
-            f'"remoteness":{_number(m.remoteness)},"move_value":{_text(FOR_MOVER[m.result])},"delta_remoteness":{_number(m.delta_remoteness)}'
+            f'{{"move":{_text(m.move)},"position":{_text(m.position)},"result":{_RESULT_TEXT[m.result]},'
+            f'"remoteness":{"null" if m.remoteness is None else m.remoteness},"move_value":{_RESULT_TEXT[FOR_MOVER[m.result]]},'
+            f'"delta_remoteness":{"null" if m.delta_remoteness is None else m.delta_remoteness}'
             + (f',"grundy":{_number(m.grundy)}}}' if impartial or m.grundy is not None else "}")
-            for m in self.moves
+            for m in self.moves  # (numbers written inline and results looked up: this runs for every move of every answer)
         ])
         return f'{text},"moves":[{moves}]}}'
 
 
 #: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 #: a string as JSON writes it with ``ensure_ascii=False``: quoted, with ``"``, ``\\`` and control characters escaped
 _text = json.encoder.encode_basestring
+
+
+#: each result as JSON text (a move's result is one of them, else FOR_MOVER and to_json() raise KeyError as well)
+_RESULT_TEXT = {result: _text(result) for result in FOR_MOVER}
 
 
 def _maybe_text(value: str | None) -> str:

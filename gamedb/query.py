@@ -76,18 +76,10 @@ def answer_from_row(
             won_by = winner(row.player, result, row.remoteness)
         else:
             won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
-    return Answer(
-        game=record.name,
-        position=row.text,
-        player=player,
-        result=result,
-        winner=won_by,
-        remoteness=row.remoteness,
-        degree=row.degree,
-        best_move=row.best_move,
-        grundy=row.grundy,
-        impartial=record.impartial,
-    )
+    # the fields in their order, without keywords: a stream of positions makes an answer for each
+    answer = Answer(record.name, row.text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
+    answer.impartial = record.impartial
+    return answer
 
 
 # --- without the rules ----------------------------------------------------------------------

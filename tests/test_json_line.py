@@ -106,3 +106,29 @@ def test_the_uncommon_parts_are_encoded_from_the_object():
     assert answer.json_line() == _compact(answer) != plain
     answer.moves_complete, answer.rules_missing = True, "the rules are not here"
     assert answer.json_line() == _compact(answer) != plain
+
+
+def _escaped_one_by_one(text: str) -> str:
+    """The definition of `json_escaped`: each character that is not printable (but a newline) as JSON's \\u escape."""
+    out = []
+    for c in text:
+        if c.isprintable() or c == "\n":
+            out.append(c)
+        else:
+            units = c.encode("utf-16-be", "surrogatepass")
+            out.extend(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in range(0, len(units), 2))
+    return "".join(out)
+
+
+def test_terminal_safe_json_escapes_what_a_terminal_would_not_show():
+    """`gamedb query NAME -` writes each batch through json_escaped, which tests ASCII text with one translate."""
+    from gamedb.safe_text import json_escaped
+
+    every_ascii = "".join(map(chr, range(128)))
+    rng = random.Random(3)
+    alphabet = [*every_ascii, "\x85", "\xa0", "é", "\u2028", "\u200f", "\ud800", "😀", "\U000e0001"]
+    texts = [every_ascii, "{}\n" * 3, "plain ascii\n", "", *HOSTILE]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12))) for _ in range(500)]
+    texts += ["".join(rng.choice(" -~XO.\n\x7f") for _ in range(20)) for _ in range(200)]
+    for text in texts:
+        assert json_escaped(text) == _escaped_one_by_one(text), repr(text)

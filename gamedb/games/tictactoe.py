@@ -36,6 +36,16 @@ def _has_line(board: tuple[int, ...], mark: int) -> bool:
     return False
 
 
+def _line_marks(board: Board) -> int:
+    """The marks that have three in a row, bitwise: X (1), O (2), both (3), or none (0); every line looked at once."""
+    found = 0
+    for a, b, c in LINES:
+        mark = board[a]
+        if mark and mark == board[b] == board[c]:
+            found |= mark
+    return found
+
+
 class TicTacToe(Game):
     capabilities = Capabilities(tiers=True, array_rules=True)
     #: the board's lines and cell characters, for the array rules
@@ -112,11 +122,11 @@ class TicTacToe(Game):
         xs, os_ = board.count(X), board.count(O)
         if not (xs == os_ or xs == os_ + 1):
             raise PositionError(f"bad tic-tac-toe position {text!r}: X moves first, so X has as many marks as O or one more")
-        x_line, o_line = _has_line(board, X), _has_line(board, O)
-        if x_line and o_line:
+        lines = _line_marks(board)
+        if lines == X | O:
             raise PositionError(f"bad tic-tac-toe position {text!r}: both players have three in a row")
         mover = X if xs == os_ else O
-        if x_line if mover == X else o_line:
+        if lines & mover:
             name, other = ("X", "O") if mover == X else ("O", "X")
             raise PositionError(
                 f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "

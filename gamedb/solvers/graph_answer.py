@@ -15,7 +15,7 @@ from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import missing_child
 from ..store.record import GameRecord
-from ..store.rows import PositionRow, Reader, result_of
+from ..store.rows import PositionRow, Reader
 from ..values import move_rank
 
 
@@ -71,7 +71,8 @@ def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], m
         c = get(child)
         if c is None:
             raise missing_child(record.name, row.text, label)
-        result = result_of(c)
+        result = c.result
+        assert result is not None, "rows are read checked"  # (result_of, without a call per move)
         ranked.append((move_rank(result, c.remoteness), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
     if len(ranked) > 1:
         ranked.sort(key=_rank)  # a stable sort: equal moves keep the family's order
