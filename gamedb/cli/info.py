@@ -113,6 +113,7 @@ def query_command(
     """Show the value of a position and of every move from it, best move first."""
     from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
     from ..answers import rules_missing_note
+    from .collector import collect_less_often
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")
@@ -130,6 +131,7 @@ def query_command(
         def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
             return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
 
+        collect_less_often()
         done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
         sys.stdout.flush()
         if failed:

@@ -191,7 +191,9 @@ def try_quick(argv: list[str]) -> bool:
 
 def _write_stdin(request: QueryRequest, prepared: Prepared) -> None:
     from ..errors import GamedbError
+    from .collector import collect_less_often
 
+    collect_less_often()
     try:
         done, failed = answer_stdin(request, prepared, sys.stdin, sys.stdout.write)
     except GamedbError as exc:  # a damaged row met half way: one line, as the full path says it
