@@ -20,7 +20,7 @@ import io
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO
+from typing import IO, cast
 
 from .answers import COMPACT_JSON, Answer, answer_lines, value_text
 from .errors import GamedbError, PositionError
@@ -77,11 +77,16 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         write("[")
     for batch in batches(positions):
         answers = _answer_lines(answer_batch, batch)
-        texts = [text if len(text) <= MAX_LINE else text[:SHOWN] + "..." for text in batch]
-        failed += sum(isinstance(answer, GamedbError) for answer in answers)
-        if fmt == "jsonl":  # the usual stream: one tight loop, every line ended at the join
-            lines = [_error_line(text, answer) if isinstance(answer, GamedbError) else answer.json_line() for text, answer in zip(texts, answers, strict=True)]
-            out = "\n".join(lines) + "\n"
+        texts = batch if max(map(len, batch)) <= MAX_LINE else [text if len(text) <= MAX_LINE else text[:SHOWN] + "..." for text in batch]
+        errors = [answer for answer in answers if isinstance(answer, GamedbError)]
+        failed += len(errors)
+        if fmt == "jsonl" and not errors:  # the usual stream: one tight loop, every line ended at the join
+            out = "\n".join([answer.json_line() for answer in cast(list[Answer], answers)]) + "\n"
+        elif fmt == "jsonl":
+            out = "".join([
+                _error_line(text, answer) if isinstance(answer, GamedbError) else answer.json_line() + "\n"
+                for text, answer in zip(texts, answers, strict=True)
+            ])
         else:
             parts = []
             for text, answer in zip(texts, answers, strict=True):
@@ -107,7 +112,7 @@ _LISTED = json.JSONEncoder(ensure_ascii=False)
 
 def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
     """``answer_batch`` of the lines no longer than :data:`MAX_LINE`; an error in the place of each longer one."""
-    if all(len(text) <= MAX_LINE for text in batch):
+    if max(map(len, batch)) <= MAX_LINE:
         return answer_batch(batch)
     answered = iter(answer_batch([text for text in batch if len(text) <= MAX_LINE]))
     return [
@@ -117,8 +122,8 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch
 
 
 def _error_line(text: str, error: GamedbError) -> str:
-    """The JSON Lines object of a position that could not be answered (no newline)."""
-    return COMPACT_JSON.encode({"position": text, "error": str(error)})
+    """The JSON Lines object of a position that could not be answered."""
+    return COMPACT_JSON.encode({"position": text, "error": str(error)}) + "\n"
 
 
 def _csv_row(answer: Answered, text: str) -> list[object]:

@@ -67,7 +67,8 @@ def answer_from_row(
     checked by the reader (:func:`~gamedb.store.damage.checked_position`):
     a damaged file is one line naming the game.
     """
-    result = result_of(row)
+    result = row.result
+    assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
     if record.impartial:
         player, won_by = impartial_players(result)
     else:
