@@ -95,3 +95,16 @@ def test_solving_twice_gives_identical_tables(fresh_db, engine):
     a.solve(make_game("tictactoe"), engine=engine)
     b.solve(make_game("tictactoe"), engine=engine)
     assert list(a.positions("tictactoe")) == list(b.positions("tictactoe"))
+
+
+def test_written_out_rules_agree_with_the_plain_definitions_on_every_board():
+    """encode and the line test are written out for speed; check them on all 3^9 boards against plain loops."""
+    import itertools
+
+    from gamedb.games.tictactoe import LINES, _has_line
+
+    game = make_game("tictactoe")
+    for board in itertools.product(range(3), repeat=9):
+        assert game.encode(board) == sum(cell * 3**i for i, cell in enumerate(board))
+        for mark in (1, 2):
+            assert _has_line(board, mark) == any(all(board[i] == mark for i in line) for line in LINES), (board, mark)
