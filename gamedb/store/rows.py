@@ -137,10 +137,9 @@ class Reader:
         wanted = sorted(set(codes))  # in order: SQLite looks them up a third faster
         found: dict[int, PositionRow] = {}
         for i in range(0, len(wanted), CHUNK):
-            chunk = wanted[i : i + CHUNK]
+            chunk = _padded(wanted[i : i + CHUNK])
             where = f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})"
-            for row in self.select(record, where, (record.id, *chunk), checked=checked):
-                found[row.code] = row
+            found.update({row.code: row for row in self.select(record, where, (record.id, *chunk), checked=checked)})
         return found
 
     def position_by_text(self, record: GameRecord, text: str) -> PositionRow | None:
@@ -167,6 +166,13 @@ class Reader:
     def player_names(self, game_id: int) -> list[str]:
         rows, _ = self._execute("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))
         return [name for (name,) in rows]
+
+
+def _padded(codes: list[int]) -> list[int]:
+    """``codes`` with the last one repeated up to a round length (at most 1/16 more): batches of a stream then
+    ask with the same statement text, which the driver compiles once (compiling took 4/5 of binding a code)."""
+    step = 1 << max(0, len(codes).bit_length() - 4)
+    return codes + codes[-1:] * (-len(codes) % step)
 
 
 def reader_of(conn: sa.Connection) -> Reader:
