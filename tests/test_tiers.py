@@ -140,6 +140,24 @@ def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_
         db.solve(make_game("tictactoe"), engine="tiers", memory_limit=1 << 20)
 
 
+def test_a_tier_solve_refused_while_enumerating_leaves_the_file_as_it_was(cli, db_path):
+    """No bounds on tic-tac-toe's tiers: the limit is found too small at the first tier, before any write.
+    A new game leaves no row and no work folder; with --force the stored game stays."""
+    assert make_game("tictactoe").estimate() is None
+    run = cli("solve", "tictactoe", "--engine", "tiers", "--memory-limit", "1M", "-q")
+    assert run.exit_code == 1 and "more than the memory limit" in run.stderr and "--memory-limit" in run.stderr, run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+    listed = cli("list")
+    assert listed.exit_code == 0 and "tictactoe" not in listed.stdout, listed.stdout
+    assert not list(db_path.parent.glob(db_path.name + ".tiers-*"))
+    assert cli("solve", "tictactoe", "-q").exit_code == 0
+    before = cli("query", "tictactoe", "--json").stdout
+    run = cli("solve", "tictactoe", "--engine", "tiers", "--memory-limit", "1M", "--force", "-q")
+    assert run.exit_code == 1 and "more than the memory limit" in run.stderr, run.stderr
+    assert cli("query", "tictactoe", "--json").stdout == before
+    assert not list(db_path.parent.glob(db_path.name + ".tiers-*"))
+
+
 def test_cli_solves_with_tiers_and_queries_every_move(cli):
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--engine", "tiers", "--quiet")
     assert run.exit_code == 0, run.stderr

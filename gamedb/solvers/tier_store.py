@@ -6,7 +6,7 @@ positions (and, for families with :attr:`path_texts
 sequences) in ``.npy`` files; the backward pass adds each solved tier's
 values. Only the tier being solved and the tiers its moves reach are read
 back (memory-mapped), so memory follows the largest tiers, not the game.
-The folder sits beside a SQLite file (``FILE.tiers-ID``) or in the
+The folder sits beside a SQLite file (``FILE.tiers-TAG``, from the game's name and rules) or in the
 temporary folder for a server, survives a killed solve (the resumed solve
 picks it up) and is deleted when the game is solved.
 
@@ -62,12 +62,13 @@ class TierFolder:
         self._headers: dict[tuple[str, int], tuple[int, tuple[int, ...], np.dtype[Any]]] = {}  # (kind, tier) -> data offset, row shape, dtype
 
     @classmethod
-    def for_game(cls, engine: sa.Engine, game_id: int, key: str) -> TierFolder:
-        """The folder of game ``game_id`` in this database; ``key`` tells games apart (rules and parameters)."""
+    def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
+        """The folder of the game named ``name`` in this database; ``key`` tells games apart (rules and
+        parameters). Found from the name, not the game's row: the tiers are enumerated before the row is made."""
         file = sqlite_file(engine)
-        tag = hashlib.sha1(f"{engine.url.render_as_string(hide_password=True)}|{game_id}|{key}".encode()).hexdigest()[:12]
+        tag = hashlib.sha1(json.dumps([engine.url.render_as_string(hide_password=True), name, key]).encode()).hexdigest()[:12]
         if file is not None:
-            return cls(file.parent / f"{file.name}.tiers-{game_id}-{tag}")
+            return cls(file.parent / f"{file.name}.tiers-{tag}")
         return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")
 
     # --- the manifest: which tiers exist, written last by the forward pass ---------------
