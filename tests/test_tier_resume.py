@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import pytest
+from killed_cli import KILL_HOOKS
 
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -27,9 +28,8 @@ from gamedb.store.database import open_engine
 
 OPTIONS = {"width": 4, "height": 4}
 
-SOLVER = """
-import json, os, signal, sys
-from sqlalchemy import event
+SOLVER = KILL_HOOKS + """
+import json, sys
 import gamedb.solvers.tier_store as tier_store
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -40,9 +40,6 @@ tier_store.WRITE_CHUNK = 20_000  # some ten committed ranges of rows
 engine = open_engine(db, create=True)
 phases = []
 
-def die():
-    os.kill(os.getpid(), signal.SIGKILL)
-
 def progress(phase, done, total):
     phases.append(phase)
     if phase == spec.get("phase"):
@@ -50,13 +47,7 @@ def progress(phase, done, total):
             die()
 
 if "sql" in spec:
-    seen = [0]
-    @event.listens_for(engine, "before_cursor_execute")
-    def kill_at(conn, cursor, statement, parameters, context, executemany):
-        if all(part in statement for part in spec["sql"]):
-            seen[0] += 1
-            if seen[0] == spec["n"]:
-                die()
+    kill_at_statement(engine, spec["sql"], spec["n"])
 solve(engine, make_game("connect4", **options), "g", method="tiers", progress=progress)
 print(json.dumps(sorted(set(phases))))
 """
