@@ -39,6 +39,16 @@ CASES = [
 ONE_BACKEND = {"connect4-4x4": "sqlite", "connect4-5x3": "postgresql"}
 
 
+def _index_definitions(db) -> list[tuple[str, str]]:
+    """The position table's indexes as the database has them (SQLite: sqlite_master; PostgreSQL: pg_indexes)."""
+    with db.engine.connect() as conn:
+        if conn.dialect.name == "postgresql":
+            query = "SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'position' ORDER BY 1"
+        else:
+            query = "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'position' ORDER BY 1"
+        return [tuple(row) for row in conn.exec_driver_sql(query)]
+
+
 def positions(db, name):
     return game_rows(db, name)["position"]
 
@@ -52,6 +62,9 @@ def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, opti
     memory_db.solve(game, case_id, engine="memory")
     report = tier_db.solve(game, case_id, engine="tiers")
     assert report.engine == "tiers"
+    # a large load (5x3 on PostgreSQL: 50,000 positions or more) drops the secondary indexes and builds them again
+    # as they were (on PostgreSQL from the server's own definitions: the remoteness index is partial there)
+    assert _index_definitions(tier_db) == _index_definitions(memory_db)
     assert positions(tier_db, case_id) == positions(memory_db, case_id)
     assert tier_db.game(case_id).moves == memory_db.game(case_id).moves
     assert game_rows(tier_db, case_id)["move"] == []  # moves follow from the rules

@@ -50,7 +50,7 @@ from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
 from . import choice, graph_answer, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
-from .tier_store import TierFolder, write_positions
+from .tier_store import TierFolder, build_dropped_indexes, write_positions
 from .tier_values import TierValues, from_children, leveled
 
 if TYPE_CHECKING:
@@ -164,9 +164,7 @@ def solve_tiers(
             progress("solve tiers", done, total)
     write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
     with engine.begin() as conn:
-        if state.get("indexes_dropped") and not state.get("indexes_left_out"):
-            for index in sorted(position.indexes, key=lambda index: str(index.name)):
-                index.create(conn, checkfirst=True)
+        build_dropped_indexes(conn, position, state)
         catalog.update(
             conn,
             record,
