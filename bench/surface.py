@@ -94,7 +94,11 @@ def measure_small_solve(work: Path) -> dict:
         new.append(_timed([*gamedb, "--db", str(path), "solve", "nim", "--max", "13", "-q"]))
         existing.append(_timed([*gamedb, "--db", str(kept), "solve", "nim", "--max", "13", "--force", "-q"]))
         path.unlink()
-    return {"new": statistics.median(new), "existing": statistics.median(existing)}
+    # the floor of any process that writes through SQLAlchemy: Python starting and importing it, nothing
+    # else (the collector off during the import and no teardown, as the console script has them)
+    floor = [_timed([sys.executable, "-c", "import gc, os; gc.disable(); import sqlalchemy; os._exit(0)"]) for _ in range(SOLVE_RUNS)]
+    bare = [_timed([sys.executable, "-c", "pass"]) for _ in range(SOLVE_RUNS)]
+    return {"new": statistics.median(new), "existing": statistics.median(existing), "floor": statistics.median(floor), "python": statistics.median(bare)}
 
 
 def measure_jsonl(db: Path, count: int = 100_000) -> dict | None:
@@ -131,6 +135,10 @@ def run(work: Path) -> None:
         verdict(s["new"] <= TARGET_SOLVE_SECONDS, f"<= {TARGET_SOLVE_SECONDS} s"),
     )
     line("  the same into an existing file (--force)", f"{s['existing']:.3f} s; a new file adds {s['new'] - s['existing']:+.3f} s")
+    line(
+        "  Python + `import sqlalchemy` alone, same run",
+        f"{s['floor']:.3f} s (Python alone {s['python']:.3f} s); gamedb's own part of the solve {s['new'] - s['floor']:.3f} s",
+    )
     j = measure_jsonl(q["db"])
     if j is None:
         line("`gamedb query NAME -` (JSON Lines)", "not available")

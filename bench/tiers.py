@@ -12,7 +12,7 @@ with the published count of positions and value of the start (John
 Tromp's). Printed: seconds, positions per second, peak memory, bytes per
 position of the file, and the floor of SQLite for the same rows (the
 solved file's position rows inserted again with ``executemany`` into a new
-file, then the indexes the solved file has built; boards up to
+file, a hundred rows per statement, then the indexes the solved file has built; boards up to
 :data:`FLOOR_UP_TO` positions), with each target ``ok`` or ``MISSED``.
 With ``--postgres URL`` the same board is solved on that server too (rows
 through ``COPY``) and its start value compared. The load average is
@@ -50,7 +50,11 @@ POSITION_TABLE = (
 
 
 def job_floor_rows(args) -> dict:
-    """Insert the position rows of a solved file again, bare (``executemany``, batches of 200,000), timing only the inserts."""
+    """Insert the position rows of a solved file again, bare, timing only the inserts: batches of 200,000
+    rows, as many rows per ``INSERT`` statement as gamedb writes (``ROWS_PER_INSERT``), the rows
+    already Python tuples."""
+    from gamedb.store.bulk import ROWS_PER_INSERT as FLOOR_ROWS_PER_INSERT
+
     src = sqlite3.connect(args.graph)
     dst_path = Path(args.db)
     dst = sqlite3.connect(dst_path)
@@ -58,12 +62,21 @@ def job_floor_rows(args) -> dict:
     dst.execute("PRAGMA synchronous = NORMAL")
     dst.execute("PRAGMA cache_size = -262144")
     dst.execute(POSITION_TABLE)
-    rows = src.execute("SELECT game_id, code, text, player, result, remoteness, degree, best_move FROM position ORDER BY game_id, code")
+    columns = "game_id, code, text, player, result, remoteness, degree, best_move"
+    rows = src.execute(f"SELECT {columns} FROM position ORDER BY game_id, code")
+    width = len(columns.split(", "))
+    statement = f"INSERT INTO position ({columns}) VALUES " + ", ".join([f"({', '.join('?' * width)})"] * FLOOR_ROWS_PER_INSERT)
+    single = f"INSERT INTO position ({columns}) VALUES ({', '.join('?' * width)})"
     insert = 0.0
     count = 0
     while batch := rows.fetchmany(200_000):
+        whole = len(batch) - len(batch) % FLOOR_ROWS_PER_INSERT
+        flat = [value for row in batch[:whole] for value in row]
+        step = FLOOR_ROWS_PER_INSERT * width
+        groups = [tuple(flat[i : i + step]) for i in range(0, len(flat), step)]
         t0 = time.perf_counter()
-        dst.executemany("INSERT INTO position (game_id, code, text, player, result, remoteness, degree, best_move) VALUES (?,?,?,?,?,?,?,?)", batch)
+        dst.executemany(statement, groups)
+        dst.executemany(single, batch[whole:])
         insert += time.perf_counter() - t0
         count += len(batch)
     t0 = time.perf_counter()

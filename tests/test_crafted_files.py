@@ -180,13 +180,18 @@ def _start_and_next(db: Path, game: str) -> list[str]:
     return [text for (text,) in rows]
 
 
-@pytest.fixture(scope="module")
-def solved(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("crafted-template") / "shared.sqlite"
+def solve_games(folder: Path) -> Path:
+    """A new file in ``folder`` holding the solved :data:`GAMES` (also used by test_crafted_serve)."""
+    path = folder / "shared.sqlite"
     for name, args in GAMES.items():
         result = _invoke(["--db", path, "solve", *args, "--name", name, "-q"])
         assert result.exit_code == 0, result.stderr
     return path
+
+
+@pytest.fixture(scope="module")
+def solved(tmp_path_factory) -> Path:
+    return solve_games(tmp_path_factory.mktemp("crafted-template"))
 
 
 @pytest.fixture(scope="module")

@@ -15,15 +15,16 @@ import sqlite3
 import subprocess
 import sys
 
+from killed_cli import KILL_HOOKS
+
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 GAME = {"code": "0.77", "max": 450}
 
-SOLVER = """
-import json, os, signal, sys
-from sqlalchemy import event
+SOLVER = KILL_HOOKS + """
+import json, sys
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -33,22 +34,13 @@ db, spec = sys.argv[1], json.loads(sys.argv[2])
 heap_solver.WRITE_BATCH = 100
 engine = open_engine(db, create=True)
 
-def die():
-    os.kill(os.getpid(), signal.SIGKILL)
-
 progress = None
 if "done" in spec:  # on the progress report just after a committed batch
     def progress(phase, done, total):
         if phase == "heaps" and done == spec["done"]:
             die()
 elif "sql" in spec:  # before the n-th statement matching
-    seen = [0]
-    @event.listens_for(engine, "before_cursor_execute")
-    def kill_at(conn, cursor, statement, parameters, context, executemany):
-        if all(part in statement for part in spec["sql"]):
-            seen[0] += 1
-            if seen[0] == spec["n"]:
-                die()
+    kill_at_statement(engine, spec["sql"], spec["n"])
 solve(engine, make_game("octal", **json.loads(sys.argv[3])), "k", progress=progress)
 """
 

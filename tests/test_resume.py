@@ -23,25 +23,21 @@ import subprocess
 import sys
 
 import pytest
+from killed_cli import KILL_HOOKS
+from resume_graph import BATCH, solve_reference, write_game_file
 
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
-BATCH = 20  # positions per enumeration page: the game takes some fifteen pages
-
-SOLVER = """
-import json, os, signal, sys
-from sqlalchemy import event
+SOLVER = KILL_HOOKS + """
+import json, sys
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
 from gamedb.store.database import open_engine
 
 db, game_file, batch, spec = sys.argv[1], sys.argv[2], int(sys.argv[3]), json.loads(sys.argv[4])
 engine = open_engine(db, create=True)
-
-def die():
-    os.kill(os.getpid(), signal.SIGKILL)
 
 progress = None
 if "phase" in spec:  # on a progress report (made just after a commit)
@@ -51,18 +47,8 @@ if "phase" in spec:  # on a progress report (made just after a commit)
             calls[0] += 1
             if calls[0] == spec.get("call") or done == spec.get("done"):
                 die()
-elif "sql" in spec:  # before the statement `offset` statements after the n-th one matching
-    seen, left = [0], [None]
-    @event.listens_for(engine, "before_cursor_execute")
-    def kill_at(conn, cursor, statement, parameters, context, executemany):
-        if left[0] is None and all(part in statement for part in spec["sql"]):
-            seen[0] += 1
-            if seen[0] == spec["n"]:
-                left[0] = spec.get("offset", 0)
-        if left[0] is not None:
-            if left[0] == 0:
-                die()
-            left[0] -= 1
+elif "sql" in spec:
+    kill_at = kill_at_statement(engine, spec["sql"], spec["n"], spec.get("offset", 0))
 solve(engine, make_game("graph", file=game_file), "g", batch=batch, method="sql", progress=progress)
 """
 
@@ -86,35 +72,6 @@ KILLS = [
 ]
 
 
-def resume_game(seed: int = 6, n: int = 400, chain: int = 14, ties: int = 5) -> dict:
-    """A graph game with wins, losses, ties and draws and many levels of each (some 290 positions)."""
-    rng = random.Random(seed)
-    names = [f"r{i:03d}" for i in range(n)]
-    players = ("first", "second")
-    pos = {}
-    for name in names:
-        if rng.random() < 0.12:
-            pos[name] = {"player": rng.choice(players), "value": rng.choice(["win", "lose", "lose", "lose", "tie"])}
-        else:
-            pos[name] = {"player": rng.choice(players), "moves": sorted(rng.sample(names, rng.randint(1, 3)))}
-    # long chains: win/lose remoteness up to `chain`, tie remoteness up to `ties`
-    pos["w00"] = {"player": "first", "value": "lose"}
-    for i in range(1, chain + 1):
-        pos[f"w{i:02d}"] = {"player": players[i % 2], "moves": [f"w{i - 1:02d}"]}
-    pos["t00"] = {"player": "first", "value": "tie"}
-    for i in range(1, ties + 1):
-        pos[f"t{i:02d}"] = {"player": players[i % 2], "moves": [f"t{i - 1:02d}"]}
-    # a cycle left only into wins for the opponent: draws
-    pos["d0"] = {"player": "first", "moves": ["d1"]}
-    pos["d1"] = {"player": "second", "moves": ["d0", "d2", "w01"]}
-    pos["d2"] = {"player": "first", "moves": ["d0", "w03"]}
-    pos["start"] = {"player": "first", "moves": [*names[:8], f"w{chain:02d}", f"t{ties:02d}", "d0"]}
-    for name in rng.sample(names, 20):
-        if "moves" in pos[name]:
-            pos[name]["moves"] = sorted(set(pos[name]["moves"]) | {rng.choice([f"w{chain:02d}", f"t{ties:02d}"])})
-    return {"start": "start", "positions": pos}
-
-
 GAME_ROW = "name, family, parameters, rules_version, impartial, status, start_code, start_position, positions, moves, info, progress"
 
 
@@ -130,19 +87,13 @@ def dump(path):
 
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("graph") / "game.json"
-    path.write_text(json.dumps(resume_game()))
-    return path
+    return write_game_file(tmp_path_factory.mktemp("graph"))
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, game_file):
     """An uninterrupted solve, with the same engine and page size."""
-    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
-    engine = open_engine(path, create=True)
-    solve(engine, make_game("graph", file=str(game_file)), "g", batch=BATCH, method="sql")
-    engine.dispose()
-    return path
+    return solve_reference(tmp_path_factory.mktemp("reference"), game_file)
 
 
 def test_reference_game_has_every_phase(reference):

@@ -21,7 +21,8 @@ import sys
 import pytest
 import sqlalchemy as sa
 from killed_cli import KILLED_CLI
-from test_resume import BATCH, SOLVER, resume_game
+from resume_graph import BATCH, solve_reference, write_game_file
+from test_resume import SOLVER
 
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -70,18 +71,13 @@ COLUMNS = "code, text, player, result, remoteness, degree, best_move, grundy"
 
 @pytest.fixture(scope="module")
 def game_file(tmp_path_factory):
-    path = tmp_path_factory.mktemp("graph") / "game.json"
-    path.write_text(json.dumps(resume_game()))
-    return path
+    return write_game_file(tmp_path_factory.mktemp("graph"))
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory, game_file):
     """The rows of an uninterrupted solve (SQLite, the same engine and page size)."""
-    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
-    engine = open_engine(path, create=True)
-    solve(engine, make_game("graph", file=str(game_file)), "g", batch=BATCH, method="sql")
-    engine.dispose()
+    path = solve_reference(tmp_path_factory.mktemp("reference"), game_file)
     with sqlite3.connect(path) as con:
         rows = con.execute(f"SELECT {COLUMNS} FROM position ORDER BY code").fetchall(), con.execute(
             "SELECT parent, ord, child, label FROM move ORDER BY parent, ord"

@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import pytest
+from killed_cli import KILL_HOOKS
 
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -27,9 +28,8 @@ from gamedb.store.database import open_engine
 
 OPTIONS = {"width": 4, "height": 4}
 
-SOLVER = """
-import json, os, signal, sys
-from sqlalchemy import event
+SOLVER = KILL_HOOKS + """
+import json, sys
 import gamedb.solvers.tier_store as tier_store
 from gamedb.games import make_game
 from gamedb.solvers.solve import solve
@@ -40,9 +40,6 @@ tier_store.WRITE_CHUNK = 20_000  # some ten committed ranges of rows
 engine = open_engine(db, create=True)
 phases = []
 
-def die():
-    os.kill(os.getpid(), signal.SIGKILL)
-
 def progress(phase, done, total):
     phases.append(phase)
     if phase == spec.get("phase"):
@@ -50,20 +47,14 @@ def progress(phase, done, total):
             die()
 
 if "sql" in spec:
-    seen = [0]
-    @event.listens_for(engine, "before_cursor_execute")
-    def kill_at(conn, cursor, statement, parameters, context, executemany):
-        if all(part in statement for part in spec["sql"]):
-            seen[0] += 1
-            if seen[0] == spec["n"]:
-                die()
+    kill_at_statement(engine, spec["sql"], spec["n"])
 solve(engine, make_game("connect4", **options), "g", method="tiers", progress=progress)
 print(json.dumps(sorted(set(phases))))
 """
 
 #: (what, kill spec, the progress keys expected after the kill)
 KILLS = [
-    ("while enumerating the tiers", {"phase": "enumerate tiers", "call": 2}, {"engine": "tiers"}),
+    ("while enumerating the tiers", {"phase": "enumerate tiers", "call": 2}, None),  # no game row yet
     ("after the 3rd tier solved (tier 14)", {"phase": "solve tiers", "call": 3}, {"solved_from": 14}),
     ("after 3 more tiers solved (tier 11)", {"phase": "solve tiers", "call": 3}, {"solved_from": 11}),
     ("after every tier solved, inside the first range of rows", {"sql": ["INSERT INTO position"], "n": 1}, {"solved_from": 0}),
@@ -80,7 +71,7 @@ def _run(db, spec):
 def _rows(path):
     with sqlite3.connect(path) as con:
         rows = con.execute("SELECT code, text, player, result, remoteness, degree, best_move, grundy FROM position ORDER BY code").fetchall()
-        status, progress = con.execute("SELECT status, progress FROM game").fetchone()
+        status, progress = con.execute("SELECT status, progress FROM game").fetchone() or (None, None)
     con.close()
     return rows, status, json.loads(progress) if progress else None
 
@@ -102,11 +93,15 @@ def test_killed_tier_solves_resume_to_identical_rows(tmp_path, reference, cli):
         assert run.returncode == -signal.SIGKILL, f"{what}: not killed (exit {run.returncode}): {run.stderr[-2000:]}"
         rows, status, got = _rows(target)
         assert status != "solved", what
-        assert {key: got.get(key) for key in progress} == progress, (what, got)
+        query = cli("query", "g", db=target)
+        if progress is None:  # killed before the game row was made: nothing stored
+            assert status is None and not rows, what
+            assert query.exit_code == 1 and "no game named 'g'" in query.stderr, (what, query.stderr)
+        else:
+            assert {key: got.get(key) for key in progress} == progress, (what, got)
+            assert query.exit_code == 1 and "not fully solved" in query.stderr, (what, query.stderr)
         assert set(rows) <= set(reference), what  # what is written is written right
         written.append(len(rows))
-        query = cli("query", "g", db=target)
-        assert query.exit_code == 1 and "not fully solved" in query.stderr, (what, query.stderr)
     # committed ranges stay, a range killed inside its transaction leaves nothing
     assert 0 < written[4] == written[5] < written[-1] == len(reference)
     run = _run(target, {})

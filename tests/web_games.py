@@ -59,10 +59,10 @@ def serve_env() -> dict[str, str]:
 class Server:
     """`gamedb --db DB serve --port 0` in a child process, as a user starts it; ``url`` once it listens."""
 
-    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None):
+    def __init__(self, db: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None):
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gamedb", "--db", str(db), "serve", "--port", "0", *args],
-            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**serve_env(), **(env or {})},
+            stderr=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env={**serve_env(), **(env or {})}, cwd=cwd,
         )
         self.announced = self.proc.stderr.readline()
         found = re.search(r"at (http://\S+/) ", self.announced)
@@ -79,6 +79,7 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.errors = self.proc.stderr.read()  # what it printed after its first line
         self.proc.stderr.close()
         self.proc.stdout.close()
         return self.proc.returncode

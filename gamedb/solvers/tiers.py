@@ -34,7 +34,7 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import sqlalchemy as sa
@@ -50,7 +50,7 @@ from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
 from . import choice, graph_answer, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
-from .tier_store import TierFolder, write_positions
+from .tier_store import TierFolder, build_dropped_indexes, write_positions
 from .tier_values import TierValues, from_children, leveled
 
 if TYPE_CHECKING:
@@ -80,15 +80,43 @@ class TierSolver:
     probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
-        """Create the game row (marked as the tier solver's, so a killed solve resumes here), then solve or resume it."""
-        from ..store import catalog
+        """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve.
 
-        record = job.record
-        if record is None:
+        The tiers are enumerated before anything is written, so a solve refused
+        for its memory (:class:`TooLarge`, a family without bounds on its tiers)
+        or killed while it enumerates leaves the database as it was; the game
+        row is created, marked as the tier solver's, once they are on disk.
+        """
+        t0 = time.perf_counter()
+        game = job.game
+        rules = rules_of(game)
+        key = tier_key(game)
+        folder = TierFolder.for_game(db, job.name, key)
+        state: dict[str, Any] = {}
+        if job.record is not None:
+            with db.connect() as conn:
+                state = catalog.load_progress(conn, job.record.id)
+        if "tiers" not in state or (folder.manifest() or {}).get("key") != key:
+            # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+            folder.reset()
+            try:
+                counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
+            except TooLarge:
+                folder.remove()
+                raise
+            folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
+            state = {"engine": "tiers", "tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
             with db.begin() as conn:
                 record = job.begin(conn)
-                catalog.update(conn, record, progress={"engine": "tiers"})
-        return Solved(*solve_tiers(db, record, job.game, memory_limit=job.memory_limit, progress=job.progress))
+                conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
+                catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+        assert job.record is not None  # stored before the tiers were enumerated, or just now
+        return Solved(*solve_tiers(db, job.record, rules, folder, state, progress=job.progress))
+
+
+def tier_key(game: Game) -> str:
+    """What tells two games' work folders apart: the family, its rules' version and the game's parameters."""
+    return json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
 
 
 def rules_of(game: Game) -> TierArrayRules:
@@ -110,26 +138,12 @@ def memory_estimate(game: Game) -> tuple[int, int, int] | None:
     return tier_bytes(largest, second), largest, second
 
 
-def solve_tiers(engine: sa.Engine, record: GameRecord, game: Game, *, memory_limit: int, progress: Progress | None = None) -> tuple[int, int]:
-    """Solve (or resume) the game of ``record`` tier by tier, then write its rows; return (positions, moves)."""
-    t0 = time.perf_counter()
-    rules = rules_of(game)
-    key = json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
-    folder = TierFolder.for_game(engine, record.id, key)
-    with engine.connect() as conn:
-        state = catalog.load_progress(conn, record.id)
+def solve_tiers(
+    engine: sa.Engine, record: GameRecord, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None
+) -> tuple[int, int]:
+    """Solve (or resume) the enumerated tiers of ``record`` from the last one back, then write its rows; return (positions, moves)."""
     manifest = folder.manifest()
-    if "tiers" not in state or manifest is None or manifest.get("key") != key:
-        # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
-        state = {"engine": "tiers"}
-        folder.reset()
-        counts = enumerate_tiers(game, rules, folder, memory_limit=memory_limit, progress=progress)
-        manifest = {"key": key, "tiers": {str(t): n for t, n in counts.items()}}
-        folder.write_manifest(manifest)
-        state.update(tiers=len(counts), moves=0, enumerate_seconds=round(time.perf_counter() - t0, 3))
-        with engine.begin() as conn:
-            conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
-            catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+    assert manifest is not None  # written by the enumeration
     counts = {int(t): n for t, n in manifest["tiers"].items()}
     total = sum(counts.values())
     t1 = time.perf_counter()
@@ -150,9 +164,7 @@ def solve_tiers(engine: sa.Engine, record: GameRecord, game: Game, *, memory_lim
             progress("solve tiers", done, total)
     write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
     with engine.begin() as conn:
-        if state.get("indexes_dropped") and not state.get("indexes_left_out"):
-            for index in sorted(position.indexes, key=lambda index: str(index.name)):
-                index.create(conn, checkfirst=True)
+        build_dropped_indexes(conn, position, state)
         catalog.update(
             conn,
             record,
@@ -186,7 +198,8 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
         need = tier_bytes(len(codes), max(counts.values(), default=0))
         if need > memory_limit:
             raise TooLarge(
-                f"tier {t} has {len(codes):,} positions: the tier solver needs ~{human_size(need)}, more than the memory limit {human_size(memory_limit)}"
+                f"the tier solver needs ~{human_size(need)} at tier {t} ({len(codes):,} positions), more than the memory limit "
+                f"{human_size(memory_limit)}; use a larger --memory-limit"
             )
         if rules.path_texts:
             previous = _paths(rules, folder, t, codes, keys, previous)
