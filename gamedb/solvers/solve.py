@@ -93,10 +93,8 @@ def distinct_name(game: Game) -> str:
     Two different games never share it; the same game always gets it.
     """
     import hashlib
-    import json
 
-    what = json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
-    return f"{game.default_name()}-{hashlib.sha256(what.encode()).hexdigest()[:8]}"
+    return f"{game.default_name()}-{hashlib.sha256(catalog.game_key(game).encode()).hexdigest()[:8]}"
 
 
 def free_default_name(engine: sa.Engine, game: Game) -> str:

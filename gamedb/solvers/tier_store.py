@@ -44,7 +44,7 @@ import sqlalchemy as sa
 from ..games.tier_rules import TierArrayRules
 from ..games.vector import RESULT_NAMES
 from ..progress import Progress
-from ..store.bulk import DEFER_INDEXES_FROM, copy_columns
+from ..store.bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, rows_before_load
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
 from ..store.rows import columns_except
@@ -192,53 +192,25 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
 
 
 def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: dict[str, Any]) -> None:
-    """A large game into a table not larger: drop the table's secondary indexes for the load.
-
-    SQLite: they are built again at the end (:func:`build_dropped_indexes`), unless the table held
-    no other rows and the game has :data:`LEAVE_INDEXES_FROM` positions or more
-    (``state["indexes_left_out"]``; see the module's docstring). PostgreSQL: their definitions as
-    the server has them (the remoteness index is partial there, from a migration) are kept in
-    ``state["index_definitions"]`` and they are always built again from those.
-    """
-    if conn.dialect.name not in ("sqlite", "postgresql") or positions < DEFER_INDEXES_FROM:
+    """A large game into a table not larger (:func:`~gamedb.store.bulk.rows_before_load`): drop the table's
+    secondary indexes for the load, keeping in ``state`` how to build them again (on PostgreSQL the server's
+    definitions). They are built at the end (:func:`build_dropped_indexes`), unless on SQLite the table held
+    no other rows and the game has :data:`LEAVE_INDEXES_FROM` positions or more (``state["indexes_left_out"]``;
+    see the module's docstring)."""
+    if conn.dialect.name not in ("sqlite", "postgresql"):
         return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(positions)}) AS head").scalar_one()
-    if existing >= positions:
+    existing = rows_before_load(conn, table, positions)
+    if existing is None:
         return
-    names = sorted(str(index.name) for index in table.indexes)
-    if conn.dialect.name == "postgresql":
-        found = conn.execute(
-            sa.text("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t AND indexname IN :names").bindparams(
-                sa.bindparam("names", expanding=True)
-            ),
-            {"t": table.name, "names": names},
-        ).all()
-        state["index_definitions"] = {str(name): str(sql) for name, sql in found}
-        for name in sorted(state["index_definitions"]):
-            conn.exec_driver_sql(f'DROP INDEX "{name}"')
-        state["indexes_dropped"] = True
-        state["indexes_left_out"] = False
-        return
-    for index in sorted(table.indexes, key=lambda index: str(index.name)):
-        index.drop(conn, checkfirst=True)
+    state["index_definitions"] = drop_secondary_indexes(conn, table)
     state["indexes_dropped"] = True
-    state["indexes_left_out"] = existing == 0 and positions >= LEAVE_INDEXES_FROM
+    state["indexes_left_out"] = conn.dialect.name == "sqlite" and existing == 0 and positions >= LEAVE_INDEXES_FROM
 
 
 def build_dropped_indexes(conn: sa.Connection, table: sa.Table, state: dict[str, Any]) -> None:
-    """After the load: build the indexes :func:`_drop_indexes` dropped, unless they are left out (any missing one:
-    a killed solve may have built some)."""
-    if not state.get("indexes_dropped") or state.get("indexes_left_out"):
-        return
-    definitions: dict[str, str] = state.get("index_definitions") or {}
-    if conn.dialect.name == "postgresql" and definitions:
-        listed = sa.text("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t")
-        have = {str(name) for (name,) in conn.execute(listed, {"t": table.name})}
-        for name in sorted(set(definitions) - have):
-            conn.exec_driver_sql(definitions[name])
-        return
-    for index in sorted(table.indexes, key=lambda index: str(index.name)):
-        index.create(conn, checkfirst=True)
+    """After the load: build the indexes :func:`_drop_indexes` dropped, unless they are left out."""
+    if state.get("indexes_dropped") and not state.get("indexes_left_out"):
+        build_secondary_indexes(conn, table, state.get("index_definitions") or {})
 
 
 #: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)

@@ -30,7 +30,6 @@ large game in a new file (see :mod:`.tier_store`).
 
 from __future__ import annotations
 
-import json
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
@@ -90,7 +89,7 @@ class TierSolver:
         t0 = time.perf_counter()
         game = job.game
         rules = rules_of(game)
-        key = tier_key(game)
+        key = catalog.game_key(game)
         folder = TierFolder.for_game(db, job.name, key)
         state: dict[str, Any] = {}
         if job.record is not None:
@@ -112,11 +111,6 @@ class TierSolver:
                 catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
         assert job.record is not None  # stored before the tiers were enumerated, or just now
         return Solved(*solve_tiers(db, job.record, rules, folder, state, progress=job.progress))
-
-
-def tier_key(game: Game) -> str:
-    """What tells two games' work folders apart: the family, its rules' version and the game's parameters."""
-    return json.dumps([catalog.family_key(game), game.rules_version, game.parameters()], sort_keys=True)
 
 
 def rules_of(game: Game) -> TierArrayRules:

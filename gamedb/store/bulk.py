@@ -155,25 +155,59 @@ def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> 
     """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
 
     On SQLite, when the rows about to be inserted outnumber those already
-    there, the indexes are dropped and created again after the load: one
-    sort builds an index several times faster than updating its B-tree row
-    by row (the text index of 2 million positions, in random text order).
-    Inside the caller's transaction, so a failed load rolls the indexes back
-    with the rows. Servers, small loads and large tables keep their indexes.
+    there (:func:`rows_before_load`), the indexes are dropped and created
+    again after the load: one sort builds an index several times faster than
+    updating its B-tree row by row (the text index of 2 million positions, in
+    random text order). Inside the caller's transaction, so a failed load
+    rolls the indexes back with the rows. Servers, small loads and large
+    tables keep their indexes.
     """
-    if conn.dialect.name != "sqlite" or new_rows < DEFER_INDEXES_FROM:
+    if conn.dialect.name != "sqlite" or rows_before_load(conn, table, new_rows) is None:
         yield
         return
-    existing = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(new_rows)})").scalar_one()
-    if existing >= new_rows:
-        yield
-        return
-    indexes = sorted(table.indexes, key=lambda index: str(index.name))
-    for index in indexes:
-        index.drop(conn, checkfirst=True)  # a large tier solve may have left them out
+    definitions = drop_secondary_indexes(conn, table)
     yield
-    for index in indexes:
-        index.create(conn)
+    build_secondary_indexes(conn, table, definitions)
+
+
+def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int | None:
+    """The rows ``table`` holds when a load of ``new_rows`` rows is worth its secondary indexes being dropped
+    (the load has :data:`DEFER_INDEXES_FROM` rows or more and outnumbers them); None: keep the indexes."""
+    if new_rows < DEFER_INDEXES_FROM:
+        return None
+    existing: int = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(new_rows)}) AS head").scalar_one()
+    return existing if existing < new_rows else None
+
+
+def drop_secondary_indexes(conn: sa.Connection, table: sa.Table) -> dict[str, str]:
+    """Drop ``table``'s secondary indexes (those there: a large tier solve may have left them out); return how
+    to build them again: on PostgreSQL the server's own definitions (the remoteness index is partial there,
+    from a migration, not from the schema module), elsewhere nothing (the schema's indexes)."""
+    if conn.dialect.name != "postgresql":
+        for index in sorted(table.indexes, key=lambda index: str(index.name)):
+            index.drop(conn, checkfirst=True)
+        return {}
+    listed = sa.text("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t AND indexname IN :names")
+    found = conn.execute(
+        listed.bindparams(sa.bindparam("names", expanding=True)), {"t": table.name, "names": sorted(str(index.name) for index in table.indexes)}
+    ).all()
+    definitions = {str(name): str(sql) for name, sql in found}
+    for name in sorted(definitions):
+        conn.exec_driver_sql(f'DROP INDEX "{name}"')
+    return definitions
+
+
+def build_secondary_indexes(conn: sa.Connection, table: sa.Table, definitions: dict[str, str]) -> None:
+    """Build the indexes :func:`drop_secondary_indexes` dropped that are missing (a killed load may have built
+    some): from its ``definitions`` when it returned any, else the schema's."""
+    if definitions:
+        listed = sa.text("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t")
+        have = {str(name) for (name,) in conn.execute(listed, {"t": table.name})}
+        for name in sorted(set(definitions) - have):
+            conn.exec_driver_sql(definitions[name])
+        return
+    for index in sorted(table.indexes, key=lambda index: str(index.name)):
+        index.create(conn, checkfirst=True)
 
 
 def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.Index]:

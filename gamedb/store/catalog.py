@@ -71,6 +71,12 @@ def family_key(game: Game) -> str:
     return f"{type(game).__module__}:{type(game).__qualname__}"
 
 
+def game_key(game: Game) -> str:
+    """What tells two games apart, as text: the stored family, its rules' version and the game's parameters
+    (the digest of a default name that is taken, the tier solver's work folder)."""
+    return json.dumps([family_key(game), game.rules_version, game.parameters()], sort_keys=True)
+
+
 def same_game(record: GameRecord, game: Game) -> bool:
     return (
         record.family == family_key(game)
