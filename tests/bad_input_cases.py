@@ -85,6 +85,8 @@ CASES = [
     ),
     case("cat-mouse-missing-graph", ["solve", "cat-mouse"], 2, "Missing option '--graph'"),
     case("cat-mouse-name-taken-by-other-game", CM("[[1,3],[0],[3],[0,2]]") + ["--name", "tictactoe"], 1, "already stored"),
+    case("solve-empty-name", ["solve", "nim", "--max", "3", "--name", ""], 2, "must not be empty or blank"),
+    case("solve-blank-name-before-family", ["solve", "--name", "  ", "tictactoe"], 2, "must not be empty or blank"),
     # --- solve cat-mouse-grid ---------------------------------------------------------------
     case("grid-not-rectangular", ["solve", "cat-mouse-grid", "--grid", '["M.C",".."]'], 2, "rectangular"),
     case("grid-no-food", ["solve", "cat-mouse-grid", "--grid", '["M.C","..."]'], 2, "no 'F'"),

@@ -71,6 +71,22 @@ def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, opti
     assert tier_db.verify(case_id).positions == memory_db.game(case_id).positions
 
 
+def test_db_index_builds_the_indexes_the_schema_revisions_made(backend_db):
+    """`gamedb db index` (Database.build_indexes) after the position table's indexes are gone gives them back
+    exactly as the migrations (a server) or the new file's statements (SQLite) made them: partial where they were."""
+    db = backend_db()
+    db.solve(make_game("nim", max=5))
+    made = _index_definitions(db)
+    assert any("remoteness IS NOT NULL" in definition for _, definition in made)
+    with db.engine.begin() as conn:
+        for name, _ in made:
+            if name.startswith("ix_"):
+                conn.exec_driver_sql(f"DROP INDEX {name}")
+    assert sorted(db.missing_indexes()) == ["ix_position_remoteness", "ix_position_text"]
+    db.build_indexes()
+    assert _index_definitions(db) == made
+
+
 @pytest.mark.parametrize("fam,options", [("connect4", {"width": 3, "height": 3, "connect": 3}), ("tictactoe", {})])
 def test_tiers_write_the_sql_engines_positions(fresh_db, fam, options):
     sql_db, tier_db = fresh_db(), fresh_db()

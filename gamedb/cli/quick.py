@@ -17,20 +17,13 @@ from __future__ import annotations
 import functools
 import gc
 import os
-import sqlite3
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from ..games.base import Game
-    from ..store.record import GameRecord
-    from ..store.rows import Reader
-
-    #: what the light path needs to answer: the open file, its reader, the game's row and rules
-    Prepared = tuple[sqlite3.Connection, Reader, GameRecord, Game]
+    from .stored_read import Prepared
 
 from .argv import global_options
 
@@ -96,35 +89,9 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
 
 def prepare(request: QueryRequest) -> Prepared | None:
     """(connection, reader, record, rules) when the light path can answer ``request``, else None."""
-    if "://" in request.db:
-        return None
-    path = Path(request.db).expanduser().absolute()
-    if not path.is_file():
-        return None
-    from ..games import BUILTIN
-    from ..store.record import record_from_mapping
-    from ..store.revisions import head_from_files
-    from ..store.rows import Reader
-    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
+    from .stored_read import open_solved
 
-    check_sqlite_version()
-    migrations = installed_migrations_dir()
-    head = head_from_files(migrations) if migrations is not None else None
-    if head is None:
-        return None
-    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
-    try:
-        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-        reader = Reader(conn)
-        row = reader.game_row(request.name) if revision is not None and revision[0] == head else None
-        record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
-        if record is None or not record.solved or record.family not in BUILTIN:
-            conn.close()  # a plugin's game, or a module:Class the file names: the full path decides
-            return None
-        return conn, reader, record, record.rules()  # the one loader of stored families (gamedb.games.stored_family)
-    except BaseException:
-        conn.close()
-        raise
+    return open_solved(request.db, request.name)
 
 
 def answer_text(request: QueryRequest) -> tuple[str, str] | None:

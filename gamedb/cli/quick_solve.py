@@ -14,6 +14,12 @@ Anything else -- help, ``--game``/``--set``, a plugin's family, an unknown or
 repeated option, a value that is not plainly an integer where one is
 expected, a missing required option -- goes to the full command line, which
 reads it or says what is wrong in its usual words.
+
+A small heap game solved into a file that does not exist yet does not
+import SQLAlchemy at all: it is written by :mod:`gamedb.solvers.heaps.new_file`
+(the same rows, from the same row builders, a test compares them) and its
+report line is the full path's (:func:`gamedb.cli.solve_run.solved_line`),
+from the start's answer read back as ``gamedb query`` reads it.
 """
 
 from __future__ import annotations
@@ -21,11 +27,17 @@ from __future__ import annotations
 import gc
 import os
 import re
+import sqlite3
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 from .argv import global_options
+
+if TYPE_CHECKING:
+    from ..games.base import Game
+    from ..games.heaps import HeapGame
 
 #: options of every family's solve command that take a value, and the flags
 VALUE_OPTIONS = ("--name", "--engine", "--memory-limit")
@@ -126,17 +138,21 @@ def try_solve(argv: list[str]) -> None:
         return
     if request is None:
         return
-    from .. import api  # noqa: F401 (SQLAlchemy and the solver, imported while the collector is off: see quick.main)
     from ..games import family
-    from ..solvers import solve  # noqa: F401
     from .common import report_failure
-    from .solve_run import run_solve
 
-    gc.enable()
-    gc.freeze()  # what start-up made lives to the end: later collections of a long solve need not scan it
     try:
         game = family(request.family).from_options(**request.options)
-        run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
+        target = new_file_target(request, game)
+        if target is None:
+            from .. import api  # noqa: F401 (SQLAlchemy and the solver, imported while the collector is off: see quick.main)
+            from ..solvers import solve  # noqa: F401
+        gc.enable()
+        gc.freeze()  # what start-up made lives to the end: later collections of a long solve need not scan it
+        if target is None or not solve_new_file(request, game, *target):
+            from .solve_run import run_solve
+
+            run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
         code = 0
     except BaseException as exc:
         found = report_failure(exc)
@@ -150,3 +166,57 @@ def try_solve(argv: list[str]) -> None:
         pass
     # everything is written and the database closed: skip the interpreter's teardown of every module (~0.05 s)
     os._exit(code)
+
+
+def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | None:
+    """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
+    (:mod:`gamedb.solvers.heaps.new_file`): a small heap game, a plain path that does not exist yet in a
+    folder that does, the default engine and memory limit. None: the full path solves it."""
+    if "://" in request.db or request.engine != "auto" or request.memory_limit is not None:
+        return None
+    from ..solvers.heaps.new_file import fits
+
+    if not fits(game):
+        return None
+    from ..store.revisions import head_from_files
+    from ..store.sqlite_file import MIN_SQLITE, installed_migrations_dir
+
+    path = Path(request.db).expanduser().absolute()
+    if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
+        return None
+    if tuple(int(x) for x in sqlite3.sqlite_version.split(".")) < MIN_SQLITE:
+        return None  # the full path says why not
+    migrations = installed_migrations_dir()
+    revision = head_from_files(migrations) if migrations is not None else None
+    return None if revision is None else (path, revision)
+
+
+def solve_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
+    """Solve into the new file and print the full path's report; False (nothing printed, nothing
+    left behind) when that could not be done and the full path must solve it."""
+    from ..query import answer_positions
+    from ..solvers.heaps.new_file import solve_new_file as solve_heaps
+    from ..store.game_rows import check_name
+    from .common import out
+    from .render import ProgressBars
+    from .solve_run import solved_line
+    from .stored_read import open_solved
+
+    name = request.name if request.name is not None else game.default_name()
+    check_name(name)  # refused as the full path refuses it
+    try:
+        with ProgressBars(request.quiet) as bars:
+            done = solve_heaps(path, name, cast("HeapGame", game), revision, progress=bars)  # new_file_target: a heap game
+    except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
+        return False
+    prepared = open_solved(str(path), name)
+    assert prepared is not None  # the file was just written at this revision, solved, by a built-in family
+    conn, reader, record, rules = prepared
+    try:
+        (start,) = answer_positions(reader, record, rules, None, [None])
+    finally:
+        conn.close()
+    if isinstance(start, Exception):
+        raise start
+    out(solved_line(name, done.positions, done.moves, done.seconds, start))
+    return True

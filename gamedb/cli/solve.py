@@ -78,7 +78,7 @@ def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool
     before = group.get("name")
     if before is not None and name is not None and before != name:
         raise InputError(f"two names given: --name {before} before the family and --name {name} after it")
-    return name or before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
+    return name if name is not None else before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
 
 
 def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:

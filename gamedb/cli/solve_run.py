@@ -7,23 +7,29 @@ solve and report alike. No Typer here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from .common import err, out
 from .render import ProgressBars
+
+if TYPE_CHECKING:
+    from ..answers import Answer
 
 
 def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
     from ..solvers.choice import ENGINES
+    from ..store.game_rows import check_name
     from ..store.tuning import parse_size
 
     engine = getattr(engine, "value", engine)
     if engine not in ENGINES:  # checked before a new database file is created
         raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
     limit = None if memory_limit is None else parse_size(memory_limit)
+    if name is not None:
+        check_name(name)  # before a new database file is created
     if not quiet:
         say_tier_memory(game, engine, limit)
     with Database(db, create=True) as database:
@@ -37,11 +43,13 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, en
         if report.engine == "tiers" and "ix_position_text" in database.missing_indexes():
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         answer = database.probe(report.name)
-    value = answer.result if answer.remoteness is None else f"{answer.result} in {answer.remoteness}"
-    out(
-        f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
-        f"Start {answer.position}: {answer.player} to move, {value}."
-    )
+    out(solved_line(report.name, report.positions, report.moves, report.seconds, answer))
+
+
+def solved_line(name: str, positions: int, moves: int, seconds: float, start: Answer) -> str:
+    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer)."""
+    value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
+    return f"Solved {name}: {positions:,} positions, {moves:,} moves in {seconds:.2f} s. Start {start.position}: {start.player} to move, {value}."
 
 
 def say_tier_memory(game: Any, engine: str, limit: int | None) -> None:

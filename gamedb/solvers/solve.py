@@ -14,6 +14,7 @@ from ..progress import Progress
 from ..store import catalog
 from ..store.damage import DamagedGame
 from ..store.database import file_unfinished, finish_file, sqlite_file
+from ..store.game_rows import check_name
 from ..store.locking import others_solving, solve_lock, solve_tag
 from ..store.record import GameRecord
 from ..store.tuning import default_memory_limit, human_size, solve_settings
@@ -68,6 +69,7 @@ def solve(
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if name is None:
         name = free_default_name(engine, game)
+    check_name(name)
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with engine.connect() as conn:
         try:

@@ -9,6 +9,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from .insert_sql import column_inserts, names_values
+
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
     """``INSERT ... ON CONFLICT DO NOTHING`` for the connection's dialect."""
@@ -56,7 +58,7 @@ def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows
     if conn.dialect.name == "postgresql":
         _copy_in(conn, table.name, columns, rows, constants)
         return
-    names, values = _names_values(columns, constants)
+    names, values = names_values(columns, constants)
     with _no_garbage_collection():  # the batch's tuples hold no cycles; collecting them cost 20 % of the write
         executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
 
@@ -76,36 +78,18 @@ def _no_garbage_collection() -> Iterator[None]:
 def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, list[Any]], *, game_id: int | None = None) -> None:
     """:func:`copy_rows` for rows given as columns (lists of equal length, by column name).
 
-    SQLite gets :data:`ROWS_PER_INSERT` rows per ``INSERT ... VALUES (...),
-    (...)`` statement: binding a flat list of values costs about half as much
-    per row as one statement per row (docs/performance.md).
+    SQLite gets the multi-row INSERT statements of
+    :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each).
     """
     names = list(columns)
     values = list(columns.values())
-    n = len(values[0]) if values else 0
-    if conn.dialect.name == "postgresql" or not n:
+    if conn.dialect.name == "postgresql" or not values or not values[0]:
         copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
         return
-    width = len(names)
     constants = {} if game_id is None else {"game_id": game_id}
-    row_names, row_values = _names_values(names, constants)
     with _no_garbage_collection():
-        flat: list[Any] = [None] * (n * width)
-        for k, column in enumerate(values):
-            flat[k::width] = column
-        step = ROWS_PER_INSERT * width
-        whole = len(flat) - len(flat) % step
-        if whole:
-            sql = f"INSERT INTO {table.name} ({row_names}) VALUES " + ", ".join([f"({row_values})"] * ROWS_PER_INSERT)
-            executemany(conn, sql, [tuple(flat[i : i + step]) for i in range(0, whole, step)])
-        if whole < len(flat):
-            rest = (len(flat) - whole) // width
-            sql = f"INSERT INTO {table.name} ({row_names}) VALUES " + ", ".join([f"({row_values})"] * rest)
-            executemany(conn, sql, [tuple(flat[whole:])])
-
-
-#: rows per INSERT statement of :func:`copy_columns` (bound values stay under SQLite's oldest limit, 999)
-ROWS_PER_INSERT = 100
+        for sql, rows in column_inserts(table.name, columns, constants):
+            executemany(conn, sql, rows)
 
 
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
@@ -120,7 +104,7 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
     """
     if not rows:
         return
-    names, values = _names_values(columns, constants)
+    names, values = names_values(columns, constants)
     if conn.dialect.name == "postgresql":
         stage = f"stage_{table.name}"  # one per session, emptied at every commit
         conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table.name}) ON COMMIT DELETE ROWS")
@@ -129,13 +113,6 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
         conn.exec_driver_sql(f"TRUNCATE {stage}")
         return
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
-
-
-def _names_values(columns: Sequence[str], constants: dict[str, int]) -> tuple[str, str]:
-    """The column list and the VALUES list of an INSERT: the constants written in, a ``?`` per column."""
-    names = ", ".join([*constants, *columns])
-    values = ", ".join([*(str(int(value)) for value in constants.values()), *["?"] * len(columns)])
-    return names, values
 
 
 def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], constants: dict[str, int]) -> None:
@@ -230,9 +207,24 @@ def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, o
     built = []
     for index in missing_indexes(conn, tables):
         if only is None or index.name in only:
-            index.create(conn)
+            conn.exec_driver_sql(create_index_sql(conn, index))
             built.append(str(index.name))
     return built
+
+
+def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
+    """``CREATE INDEX`` for ``index`` on the connection's database.
+
+    A partial index declares its condition once, for SQLite
+    (``sqlite_where``: naming ``postgresql_where`` too would import that
+    dialect in every process, :mod:`gamedb.store.schema`); a server gets the
+    same condition, as revision 0004 gives it.
+    """
+    sql = str(sa.schema.CreateIndex(index).compile(dialect=conn.dialect))
+    where = index.dialect_options["sqlite"]["where"]
+    if conn.dialect.name != "sqlite" and where is not None:
+        sql += f" WHERE {where}"
+    return sql
 
 
 #: loads smaller than this keep the indexes up to date as they go

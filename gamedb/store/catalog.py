@@ -1,21 +1,24 @@
-"""The ``game`` table: creating, finding, listing and deleting stored games."""
+"""The ``game`` table: creating, finding, listing and deleting stored games.
+
+(:func:`family_key` and :func:`now` are :mod:`gamedb.store.game_rows`'s, imported here for their callers.)
+"""
 
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
 from typing import Any
 
 import sqlalchemy as sa
 
-from .. import __version__
 from ..errors import GameExists, GameNotFound
 from ..games.base import Game
+from .game_rows import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
+from .game_rows import new_game_row, player_rows
+from .game_rows import now as now
 from .record import GameRecord, record_from_mapping, record_or_damaged
 from .schema import game as game_table
 from .schema import metadata
 from .schema import player as player_table
-from .status import ENUMERATING
 
 #: the game rows as stored (no type conversion by SQLAlchemy: a damaged JSON column must reach
 #: :func:`~gamedb.store.damage.checked_game_row`, not fail while the row is fetched)
@@ -57,20 +60,6 @@ def all_games(conn: sa.Connection) -> list[GameRecord]:
     return [record_or_damaged(row._mapping) for row in conn.execute(_ALL_GAMES)]
 
 
-def family_key(game: Game) -> str:
-    """What the ``family`` column stores: the family's name when that name finds
-    this class again (built-in or installed plugin), else ``module:Class``."""
-    from ..errors import UnknownFamily
-    from ..games import family
-
-    try:
-        if family(game.family) is type(game):
-            return game.family
-    except UnknownFamily:
-        pass
-    return f"{type(game).__module__}:{type(game).__qualname__}"
-
-
 def game_key(game: Game) -> str:
     """What tells two games apart, as text: the stored family, its rules' version and the game's parameters
     (the digest of a default name that is taken, the tier solver's work folder)."""
@@ -88,23 +77,9 @@ def same_game(record: GameRecord, game: Game) -> bool:
 def create(conn: sa.Connection, name: str, game: Game) -> GameRecord:
     if find(conn, name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
-    start = game.start()
-    conn.execute(
-        game_table.insert().values(
-            name=name,
-            family=family_key(game),
-            parameters=game.parameters(),
-            rules_version=game.rules_version,
-            impartial=game.impartial,
-            status=ENUMERATING,
-            start_code=game.encode(start),
-            start_position=game.format(start),
-            created_at=now(),
-            gamedb_version=__version__,
-        )
-    )
+    conn.execute(game_table.insert().values(**new_game_row(name, game)))
     record = get(conn, name)
-    conn.execute(player_table.insert(), [{"game_id": record.id, "idx": i, "name": n} for i, n in enumerate(game.players)])
+    conn.execute(player_table.insert(), player_rows(record.id, game))
     return record
 
 
@@ -118,10 +93,6 @@ def delete(conn: sa.Connection, record: GameRecord) -> None:
 
 def update(conn: sa.Connection, record: GameRecord, **values: Any) -> None:
     conn.execute(game_table.update().where(game_table.c.id == record.id).values(**values))
-
-
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
 # --- a solve's resume marker (game.progress), committed with each level's work -------------

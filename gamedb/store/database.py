@@ -21,7 +21,7 @@ from sqlalchemy import event
 from ..errors import DatabaseError, InputError
 from ..safe_text import shown
 from .schema import metadata
-from .sqlite_file import check_sqlite_version, journal_is_wal, source_migrations_dir
+from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
 
 if TYPE_CHECKING:
@@ -139,8 +139,7 @@ def create_schema(conn: sa.Connection) -> None:
     second. A server goes through the migrations (:func:`upgrade`): its
     partial index is declared there only.
     """
-    from .sqlite_schema import STATEMENTS
-    from .views import VIEWS
+    from .sqlite_schema import STAMP, new_file_statements
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
     # statement): one explicit transaction makes the new file in one commit
@@ -148,15 +147,9 @@ def create_schema(conn: sa.Connection) -> None:
     assert driver is not None  # an open connection
     if not driver.in_transaction:
         conn.exec_driver_sql("BEGIN")
-    for statement in STATEMENTS:  # metadata.create_all's statements, written out (it compiles them each time)
+    for statement in new_file_statements():  # metadata.create_all's statements, written out (it compiles them each time)
         conn.exec_driver_sql(statement)
-    for view in VIEWS:
-        conn.exec_driver_sql(view)
-    conn.exec_driver_sql(
-        "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
-        "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
-    )
-    conn.execute(sa.text("INSERT INTO alembic_version (version_num) VALUES (:v)"), {"v": head_revision()})
+    conn.exec_driver_sql(STAMP, (head_revision(),))
 
 
 def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> sa.Engine:
@@ -267,10 +260,6 @@ def file_unfinished(engine: sa.Engine) -> bool:
         return True
     with engine.connect() as conn:
         return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first() is None
-
-
-#: rows SQLite's ANALYZE reads of each index at most (``PRAGMA analysis_limit``)
-ANALYSIS_LIMIT = 1000
 
 
 def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:

@@ -15,6 +15,9 @@ from ..errors import DatabaseError
 
 MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 
+#: rows SQLite's ANALYZE reads of each index at most (``PRAGMA analysis_limit``), when a solve finishes a file
+ANALYSIS_LIMIT = 1000
+
 
 def check_sqlite_version() -> None:
     found = tuple(int(x) for x in sqlite3.sqlite_version.split("."))

@@ -1,6 +1,7 @@
 """The tables and indexes of a new SQLite file, as SQL text: what ``metadata.create_all`` would run.
 
-:func:`gamedb.store.database.create_schema` runs these statements instead of
+:func:`gamedb.store.database.create_schema` (and a small solve into a new file,
+:mod:`gamedb.store.new_sqlite_file`) runs these statements instead of
 compiling the SQLAlchemy tables (:mod:`gamedb.store.schema`) into DDL, which
 took 20-30 ms of every small solve into a new file. The tables stay defined
 once, in :mod:`gamedb.store.schema`: a test compiles them and compares the
@@ -113,6 +114,23 @@ STATEMENTS = (
      WITHOUT ROWID""",
     "CREATE INDEX ix_token_move_target ON token_move (game_id, player, target)",
 )
+
+#: the table Alembic keeps the schema revision in, as Alembic creates it
+ALEMBIC_VERSION = (
+    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
+    "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
+)
+
+#: the one row of :data:`ALEMBIC_VERSION`: the newest revision (``?``: it is read from the migrations)
+STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
+
+
+def new_file_statements() -> tuple[str, ...]:
+    """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`:
+    the tables and indexes, the views, the revision's table."""
+    from .views import VIEWS
+
+    return (*STATEMENTS, *VIEWS, ALEMBIC_VERSION)
 
 
 def compiled_statements() -> list[str]:

@@ -22,7 +22,6 @@ writing at heap k. The last batch stores the period of the values
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import sqlalchemy as sa
@@ -31,14 +30,11 @@ from ...games.heaps import HeapGame
 from ...progress import Progress
 from ...store.bulk import copy_columns, indexes_built_after, insert_rows
 from ...store.catalog import load_progress, save_progress
-from ...store.rows import POSITION_COLUMNS
 from ...store.schema import game as game_table
 from ...store.schema import heap_rule, position
-from .periodicity import Periodicity, find_period
-from .values import HeapValues, compute
-
-#: heaps written (and committed) per batch
-WRITE_BATCH = 100_000
+from .periodicity import Periodicity
+from .rows import WRITE_BATCH, analyse_values, counts, done_progress, final_info, position_columns, rule_rows
+from .values import compute
 
 _GRUNDY = sa.text("SELECT grundy FROM position WHERE game_id = :g ORDER BY code")
 
@@ -48,16 +44,9 @@ def fill(engine: sa.Engine, game_id: int, game: HeapGame) -> tuple[int, int]:
     with engine.begin() as conn:
         conn.execute(sa.text("DELETE FROM heap_rule WHERE game_id = :g"), {"g": game_id})
         conn.execute(sa.text("DELETE FROM position WHERE game_id = :g"), {"g": game_id})
-        insert_rows(
-            conn,
-            heap_rule,
-            [
-                {"game_id": game_id, "parts": r.parts, "take": r.take, "idx": i, "unequal": int(r.unequal)}
-                for i, r in enumerate(game.rules)
-            ],
-        )
+        insert_rows(conn, heap_rule, rule_rows(game_id, game))
         save_progress(conn, game_id, {"phase": "rows", "written": 0})
-    return game.max_heap + 1, sum(game.heap_degrees())
+    return counts(game)
 
 
 def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Progress | None = None) -> Periodicity | None:
@@ -80,18 +69,11 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
             end = top + 1
         with engine.begin() as conn:
             with indexes_built_after(conn, position, end - written):
-                copy_columns(conn, position, _columns(game, values, written, end), game_id=game_id)
+                copy_columns(conn, position, position_columns(game, values, written, end), game_id=game_id)
             if end > top:
-                periodicity = analyse_values(game, values.grundy)
-                _store_info(
-                    conn,
-                    game_id,
-                    {
-                        "periodicity": periodicity.to_dict() if periodicity else None,
-                        "remoteness_searched_to": values.searched_to,
-                    },
-                )
-                save_progress(conn, game_id, {"phase": "done", "heaps": top + 1})
+                info, periodicity = final_info(game, values)
+                _store_info(conn, game_id, info)
+                save_progress(conn, game_id, done_progress(game))
             else:
                 save_progress(conn, game_id, {"phase": "rows", "written": end, "searched_to": values.searched_to})
         written = end
@@ -101,32 +83,11 @@ def propagate(engine: sa.Engine, game_id: int, game: HeapGame, *, progress: Prog
             return periodicity
 
 
-def _columns(game: HeapGame, values: HeapValues, low: int, high: int) -> dict[str, list[Any]]:
-    """The position rows of heaps low..high-1, column by column (list operations, no tuple per row)."""
-    grundy = values.grundy[low:high]
-    columns = (
-        list(range(low, high)),
-        game.heap_texts(low, high),
-        [0] * (high - low),
-        ["win" if g else "lose" for g in grundy],
-        list(values.remoteness[low:high]),
-        values.degree[low:high],
-        game.best_labels(values.best, low, high),
-        grundy,
-    )
-    return dict(zip(POSITION_COLUMNS, columns, strict=True))
-
-
 def _store_info(conn: sa.Connection, game_id: int, values: dict[str, Any]) -> None:
     """Add ``values`` to the game's info (the JSON column's type decodes and encodes it)."""
     where = game_table.c.id == game_id
     info = conn.execute(sa.select(game_table.c.info).where(where)).scalar() or {}
     conn.execute(game_table.update().where(where).values(info={**info, **values}))
-
-
-def analyse_values(game: HeapGame, values: Sequence[int]) -> Periodicity | None:
-    """The period of the values g(0..N), when the octal periodicity theorem applies to the rules."""
-    return find_period(values, game.max_take) if game.theorem_applies else None
 
 
 def analyse(conn: sa.Connection, game_id: int, game: HeapGame) -> Periodicity | None:

@@ -1,0 +1,56 @@
+"""A solved game in a SQLite file, opened for reading with the standard library only.
+
+The light paths of the console script read through this: ``gamedb query``
+(:mod:`gamedb.cli.quick`) to answer, and a small solve into a new file
+(:mod:`gamedb.cli.quick_solve`) to report the start's value, both through the
+same code that builds every answer (:mod:`gamedb.query`, :mod:`gamedb.answers`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..games.base import Game
+    from ..store.record import GameRecord
+    from ..store.rows import Reader
+
+    #: what a light path needs to answer: the open file, its reader, the game's row and rules
+    Prepared = tuple[sqlite3.Connection, Reader, GameRecord, Game]
+
+
+def open_solved(db: str, name: str) -> Prepared | None:
+    """(connection, reader, record, rules) of the solved game ``name`` in the SQLite file ``db``, opened read-only;
+    None when only the full path can read it: a server URL, no such file, an older or newer schema, no such
+    game, an unsolved one, a plugin's family or a ``module:Class`` the file names."""
+    if "://" in db:
+        return None
+    path = Path(db).expanduser().absolute()
+    if not path.is_file():
+        return None
+    from ..games import BUILTIN
+    from ..store.record import record_from_mapping
+    from ..store.revisions import head_from_files
+    from ..store.rows import Reader
+    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
+
+    check_sqlite_version()
+    migrations = installed_migrations_dir()
+    head = head_from_files(migrations) if migrations is not None else None
+    if head is None:
+        return None
+    conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
+    try:
+        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        reader = Reader(conn)
+        row = reader.game_row(name) if revision is not None and revision[0] == head else None
+        record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
+        if record is None or not record.solved or record.family not in BUILTIN:
+            conn.close()  # a plugin's game, or a module:Class the file names: the full path decides
+            return None
+        return conn, reader, record, record.rules()  # the one loader of stored families (gamedb.games.stored_family)
+    except BaseException:
+        conn.close()
+        raise

@@ -1,0 +1,217 @@
+"""A small heap game solved into a new file without SQLAlchemy stores what the full path stores.
+
+`gamedb solve nim --max 13` into a file that does not exist yet goes through
+gamedb.solvers.heaps.new_file (the standard library's sqlite3, no
+SQLAlchemy: issue 12's 0.3 s). These tests hold it to the full path
+(`Database.solve`, SQLAlchemy): every table, row, index, view, statistic and
+schema stamp the same, for every heap family; the file in place only when
+complete; anything it cannot do left to the full path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gamedb import Database, make_game
+from gamedb.cli.quick_solve import SolveRequest, new_file_target, solve_new_file
+from gamedb.games import family
+from gamedb.solvers.heaps import new_file
+from gamedb.store.game_rows import JSON_COLUMNS
+from gamedb.store.new_sqlite_file import NewSqliteFile, TargetTaken
+from gamedb.store.revisions import head_from_files
+from gamedb.store.schema import game as game_table
+from gamedb.store.sqlite_file import installed_migrations_dir
+
+#: (CLI arguments after `solve`, the same game's family and options)
+HEAP_GAMES = [
+    (["nim", "--max", "13"], "nim", {"max": 13}),
+    (["flip", "--max", "24"], "flip", {"max": 24}),
+    (["octal", "--code", "0.77", "--max", "90"], "octal", {"code": "0.77", "max": 90}),  # Kayles: a period, sums with no remoteness
+    (["octal", "--code", "0.137", "--max", "40"], "octal", {"code": "0.137", "max": 40}),
+    (["grundy", "--max", "30"], "grundy", {"max": 30}),
+    (["subtraction", "--set", "1,2,5", "--max", "200"], "subtraction", {"set": "1,2,5", "max": 200}),
+]
+
+#: game columns that say when and how fast, not what
+TIMES = ("created_at", "solved_at", "enumerate_seconds", "solve_seconds")
+
+
+def _gamedb(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """`gamedb ...` as typed, with Python's import log on stderr (what the process imported)."""
+    env = dict(os.environ)
+    env.pop("GAMEDB_DB", None)
+    return subprocess.run([sys.executable, "-X", "importtime", "-m", "gamedb", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=300)
+
+
+def _said(run: subprocess.CompletedProcess) -> str:
+    """stderr without the import log."""
+    return "".join(line + "\n" for line in run.stderr.splitlines() if not line.startswith("import time:"))
+
+
+def _imported_sqlalchemy(run: subprocess.CompletedProcess) -> bool:
+    return any(line.startswith("import time:") and line.split("|")[-1].strip() == "sqlalchemy" for line in run.stderr.splitlines())
+
+
+def _contents(path: Path) -> dict[str, list[tuple]]:
+    """Everything a file holds but times: the schema, every table's rows in order, the planner's statistics."""
+    with sqlite3.connect(path) as conn:
+        found: dict[str, list[tuple]] = {"schema": conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name").fetchall()}
+        tables = [name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        for table in tables:
+            columns = [row[1] for row in conn.execute(f"PRAGMA table_info({table})") if row[1] not in TIMES]
+            found[table] = conn.execute(f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(columns)}").fetchall()
+        found["journal_mode"] = conn.execute("PRAGMA journal_mode").fetchall()
+    return found
+
+
+@pytest.mark.parametrize("args,fam,options", HEAP_GAMES, ids=[" ".join(a) for a, _, _ in HEAP_GAMES])
+def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options):
+    run = _gamedb("--db", "light.sqlite", "solve", *args, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert not _imported_sqlalchemy(run)  # the new-file path, not the full one
+    with Database(tmp_path / "full.sqlite", create=True) as db:
+        db.solve(make_game(fam, **options))
+    light, full = _contents(tmp_path / "light.sqlite"), _contents(tmp_path / "full.sqlite")
+    assert light.keys() == full.keys()
+    for key in full:
+        assert light[key] == full[key], key
+    assert full["position"] and full["sqlite_stat1"] and full["journal_mode"] == [("delete",)]
+    assert [name for name in os.listdir(tmp_path) if name.endswith(".new")] == []
+    # the times are there too, as the full path writes them
+    with sqlite3.connect(tmp_path / "light.sqlite") as conn:
+        created, solved, enum_s, solve_s = conn.execute("SELECT created_at, solved_at, enumerate_seconds, solve_seconds FROM game").fetchone()
+    assert created.endswith("+00:00") and solved >= created and enum_s >= 0 and solve_s >= 0
+    # and every stored value is re-derived from the rules
+    check = _gamedb("--db", "light.sqlite", "verify", make_game(fam, **options).default_name(), cwd=tmp_path)
+    assert check.returncode == 0 and check.stdout.startswith("OK:"), check.stderr
+
+
+def test_it_reports_as_the_full_path_and_then_finds_the_game_solved(tmp_path):
+    light = _gamedb("--db", "g.sqlite", "solve", "nim", "--max", "13", cwd=tmp_path)
+    # the full path's report of the same solve: into a file that exists, so the new-file path steps aside
+    _gamedb("--db", "f.sqlite", "solve", "nim", "--max", "2", "--name", "other", cwd=tmp_path)
+    full = _gamedb("--db", "f.sqlite", "solve", "nim", "--max", "13", cwd=tmp_path)
+    assert _imported_sqlalchemy(full)
+    assert light.returncode == full.returncode == 0
+    assert light.stdout.split(" in ")[0] == full.stdout.split(" in ")[0] == "Solved nim: 14 positions, 91 moves"
+    assert light.stdout.split(" s. ")[1] == full.stdout.split(" s. ")[1] == "Start 13: next to move, win in 1.\n"
+    assert _said(light) == _said(full) == ""
+    again = _gamedb("--db", "g.sqlite", "solve", "nim", "--max", "13", cwd=tmp_path)
+    assert again.stdout == "nim is already solved in g.sqlite (14 positions); --force solves it again.\n"
+    query = _gamedb("--db", "g.sqlite", "query", "nim", "6", "--json", cwd=tmp_path)
+    assert json.loads(query.stdout)["grundy"] == 6
+
+
+def test_a_name_and_quiet_are_honoured(tmp_path):
+    run = _gamedb("--db", "g.sqlite", "solve", "--name", "small", "-q", "subtraction", "--set", "1,3", "--max", "9", cwd=tmp_path)
+    assert run.returncode == 0 and not _imported_sqlalchemy(run)
+    assert run.stdout.startswith("Solved small: 10 positions")
+    with Database(tmp_path / "g.sqlite", readonly=True) as db:
+        assert [g.name for g in db.games()] == ["small"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "nim", "--max", "13", "--engine", "sql"],  # an engine named: the full path, which knows them
+        ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
+        ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
+        ["solve", "tictactoe"],  # not a heap game
+    ],
+)
+def test_other_solves_go_the_full_way(tmp_path, args):
+    run = _gamedb("--db", "g.sqlite", *args, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert _imported_sqlalchemy(run)
+
+
+def test_a_file_that_exists_or_a_missing_folder_goes_the_full_way(tmp_path):
+    game = family("nim").from_options(max=13)
+    request = SolveRequest(str(tmp_path / "g.sqlite"), "nim", {"max": 13})
+    assert new_file_target(request, game) is not None
+    (tmp_path / "g.sqlite").write_bytes(b"")
+    assert new_file_target(request, game) is None  # an empty file: the full path makes it a database
+    os.symlink(tmp_path / "nowhere", tmp_path / "dangling.sqlite")
+    assert new_file_target(SolveRequest(str(tmp_path / "dangling.sqlite"), "nim", {"max": 13}), game) is None
+    assert new_file_target(SolveRequest(str(tmp_path / "no" / "g.sqlite"), "nim", {"max": 13}), game) is None
+    assert new_file_target(SolveRequest("postgresql+psycopg://u@127.0.0.1/x", "nim", {"max": 13}), game) is None
+    missing = _gamedb("--db", "no/g.sqlite", "solve", "nim", "--max", "13", cwd=tmp_path)
+    assert missing.returncode == 1 and _said(missing).startswith("Error: ") and "Traceback" not in missing.stderr
+
+
+def _revision() -> str:
+    folder = installed_migrations_dir()
+    assert folder is not None
+    revision = head_from_files(folder)
+    assert revision is not None
+    return revision
+
+
+def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_path, monkeypatch, capsys):
+    target = tmp_path / "g.sqlite"
+    original = new_file.compute
+
+    def someone_else_makes_it(game, **kw):
+        with Database(target, create=True) as db:  # another process solves into the same new file
+            db.solve(make_game("nim", max=3), "theirs")
+        return original(game, **kw)
+
+    monkeypatch.setattr(new_file, "compute", someone_else_makes_it)
+    game = family("nim").from_options(max=13)
+    with pytest.raises(TargetTaken):
+        new_file.solve_new_file(target, "nim", game, _revision())
+    with Database(target, readonly=True) as db:
+        assert [g.name for g in db.games()] == ["theirs"]
+    assert os.listdir(tmp_path) == ["g.sqlite"]  # no temporary file left
+    # at the command line: nothing printed, and the caller goes on with the full path
+    target.unlink()
+    assert solve_new_file(SolveRequest(str(target), "nim", {"max": 13}), game, target, _revision()) is False
+    assert capsys.readouterr() == ("", "")
+
+
+def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
+    def broken(game, **kw):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(new_file, "compute", broken)
+    with pytest.raises(OSError):
+        new_file.solve_new_file(tmp_path / "g.sqlite", "nim", family("nim").from_options(max=13), _revision())
+    assert os.listdir(tmp_path) == []
+
+
+def test_two_solves_of_one_new_file_at_once(tmp_path):
+    args = [sys.executable, "-m", "gamedb", "--db", "g.sqlite", "solve", "octal", "--code", "0.77", "--max", "400"]
+    runs = [subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [run.communicate(timeout=300) for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], outs
+    said = sorted(out for out, _ in outs)  # one solved it; the other found it solved, at its start or when its link failed
+    assert said[0].startswith("Solved octal-0.77: 401 positions")
+    assert said[1] == "octal-0.77 is already solved in g.sqlite (401 positions); --force solves it again.\n"
+    assert sorted(os.listdir(tmp_path)) == ["g.sqlite"]
+    with Database(tmp_path / "g.sqlite", readonly=True) as db:
+        assert [g.name for g in db.games()] == ["octal-0.77"]
+        assert db.verify("octal-0.77").positions == 401
+
+
+def test_the_json_columns_are_the_tables():
+    assert set(JSON_COLUMNS) == {c.name for c in game_table.columns if c.type.__class__.__name__ == "JSON"}
+
+
+def test_the_writer_is_used_inside_a_with_block_only(tmp_path):
+    new = NewSqliteFile(tmp_path / "g.sqlite", _revision())
+    with pytest.raises(AssertionError):
+        new.insert_rows("player", [{"game_id": 1, "idx": 0, "name": "x"}])
+
+
+@pytest.mark.parametrize("args", [["nim", "--max", "3"], ["tictactoe"]], ids=["new-file path", "full path"])
+def test_a_blank_name_is_refused_before_a_file_is_made(tmp_path, args):
+    run = _gamedb("--db", "g.sqlite", "solve", "--name", " ", *args, cwd=tmp_path)
+    assert run.returncode == 2 and _said(run) == "Error: a game's name (--name) must not be empty or blank, got ' '\n"
+    assert os.listdir(tmp_path) == []
