@@ -43,6 +43,12 @@ def test_pip_install_then_solve_and_query_elsewhere(tmp_path):
     assert query.returncode == 0, query.stderr
     data = json.loads(query.stdout)
     assert (data["result"], data["remoteness"]) == ("tie", 9)
+    # a small heap game into a new file (written without SQLAlchemy, stamped from the wheel's migrations): the full
+    # path, which checks the stamp, verifies it
+    heaps = subprocess.run([gamedb, "--db", "nim.sqlite", "solve", "nim", "--max", "13"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    assert heaps.returncode == 0 and heaps.stdout.startswith("Solved nim: 14 positions"), heaps.stderr
+    checked = subprocess.run([gamedb, "--db", "nim.sqlite", "verify", "nim"], cwd=work, capture_output=True, text=True, env=env, timeout=300)
+    assert checked.returncode == 0 and checked.stdout.startswith("OK: 14 positions"), checked.stderr
     as_module = subprocess.run([str(bin_dir / "python"), "-m", "gamedb", "--help"], cwd=work, capture_output=True, text=True, env=env)
     assert as_module.returncode == 0 and "solve" in as_module.stdout
     # gamedb serve: without the web extra, one line saying what to install; its page ships in the wheel
