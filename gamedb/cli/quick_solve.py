@@ -27,7 +27,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import sqlite3
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -149,7 +148,7 @@ def try_solve(argv: list[str]) -> None:
             from ..solvers import solve  # noqa: F401
         gc.enable()
         gc.freeze()  # what start-up made lives to the end: later collections of a long solve need not scan it
-        if target is None or not solve_new_file(request, game, *target):
+        if target is None or not solve_into_new_file(request, game, *target):
             from .solve_run import run_solve
 
             run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
@@ -178,24 +177,27 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
 
     if not fits(game):
         return None
+    from ..errors import DatabaseError
     from ..store.revisions import head_from_files
-    from ..store.sqlite_file import MIN_SQLITE, installed_migrations_dir
+    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir
 
     path = Path(request.db).expanduser().absolute()
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
-    if tuple(int(x) for x in sqlite3.sqlite_version.split(".")) < MIN_SQLITE:
+    try:
+        check_sqlite_version()
+    except DatabaseError:
         return None  # the full path says why not
     migrations = installed_migrations_dir()
     revision = head_from_files(migrations) if migrations is not None else None
     return None if revision is None else (path, revision)
 
 
-def solve_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
+def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
     """Solve into the new file and print the full path's report; False (nothing printed, nothing
     left behind) when that could not be done and the full path must solve it."""
     from ..query import answer_positions
-    from ..solvers.heaps.new_file import solve_new_file as solve_heaps
+    from ..solvers.heaps.new_file import solve_new_file
     from ..store.game_rows import check_name
     from .common import out
     from .render import ProgressBars
@@ -206,7 +208,7 @@ def solve_new_file(request: SolveRequest, game: Game, path: Path, revision: str)
     check_name(name)  # refused as the full path refuses it
     try:
         with ProgressBars(request.quiet) as bars:
-            done = solve_heaps(path, name, cast("HeapGame", game), revision, progress=bars)  # new_file_target: a heap game
+            done = solve_new_file(path, name, cast("HeapGame", game), revision, progress=bars)  # new_file_target: a heap game
     except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
         return False
     prepared = open_solved(str(path), name)
