@@ -1,7 +1,7 @@
 """A small heap game solved into a new file without SQLAlchemy stores what the full path stores.
 
 `gamedb solve nim --max 13` into a file that does not exist yet goes through
-gamedb.solvers.heaps.new_file (the standard library's sqlite3, no
+gamedb.solvers.new_file (the standard library's sqlite3, no
 SQLAlchemy: issue 12's 0.3 s). These tests hold it to the full path
 (`Database.solve`, SQLAlchemy): every table, row, index, view, statistic and
 schema stamp the same, for every heap family; the file in place only when
@@ -22,12 +22,18 @@ import pytest
 from gamedb import Database, make_game
 from gamedb.cli.quick_solve import SolveRequest, new_file_target, solve_into_new_file
 from gamedb.games import family
-from gamedb.solvers.heaps import new_file
+from gamedb.solvers import new_file
+from gamedb.solvers.heaps import values as heap_values
 from gamedb.store.game_rows import JSON_COLUMNS
 from gamedb.store.new_sqlite_file import NewSqliteFile, TargetTaken
 from gamedb.store.revisions import head_from_files
 from gamedb.store.schema import game as game_table
 from gamedb.store.sqlite_file import installed_migrations_dir
+
+#: LeetCode 913, example 1 (a draw), and a ring with a chord
+LEETCODE_913_EXAMPLE_1 = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]
+RING_OF_9 = [[(i - 1) % 9, (i + 1) % 9] + ([4] if i == 0 else [0] if i == 4 else []) for i in range(9)]
+GRID = '["M..#","..#C","F..."]'
 
 #: (CLI arguments after `solve`, the same game's family and options)
 HEAP_GAMES = [
@@ -37,6 +43,12 @@ HEAP_GAMES = [
     (["octal", "--code", "0.137", "--max", "40"], "octal", {"code": "0.137", "max": 40}),
     (["grundy", "--max", "30"], "grundy", {"max": 30}),
     (["subtraction", "--set", "1,2,5", "--max", "200"], "subtraction", {"set": "1,2,5", "max": 200}),
+]
+#: partisan games without tiers, which the full path solves in memory (graph_memory)
+GRAPH_GAMES = [
+    (["cat-mouse", "--graph", json.dumps(LEETCODE_913_EXAMPLE_1)], "cat-mouse", {"graph": json.dumps(LEETCODE_913_EXAMPLE_1)}),  # a draw
+    (["cat-mouse", "--graph", json.dumps(RING_OF_9)], "cat-mouse", {"graph": json.dumps(RING_OF_9)}),
+    (["cat-mouse-grid", "--grid", GRID], "cat-mouse-grid", {"grid": GRID}),  # move rows
 ]
 
 #: game columns that say when and how fast, not what
@@ -71,7 +83,7 @@ def _contents(path: Path) -> dict[str, list[tuple]]:
     return found
 
 
-@pytest.mark.parametrize("args,fam,options", HEAP_GAMES, ids=[" ".join(a) for a, _, _ in HEAP_GAMES])
+@pytest.mark.parametrize("args,fam,options", HEAP_GAMES + GRAPH_GAMES, ids=[" ".join(a)[:40] for a, _, _ in HEAP_GAMES + GRAPH_GAMES])
 def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options):
     run = _gamedb("--db", "light.sqlite", "solve", *args, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -83,6 +95,8 @@ def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options
     for key in full:
         assert light[key] == full[key], key
     assert full["position"] and full["sqlite_stat1"] and full["journal_mode"] == [("delete",)]
+    kept = {"cat-mouse": "token_move", "cat-mouse-grid": "move"}.get(fam, "heap_rule")  # how the family keeps its moves
+    assert full[kept]
     assert [name for name in os.listdir(tmp_path) if name.endswith(".new")] == []
     # the times are there too, as the full path writes them
     with sqlite3.connect(tmp_path / "light.sqlite") as conn:
@@ -123,7 +137,9 @@ def test_a_name_and_quiet_are_honoured(tmp_path):
         ["solve", "nim", "--max", "13", "--engine", "sql"],  # an engine named: the full path, which knows them
         ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
         ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
-        ["solve", "tictactoe"],  # not a heap game
+        ["solve", "tictactoe"],  # solved by tiers
+        ["solve", "graph", "--file", str(Path(__file__).resolve().parents[1] / "examples" / "graphs" / "coin-split.json")],  # no estimate
+        ["solve", "cat-mouse", "--graph", json.dumps([[(i - 1) % 160, (i + 1) % 160] for i in range(160)])],  # up to 50,880 positions
     ],
 )
 def test_other_solves_go_the_full_way(tmp_path, args):
@@ -156,14 +172,14 @@ def _revision() -> str:
 
 def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_path, monkeypatch, capsys):
     target = tmp_path / "g.sqlite"
-    original = new_file.compute
+    original = heap_values.compute
 
     def someone_else_makes_it(game, **kw):
         with Database(target, create=True) as db:  # another process solves into the same new file
             db.solve(make_game("nim", max=3), "theirs")
         return original(game, **kw)
 
-    monkeypatch.setattr(new_file, "compute", someone_else_makes_it)
+    monkeypatch.setattr(heap_values, "compute", someone_else_makes_it)
     game = family("nim").from_options(max=13)
     with pytest.raises(TargetTaken):
         new_file.solve_new_file(target, "nim", game, _revision())
@@ -180,7 +196,7 @@ def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
     def broken(game, **kw):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(new_file, "compute", broken)
+    monkeypatch.setattr(heap_values, "compute", broken)
     with pytest.raises(OSError):
         new_file.solve_new_file(tmp_path / "g.sqlite", "nim", family("nim").from_options(max=13), _revision())
     assert os.listdir(tmp_path) == []

@@ -15,8 +15,9 @@ repeated option, a value that is not plainly an integer where one is
 expected, a missing required option -- goes to the full command line, which
 reads it or says what is wrong in its usual words.
 
-A small heap game solved into a file that does not exist yet does not
-import SQLAlchemy at all: it is written by :mod:`gamedb.solvers.heaps.new_file`
+A small game solved into a file that does not exist yet (a heap game, or
+cat and mouse) does not import SQLAlchemy at all: it is written by
+:mod:`gamedb.solvers.new_file`
 (the same rows, from the same row builders, a test compares them) and its
 report line is the full path's (:func:`gamedb.cli.solve_run.solved_line`),
 from the start's answer read back as ``gamedb query`` reads it.
@@ -30,13 +31,12 @@ import re
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from .argv import global_options
 
 if TYPE_CHECKING:
     from ..games.base import Game
-    from ..games.heaps import HeapGame
 
 #: options of every family's solve command that take a value, and the flags
 VALUE_OPTIONS = ("--name", "--engine", "--memory-limit")
@@ -169,11 +169,11 @@ def try_solve(argv: list[str]) -> None:
 
 def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | None:
     """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
-    (:mod:`gamedb.solvers.heaps.new_file`): a small heap game, a plain path that does not exist yet in a
+    (:mod:`gamedb.solvers.new_file`): a small game it takes, a plain path that does not exist yet in a
     folder that does, the default engine and memory limit. None: the full path solves it."""
     if "://" in request.db or request.engine != "auto" or request.memory_limit is not None:
         return None
-    from ..solvers.heaps.new_file import fits
+    from ..solvers.new_file import fits
 
     if not fits(game):
         return None
@@ -197,7 +197,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
     """Solve into the new file and print the full path's report; False (nothing printed, nothing
     left behind) when that could not be done and the full path must solve it."""
     from ..query import answer_positions
-    from ..solvers.heaps.new_file import solve_new_file
+    from ..solvers.new_file import solve_new_file
     from ..store.game_rows import check_name
     from .common import out
     from .render import ProgressBars
@@ -208,7 +208,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
     check_name(name)  # refused as the full path refuses it
     try:
         with ProgressBars(request.quiet) as bars:
-            done = solve_new_file(path, name, cast("HeapGame", game), revision, progress=bars)  # new_file_target: a heap game
+            done = solve_new_file(path, name, game, revision, progress=bars)
     except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
         return False
     prepared = open_solved(str(path), name)

@@ -22,91 +22,20 @@ memory stays bounded.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 
 from ..games.base import TokenMoves
-from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.bulk import copy_rows, indexes_built_after
-from ..store.rows import columns_except
 from ..store.schema import move, position
 from . import choice, graph_answer, graph_verify, token_moves
-from .array_levels import Levels, reverse_moves
 from .graph_arrays import GameGraph, enumerate_graph, estimate_bytes, estimate_game_bytes
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, Solution, move_rows, position_rows, retrograde
 from .protocol import Solved, SolveJob, TooLarge
 
 __all__ = ["GraphMemory", "TooLarge", "estimate_bytes", "estimate_game_bytes", "retrograde", "write"]
-
-
-#: rows per executemany while writing
-WRITE_CHUNK = 50_000
-
-
-@dataclass
-class Solution:
-    result: np.ndarray  # int8 [N], WIN/LOSE/TIE/DRAW
-    remoteness: np.ndarray  # int32 [N], -1 for draws
-    best: np.ndarray  # int32 [N], order of the best move, -1 for none
-    progress: dict[str, Any]  # what the SQL engine leaves in game.progress
-
-
-
-# --- 2. retrograde analysis --------------------------------------------------------------
-
-
-def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solution:
-    """Result, remoteness and best move of every position, level by level like the SQL engine."""
-    n = graph.positions
-    degree = graph.degree
-    parent_of_move = np.repeat(np.arange(n, dtype=graph.child.dtype), degree)
-    order_of_move = ranks_within(degree).astype(np.int32)
-    # reverse CSR: the moves into each position, grouped by child
-    result = graph.primitive.copy()
-    remoteness = np.where(result != UNDECIDED, 0, -1).astype(np.int32)
-    best = np.full(n, -1, dtype=np.int32)
-    levels = Levels(result, remoteness, best, degree.astype(np.int32), reverse_moves(graph.child, parent_of_move, order_of_move, n))
-
-    # win/lose levels
-    frontier = np.flatnonzero((result == WIN) | (result == LOSE))
-    k = 0
-    while True:
-        frontier = levels.win_lose(frontier, k)
-        k += 1
-        if progress:
-            progress("win/lose levels", k, None)
-        if not len(frontier):
-            break
-    winlose_levels = k
-
-    # tie levels
-    frontier = np.flatnonzero(result == TIE)
-    t = 0
-    while True:
-        frontier = levels.ties(frontier, t)
-        t += 1
-        if progress:
-            progress("tie levels", t, None)
-        if not len(frontier):
-            break
-    del levels  # the reverse moves
-
-    # draws: best move is the first move to a drawing child
-    result[result == UNDECIDED] = DRAW
-    drawing = (result[parent_of_move] == DRAW) & (result[graph.child] == DRAW)
-    moves_idx = np.flatnonzero(drawing)
-    draw_parents, first = np.unique(parent_of_move[moves_idx], return_index=True)
-    best[draw_parents] = order_of_move[moves_idx[first]]
-
-    return Solution(
-        result=result,
-        remoteness=remoteness,
-        best=best,
-        progress={"phase": "done", "winlose_levels": winlose_levels, "tie_levels": t},
-    )
 
 
 # --- 3. writing the tables ----------------------------------------------------------------------
@@ -123,82 +52,26 @@ def write(
     """
     total = graph.positions + (graph.moves if tokens is None else 0)  # rows to write
     order = np.argsort(graph.codes, kind="stable")  # rows go in primary-key order
+    written = 0
     if progress:
         progress("write", 0, total)
     with indexes_built_after(conn, position, graph.positions):
-        _write_positions(conn, game_id, graph, solution, order, total=total, progress=progress)
+        for rows in position_rows(graph, solution, order):
+            copy_rows(conn, position, POSITION_COLUMNS, rows, game_id=game_id)
+            written += len(rows)
+            if progress:
+                progress("write", written, total)
     if tokens is not None:  # a two-token game keeps its move lists, not a row per move
         token_moves.store(conn, game_id, tokens)
         if progress:
             progress("write", total, total)
     else:
         with indexes_built_after(conn, move, graph.moves):
-            _write_moves(conn, game_id, graph, order, total=total, progress=progress)
-
-
-def _write_positions(
-    conn: sa.Connection, game_id: int, graph: GameGraph, solution: Solution, order: np.ndarray, *, total: int, progress: Progress | None
-) -> None:
-    columns = columns_except("grundy")  # the rows below, in this order; partisan games only: no grundy values
-    codes, offset = graph.codes, graph.offset
-    names = np.array(RESULT_NAMES, dtype=object)
-    n = graph.positions
-    for a in range(0, n, WRITE_CHUNK):
-        idx = order[a : a + WRITE_CHUNK]
-        pcodes = codes[idx]
-        if graph.vector is not None:
-            texts = graph.vector.texts(pcodes)
-        else:
-            assert graph.texts is not None  # a graph without array rules keeps its texts
-            texts = [graph.texts[i] for i in idx.tolist()]
-        # columns that may be NULL are built as object arrays: None where there is no value
-        best = solution.best[idx]
-        has_best = best >= 0
-        best_col = np.full(len(idx), None, dtype=object)
-        best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
-        remoteness = solution.remoteness[idx]
-        rem_col = remoteness.astype(object)
-        rem_col[remoteness < 0] = None
-        rows = zip(
-            pcodes.tolist(),
-            texts,
-            graph.player[idx].tolist(),
-            names[solution.result[idx]].tolist(),
-            rem_col.tolist(),
-            (offset[idx + 1] - offset[idx]).tolist(),
-            best_col.tolist(),
-            strict=True,
-        )
-        copy_rows(conn, position, columns, rows, game_id=game_id)
-        if progress:
-            progress("write", a + len(idx), total)
-
-
-def _write_moves(conn: sa.Connection, game_id: int, graph: GameGraph, order: np.ndarray, *, total: int, progress: Progress | None) -> None:
-    columns = ("parent", "ord", "child", "label")
-    codes, offset = graph.codes, graph.offset
-    n = graph.positions
-    written = n
-    for a in range(0, n, WRITE_CHUNK):  # the moves of the same chunks of positions, in (parent code, order) order
-        idx = order[a : a + WRITE_CHUNK]
-        starts, lengths = offset[idx], offset[idx + 1] - offset[idx]
-        within = ranks_within(lengths)
-        moves = np.repeat(starts, lengths) + within
-        parent_idx = np.repeat(idx, lengths)
-        rows = zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves), strict=True)
-        copy_rows(conn, move, columns, rows, game_id=game_id)
-        written += len(moves)
-        if progress:
-            progress("write", written, total)
-
-
-def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str]:
-    """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``."""
-    if graph.vector is not None:
-        return graph.vector.labels(graph.codes[parents], graph.codes[graph.child[moves]])
-    names, label_ids = graph.label_names, graph.label_ids
-    assert label_ids is not None  # a graph without array rules keeps its labels
-    return [names[i] for i in label_ids[moves].tolist()]
+            for rows in move_rows(graph, order):
+                copy_rows(conn, move, MOVE_COLUMNS, rows, game_id=game_id)
+                written += len(rows)
+                if progress:
+                    progress("write", written, total)
 
 
 class GraphMemory:

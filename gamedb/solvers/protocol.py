@@ -39,13 +39,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-import sqlalchemy as sa
-
 from ..errors import GamedbError
 from ..games.base import Game
 from ..progress import Progress
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # TooLarge is raised by enumerations that run without SQLAlchemy (gamedb.solvers.new_file)
+    import sqlalchemy as sa
+
     from ..answers import Answer
     from ..store.record import GameRecord
     from ..store.rows import Reader

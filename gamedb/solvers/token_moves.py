@@ -25,6 +25,7 @@ from ..games.base import TokenMoves
 from ..games.two_tokens import code_sql, tokens_sql
 from ..store.bulk import insert_rows
 from ..store.schema import token_board, token_move
+from .graph_solution import token_rows
 
 # --- the code layout in SQL (gamedb.games.two_tokens.code_sql), ``nodes`` the bound parameter ``:n``
 # (the board's node count, passed with every statement: a constant, so a server's planner can use
@@ -79,9 +80,6 @@ def store(conn: sa.Connection, game_id: int, tokens: TokenMoves) -> None:
     """Write the game's move lists (once: a resumed solve finds them there)."""
     if conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == game_id)).first() is not None:
         return
-    insert_rows(conn, token_board, [{"game_id": game_id, "nodes": tokens.nodes}])
-    insert_rows(
-        conn,
-        token_move,
-        [{"game_id": game_id, "player": p, "node": a, "ord": o, "target": b, "label": label} for p, a, o, b, label in tokens.rows],
-    )
+    board, moves = token_rows(game_id, tokens)
+    insert_rows(conn, token_board, board)
+    insert_rows(conn, token_move, moves)

@@ -9,7 +9,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from .insert_sql import column_inserts, names_values
+from .insert_sql import DEFER_INDEXES_FROM, column_inserts, names_values
 
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
@@ -227,6 +227,4 @@ def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
     return sql
 
 
-#: loads smaller than this keep the indexes up to date as they go
-DEFER_INDEXES_FROM = 50_000
 

@@ -10,6 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+#: loads smaller than this keep a table's secondary indexes up to date as they go
+#: (:func:`gamedb.store.bulk.indexes_built_after`; a new file's small solve never drops them)
+DEFER_INDEXES_FROM = 50_000
+
 #: rows per INSERT statement of :func:`column_inserts` (bound values stay under SQLite's oldest limit, 999)
 ROWS_PER_INSERT = 100
 

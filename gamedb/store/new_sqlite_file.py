@@ -3,7 +3,7 @@
 The full path opens a file through SQLAlchemy, whose import alone takes
 longer than a small solve's whole budget (issue 12: ``gamedb solve nim --max
 13`` in 0.3 s). A solve small enough to be written in one transaction
-(:mod:`gamedb.solvers.heaps.new_file`) into a file that does not exist yet
+(:mod:`gamedb.solvers.new_file`) into a file that does not exist yet
 uses this instead:
 
 - the file is built under a temporary name in the same folder
@@ -33,7 +33,7 @@ from types import TracebackType
 from typing import Any
 
 from .game_rows import JSON_COLUMNS
-from .insert_sql import column_inserts
+from .insert_sql import column_inserts, names_values
 from .sqlite_file import ANALYSIS_LIMIT
 from .sqlite_schema import STAMP, new_file_statements
 
@@ -93,6 +93,12 @@ class NewSqliteFile:
         if rows:
             names = list(rows[0])
             self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})", rows)
+
+    def insert_tuples(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, game_id: int) -> None:
+        """Insert rows given as tuples in ``columns`` order, every one with ``game_id``, as
+        :func:`gamedb.store.bulk.copy_rows` does."""
+        names, values = names_values(columns, {"game_id": game_id})
+        self.conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({values})", rows)
 
     def insert_columns(self, table: str, columns: dict[str, list[Any]], *, game_id: int) -> None:
         """Insert rows given column by column, as :func:`gamedb.store.bulk.copy_columns` does."""

@@ -2,7 +2,7 @@
 
 Kept free of SQLAlchemy: the heap solver (:mod:`gamedb.solvers.heaps.solver`)
 writes these values through SQLAlchemy, in resumable batches, and a small
-heap game solved straight into a new file (:mod:`gamedb.solvers.heaps.new_file`)
+heap game solved straight into a new file (:mod:`gamedb.solvers.new_file`)
 through ``sqlite3``; both store the same rows because both take them from here.
 """
 

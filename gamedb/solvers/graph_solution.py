@@ -1,0 +1,159 @@
+"""A game graph solved in memory: its values (retrograde analysis) and the rows they make, without SQLAlchemy.
+
+The in-memory solver (:mod:`gamedb.solvers.graph_memory`) writes these rows
+through SQLAlchemy, and a small game solved straight into a new file
+(:mod:`gamedb.solvers.new_file`) through ``sqlite3``; both store the same rows
+because both take them from here. The levels follow the SQL solver's exact
+rules and tie-breaks (see :mod:`gamedb.solvers.graph_sql` and
+:mod:`gamedb.solvers.graph_memory`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..games.base import TokenMoves
+from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
+from ..progress import Progress
+from ..store.rows import columns_except
+from .array_levels import Levels, reverse_moves
+from .graph_arrays import GameGraph
+
+#: rows per executemany while writing
+WRITE_CHUNK = 50_000
+#: the position columns the rows fill, in their order (partisan games only: no grundy values)
+POSITION_COLUMNS = columns_except("grundy")
+#: the move columns the rows fill, in their order
+MOVE_COLUMNS = ("parent", "ord", "child", "label")
+
+
+@dataclass
+class Solution:
+    result: np.ndarray  # int8 [N], WIN/LOSE/TIE/DRAW
+    remoteness: np.ndarray  # int32 [N], -1 for draws
+    best: np.ndarray  # int32 [N], order of the best move, -1 for none
+    progress: dict[str, Any]  # what the SQL engine leaves in game.progress
+
+
+
+# --- 2. retrograde analysis --------------------------------------------------------------
+
+
+def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solution:
+    """Result, remoteness and best move of every position, level by level like the SQL engine."""
+    n = graph.positions
+    degree = graph.degree
+    parent_of_move = np.repeat(np.arange(n, dtype=graph.child.dtype), degree)
+    order_of_move = ranks_within(degree).astype(np.int32)
+    # reverse CSR: the moves into each position, grouped by child
+    result = graph.primitive.copy()
+    remoteness = np.where(result != UNDECIDED, 0, -1).astype(np.int32)
+    best = np.full(n, -1, dtype=np.int32)
+    levels = Levels(result, remoteness, best, degree.astype(np.int32), reverse_moves(graph.child, parent_of_move, order_of_move, n))
+
+    # win/lose levels
+    frontier = np.flatnonzero((result == WIN) | (result == LOSE))
+    k = 0
+    while True:
+        frontier = levels.win_lose(frontier, k)
+        k += 1
+        if progress:
+            progress("win/lose levels", k, None)
+        if not len(frontier):
+            break
+    winlose_levels = k
+
+    # tie levels
+    frontier = np.flatnonzero(result == TIE)
+    t = 0
+    while True:
+        frontier = levels.ties(frontier, t)
+        t += 1
+        if progress:
+            progress("tie levels", t, None)
+        if not len(frontier):
+            break
+    del levels  # the reverse moves
+
+    # draws: best move is the first move to a drawing child
+    result[result == UNDECIDED] = DRAW
+    drawing = (result[parent_of_move] == DRAW) & (result[graph.child] == DRAW)
+    moves_idx = np.flatnonzero(drawing)
+    draw_parents, first = np.unique(parent_of_move[moves_idx], return_index=True)
+    best[draw_parents] = order_of_move[moves_idx[first]]
+
+    return Solution(
+        result=result,
+        remoteness=remoteness,
+        best=best,
+        progress={"phase": "done", "winlose_levels": winlose_levels, "tie_levels": t},
+    )
+
+
+# --- the rows ------------------------------------------------------------------------------------
+
+
+def position_rows(graph: GameGraph, solution: Solution, order: np.ndarray) -> Iterator[list[tuple[Any, ...]]]:
+    """The position rows (:data:`POSITION_COLUMNS`), in code order (``order``: the positions by code), a chunk at a time."""
+    codes, offset = graph.codes, graph.offset
+    names = np.array(RESULT_NAMES, dtype=object)
+    for a in range(0, graph.positions, WRITE_CHUNK):
+        idx = order[a : a + WRITE_CHUNK]
+        pcodes = codes[idx]
+        if graph.vector is not None:
+            texts = graph.vector.texts(pcodes)
+        else:
+            assert graph.texts is not None  # a graph without array rules keeps its texts
+            texts = [graph.texts[i] for i in idx.tolist()]
+        # columns that may be NULL are built as object arrays: None where there is no value
+        best = solution.best[idx]
+        has_best = best >= 0
+        best_col = np.full(len(idx), None, dtype=object)
+        best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
+        remoteness = solution.remoteness[idx]
+        rem_col = remoteness.astype(object)
+        rem_col[remoteness < 0] = None
+        yield list(
+            zip(
+                pcodes.tolist(),
+                texts,
+                graph.player[idx].tolist(),
+                names[solution.result[idx]].tolist(),
+                rem_col.tolist(),
+                (offset[idx + 1] - offset[idx]).tolist(),
+                best_col.tolist(),
+                strict=True,
+            )
+        )
+
+
+def move_rows(graph: GameGraph, order: np.ndarray) -> Iterator[list[tuple[Any, ...]]]:
+    """The move rows (:data:`MOVE_COLUMNS`) of the same chunks of positions, in (parent code, order) order."""
+    codes, offset = graph.codes, graph.offset
+    for a in range(0, graph.positions, WRITE_CHUNK):
+        idx = order[a : a + WRITE_CHUNK]
+        starts, lengths = offset[idx], offset[idx + 1] - offset[idx]
+        within = ranks_within(lengths)
+        moves = np.repeat(starts, lengths) + within
+        parent_idx = np.repeat(idx, lengths)
+        yield list(zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves), strict=True))
+
+
+def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str]:
+    """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``."""
+    if graph.vector is not None:
+        return graph.vector.labels(graph.codes[parents], graph.codes[graph.child[moves]])
+    names, label_ids = graph.label_names, graph.label_ids
+    assert label_ids is not None  # a graph without array rules keeps its labels
+    return [names[i] for i in label_ids[moves].tolist()]
+
+
+def token_rows(game_id: int, tokens: TokenMoves) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """A two-token game's move lists as rows: its ``token_board`` row and its ``token_move`` rows."""
+    board = [{"game_id": game_id, "nodes": tokens.nodes}]
+    moves = [{"game_id": game_id, "player": p, "node": a, "ord": o, "target": b, "label": label} for p, a, o, b, label in tokens.rows]
+    return board, moves
