@@ -10,7 +10,7 @@ rules and tie-breaks (see :mod:`gamedb.solvers.graph_sql` and
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,28 +55,8 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
     best = np.full(n, -1, dtype=np.int32)
     levels = Levels(result, remoteness, best, degree.astype(np.int32), reverse_moves(graph.child, parent_of_move, order_of_move, n))
 
-    # win/lose levels
-    frontier = np.flatnonzero((result == WIN) | (result == LOSE))
-    k = 0
-    while True:
-        frontier = levels.win_lose(frontier, k)
-        k += 1
-        if progress:
-            progress("win/lose levels", k, None)
-        if not len(frontier):
-            break
-    winlose_levels = k
-
-    # tie levels
-    frontier = np.flatnonzero(result == TIE)
-    t = 0
-    while True:
-        frontier = levels.ties(frontier, t)
-        t += 1
-        if progress:
-            progress("tie levels", t, None)
-        if not len(frontier):
-            break
+    winlose_levels = _level_by_level(levels.win_lose, np.flatnonzero((result == WIN) | (result == LOSE)), "win/lose levels", progress)
+    t = _level_by_level(levels.ties, np.flatnonzero(result == TIE), "tie levels", progress)
     del levels  # the reverse moves
 
     # draws: best move is the first move to a drawing child
@@ -92,6 +72,18 @@ def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solutio
         best=best,
         progress={"phase": "done", "winlose_levels": winlose_levels, "tie_levels": t},
     )
+
+
+def _level_by_level(step: Callable[[np.ndarray, int], np.ndarray], frontier: np.ndarray, phase: str, progress: Progress | None) -> int:
+    """Run ``step`` (level k's frontier -> level k+1's) from ``frontier`` until a level decides nothing; the number of levels."""
+    k = 0
+    while True:
+        frontier = step(frontier, k)
+        k += 1
+        if progress:
+            progress(phase, k, None)
+        if not len(frontier):
+            return k
 
 
 # --- the rows ------------------------------------------------------------------------------------
