@@ -178,8 +178,7 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
     if not fits(game):
         return None
     from ..errors import DatabaseError
-    from ..store.revisions import head_from_files
-    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir
+    from ..store.sqlite_file import check_sqlite_version, newest_revision
 
     path = Path(request.db).expanduser().absolute()
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
@@ -188,8 +187,7 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
         check_sqlite_version()
     except DatabaseError:
         return None  # the full path says why not
-    migrations = installed_migrations_dir()
-    revision = head_from_files(migrations) if migrations is not None else None
+    revision = newest_revision()
     return None if revision is None else (path, revision)
 
 

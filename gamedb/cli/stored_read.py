@@ -32,13 +32,11 @@ def open_solved(db: str, name: str) -> Prepared | None:
         return None
     from ..games import BUILTIN
     from ..store.record import record_from_mapping
-    from ..store.revisions import head_from_files
     from ..store.rows import Reader
-    from ..store.sqlite_file import check_sqlite_version, installed_migrations_dir, readonly_uri
+    from ..store.sqlite_file import check_sqlite_version, newest_revision, readonly_uri
 
     check_sqlite_version()
-    migrations = installed_migrations_dir()
-    head = head_from_files(migrations) if migrations is not None else None
+    head = newest_revision()
     if head is None:
         return None
     conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)

@@ -17,8 +17,9 @@ marker that says the tier is done.
 
 **Indexes.** The position table's secondary indexes (on the text, and on
 the remoteness for the SQL engine's levels) are dropped for a large load and
-built once at the end, by one sort each (on PostgreSQL from the definitions
-the server had: Connect-Four 5x4 wrote in 41 s instead of 92 s, and the two
+built once at the end, by one sort each, partial where the schema's
+revisions make them partial (:func:`~gamedb.store.bulk.create_index_sql`; on
+PostgreSQL Connect-Four 5x4 wrote in 41 s instead of 92 s, and the two
 indexes took 7 s to build). On SQLite, a game of
 :data:`LEAVE_INDEXES_FROM` positions or more written into an empty table
 leaves them out: nothing gamedb does with a solved tier game needs them
@@ -193,8 +194,7 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
 
 def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: dict[str, Any]) -> None:
     """A large game into a table not larger (:func:`~gamedb.store.bulk.rows_before_load`): drop the table's
-    secondary indexes for the load, keeping in ``state`` how to build them again (on PostgreSQL the server's
-    definitions). They are built at the end (:func:`build_dropped_indexes`), unless on SQLite the table held
+    secondary indexes for the load. They are built at the end (:func:`build_dropped_indexes`), unless on SQLite the table held
     no other rows and the game has :data:`LEAVE_INDEXES_FROM` positions or more (``state["indexes_left_out"]``;
     see the module's docstring)."""
     if conn.dialect.name not in ("sqlite", "postgresql"):
@@ -202,7 +202,7 @@ def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: d
     existing = rows_before_load(conn, table, positions)
     if existing is None:
         return
-    state["index_definitions"] = drop_secondary_indexes(conn, table)
+    drop_secondary_indexes(conn, table)
     state["indexes_dropped"] = True
     state["indexes_left_out"] = conn.dialect.name == "sqlite" and existing == 0 and positions >= LEAVE_INDEXES_FROM
 
@@ -210,7 +210,7 @@ def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: d
 def build_dropped_indexes(conn: sa.Connection, table: sa.Table, state: dict[str, Any]) -> None:
     """After the load: build the indexes :func:`_drop_indexes` dropped, unless they are left out."""
     if state.get("indexes_dropped") and not state.get("indexes_left_out"):
-        build_secondary_indexes(conn, table, state.get("index_definitions") or {})
+        build_secondary_indexes(conn, table)
 
 
 #: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)

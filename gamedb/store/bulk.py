@@ -142,9 +142,9 @@ def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> 
     if conn.dialect.name != "sqlite" or rows_before_load(conn, table, new_rows) is None:
         yield
         return
-    definitions = drop_secondary_indexes(conn, table)
+    drop_secondary_indexes(conn, table)
     yield
-    build_secondary_indexes(conn, table, definitions)
+    build_secondary_indexes(conn, table)
 
 
 def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int | None:
@@ -156,35 +156,17 @@ def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int
     return existing if existing < new_rows else None
 
 
-def drop_secondary_indexes(conn: sa.Connection, table: sa.Table) -> dict[str, str]:
-    """Drop ``table``'s secondary indexes (those there: a large tier solve may have left them out); return how
-    to build them again: on PostgreSQL the server's own definitions (the remoteness index is partial there,
-    from a migration, not from the schema module), elsewhere nothing (the schema's indexes)."""
-    if conn.dialect.name != "postgresql":
-        for index in sorted(table.indexes, key=lambda index: str(index.name)):
-            index.drop(conn, checkfirst=True)
-        return {}
-    listed = sa.text("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t AND indexname IN :names")
-    found = conn.execute(
-        listed.bindparams(sa.bindparam("names", expanding=True)), {"t": table.name, "names": sorted(str(index.name) for index in table.indexes)}
-    ).all()
-    definitions = {str(name): str(sql) for name, sql in found}
-    for name in sorted(definitions):
-        conn.exec_driver_sql(f'DROP INDEX "{name}"')
-    return definitions
-
-
-def build_secondary_indexes(conn: sa.Connection, table: sa.Table, definitions: dict[str, str]) -> None:
-    """Build the indexes :func:`drop_secondary_indexes` dropped that are missing (a killed load may have built
-    some): from its ``definitions`` when it returned any, else the schema's."""
-    if definitions:
-        listed = sa.text("SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = :t")
-        have = {str(name) for (name,) in conn.execute(listed, {"t": table.name})}
-        for name in sorted(set(definitions) - have):
-            conn.exec_driver_sql(definitions[name])
-        return
+def drop_secondary_indexes(conn: sa.Connection, table: sa.Table) -> None:
+    """Drop ``table``'s secondary indexes, those that are there (a large tier solve may have left them out);
+    :func:`build_secondary_indexes` builds them again as the schema has them."""
     for index in sorted(table.indexes, key=lambda index: str(index.name)):
-        index.create(conn, checkfirst=True)
+        index.drop(conn, checkfirst=True)
+
+
+def build_secondary_indexes(conn: sa.Connection, table: sa.Table) -> None:
+    """Build ``table``'s secondary indexes that are missing (a killed load may have built some), as
+    :func:`create_index_sql` gives them: partial where the schema's revisions make them partial."""
+    create_missing_indexes(conn, [table])
 
 
 def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.Index]:

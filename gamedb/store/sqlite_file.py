@@ -7,6 +7,7 @@ import SQLAlchemy or Alembic.
 
 from __future__ import annotations
 
+import functools
 import os
 import sqlite3
 from pathlib import Path
@@ -76,6 +77,16 @@ def uri_path(path: Path) -> str:
 def source_migrations_dir() -> Path:
     """The ``migrations`` folder of a source tree (beside the ``gamedb`` package)."""
     return Path(__file__).resolve().parents[2] / "migrations"
+
+
+@functools.lru_cache(maxsize=1)
+def newest_revision() -> str | None:
+    """The newest schema revision, read from the migrations without Alembic or SQLAlchemy (once per
+    process: the light paths ask for it before and after a solve); None when the migrations are missing."""
+    from .revisions import head_from_files
+
+    migrations = installed_migrations_dir()
+    return head_from_files(migrations) if migrations is not None else None
 
 
 def installed_migrations_dir() -> Path | None:
