@@ -31,6 +31,7 @@ def open_solved(db: str, name: str) -> Prepared | None:
     if not path.is_file():
         return None
     from ..games import BUILTIN
+    from ..store.file_check import check_file, check_schema, read_budget
     from ..store.record import record_from_mapping
     from ..store.rows import Reader
     from ..store.sqlite_file import check_sqlite_version, newest_revision, readonly_uri
@@ -39,11 +40,12 @@ def open_solved(db: str, name: str) -> Prepared | None:
     head = newest_revision()
     if head is None:
         return None
+    check_file(path, db)  # a stray -wal beside it: refused (the full path says so)
     conn = sqlite3.connect(readonly_uri(path), uri=True, timeout=30)
     try:
-        revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        revision = check_schema(conn, db, budget=read_budget())  # only gamedb's objects, before any row is read
         reader = Reader(conn)
-        row = reader.game_row(name) if revision is not None and revision[0] == head else None
+        row = reader.game_row(name) if revision == head else None
         record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
         if record is None or not record.solved or record.family not in BUILTIN:
             conn.close()  # a plugin's game, or a module:Class the file names: the full path decides

@@ -20,6 +20,7 @@ from sqlalchemy import event
 
 from ..errors import DatabaseError, InputError
 from ..safe_text import shown
+from .file_check import check_file, check_schema, set_budget
 from .schema import metadata
 from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
@@ -78,7 +79,26 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: object) -> None:
     cur.execute("PRAGMA foreign_keys = ON")
     cur.execute("PRAGMA cache_size = -131072")  # 128 MiB page cache
     cur.execute("PRAGMA temp_store = MEMORY")
+    cur.execute("PRAGMA trusted_schema = OFF")  # no function with side effects runs from the file's schema
     cur.close()
+
+
+def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
+    """Give every connection of ``engine`` a time budget per statement (:func:`gamedb.store.file_check.set_budget`;
+    on a server, ``statement_timeout``)."""
+    if seconds is None:
+        return
+
+    def budget(dbapi_conn: Any, _record: object) -> None:
+        if engine.dialect.name == "sqlite":
+            set_budget(dbapi_conn, seconds)
+        else:
+            cur = dbapi_conn.cursor()
+            cur.execute(f"SET statement_timeout = {max(1, round(seconds * 1000))}")
+            cur.close()
+            dbapi_conn.commit()
+
+    event.listen(engine, "connect", budget)
 
 
 def _migrations_dir() -> str:
@@ -152,12 +172,15 @@ def create_schema(conn: sa.Connection) -> None:
     conn.exec_driver_sql(STAMP, (head_revision(),))
 
 
-def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False) -> sa.Engine:
+def open_engine(
+    db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False, budget: float | None = None
+) -> sa.Engine:
     """Open (and if ``create``, create) a gamedb database and check its schema.
 
     Raises :class:`DatabaseError` with a one-line reason when the file is
-    missing, is not SQLite, is not a gamedb database, or has another schema
-    revision.
+    missing, is not a regular file, is not SQLite, is not a gamedb database,
+    has objects gamedb did not create (:mod:`gamedb.store.file_check`), or has
+    another schema revision. ``budget``: seconds each statement may run (short reads).
     """
     url = to_url(db)
     if is_sqlite_url(url):
@@ -169,8 +192,7 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
             )
         if not path.exists() and not create:
             raise DatabaseError(f"no database at {path} (solve a game first, or pass --db)")
-        if path.exists() and path.is_dir():
-            raise DatabaseError(f"{path} is a directory, not a database file")
+        check_file(path, os.fspath(db))  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)
             engine = sa.create_engine(
@@ -182,9 +204,10 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
         engine = _create_server_engine(url, db)
+    _with_budget(engine, budget)
     try:
         with engine.begin() as conn:
-            _check_schema(conn, create=create and not readonly)
+            _check_schema(conn, describe(db), create=create and not readonly, budget=budget)
     except DatabaseError:
         engine.dispose()
         raise
@@ -195,14 +218,23 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
     return engine
 
 
-def _check_schema(conn: sa.Connection, *, create: bool) -> None:
+def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: float | None = None) -> None:
     head = head_revision()
-    found = current_revision(conn)
+    if conn.dialect.name == "sqlite":
+        driver = conn.connection.driver_connection
+        assert isinstance(driver, sqlite3.Connection)
+        found = check_schema(driver, where, budget=budget)  # nothing of the file runs before this
+        occupied = bool(found) or conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table'").first() is not None
+    else:
+        from .server_check import check_server_schema
+
+        check_server_schema(conn, where)  # before alembic_version is read: it is a table, with nothing attached
+        found = current_revision(conn)
+        occupied = found is not None or bool(sa.inspect(conn).get_table_names())
     if found == head:
         return
     if found is None:
-        tables = sa.inspect(conn).get_table_names()
-        if tables:
+        if occupied:
             raise DatabaseError("not a gamedb database (it has tables but no gamedb schema version)")
         if not create:
             raise DatabaseError("the database is empty: no game has been solved in it")

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import sqlalchemy as sa
 
 from ..errors import DatabaseError
-from .database import current_revision, head_revision, is_sqlite_url, to_url, upgrade
+from .database import current_revision, describe, head_revision, is_sqlite_url, to_url, upgrade
+from .file_check import check_file, check_revision, check_schema
 from .sqlite_file import check_sqlite_version
 
 
@@ -26,19 +29,27 @@ class UpgradeReport:
 
 
 def upgrade_database(db: str) -> UpgradeReport:
-    """Upgrade the schema of ``db`` to the newest revision; back a SQLite file up first."""
+    """Upgrade the schema of ``db`` to the newest revision; back a SQLite file up first.
+
+    The file is checked first as every read checks it (a regular file, only
+    objects gamedb's revisions create, :mod:`gamedb.store.file_check`), against
+    what the migrations build up to its revision: no migration runs into a
+    file with a trigger or a view gamedb did not make.
+    """
     url = to_url(db)
     path = None
+    where = describe(db)
     if is_sqlite_url(url):
         check_sqlite_version()
         path = Path(url.split("///", 1)[1])
         if not path.exists():
             raise DatabaseError(f"no database at {path}")
+        check_file(path, where)
     engine = sa.create_engine(url)
     try:
         with engine.connect() as conn:
             try:
-                before = current_revision(conn)
+                before = _revision(conn, where)
             except sa.exc.DatabaseError as exc:
                 raise DatabaseError(f"cannot open {db} as a gamedb database: {exc.orig}") from None
         head = head_revision()
@@ -53,16 +64,70 @@ def upgrade_database(db: str) -> UpgradeReport:
         known = {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
         if before not in known:
             raise DatabaseError(f"{db} has schema revision {before}, newer than this gamedb knows ({head}); upgrade gamedb")
-        backup = None
         if path is not None:
-            backup = path.with_name(f"{path.name}.backup-{before}")
-            n = 1
-            while backup.exists():
-                backup = path.with_name(f"{path.name}.backup-{before}.{n}")
-                n += 1
-            shutil.copy2(path, backup)
+            from .revision_objects import objects_at
+
+            with engine.connect() as conn:
+                check_revision(_driver(conn), where, objects_at(before))
+        backup = backup_copy(path, before) if path is not None else None
         with engine.begin() as conn:
             upgrade(conn)
         return UpgradeReport(str(db), before, head, str(backup) if backup else None)
     finally:
         engine.dispose()
+
+
+def _driver(conn: sa.Connection) -> sqlite3.Connection:
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
+
+
+def _revision(conn: sa.Connection, where: str) -> str | None:
+    """The file's revision, read only once its ``alembic_version`` is known to be gamedb's table."""
+    if conn.dialect.name == "sqlite":
+        return check_schema(_driver(conn), where)
+    from .server_check import check_server_schema
+
+    check_server_schema(conn, where)
+    return current_revision(conn)
+
+
+def backup_copy(path: Path, revision: str) -> Path:
+    """Copy ``path`` to a new file ``PATH.backup-REVISION`` (``.1``, ``.2``, ... when taken) and return its name.
+
+    The backup is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``): a
+    name that exists in any form, a dangling symbolic link too, is passed
+    over, and a link planted between the look and the open is refused, so
+    the copy never goes through a link to somewhere else.
+    """
+    backup = path.with_name(f"{path.name}.backup-{revision}")
+    n = 1
+    while os.path.lexists(backup):
+        backup = path.with_name(f"{path.name}.backup-{revision}.{n}")
+        n += 1
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(backup, flags, 0o600)
+    except FileExistsError:
+        raise DatabaseError(f"cannot back {path.name} up: {backup.name} appeared meanwhile; run `gamedb db upgrade` again") from None
+    except OSError as exc:
+        raise DatabaseError(f"cannot back {path.name} up as {backup.name}: {exc.strerror or exc}") from None
+    try:
+        with open(path, "rb") as source, os.fdopen(fd, "wb") as target:
+            shutil.copyfileobj(source, target, 1 << 20)
+            target.flush()
+            os.fsync(target.fileno())
+            _copy_times(path, target.fileno())
+    except BaseException:
+        os.unlink(backup)
+        raise
+    return backup
+
+
+def _copy_times(path: Path, fd: int) -> None:
+    """The backup keeps the file's permissions and modification time, set through its descriptor (no path lookup)."""
+    info = os.stat(path)
+    os.fchmod(fd, info.st_mode & 0o777)
+    if os.utime in os.supports_fd:
+        os.utime(fd, ns=(info.st_atime_ns, info.st_mtime_ns))

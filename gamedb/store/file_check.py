@@ -1,0 +1,292 @@
+"""A shared file is data: what gamedb checks in a SQLite file before it reads a row of it.
+
+A solved file is made to be handed to someone else, so nothing in it may
+choose what gamedb runs. SQLite runs code stored in a file: a view runs its
+query when gamedb reads a table of that name, a trigger runs when gamedb
+writes. Before reading, every path (the light ``gamedb query`` path, with the
+standard library only, and the full one, :func:`gamedb.store.database.open_engine`)
+therefore checks:
+
+- :func:`check_file`: the path is a regular file (not a FIFO, which would
+  block the open forever, a device such as ``/dev/urandom``, or a directory),
+  asked with ``os.stat`` before SQLite opens it; and no ``-wal`` file with
+  content lies beside a file in rollback (DELETE) mode, which SQLite would
+  apply silently: gamedb never leaves one there;
+- :func:`check_schema`: the schema objects in ``sqlite_master`` (tables,
+  indexes, views, triggers: by type, name, table and SQL text) are exactly
+  the ones gamedb's revisions create, read without running any of them. The
+  expected objects are not written out here: they are built from the same
+  statements a new file is made with (:func:`~gamedb.store.sqlite_schema.new_file_statements`)
+  in an in-memory SQLite once per process (:func:`head_objects`, about a
+  millisecond), so a revision that changes a view changes the check with it;
+  files at an older revision are checked against what the migrations build
+  up to it (:mod:`gamedb.store.revision_objects`, before ``db upgrade``).
+  SQL text is compared with whitespace outside quotes normalized: a file a
+  migration built spells the same statements with other line breaks;
+- reads run with ``PRAGMA trusted_schema = OFF`` and, where a command's reads
+  are short, a time budget per statement (:func:`set_budget`): a statement that
+  runs longer is stopped, and the command says so in one line.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+import sqlite3
+import stat
+import time
+from pathlib import Path
+
+from ..errors import DatabaseError
+from ..safe_text import shown
+
+#: seconds one statement of a short read (query, list, play, serve) may run (``GAMEDB_READ_BUDGET`` changes it; 0: none)
+READ_BUDGET = 5.0
+
+#: seconds the schema check's own statements may run, whatever the command
+CHECK_BUDGET = 5.0
+
+#: the tables SQLite itself adds to a file (``ANALYZE``), with the text it gives them: allowed, never required
+SQLITE_OWN = {
+    ("table", "sqlite_stat1"): ("sqlite_stat1", "CREATE TABLE sqlite_stat1(tbl,idx,stat)"),
+    ("table", "sqlite_stat4"): ("sqlite_stat4", "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"),
+}
+
+#: (type, name) -> (table, normalized SQL or None): a schema as :func:`check_schema` compares it
+Objects = dict[tuple[str, str], tuple[str, str | None]]
+
+
+def read_budget() -> float | None:
+    """The time budget of a short read's statements, in seconds (None: no budget), from ``GAMEDB_READ_BUDGET``."""
+    text = os.environ.get("GAMEDB_READ_BUDGET")
+    if text is None:
+        return READ_BUDGET
+    try:
+        value = float(text)
+    except ValueError:
+        return READ_BUDGET
+    return value if value > 0 else None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def check_file(path: Path, where: str | None = None) -> None:
+    """Raise :class:`DatabaseError` unless ``path`` is a regular file (through symbolic links) with no stray ``-wal``.
+
+    A missing path passes (the caller says what a missing file means to it).
+    Asked with ``os.stat``, which never opens the file: opening a FIFO
+    blocks until someone writes to it. ``where``: the file as the user named it.
+    """
+    where = where if where is not None else str(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {where}: {exc.strerror or exc}") from None
+    if not stat.S_ISREG(mode):
+        link = " (through a symbolic link)" if os.path.islink(path) else ""
+        raise DatabaseError(f"{where} is not a regular file: it is {_kind(mode)}{link}; gamedb reads databases from regular files only")
+    wal = Path(f"{path}-wal")
+    try:
+        wal_size = os.lstat(wal).st_size
+    except OSError:
+        return
+    if wal_size > 0 and not _header_says_wal(path):
+        raise DatabaseError(
+            f"{where} is in rollback-journal mode, yet a write-ahead log {wal.name} lies beside it, which SQLite would apply "
+            "unseen: gamedb never leaves one there; remove it (or move it away) if you trust the file"
+        )
+
+
+def _header_says_wal(path: Path) -> bool:
+    from .sqlite_file import journal_is_wal
+
+    return journal_is_wal(path)
+
+
+#: a quoted string or identifier, kept as it is by :func:`normalized_sql`
+_QUOTED = re.compile(r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\])""")
+_SPACE = re.compile(r"\s+")
+_AROUND = re.compile(r" ?([(),]) ?")
+
+
+def normalized_sql(sql: str | None) -> str | None:
+    """``sql`` with its whitespace outside quotes normalized: runs made one space, none around ``(``, ``)`` and ``,``.
+
+    Only whitespace is changed, where SQL gives it no meaning: the same
+    statement written with other line breaks (as SQLAlchemy's DDL compiler,
+    a migration and gamedb's new-file statements write it) compares equal;
+    any other change does not.
+    """
+    if sql is None:
+        return None
+    parts = _QUOTED.split(sql)
+    for i in range(0, len(parts), 2):  # the even parts lie outside quotes
+        parts[i] = _AROUND.sub(r"\1", _SPACE.sub(" ", parts[i]))
+    return "".join(parts).strip()
+
+
+def objects_of(conn: sqlite3.Connection) -> Objects:
+    """The schema objects of ``conn``'s main database, read from ``sqlite_master`` (no object runs)."""
+    rows = conn.execute("SELECT type, name, tbl_name, sql FROM main.sqlite_master").fetchall()
+    return {(str(kind), str(name)): (str(table), normalized_sql(sql)) for kind, name, table, sql in rows}
+
+
+@functools.lru_cache(maxsize=1)
+def head_objects() -> Objects:
+    """The schema objects of a file at the newest revision, built in memory with the statements a new file is made with."""
+    from .sqlite_schema import new_file_statements
+
+    conn = sqlite3.connect(":memory:")
+    try:
+        for statement in new_file_statements():
+            conn.execute(statement)
+        return objects_of(conn)
+    finally:
+        conn.close()
+
+
+def _article(kind: str) -> str:
+    return f"an {kind}" if kind[:1] in "aeiou" else f"a {kind}"
+
+
+def _name(kind: str, name: str, table: str) -> str:
+    on = f" on {shown(table)}" if kind in ("index", "trigger") and table != name else ""
+    return f"{_article(kind)} {shown(name)}{on}"
+
+
+#: the order findings are named in: what runs code first
+_FIRST = {"trigger": 0, "view": 1, "table": 2, "index": 3}
+
+
+def differences(found: Objects, expected: Objects) -> list[str]:
+    """What in ``found`` gamedb did not create, as phrases; empty when every object is one of ``expected``.
+
+    Objects missing from ``found`` are not counted: an index may be missing
+    (a load drops and rebuilds them; ``db index`` makes them again), and a
+    missing table or view runs nothing.
+    """
+    kinds = {name: kind for kind, name in expected}
+    problems = []
+    for (kind, name), (table, sql) in sorted(found.items(), key=lambda item: (_FIRST.get(item[0][0], 4), item[0])):
+        want = expected.get((kind, name)) or SQLITE_OWN.get((kind, name))
+        if want is None:
+            if name in kinds:
+                problems.append(f"it has {_name(kind, name, table)} where gamedb creates {_article(kinds[name])}")
+            else:
+                problems.append(f"it has {_name(kind, name, table)}, which gamedb never creates")
+        elif want != (table, sql):
+            problems.append(f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)")
+    return problems
+
+
+def refuse(where: str, problems: list[str]) -> DatabaseError:
+    """The one-line error for a file with objects gamedb did not create."""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return DatabaseError(
+        f"{where} is not a gamedb database as gamedb writes it: {problems[0]}{more}; "
+        "gamedb reads no file with objects it did not create"
+    )
+
+
+def check_schema(conn: sqlite3.Connection, where: str, *, budget: float | None = None) -> str | None:
+    """Check the schema of ``conn``'s file and return its revision (None: no ``alembic_version``, e.g. an empty file).
+
+    A file at the newest revision must hold only the objects :func:`head_objects`
+    lists; a file at another revision only a genuine ``alembic_version`` table
+    before its revision is read (the caller refuses it, or ``db upgrade``
+    checks it against that revision: :mod:`gamedb.store.revision_objects`).
+    Runs with ``trusted_schema`` off and the check's own time budget; leaves
+    the connection with ``budget`` (:func:`set_budget`). Raises :class:`DatabaseError`.
+    """
+    from .sqlite_file import newest_revision
+
+    set_budget(conn, CHECK_BUDGET)
+    try:
+        try:
+            found = objects_of(conn)
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseError(f"cannot open {where} as a gamedb database: {str(exc).splitlines()[0] if str(exc) else exc}") from None
+        if not found:
+            return None
+        expected = head_objects()
+        key = ("table", "alembic_version")
+        if key not in found:
+            if any(name == "alembic_version" for _, name in found):
+                raise refuse(where, differences({k: v for k, v in found.items() if k[1] == "alembic_version"}, expected))
+            return None
+        if found[key] != expected[key]:
+            raise refuse(where, [f"its table {shown('alembic_version')} is not the one gamedb creates (its SQL differs)"])
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        revision = str(row[0]) if row is not None else None
+        if revision is not None and revision == newest_revision():
+            problems = differences(found, expected)
+            if problems:
+                raise refuse(where, problems)
+        return revision
+    finally:
+        set_budget(conn, budget)
+
+
+def check_revision(conn: sqlite3.Connection, where: str, expected: Objects) -> None:
+    """Refuse a file whose objects are not all among ``expected`` (the objects of its revision)."""
+    problems = differences(objects_of(conn), expected)
+    if problems:
+        raise refuse(where, problems)
+
+
+class _Budget:
+    """A per-statement deadline: the trace callback starts each statement's clock, the progress handler stops it."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.deadline = time.monotonic() + seconds
+
+    def start(self, _statement: str) -> None:
+        self.deadline = time.monotonic() + self.seconds
+
+    def over(self) -> int:
+        return 1 if time.monotonic() > self.deadline else 0
+
+
+#: SQLite virtual machine steps between two looks at the clock (about a millisecond of work)
+_STEPS = 20_000
+
+
+def set_budget(conn: sqlite3.Connection, seconds: float | None) -> None:
+    """Stop any statement on ``conn`` that runs longer than ``seconds`` (None: no budget); ``trusted_schema`` off either way.
+
+    The statement fails with ``sqlite3.OperationalError('interrupted')``,
+    which :func:`gamedb.cli.common.report_failure` says in one line.
+    """
+    conn.execute("PRAGMA trusted_schema = OFF")
+    if seconds is None:
+        conn.set_progress_handler(None, 0)
+        conn.set_trace_callback(None)
+        return
+    budget = _Budget(seconds)
+    conn.set_trace_callback(budget.start)
+    conn.set_progress_handler(budget.over, _STEPS)
+
+
+def budget_message() -> str:
+    """What a user is told when a statement ran out of its time budget."""
+    seconds = read_budget() or READ_BUDGET
+    return (
+        f"a statement ran longer than the {seconds:g} s gamedb gives one read and was stopped "
+        "(a damaged file, or one made to be slow; GAMEDB_READ_BUDGET=SECONDS changes the budget)"
+    )
