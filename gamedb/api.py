@@ -44,7 +44,10 @@ class Database:
     it); ``readonly=True`` opens a SQLite file read-only for queries.
     ``game_classes`` are the ``module:Class`` game classes the caller trusts
     a stored game to name (a file never chooses code on its own); a game
-    this object solves from such a class is trusted too.
+    this object solves from such a class is trusted too. ``budget``: seconds
+    any one statement may run before it is stopped (for short reads of a
+    file from someone else: ``gamedb query``, ``list``, ``play`` and ``serve``
+    give :func:`gamedb.store.file_check.read_budget`); None: no limit.
     """
 
     def __init__(
@@ -54,10 +57,11 @@ class Database:
         create: bool = False,
         readonly: bool = False,
         game_classes: Iterable[str] = (),
+        budget: float | None = None,
     ) -> None:
         self.location = os.fspath(db)
         self.game_classes = set(game_classes)
-        self.engine = open_engine(db, create=create, readonly=readonly)
+        self.engine = open_engine(db, create=create, readonly=readonly, budget=budget)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)

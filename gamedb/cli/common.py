@@ -82,6 +82,11 @@ def report_failure(exc: BaseException) -> int | None:
         return 1
     if isinstance(exc, Exception) and type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
         reason = getattr(exc, "orig", None) or exc  # database driver errors: one line, never a traceback
+        if str(reason) == "interrupted":  # a statement ran out of its time budget (gamedb.store.file_check)
+            from ..store.file_check import budget_message
+
+            err(f"Error: {budget_message()}")
+            return 1
         err(f"Error: database error: {str(reason).splitlines()[0]}")
         return 1
     return None
@@ -95,13 +100,19 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
-def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None) -> Database:
-    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`)."""
+def open_database(
+    ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
+) -> Database:
+    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`);
+    ``short``: the command's reads are short (list, query, play), so each statement gets a time budget
+    (:func:`gamedb.store.file_check.read_budget`); long work (verify, export, stats of a large game, solve) has none."""
     from ..api import Database
+    from ..store.file_check import read_budget
 
     db = settings(ctx).db
     classes = [game_class] if game_class else []
-    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
+    budget = read_budget() if short else None
+    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes, budget=budget)
 
 
 def show_json(data: Any) -> None:

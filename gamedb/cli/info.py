@@ -58,7 +58,7 @@ def list_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """List the games stored in the database, solved or not."""
-    db = open_database(ctx, readonly=True)
+    db = open_database(ctx, readonly=True, short=True)
     records = db.games()
     rows = [r.list_json() for r in records]
     if as_json:
@@ -124,7 +124,7 @@ def query_command(
     fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    db = open_database(ctx, readonly=True, game_class=game_class)
+    db = open_database(ctx, readonly=True, game_class=game_class, short=True)
     if stdin:
         db.game(name).require_solved()  # before reading anything
 

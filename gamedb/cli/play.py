@@ -26,7 +26,7 @@ def play_command(
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
     from ..play import PlaySession
 
-    db = open_database(ctx, readonly=True, game_class=game_class)
+    db = open_database(ctx, readonly=True, game_class=game_class, short=True)
     record, game = db.rules(name)
     players = list(game.players)
     if as_player is None:

@@ -169,29 +169,26 @@ def _name(kind: str, name: str, table: str) -> str:
     return f"{_article(kind)} {shown(name)}{on}"
 
 
-#: the order findings are named in: what runs code first
-_FIRST = {"trigger": 0, "view": 1, "table": 2, "index": 3}
-
-
 def differences(found: Objects, expected: Objects) -> list[str]:
-    """What in ``found`` gamedb did not create, as phrases; empty when every object is one of ``expected``.
+    """What in ``found`` gamedb did not create, as phrases, the most telling first (an object of another kind
+    in place of gamedb's, a trigger, a view); empty when every object is one of ``expected``.
 
     Objects missing from ``found`` are not counted: an index may be missing
     (a load drops and rebuilds them; ``db index`` makes them again), and a
     missing table or view runs nothing.
     """
     kinds = {name: kind for kind, name in expected}
-    problems = []
-    for (kind, name), (table, sql) in sorted(found.items(), key=lambda item: (_FIRST.get(item[0][0], 4), item[0])):
+    problems: list[tuple[int, str, str, str]] = []
+    for (kind, name), (table, sql) in found.items():
         want = expected.get((kind, name)) or SQLITE_OWN.get((kind, name))
-        if want is None:
-            if name in kinds:
-                problems.append(f"it has {_name(kind, name, table)} where gamedb creates {_article(kinds[name])}")
-            else:
-                problems.append(f"it has {_name(kind, name, table)}, which gamedb never creates")
+        if want is None and name in kinds:
+            problems.append((0, kind, name, f"it has {_name(kind, name, table)} where gamedb creates {_article(kinds[name])}"))
+        elif want is None:
+            rank = {"trigger": 1, "view": 2}.get(kind, 3)
+            problems.append((rank, kind, name, f"it has {_name(kind, name, table)}, which gamedb never creates"))
         elif want != (table, sql):
-            problems.append(f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)")
-    return problems
+            problems.append((4, kind, name, f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)"))
+    return [phrase for *_, phrase in sorted(problems)]
 
 
 def refuse(where: str, problems: list[str]) -> DatabaseError:

@@ -28,6 +28,7 @@ from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.database import describe
+from ..store.file_check import read_budget
 from ..store.record import GameRecord
 
 STATIC = Path(__file__).with_name("static")
@@ -43,6 +44,10 @@ def error_response(exc: Exception) -> JSONResponse | None:
         return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
     if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
         reason = getattr(exc, "orig", None) or exc
+        if str(reason) == "interrupted":  # a statement ran out of its time budget
+            from ..store.file_check import budget_message
+
+            return JSONResponse({"error": budget_message()}, status_code=503)
         return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
     return None
 
@@ -110,7 +115,7 @@ def page(request: Request) -> FileResponse:
 
 def create_app(db: str) -> Starlette:
     """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
-    database = Database(db, readonly="://" not in str(db))
+    database = Database(db, readonly="://" not in str(db), budget=read_budget())  # each request's reads are short
     explorer = Explorer(database)
     app = Starlette(
         routes=[
