@@ -326,8 +326,9 @@ def test_a_long_statement_is_stopped_by_the_budget():
     """The budget stops a statement that runs past it (the per-statement clock restarts for each statement)."""
     conn = sqlite3.connect(":memory:")
     set_budget(conn, 0.2)
+    short = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT COUNT(*) FROM c"
     for _ in range(3):  # a statement after another one has its own budget
-        assert conn.execute("SELECT COUNT(*) FROM (WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 1000) SELECT x FROM c)").fetchone() == (1000,)
+        assert conn.execute(short).fetchone() == (1000,)
         time.sleep(0.1)
     start = time.monotonic()
     with pytest.raises(sqlite3.OperationalError, match="interrupted"):
@@ -386,3 +387,58 @@ def test_only_whitespace_outside_quotes_is_normalized():
     assert normalized_sql('SELECT "x  y" FROM t') == 'SELECT "x  y" FROM t'
     assert normalized_sql("SELECT 'it''s  ok',  1") == "SELECT 'it''s  ok',1"
     assert normalized_sql("SELECT 1  -- a") != normalized_sql("SELECT 1")
+
+
+#: PostgreSQL: code attached to gamedb's relations, and a relation of the wrong kind (view text is not compared: server_check)
+PG_ATTACKS = {
+    "trigger": (
+        (
+            "CREATE FUNCTION evil() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.result := 'win'; RETURN NEW; END $$",
+            "CREATE TRIGGER t BEFORE INSERT ON position FOR EACH ROW EXECUTE FUNCTION evil()",
+        ),
+        "a trigger 't' on 'position', which gamedb never creates",
+    ),
+    "rule": (("CREATE RULE r AS ON INSERT TO position DO ALSO DELETE FROM game",), "a rule 'r' on 'position'"),
+    "policy": (("CREATE POLICY p ON game USING (false)",), "a row-level security policy 'p' on 'game'"),
+    "alembic_version view": (
+        (
+            "ALTER TABLE alembic_version RENAME TO av",
+            f"CREATE VIEW alembic_version AS {ENDLESS} SELECT x::varchar AS version_num FROM c ORDER BY x DESC",
+        ),
+        "a view 'alembic_version' where gamedb creates a table",
+    ),
+    "game view": (
+        ("ALTER TABLE game RENAME TO old_game", f"CREATE VIEW game AS {ENDLESS} SELECT old_game.* FROM old_game, c"),
+        "a view 'game' where gamedb creates a table",
+    ),
+}
+
+
+@pytest.mark.parametrize("attack", list(PG_ATTACKS))
+def test_postgresql_refuses_what_gamedb_did_not_create(pg_url, tmp_path, attack):
+    import sqlalchemy as sa
+
+    with Database(pg_url) as db:
+        db.solve(make_game("nim", max=5))
+    engine = sa.create_engine(pg_url, poolclass=sa.pool.NullPool)
+    sql, words = PG_ATTACKS[attack]
+    with engine.begin() as conn:
+        for statement in sql:
+            conn.exec_driver_sql(statement)
+    for args in (["list"], ["query", "nim", "--json"], ["solve", "tictactoe", "--name", "mine", "-q"], ["db", "upgrade"]):
+        run = gamedb("--db", pg_url, *args, cwd=tmp_path)
+        _assert_refused(run, REFUSED, words)
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM pg_class WHERE relname = 'game' OR relname = 'old_game'").scalar() >= 1
+        names = [name for (name,) in conn.exec_driver_sql("SELECT name FROM " + ("old_game" if attack == "game view" else "game"))]
+    engine.dispose()
+    assert names == ["nim"]  # the solve wrote nothing
+
+
+def test_postgresql_reads_have_a_statement_timeout(pg_url):
+    import sqlalchemy as sa
+
+    with Database(pg_url, budget=0.3) as db, db.engine.connect() as conn:
+        assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "300ms"
+        with pytest.raises(sa.exc.OperationalError, match="statement timeout"):
+            conn.exec_driver_sql("SELECT pg_sleep(3)")
