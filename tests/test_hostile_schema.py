@@ -442,3 +442,16 @@ def test_postgresql_reads_have_a_statement_timeout(pg_url):
         assert conn.exec_driver_sql("SHOW statement_timeout").scalar() == "300ms"
         with pytest.raises(sa.exc.OperationalError, match="statement timeout"):
             conn.exec_driver_sql("SELECT pg_sleep(3)")
+
+
+def test_a_solve_never_builds_its_schema_around_a_planted_object(tmp_path):
+    """A file holding only a view (no table, no revision) is not taken for an empty file to create the schema in."""
+    db = tmp_path / "lone.sqlite"
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"CREATE VIEW extra AS {ENDLESS} SELECT x FROM c")
+    conn.close()
+    before = _snapshot(tmp_path)
+    for args in (["solve", "nim", "--max", "3", "-q"], ["solve", "tictactoe", "--engine", "sql", "-q"], ["list"]):
+        run = gamedb("--db", db.name, *args, cwd=tmp_path)
+        _assert_refused(run, "lone.sqlite is not a gamedb database (it has tables or views but no gamedb schema version)")
+    assert _snapshot(tmp_path) == before

@@ -224,7 +224,7 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         driver = conn.connection.driver_connection
         assert isinstance(driver, sqlite3.Connection)
         found = check_schema(driver, where, budget=budget)  # nothing of the file runs before this
-        occupied = bool(found) or conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE type = 'table'").first() is not None
+        occupied = bool(found) or conn.exec_driver_sql("SELECT 1 FROM sqlite_master").first() is not None  # a lone view too
     else:
         from .server_check import check_server_schema
 
@@ -235,7 +235,7 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         return
     if found is None:
         if occupied:
-            raise DatabaseError("not a gamedb database (it has tables but no gamedb schema version)")
+            raise DatabaseError(f"{where} is not a gamedb database (it has tables or views but no gamedb schema version)")
         if not create:
             raise DatabaseError("the database is empty: no game has been solved in it")
         if conn.dialect.name == "sqlite":
