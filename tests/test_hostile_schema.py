@@ -455,3 +455,19 @@ def test_a_solve_never_builds_its_schema_around_a_planted_object(tmp_path):
         run = gamedb("--db", db.name, *args, cwd=tmp_path)
         _assert_refused(run, "lone.sqlite is not a gamedb database (it has tables or views but no gamedb schema version)")
     assert _snapshot(tmp_path) == before
+
+
+def test_a_whole_game_scan_runs_without_the_budget(solved):
+    """`serve`'s counts by result scan a whole game: lifted for that read only, back for the next."""
+    import sqlalchemy as sa
+
+    from gamedb.store.database import without_budget
+
+    slow = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 3000000) SELECT MAX(x) FROM c"
+    with Database(solved, readonly=True, budget=0.05) as db, db.engine.connect() as conn:
+        with pytest.raises(sa.exc.OperationalError, match="interrupted"):
+            conn.exec_driver_sql(slow).scalar()
+        with without_budget(conn):
+            assert conn.exec_driver_sql(slow).scalar() == 3000000
+        with pytest.raises(sa.exc.OperationalError, match="interrupted"):
+            conn.exec_driver_sql(slow).scalar()

@@ -7,10 +7,12 @@ SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -89,7 +91,8 @@ def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
     if seconds is None:
         return
 
-    def budget(dbapi_conn: Any, _record: object) -> None:
+    def budget(dbapi_conn: Any, record: Any) -> None:
+        record.info["gamedb_budget"] = seconds
         if engine.dialect.name == "sqlite":
             set_budget(dbapi_conn, seconds)
         else:
@@ -99,6 +102,29 @@ def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
             dbapi_conn.commit()
 
     event.listen(engine, "connect", budget)
+
+
+@contextlib.contextmanager
+def without_budget(conn: sa.Connection) -> Iterator[None]:
+    """Lift the time budget of ``conn`` (see :func:`open_engine`) for a read known to scan a whole game, e.g. the
+    counts by result of ``gamedb serve``'s game list; a file with only gamedb's objects makes such a read linear in its rows."""
+    seconds = conn.info.get("gamedb_budget")
+    if seconds is None:
+        yield
+        return
+    driver = conn.connection.driver_connection
+    if isinstance(driver, sqlite3.Connection):
+        set_budget(driver, None)
+        try:
+            yield
+        finally:
+            set_budget(driver, seconds)
+        return
+    conn.exec_driver_sql("SET statement_timeout = 0")
+    try:
+        yield
+    finally:
+        conn.exec_driver_sql(f"SET statement_timeout = {max(1, round(seconds * 1000))}")
 
 
 def _migrations_dir() -> str:

@@ -27,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
-from ..store.database import describe
+from ..store.database import describe, without_budget
 from ..store.file_check import read_budget
 from ..store.record import GameRecord
 
@@ -87,7 +87,7 @@ class Explorer:
             return cached[1]
         summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
         if record.solved:
-            with self.database.engine.connect() as conn:
+            with self.database.engine.connect() as conn, without_budget(conn):  # a scan of the game: as long as it is large
                 data = stats(conn, record)
             summary["results"] = data["results"]
             summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
