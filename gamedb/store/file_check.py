@@ -53,7 +53,7 @@ SQLITE_OWN = {
     ("table", "sqlite_stat4"): ("sqlite_stat4", "CREATE TABLE sqlite_stat4(tbl,idx,neq,nlt,ndlt,sample)"),
 }
 
-#: (type, name) -> (table, normalized SQL or None): a schema as :func:`check_schema` compares it
+#: (type, name) -> (table, SQL as stored, None for SQLite's own indexes): a schema as :func:`check_schema` compares it
 Objects = dict[tuple[str, str], tuple[str, str | None]]
 
 
@@ -143,7 +143,13 @@ def normalized_sql(sql: str | None) -> str | None:
 def objects_of(conn: sqlite3.Connection) -> Objects:
     """The schema objects of ``conn``'s main database, read from ``sqlite_master`` (no object runs)."""
     rows = conn.execute("SELECT type, name, tbl_name, sql FROM main.sqlite_master").fetchall()
-    return {(str(kind), str(name)): (str(table), normalized_sql(sql)) for kind, name, table, sql in rows}
+    return {(str(kind), str(name)): (str(table), None if sql is None else str(sql)) for kind, name, table, sql in rows}
+
+
+def same(want: tuple[str, str | None], got: tuple[str, str | None]) -> bool:
+    """Whether two objects are on the same table with the same SQL, whitespace aside (:func:`normalized_sql`;
+    compared as stored first: a file gamedb made new holds the very text)."""
+    return want[0] == got[0] and (want[1] == got[1] or normalized_sql(want[1]) == normalized_sql(got[1]))
 
 
 @functools.lru_cache(maxsize=1)
@@ -186,7 +192,7 @@ def differences(found: Objects, expected: Objects) -> list[str]:
         elif want is None:
             rank = {"trigger": 1, "view": 2}.get(kind, 3)
             problems.append((rank, kind, name, f"it has {_name(kind, name, table)}, which gamedb never creates"))
-        elif want != (table, sql):
+        elif not same(want, (table, sql)):
             problems.append((4, kind, name, f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)"))
     return [phrase for *_, phrase in sorted(problems)]
 
@@ -226,7 +232,7 @@ def check_schema(conn: sqlite3.Connection, where: str, *, budget: float | None =
             if any(name == "alembic_version" for _, name in found):
                 raise refuse(where, differences({k: v for k, v in found.items() if k[1] == "alembic_version"}, expected))
             return None
-        if found[key] != expected[key]:
+        if not same(expected[key], found[key]):
             raise refuse(where, [f"its table {shown('alembic_version')} is not the one gamedb creates (its SQL differs)"])
         row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         revision = str(row[0]) if row is not None else None
