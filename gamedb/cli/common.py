@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..api import Database
 
 EXIT_INTERRUPTED = 130
+#: where the root command keeps the command line it parsed (``ctx.meta``, shared by every command's context)
+ARGS_KEY = "gamedb.args"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -93,6 +95,15 @@ def settings(ctx: typer.Context) -> Settings:
     if not isinstance(root.obj, Settings):
         root.obj = Settings()
     return root.obj
+
+
+def command_args(ctx: typer.Context) -> list[str] | None:
+    """The running command's arguments as typed (after its name), or None when it runs without the root command."""
+    args = ctx.meta.get(ARGS_KEY)
+    if args is None:
+        return None
+    name = ctx.info_name
+    return list(args[args.index(name) + 1 :]) if name in args else None
 
 
 def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None) -> Database:

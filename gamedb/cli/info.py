@@ -11,7 +11,8 @@ import typer
 from ..errors import GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
-from .common import err, handle_errors, open_database, out, show_json
+from .argv import dash_reads_stdin
+from .common import command_args, err, handle_errors, open_database, out, show_json
 from .options import GameClassOption
 from .render import ProgressBars, value_text
 
@@ -82,6 +83,10 @@ def list_command(
             err(r["problem"])
 
 
+#: the query options that take a value (a `-` after one of them is its value)
+QUERY_VALUE_OPTIONS = ("--position", "-p", "--format", "-f", "--game", "--db")
+
+
 @handle_errors
 def query_command(
     ctx: typer.Context,
@@ -117,7 +122,8 @@ def query_command(
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")
-    stdin = position_option is None and position == "-"
+    typed = command_args(ctx)  # after --, `-` is a position (Connect-Four's start), not stdin
+    stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed, QUERY_VALUE_OPTIONS))
     position = position_option if position_option is not None else position
     if as_json and fmt not in (None, "json"):
         raise InputError(f"--json and --format {fmt} ask for different formats")

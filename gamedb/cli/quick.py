@@ -54,10 +54,13 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     from ..answer_output import FORMATS
     positional: list[str] = []
     options: dict[str, str] = {}
+    literal = 0  # how many of the positionals came after --, taken as written (`-` is then a position)
     rest = iter(args[1:])
     for arg in rest:
         if arg == "--":
-            positional.extend(rest)
+            tail = list(rest)
+            positional.extend(tail)
+            literal = len(tail)
         elif arg == "--json":
             options["json"] = "json"
         elif arg in ("--format", "--position", "-f", "-p"):
@@ -80,7 +83,7 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     if "json" in options and options.get("format", "json") != "json":
         return None
     position = options.get("position", positional[1] if len(positional) == 2 else None)
-    stdin = "position" not in options and position == "-"
+    stdin = "position" not in options and position == "-" and literal == 0
     fmt = options.get("json") or options.get("format") or ("jsonl" if stdin else "table")
     if fmt not in FORMATS:
         return None

@@ -1,0 +1,122 @@
+"""What a new user met in a first hour (issue 25), typed as a user types it.
+
+Each command runs twice where both paths can answer it: through the full
+command line (Typer, :class:`CliRunner`) and as a process of the console
+script's entry point (:func:`gamedb.cli.quick.main`, the light path for a
+plain query), and both must say the same.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from gamedb import Database, make_game
+from gamedb.cli.app import app
+from gamedb.cli.argv import dash_reads_stdin, global_options, hoist_global_options
+from gamedb.cli.quick import QueryRequest, parse_query
+
+
+def typed(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    """``gamedb ARGS`` as a process of the console script (light path first, as installed)."""
+    env = dict(os.environ)
+    env.pop("GAMEDB_DB", None)
+    return subprocess.run([sys.executable, "-m", "gamedb", *args], capture_output=True, text=True, env=env, cwd=cwd,
+                          input=input if input is not None else "", timeout=300)
+
+
+def full(*args: str, input: str | None = None) -> tuple[int, str, str]:
+    """``gamedb ARGS`` through Typer only (the full command line), with no --db added."""
+    result = CliRunner().invoke(app, list(args), input=input if input is not None else "")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module")
+def c4(tmp_path_factory) -> Path:
+    """A file with Connect-Four 3x3 (connect 3) under its default name, and tic-tac-toe."""
+    path = tmp_path_factory.mktemp("first") / "games.sqlite"
+    with Database(path, create=True) as db:
+        db.solve(make_game("connect4", width=3, height=3, connect=3))
+        db.solve(make_game("tictactoe"))
+    return path
+
+
+# --- 1. `query NAME -- -`: after --, `-` is a position ------------------------------------------
+
+def test_dash_after_double_dash_is_a_position(c4):
+    with Database(c4, readonly=True) as db:
+        start = db.probe("connect4-3x3-k3")
+    assert start.position == "-"
+    for args in (["query", "connect4-3x3-k3", "--", "-"], ["query", "--", "connect4-3x3-k3", "-"], ["query", "connect4-3x3-k3", "--position", "-"]):
+        for code, out, err in (full("--db", str(c4), *args), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", str(c4), *args))):
+            assert code == 0, err
+            assert out.splitlines()[1] == "position   -", out  # the start, answered; stdin is not read
+            assert f"value      {start.result} in {start.remoteness}" in out
+        jsoned = typed("--db", str(c4), args[0], "--json", *args[1:])
+        assert json.loads(jsoned.stdout)["position"] == "-"
+    # before --, `-` still reads positions from stdin
+    run = typed("--db", str(c4), "query", "connect4-3x3-k3", "-", input="-\n1\n")
+    assert [json.loads(line)["position"] for line in run.stdout.splitlines()] == ["-", "1"]
+    code, out, _ = full("--db", str(c4), "query", "connect4-3x3-k3", "-", input="-\n1\n")
+    assert [json.loads(line)["position"] for line in out.splitlines()] == ["-", "1"]
+
+
+def test_dash_reading_rules():
+    assert dash_reads_stdin(["nim", "-"]) and dash_reads_stdin(["nim", "-", "--json"])
+    assert not dash_reads_stdin(["nim", "--", "-"]) and not dash_reads_stdin(["--", "nim", "-"])
+    assert not dash_reads_stdin(["nim", "--format", "-"], ("--format",))
+    assert parse_query(["query", "c", "--", "-"]) == QueryRequest("gamedb.sqlite", "c", "-", "table", False)
+    assert parse_query(["query", "c", "-"]) == QueryRequest("gamedb.sqlite", "c", None, "jsonl", True)
+
+
+# --- 4. global options after the command ---------------------------------------------------------
+
+def test_global_options_are_moved_before_the_command():
+    assert hoist_global_options(["stats", "t", "--db", "x"]) == ["--db", "x", "stats", "t"]
+    assert hoist_global_options(["--db", "a", "query", "t", "--db=b", "--json"]) == ["--db", "a", "--db=b", "query", "t", "--json"]
+    assert hoist_global_options(["query", "t", "--", "--db", "x"]) == ["query", "t", "--", "--db", "x"]
+    assert hoist_global_options(["db", "upgrade", "--db", "x"]) == ["--db", "x", "db", "upgrade"]
+    assert global_options(["query", "t", "--db", "x", "--json"], "query") == ("x", ["query", "t", "--json"])
+
+
+@pytest.mark.parametrize(
+    "args,shows",
+    [
+        (["stats", "tictactoe"], "5,478"),
+        (["stats", "tictactoe", "--json"], '"positions": 5478'),
+        (["list"], "connect4-3x3-k3"),
+        (["verify", "tictactoe", "-q"], "OK: 5,478 positions"),
+        (["query", "tictactoe", "X...O...."], "value      tie in 7"),
+        (["export", "tictactoe", "--format", "jsonl"], '"position": "........."'),
+        (["db", "index"], "Every index is there already."),
+    ],
+)
+def test_db_after_the_command(c4, tmp_path, args, shows):
+    for where in ("after", "before"):
+        line = [*args, "--db", str(c4)] if where == "after" else ["--db", str(c4), *args]
+        code, out, err = full(*line)
+        assert code == 0, (line, err)
+        assert shows in out, (line, out)
+        run = typed(*line, cwd=tmp_path)  # no gamedb.sqlite there: the --db given must be the one used
+        assert (run.returncode, run.stdout) == (code, out), run.stderr
+    assert not (tmp_path / "gamedb.sqlite").exists()
+
+
+def test_db_after_the_command_light_solve(tmp_path):
+    run = typed("solve", "nim", "--max", "5", "--db", str(tmp_path / "n.sqlite"), cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert (tmp_path / "n.sqlite").exists() and not (tmp_path / "gamedb.sqlite").exists()
+    assert typed("query", "nim", "3 5", "--db", str(tmp_path / "n.sqlite"), "--json", cwd=tmp_path).returncode == 0
+
+
+def test_db_without_a_value_after_the_command(c4):
+    code, _, err = full("stats", "tictactoe", "--db")
+    assert code == 2 and err.startswith("Error: ") and "--db" in err, err
