@@ -86,6 +86,20 @@ class Database:
         with self.engine.connect() as conn:
             return catalog.get(conn, name)
 
+    def stored_name(self, name: str) -> str:
+        """The name of the stored game ``name`` stands for: ``name`` itself, or, when no game has that
+        name, the only stored game of the family ``name``. Raises :class:`~gamedb.errors.GameNotFound`
+        (naming the family's games when there are several).
+
+        The other methods take a game's exact name; this is how a caller lets a
+        family's name stand for its one game, as the command line does.
+
+        >>> db.stored_name("tictactoe")
+        'tictactoe'
+        """
+        with self.engine.connect() as conn:
+            return catalog.stored_name(conn, name)
+
     def rules(self, name: str) -> tuple[GameRecord, Game]:
         """The stored game and its rules.
 

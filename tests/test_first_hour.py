@@ -120,3 +120,45 @@ def test_db_after_the_command_light_solve(tmp_path):
 def test_db_without_a_value_after_the_command(c4):
     code, _, err = full("stats", "tictactoe", "--db")
     assert code == 2 and err.startswith("Error: ") and "--db" in err, err
+
+
+# --- 5. a family's name stands for its one stored game -----------------------------------------------
+
+def test_a_family_name_finds_its_one_game(tmp_path):
+    path = tmp_path / "g.sqlite"
+    with Database(path, create=True) as db:
+        db.solve(make_game("connect4", width=3, height=3, connect=3))
+        db.solve(make_game("nim", max=5))
+    note = "Note: using connect4-3x3-k3, the one connect4 game in this database.\n"
+    expected = full("--db", str(path), "query", "connect4-3x3-k3", "2")
+    for args, shows in (
+        (["query", "connect4", "2"], expected[1]),
+        (["query", "connect4", "--json"], '"game": "connect4-3x3-k3"'),
+        (["stats", "connect4"], "connect4-3x3-k3 (connect4, solved)"),
+        (["verify", "connect4", "-q"], "OK: 694 positions of connect4-3x3-k3"),
+        (["export", "connect4", "--format", "jsonl"], '"position": "-"'),
+        (["play", "connect4"], "You play X"),
+    ):
+        code, out, err = full("--db", str(path), *args)
+        assert (code, err) == (0, note), (args, err)
+        assert shows in out, (args, out)
+        run = typed("--db", str(path), *args)
+        assert (run.returncode, run.stderr) == (0, note)
+        assert shows in run.stdout
+    run = typed("--db", str(path), "query", "connect4", "-", input="1\n")
+    assert run.stderr == note and json.loads(run.stdout)["game"] == "connect4-3x3-k3"
+    # a name that is a stored game's is that game, whatever the families
+    code, out, err = full("--db", str(path), "query", "nim", "3")
+    assert code == 0 and err == ""
+    # two games of the family: none is chosen, both are named
+    with Database(path) as db:
+        db.solve(make_game("connect4", width=4, height=3, connect=3))
+    for code, _out, err in (full("--db", str(path), "query", "connect4"), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", str(path), "query", "connect4"))):
+        assert code == 1
+        assert err == "Error: no game named 'connect4' in this database; 2 connect4 games are stored: connect4-3x3-k3, connect4-4x3-k3 (name one)\n"
+    code, _, err = full("--db", str(path), "query", "chess")
+    assert code == 1 and err == "Error: no game named 'chess' in this database (stored: connect4-3x3-k3, connect4-4x3-k3, nim)\n"
+    with Database(path, readonly=True) as db:  # the library takes exact names; stored_name is how a caller lets a family stand for its game
+        assert db.stored_name("nim") == "nim"
+        with pytest.raises(KeyError, match="2 connect4 games"):
+            db.stored_name("connect4")

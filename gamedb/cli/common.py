@@ -115,5 +115,19 @@ def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = 
     return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
 
 
+def stored_name(db: Database, name: str) -> str:
+    """The stored game a command's NAME stands for (:meth:`gamedb.api.Database.stored_name`); a family's name
+    that stands for its one game is said on stderr (:func:`family_note`)."""
+    found = db.stored_name(name)
+    if found != name:
+        err(family_note(name, found))
+    return found
+
+
+def family_note(asked: str, found: str) -> str:
+    """The note of a family's name standing for its one stored game (both paths of ``query`` say it)."""
+    return f"Note: using {found}, the one {asked} game in this database."
+
+
 def show_json(data: Any) -> None:
     out(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))

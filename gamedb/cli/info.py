@@ -12,7 +12,7 @@ from ..errors import GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
 from .argv import dash_reads_stdin
-from .common import command_args, err, handle_errors, open_database, out, show_json
+from .common import command_args, err, handle_errors, open_database, out, show_json, stored_name
 from .options import GameClassOption
 from .render import ProgressBars, value_text
 
@@ -131,6 +131,7 @@ def query_command(
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     db = open_database(ctx, readonly=True, game_class=game_class)
+    name = stored_name(db, name)
     if stdin:
         db.game(name).require_solved()  # before reading anything
 
@@ -159,7 +160,7 @@ def stats_command(
 ) -> None:
     """Counts of positions by result, the start position's value, timings."""
     db = open_database(ctx, readonly=True)
-    data = db.stats(name)
+    data = db.stats(stored_name(db, name))
     if as_json:
         show_json(data)
         return
@@ -192,6 +193,7 @@ def verify_command(
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
     db = open_database(ctx, readonly=True, game_class=game_class)
+    name = stored_name(db, name)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
     if as_json:

@@ -106,6 +106,7 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
     try:
         from ..answer_output import one_answer_text
         from ..answers import rules_missing_note
+        from .common import family_note
         from ..query import answer_positions
         from ..safe_text import NOTE_LIMIT
 
@@ -113,7 +114,10 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         if isinstance(answer, Exception):
             return None
         note = rules_missing_note(answer) if request.fmt == "table" else None
-        return one_answer_text(answer, request.fmt), (error_line(note, NOTE_LIMIT) if note else "")
+        notes = (error_line(family_note(request.name, record.name)) if record.name != request.name else "") + (
+            error_line(note, NOTE_LIMIT) if note else ""
+        )
+        return one_answer_text(answer, request.fmt), notes
     finally:
         conn.close()
 
@@ -122,8 +126,11 @@ def answer_stdin(request: QueryRequest, prepared: Prepared, stdin: IO[str], writ
     """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
     from ..answer_output import read_positions, write_many
     from ..query import answer_positions
+    from .common import family_note
 
     conn, reader, record, game = prepared
+    if record.name != request.name:
+        sys.stderr.write(error_line(family_note(request.name, record.name)))
     try:
         return write_many(
             lambda batch: answer_positions(reader, record, game, None, batch, boards=False), read_positions(stdin), request.fmt, write
