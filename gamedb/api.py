@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import sqlalchemy as sa
 
 from .answers import Answer
-from .errors import GamedbError, PositionNotFound
+from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
-from .query import answer_positions
+from .query import answer_positions, name_holders
 from .stats import positions, stats
 from .store import catalog
 from .store.database import DEFAULT_PATH, open_engine
@@ -215,6 +215,8 @@ class Database:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
             answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
+            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
+                answers = name_holders(reader_of(conn), record, positions, answers, self.game_classes)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):
@@ -295,3 +297,4 @@ class Database:
         from .store.transfer import copy_games
 
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
+

@@ -162,3 +162,41 @@ def test_a_family_name_finds_its_one_game(tmp_path):
         assert db.stored_name("nim") == "nim"
         with pytest.raises(KeyError, match="2 connect4 games"):
             db.stored_name("connect4")
+
+
+# --- 6. a heap past --max names the other stored game that has it ------------------------------------
+
+def test_a_heap_past_max_names_the_game_that_has_it(tmp_path):
+    path = tmp_path / "g.sqlite"
+    db = str(path)
+    assert typed("--db", db, "solve", "nim", "--max", "10", "-q").returncode == 0
+    code, out, err = full("--db", db, "solve", "nim", "--max", "20")
+    assert code == 0
+    other = out.split()[1].rstrip(":")
+    assert other.startswith("nim-") and other != "nim"
+    assert err == (f"Note: nim holds another game in this database; this one is stored as {other}: query it by that name "
+                   f"(--name chooses the name; --name nim --force replaces nim with this game).\n")
+    said = (f"Error: heap 15 is larger than --max 10 of game 'nim', and the octal periodicity theorem (Guy and Smith) does not apply "
+            f"to Nim, so only components up to 10 are known; the game '{other}' (max=20) has it: gamedb query {other} '3 15'\n")
+    for code, _out, err in (full("--db", db, "query", "nim", "3 15"), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", db, "query", "nim", "3 15"))):
+        assert (code, err) == (1, said)
+    # the command it gives answers
+    assert json.loads(typed("--db", db, "query", other, "3 15", "--json").stdout)["grundy"] == 3 ^ 15
+    # many positions: the error line names it too, on both paths
+    for out in (typed("--db", db, "query", "nim", "-", input="15\n").stdout, full("--db", db, "query", "nim", "-", input="15\n")[1]):
+        assert json.loads(out)["error"].endswith(f"; the game '{other}' (max=20) has it")
+    # past every stored game: the advice to solve with a larger --max stays
+    code, _, err = full("--db", db, "query", "nim", "25")
+    assert code == 1 and err.endswith("so only components up to 10 are known; solve again with a larger --max\n")
+    with Database(path, readonly=True) as database:  # the library's error says which game holds it, and names it in holders
+        with pytest.raises(KeyError) as caught:
+            database.probe("nim", "15")
+        assert caught.value.holders == (other,) and "gamedb query" not in str(caught.value)
+
+
+def test_stone_ix_past_max_names_the_game_that_has_it(tmp_path):
+    with Database(tmp_path / "s.sqlite", create=True) as db:
+        db.solve(make_game("stone-ix", max=2), "small")
+        db.solve(make_game("stone-ix", max=4), "large")
+        with pytest.raises(KeyError, match=r"has 3 stones of residue 0; this game was solved with --max 2; the game 'large' \(max=4\) has it$"):
+            db.probe("small", "c0=3,c1=1,c2=0,sum=0,turn=alice")

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..errors import GamedbError, InputError
+from ..errors import BeyondSolvedRange, GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
 from .argv import dash_reads_stdin
@@ -144,7 +145,13 @@ def query_command(
         if failed:
             raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
         return
-    answer = db.probe(name, position)
+    try:
+        answer = db.probe(name, position)
+    except BeyondSolvedRange as exc:  # another stored game holds it: the command that answers it
+        if not exc.holders:
+            raise
+        asked = f" {shlex.quote(position)}" if position is not None else ""
+        raise BeyondSolvedRange(f"{exc}: gamedb query {exc.holders[0]}{asked}", exc.holders) from None
     note = rules_missing_note(answer) if fmt == "table" else None
     sys.stdout.write(one_answer_text(answer, fmt))
     sys.stdout.flush()

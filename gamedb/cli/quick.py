@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..answers import Answer
+    from ..errors import GamedbError
     from .stored_read import Prepared
 
 from .argv import global_options
@@ -125,16 +129,21 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
 def answer_stdin(request: QueryRequest, prepared: Prepared, stdin: IO[str], write: Callable[[str], object]) -> tuple[int, int]:
     """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
     from ..answer_output import read_positions, write_many
-    from ..query import answer_positions
+    from ..errors import BeyondSolvedRange
+    from ..query import answer_positions, name_holders
     from .common import family_note
 
     conn, reader, record, game = prepared
     if record.name != request.name:
         sys.stderr.write(error_line(family_note(request.name, record.name)))
     try:
-        return write_many(
-            lambda batch: answer_positions(reader, record, game, None, batch, boards=False), read_positions(stdin), request.fmt, write
-        )
+        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
+            answers = answer_positions(reader, record, game, None, batch, boards=False)
+            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
+                answers = name_holders(reader, record, batch, answers)
+            return answers
+
+        return write_many(answer_batch, read_positions(stdin), request.fmt, write)
     finally:
         conn.close()
 
