@@ -224,12 +224,13 @@ class Database:
         return answers
 
     def query_json(self, name: str, position: str | None = None) -> dict[str, Any]:
-        """The value of a position and of every move from it, as ``gamedb query --json`` prints it.
+        """The value of a position and of every move from it, as ``gamedb query --json`` prints it: a dict
+        (:meth:`Answer.to_dict <gamedb.answers.Answer.to_dict>`; ``probe(...).to_json()`` is the JSON text).
 
         >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
         '3'
         """
-        return self.probe(name, position).to_json()
+        return self.probe(name, position).to_dict()
 
     def stats(self, name: str) -> dict[str, Any]:
         """Counts of the stored positions by result, the start position's value, timings.

@@ -75,6 +75,10 @@ class DatabaseError(GamedbError):
     """The file is not a usable gamedb database (wrong format, version, SQLite too old)."""
 
 
+class NoDatabase(DatabaseError):
+    """No database at the path given, and it was not to be created (``create=False``)."""
+
+
 class GameExists(GamedbError):
     """A game of that name is already stored."""
 

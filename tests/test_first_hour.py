@@ -200,3 +200,28 @@ def test_stone_ix_past_max_names_the_game_that_has_it(tmp_path):
         db.solve(make_game("stone-ix", max=4), "large")
         with pytest.raises(KeyError, match=r"has 3 stones of residue 0; this game was solved with --max 2; the game 'large' \(max=4\) has it$"):
             db.probe("small", "c0=3,c1=1,c2=0,sum=0,turn=alice")
+
+
+# --- 8. the Python API: to_json() is JSON text, to_dict() the object; no CLI options in its messages ----
+
+def test_to_json_is_text_and_to_dict_the_object(c4, tmp_path):
+    with Database(c4, readonly=True) as db:
+        answer = db.probe("tictactoe", "X...O....")
+        assert isinstance(answer.to_json(), str) and isinstance(answer.to_dict(), dict)
+        assert json.loads(answer.to_json()) == answer.to_dict() == db.query_json("tictactoe", "X...O....")
+        assert json.loads(answer.to_json(indent=None)) == answer.to_dict() and "\n" not in answer.to_json(indent=None)
+    # what --json prints is to_json()'s text
+    assert typed("--db", str(c4), "query", "tictactoe", "X...O....", "--json").stdout == answer.to_json() + "\n"
+    assert full("--db", str(c4), "query", "tictactoe", "X...O....", "--json")[1] == answer.to_json() + "\n"
+
+
+def test_a_missing_database_names_no_cli_option_in_python(tmp_path):
+    from gamedb.errors import DatabaseError
+
+    missing = tmp_path / "missing.sqlite"
+    with pytest.raises(DatabaseError) as caught:
+        Database(missing)
+    assert str(caught.value) == f"no database at {missing}" and "--" not in str(caught.value)
+    # the command line adds its own hint
+    for code, err in ((lambda r: (r.returncode, r.stderr))(typed("--db", str(missing), "query", "nim")), full("--db", str(missing), "stats", "nim")[::2]):
+        assert (code, err) == (1, f"Error: no database at {missing} (solve a game first, or pass --db)\n")

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import GamedbError
+from ..errors import GamedbError, NoDatabase
 from ..safe_text import cut_middle, escaped, json_escaped
 
 if TYPE_CHECKING:
@@ -68,6 +68,9 @@ def report_failure(exc: BaseException) -> int | None:
     (a bug) is left to raise. Used by every command (:func:`handle_errors`)
     and by the light solve path (:mod:`gamedb.cli.quick_solve`), which runs without Typer.
     """
+    if isinstance(exc, NoDatabase):  # the library names no command-line option; the command line does
+        err(f"Error: {exc} (solve a game first, or pass --db)")
+        return exc.exit_code
     if isinstance(exc, GamedbError):
         err(f"Error: {exc}")
         return exc.exit_code

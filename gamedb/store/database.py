@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from ..errors import DatabaseError, InputError
+from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .schema import metadata
 from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
@@ -168,7 +168,7 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
                 f"{shown(os.fspath(db))} is a SQLite database in memory, gone when the command ends: give a file path"
             )
         if not path.exists() and not create:
-            raise DatabaseError(f"no database at {path} (solve a game first, or pass --db)")
+            raise NoDatabase(f"no database at {path}")
         if path.exists() and path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
         if readonly:
