@@ -225,3 +225,34 @@ def test_a_missing_database_names_no_cli_option_in_python(tmp_path):
     # the command line adds its own hint
     for code, err in ((lambda r: (r.returncode, r.stderr))(typed("--db", str(missing), "query", "nim")), full("--db", str(missing), "stats", "nim")[::2]):
         assert (code, err) == (1, f"Error: no database at {missing} (solve a game first, or pass --db)\n")
+
+
+# --- 9. compact on a file it cannot write -------------------------------------------------------------
+
+def test_compact_of_a_read_only_file_says_so_in_one_line():
+    import shutil
+
+    from test_shared_files import _make_share, run_as_other_user
+
+    base, folder = _make_share("delete")
+    try:
+        db = folder / "games.sqlite"
+        code, out, err = run_as_other_user(["--db", str(db), "compact", "tictactoe"])
+        assert (code, out) == (1, "")
+        assert err == f"Error: cannot compact tictactoe: {db} is read-only here (Permission denied)\n"
+    finally:
+        os.chmod(folder, 0o755)
+        shutil.rmtree(base)
+
+
+def test_cannot_write_names_the_work_and_the_reason(tmp_path):
+    import errno as codes
+
+    from gamedb.store.locking import cannot_write
+
+    denied = OSError(codes.EROFS, "Read-only file system")
+    assert str(cannot_write("compact t", "/m/g.sqlite", denied)) == "cannot compact t: /m/g.sqlite is read-only here (Read-only file system)"
+    assert str(cannot_write("solve t", "/m/g.sqlite", denied, Path("/m/g.sqlite.lock"))) == (
+        "cannot solve t: the folder of /m/g.sqlite is read-only here (Read-only file system creating /m/g.sqlite.lock)"
+    )
+    assert str(cannot_write("copy t", "/m/g.sqlite", OSError(codes.EIO, "Input/output error"))) == "cannot copy t: Input/output error: /m/g.sqlite"
