@@ -273,17 +273,29 @@ def answer_lines(answer: Answer) -> list[str]:
         lines.append(f"outcome    {answer.outcome} ({who})")
         lines.append(f"value      {value_text(answer.result, answer.remoteness)} for the player to move")
     else:
-        winner = f" ({answer.winner} wins)" if answer.winner else ""
+        winner = f" ({answer.winner} wins{' with no turn limit' if answer.verdict.get('decided_by') else ''})" if answer.winner else ""
         lines.append(f"to move    {answer.player}")
         lines.append(f"value      {value_text(answer.result, answer.remoteness)}{winner}")
     if answer.grundy is not None:
         lines.append(f"grundy     {answer.grundy}")
     lines.append(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
-    lines += [f"{key.replace('_', ' ')}: {value}" for key, value in answer.verdict.items()]
+    lines += verdict_lines(answer.verdict)
     if answer.moves:
         lines.append(f"moves (best first; value for {mover_text(answer)}, plies to the end):")
         lines += move_lines(answer)
     return lines
+
+
+def verdict_lines(verdict: dict[str, Any]) -> list[str]:
+    """A family's verdict in words: the turn limit of ``cat-mouse-grid`` as one line, anything else ``key: value``."""
+    verdict = dict(verdict)
+    lines = []
+    if "turn_limit" in verdict and "winner_within_limit" in verdict:
+        limit, winner, decided = verdict.pop("turn_limit"), verdict.pop("winner_within_limit"), verdict.pop("decided_by", None)
+        verdict.pop("mouse_wins_within_limit", None)
+        why = f", decided by the turn limit (the mouse cannot reach the food within {limit} turns)" if decided else ""
+        lines.append(f"turn limit {limit}: the {winner} wins{why}")
+    return lines + [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()]
 
 
 def rules_missing_note(answer: Answer) -> str | None:
