@@ -256,3 +256,91 @@ def test_cannot_write_names_the_work_and_the_reason(tmp_path):
         "cannot solve t: the folder of /m/g.sqlite is read-only here (Read-only file system creating /m/g.sqlite.lock)"
     )
     assert str(cannot_write("copy t", "/m/g.sqlite", OSError(codes.EIO, "Input/output error"))) == "cannot copy t: Input/output error: /m/g.sqlite"
+
+
+# --- 7. one vocabulary for impartial games: next / previous ------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _alembic(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "alembic", *args], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def _view_rows(path: Path, game: str) -> list[tuple[str, str, str | None]]:
+    import sqlite3
+
+    con = sqlite3.connect(path)
+    try:
+        return con.execute("SELECT position, player, winner FROM positions WHERE game = ? ORDER BY code LIMIT 3", (game,)).fetchall()
+    finally:
+        con.close()
+
+
+def test_impartial_games_say_next_and_previous_everywhere(tmp_path):
+    for light in (True, False):  # a new file made without SQLAlchemy, and one made by the full path
+        path = tmp_path / f"{light}.sqlite"
+        if light:
+            assert typed("--db", str(path), "solve", "nim", "--max", "4", "-q").returncode == 0
+        else:
+            with Database(path, create=True) as db:
+                db.solve(make_game("nim", max=4))
+        with Database(path) as db:
+            db.solve(make_game("tictactoe"))
+        expected = [("0", "next", "previous"), ("1", "next", "next"), ("2", "next", "next")]
+        assert _view_rows(path, "nim") == expected
+        exported = [json.loads(line) for line in full("--db", str(path), "export", "nim", "--format", "jsonl")[1].splitlines()]
+        assert [(row["position"], row["player"], row["winner"]) for row in exported[:3]] == expected
+        csv_lines = full("--db", str(path), "export", "nim")[1].splitlines()
+        assert csv_lines[1] == "0,next,lose,previous,0,0,,0,0"
+        answers = [json.loads(typed("--db", str(path), "query", "nim", text, "--json").stdout) for text in ("0", "1")]
+        assert [(a["player"], a["winner"]) for a in answers] == [("next", "previous"), ("next", "next")]
+        # a partisan game keeps its players' names
+        assert _view_rows(path, "tictactoe")[0] == (".........", "X", None)
+        assert json.loads(full("--db", str(path), "export", "tictactoe", "--format", "jsonl")[1].splitlines()[0])["player"] == "X"
+
+
+def test_a_file_of_revision_0004_still_answers_and_db_upgrade_renames(tmp_path):
+    from gamedb.store.revisions import READABLE_OLDER
+
+    assert "0004" in READABLE_OLDER
+    path = tmp_path / "old.sqlite"
+    with Database(path, create=True) as db:
+        db.solve(make_game("nim", max=6))
+    down = _alembic("-x", f"db={path}", "downgrade", "0004")
+    assert down.returncode == 0, down.stderr
+    assert _view_rows(path, "nim")[0] == ("0", "first", "second")  # the view as 0004 made it
+    for args in (["query", "nim", "3 5", "--json"], ["stats", "nim"], ["list"], ["verify", "nim", "-q"], ["export", "nim"]):
+        code, out, err = full("--db", str(path), *args)
+        assert code == 0, (args, err)
+        run = typed("--db", str(path), *args)  # the light path answers it too
+        assert (run.returncode, run.stdout) == (0, out)
+    assert json.loads(typed("--db", str(path), "query", "nim", "3 5", "--json").stdout)["grundy"] == 6
+    # writing asks for the upgrade first
+    code, _, err = full("--db", str(path), "solve", "nim", "--max", "9", "--name", "more", "-q")
+    assert code == 1 and "gamedb db upgrade" in err
+    code, out, _ = full("--db", str(path), "db", "upgrade")
+    assert code == 0 and "from schema revision 0004 to 0005" in out
+    assert _view_rows(path, "nim")[0] == ("0", "next", "previous")
+
+
+def test_readable_older_revisions_differ_only_in_views(tmp_path):
+    """What lets a file at a READABLE_OLDER revision answer: its tables and indexes are exactly the newest's."""
+    import sqlite3
+
+    from gamedb.store.revisions import READABLE_OLDER
+
+    def objects(path: Path) -> dict[tuple[str, str], str]:
+        con = sqlite3.connect(path)
+        try:
+            rows = con.execute("SELECT type, name, sql FROM sqlite_master WHERE type IN ('table', 'index') AND name <> 'alembic_version'").fetchall()
+        finally:
+            con.close()
+        return {(kind, name): " ".join(str(sql).split()) for kind, name, sql in rows}
+
+    newest = tmp_path / "newest.sqlite"
+    assert _alembic("-x", f"db={newest}", "upgrade", "head").returncode == 0
+    for revision in READABLE_OLDER:
+        older = tmp_path / f"{revision}.sqlite"
+        assert _alembic("-x", f"db={older}", "upgrade", revision).returncode == 0
+        assert objects(older) == objects(newest), revision

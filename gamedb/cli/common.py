@@ -115,7 +115,9 @@ def open_database(ctx: typer.Context, *, create: bool = False, readonly: bool = 
 
     db = settings(ctx).db
     classes = [game_class] if game_class else []
-    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes)
+    # a SQLite file read-only (a sqlite:// URL as given); a server: reading only (an older schema whose views only differ answers)
+    server = "://" in db and not db.startswith("sqlite")
+    return Database(db, create=create, readonly=readonly and ("://" not in db or server), game_classes=classes)
 
 
 def stored_name(db: Database, name: str) -> str:

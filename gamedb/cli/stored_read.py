@@ -33,6 +33,7 @@ def open_solved(db: str, name: str) -> Prepared | None:
         return None
     from ..games import BUILTIN
     from ..store.record import record_from_mapping
+    from ..store.revisions import readable
     from ..store.rows import Reader
     from ..store.sqlite_file import check_sqlite_version, newest_revision, readonly_uri
 
@@ -44,8 +45,9 @@ def open_solved(db: str, name: str) -> Prepared | None:
     try:
         revision = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         reader = Reader(conn)
-        row = reader.game_row(name) if revision is not None and revision[0] == head else None
-        if row is None and revision is not None and revision[0] == head:  # a family's name: its one game
+        current = revision is not None and readable(revision[0], head)  # (a file whose views only are older reads the same)
+        row = reader.game_row(name) if current else None
+        if row is None and current:  # a family's name: its one game
             same_family = reader.names_of_family(name)
             row = reader.game_row(same_family[0]) if len(same_family) == 1 else None
         record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises

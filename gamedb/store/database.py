@@ -20,6 +20,7 @@ from sqlalchemy import event
 
 from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
+from .revisions import READABLE_OLDER
 from .schema import metadata
 from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
@@ -184,7 +185,7 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
         engine = _create_server_engine(url, db)
     try:
         with engine.begin() as conn:
-            _check_schema(conn, create=create and not readonly)
+            _check_schema(conn, create=create and not readonly, readonly=readonly)
     except DatabaseError:
         engine.dispose()
         raise
@@ -195,10 +196,10 @@ def open_engine(db: str | os.PathLike[str], *, create: bool = False, readonly: b
     return engine
 
 
-def _check_schema(conn: sa.Connection, *, create: bool) -> None:
+def _check_schema(conn: sa.Connection, *, create: bool, readonly: bool = False) -> None:
     head = head_revision()
     found = current_revision(conn)
-    if found == head:
+    if found == head or (readonly and found in READABLE_OLDER):  # older views only: every read answers the same
         return
     if found is None:
         tables = sa.inspect(conn).get_table_names()

@@ -12,6 +12,19 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+#: older schema revisions whose files differ from the newest revision's in their views only (the tables and
+#: indexes every read goes through are the same): such a file still answers every read -- query, stats,
+#: verify, export, list, serve -- without an upgrade; writing to it (solve, compact, db index) asks for
+#: `gamedb db upgrade` first. 0005 changed only the positions view. A revision that changes a table or an
+#: index empties this (tests/test_first_hour.py compares the tables and indexes of such a file with the newest).
+READABLE_OLDER = frozenset({"0004"})
+
+
+def readable(found: str | None, head: str | None) -> bool:
+    """Whether a file at schema revision ``found`` answers reads with the code of revision ``head``."""
+    return found is not None and (found == head or found in READABLE_OLDER)
+
+
 _REVISION = re.compile(r"^revision(?:\s*:\s*[\w\[\], |]+)?\s*=\s*['\"]([^'\"]+)['\"]\s*$", re.MULTILINE)
 _DOWN = re.compile(r"^down_revision(?:\s*:\s*[\w\[\], |]+)?\s*=\s*(None|['\"]([^'\"]+)['\"])\s*$", re.MULTILINE)
 
