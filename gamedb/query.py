@@ -60,7 +60,10 @@ def name_holders(
     named: list[Answer | GamedbError] = []
     for position, answer in zip(positions, answers, strict=True):
         if isinstance(answer, BeyondSolvedRange):
-            holders = [other for other, game, reason in others if isinstance(answer_positions(reader, other, game, reason, [position], boards=False)[0], Answer)]
+            holders = [
+                other for other, game, reason in others
+                if isinstance(answer_positions(reader, other, game, reason, [position], boards=False)[0], Answer)
+            ]
             if holders:
                 answer = BeyondSolvedRange(holders_message(str(answer), record, holders), tuple(g.name for g in holders))
         named.append(answer)

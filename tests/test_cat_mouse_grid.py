@@ -9,8 +9,8 @@ horizon (the unlimited game's value and remoteness for every position).
 from __future__ import annotations
 
 import json
-import sqlite3
 import random
+import sqlite3
 
 import pytest
 

@@ -31,6 +31,12 @@ def typed(*args: str, cwd: Path | None = None, input: str | None = None) -> subp
                           input=input if input is not None else "", timeout=300)
 
 
+def both(*args: str, input: str | None = None) -> list[tuple[int, str, str]]:
+    """``gamedb ARGS`` through both paths: [(exit code, stdout, stderr) of the full command line, of a process]."""
+    run = typed(*args, input=input)
+    return [full(*args, input=input), (run.returncode, run.stdout, run.stderr)]
+
+
 def full(*args: str, input: str | None = None) -> tuple[int, str, str]:
     """``gamedb ARGS`` through Typer only (the full command line), with no --db added."""
     result = CliRunner().invoke(app, list(args), input=input if input is not None else "")
@@ -56,7 +62,7 @@ def test_dash_after_double_dash_is_a_position(c4):
         start = db.probe("connect4-3x3-k3")
     assert start.position == "-"
     for args in (["query", "connect4-3x3-k3", "--", "-"], ["query", "--", "connect4-3x3-k3", "-"], ["query", "connect4-3x3-k3", "--position", "-"]):
-        for code, out, err in (full("--db", str(c4), *args), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", str(c4), *args))):
+        for code, out, err in both("--db", str(c4), *args):
             assert code == 0, err
             assert out.splitlines()[1] == "position   -", out  # the start, answered; stdin is not read
             assert f"value      {start.result} in {start.remoteness}" in out
@@ -153,7 +159,7 @@ def test_a_family_name_finds_its_one_game(tmp_path):
     # two games of the family: none is chosen, both are named
     with Database(path) as db:
         db.solve(make_game("connect4", width=4, height=3, connect=3))
-    for code, _out, err in (full("--db", str(path), "query", "connect4"), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", str(path), "query", "connect4"))):
+    for code, _out, err in both("--db", str(path), "query", "connect4"):
         assert code == 1
         assert err == "Error: no game named 'connect4' in this database; 2 connect4 games are stored: connect4-3x3-k3, connect4-4x3-k3 (name one)\n"
     code, _, err = full("--db", str(path), "query", "chess")
@@ -178,7 +184,7 @@ def test_a_heap_past_max_names_the_game_that_has_it(tmp_path):
                    f"(--name chooses the name; --name nim --force replaces nim with this game).\n")
     said = (f"Error: heap 15 is larger than --max 10 of game 'nim', and the octal periodicity theorem (Guy and Smith) does not apply "
             f"to Nim, so only components up to 10 are known; the game '{other}' (max=20) has it: gamedb query {other} '3 15'\n")
-    for code, _out, err in (full("--db", db, "query", "nim", "3 15"), (lambda r: (r.returncode, r.stdout, r.stderr))(typed("--db", db, "query", "nim", "3 15"))):
+    for code, _out, err in both("--db", db, "query", "nim", "3 15"):
         assert (code, err) == (1, said)
     # the command it gives answers
     assert json.loads(typed("--db", db, "query", other, "3 15", "--json").stdout)["grundy"] == 3 ^ 15

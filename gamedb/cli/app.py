@@ -69,7 +69,7 @@ class OneLineErrors(typer.core.TyperGroup):
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta[ARGS_KEY] = list(args)  # the command line as typed (after hoisting): `query NAME -- -` reads it
-        return super().parse_args(ctx, args)  # type: ignore[no-any-return]
+        return super().parse_args(ctx, args)
 
 
 def _click_exceptions() -> ModuleType:

@@ -110,9 +110,9 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
     try:
         from ..answer_output import one_answer_text
         from ..answers import rules_missing_note
-        from .common import family_note
         from ..query import answer_positions
         from ..safe_text import NOTE_LIMIT
+        from .common import family_note
 
         (answer,) = answer_positions(reader, record, game, None, [request.position])
         if isinstance(answer, Exception):
