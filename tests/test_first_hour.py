@@ -350,3 +350,18 @@ def test_readable_older_revisions_differ_only_in_views(tmp_path):
         older = tmp_path / f"{revision}.sqlite"
         assert _alembic("-x", f"db={older}", "upgrade", revision).returncode == 0
         assert objects(older) == objects(newest), revision
+
+
+def test_positions_view_on_postgresql(pg_url):
+    import sqlalchemy as sa
+
+    with Database(pg_url) as db:
+        db.solve(make_game("nim", max=3))
+        db.solve(make_game("tictactoe"))
+        with db.engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT position, player, winner FROM positions WHERE game = 'nim' ORDER BY code")).all()
+            start = conn.execute(sa.text("SELECT player, winner FROM positions WHERE game = 'tictactoe' AND position = 'XX.OO....'")).one()
+    assert [tuple(r) for r in rows] == [("0", "next", "previous"), ("1", "next", "next"), ("2", "next", "next"), ("3", "next", "next")]
+    assert tuple(start) == ("X", "X")
+    code, out, err = full("export", "nim", "--format", "csv", "--db", pg_url)  # --db after the command, on a server
+    assert code == 0 and out.splitlines()[1] == "0,next,lose,previous,0,0,,0,0", err
