@@ -91,13 +91,13 @@ QUERY_VALUE_OPTIONS = ("--position", "-p", "--format", "-f", "--game", "--db")
 @handle_errors
 def query_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`).")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`), or a family's name when one game of it is stored.")],
     position: Annotated[
         Optional[str],
         typer.Argument(
             metavar="POSITION",
             help="Position text; omitted means the start position; - reads positions one per line from stdin. "
-            "Text that starts with - goes after -- or in --position.",
+            "Text that starts with - goes after -- or in --position (after --, - alone is a position too).",
         ),
     ] = None,
     position_option: Annotated[
