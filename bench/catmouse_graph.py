@@ -126,7 +126,7 @@ def job_agree(args) -> dict:
 
     a, b = Database(args.db, readonly=True), Database(args.graph)
     texts = sample_texts(a, args.name, args.count, seed=3)
-    equal = sum(a.probe(args.name, text).to_json() == b.probe(args.name, text).to_json() for text in texts)
+    equal = sum(a.probe(args.name, text).to_dict() == b.probe(args.name, text).to_dict() for text in texts)
     return {"checked": len(texts), "equal": equal}
 
 

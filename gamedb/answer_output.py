@@ -42,7 +42,7 @@ Answered = Answer | GamedbError
 def one_answer_text(answer: Answer, fmt: str) -> str:
     """The whole output of a query for one position (safe on a terminal: see :func:`terminal_safe`)."""
     if fmt == "json":
-        text = json.dumps(answer.to_json(), indent=2, ensure_ascii=False) + "\n"
+        text = answer.to_json() + "\n"
     elif fmt == "jsonl":
         text = answer.json_line() + "\n"
     elif fmt == "csv":
@@ -91,7 +91,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
             parts = []
             for text, answer in zip(texts, answers, strict=True):
                 if fmt == "json":
-                    item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_json()
+                    item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
                     parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 elif fmt == "csv":
                     parts.append(_csv_text([_csv_row(answer, text)], header=first))

@@ -4,7 +4,7 @@ Both ways of answering a query -- the full path through SQLAlchemy
 (:class:`gamedb.api.Database`) and the light read path of a ``gamedb query``
 process (:mod:`gamedb.cli.quick`) -- build an :class:`Answer` with the same
 functions of :mod:`gamedb.query` and print it with :func:`answer_lines` or
-:meth:`Answer.to_json`, so they cannot disagree.
+:meth:`Answer.to_dict` (:meth:`Answer.to_json` as text), so they cannot disagree.
 
 Conventions (Gamesman, as GamesmanUni shows them): a position's ``result``
 and ``remoteness`` are for the player to move there. Each move carries both
@@ -54,7 +54,8 @@ class MoveValue:
         """Plies to the end after this move, counted from the position it is played from."""
         return None if self.remoteness is None else self.remoteness + 1
 
-    def to_json(self, impartial: bool) -> dict[str, Any]:
+    def to_dict(self, impartial: bool) -> dict[str, Any]:
+        """The move's object in ``moves`` of :meth:`Answer.to_dict`."""
         data: dict[str, Any] = {
             "move": self.move,
             "position": self.position,
@@ -104,8 +105,12 @@ class Answer:
         """``N-position`` or ``P-position`` for an impartial game, else None."""
         return OUTCOME_CLASS.get(self.result) if self.impartial else None
 
-    def to_json(self, impartial: bool | None = None) -> dict[str, Any]:
-        """The JSON object ``gamedb query --json`` prints (documented in the README)."""
+    def to_dict(self, impartial: bool | None = None) -> dict[str, Any]:
+        """The object ``gamedb query --json`` prints, as a dict (its fields are documented in the README).
+
+        >>> db.probe("tictactoe", "XX.OO....").to_dict()["best_move"]
+        '3'
+        """
         impartial = self.impartial if impartial is None else impartial
         data: dict[str, Any] = {
             "game": self.game,
@@ -121,7 +126,7 @@ class Answer:
             data["outcome"] = OUTCOME_CLASS.get(self.result)
         if impartial or self.grundy is not None:
             data["grundy"] = self.grundy
-        data["moves"] = [m.to_json(impartial) for m in self.moves] if impartial else [_partisan_move(m) for m in self.moves]
+        data["moves"] = [m.to_dict(impartial) for m in self.moves] if impartial else [_partisan_move(m) for m in self.moves]
         if not self.moves_complete:
             data["moves_complete"] = False
         data.update(self.verdict)
@@ -129,17 +134,29 @@ class Answer:
             data["rules_missing"] = self.rules_missing
         return data
 
+    def to_json(self, indent: int | None = 2) -> str:
+        """The JSON text ``gamedb query --json`` prints (without its final newline): :meth:`to_dict` encoded,
+        ``indent`` spaces deep (None: on one line).
+
+        >>> print(db.probe("tictactoe", "XX.OO....").to_json())  # doctest: +ELLIPSIS
+        {
+          "game": "tictactoe",
+          "position": "XX.OO....",
+        ...
+        """
+        return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
+
     def json_line(self) -> str:
-        """:meth:`to_json` as compact JSON text, one line (``json.dumps(..., ensure_ascii=False,
+        """:meth:`to_dict` as compact JSON text, one line (``json.dumps(..., ensure_ascii=False,
         separators=(",", ":"))``), as ``gamedb query NAME -`` writes it for every position.
 
         The usual answer (no verdict, note or cut move list) is written out
         directly, 3-4 times faster than building and encoding the object;
         ``tests/test_json_line.py`` holds the two equal for every family and
-        for hostile names and positions. Anything else encodes :meth:`to_json`.
+        for hostile names and positions. Anything else encodes :meth:`to_dict`.
         """
         if self.verdict or self.rules_missing is not None or not self.moves_complete:
-            return COMPACT_JSON.encode(self.to_json())
+            return COMPACT_JSON.encode(self.to_dict())
         impartial = self.impartial
         text = (
             f'{{"game":{_text(self.game)},"position":{_text(self.position)},"player":{_text(self.player)},'
@@ -166,7 +183,7 @@ COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 _text = json.encoder.encode_basestring
 
 
-#: each result as JSON text (a move's result is one of them, else FOR_MOVER and to_json() raise KeyError as well)
+#: each result as JSON text (a move's result is one of them, else FOR_MOVER and to_dict() raise KeyError as well)
 _RESULT_TEXT = {result: _text(result) for result in FOR_MOVER}
 
 
@@ -180,7 +197,7 @@ def _number(value: int | None) -> str:
 
 
 def _partisan_move(m: MoveValue) -> dict[str, Any]:
-    """:meth:`MoveValue.to_json` of a partisan game's move, written out: it runs for every move of every answer."""
+    """:meth:`MoveValue.to_dict` of a partisan game's move, written out: it runs for every move of every answer."""
     data = {
         "move": m.move,
         "position": m.position,
@@ -256,17 +273,29 @@ def answer_lines(answer: Answer) -> list[str]:
         lines.append(f"outcome    {answer.outcome} ({who})")
         lines.append(f"value      {value_text(answer.result, answer.remoteness)} for the player to move")
     else:
-        winner = f" ({answer.winner} wins)" if answer.winner else ""
+        winner = f" ({answer.winner} wins{' with no turn limit' if answer.verdict.get('decided_by') else ''})" if answer.winner else ""
         lines.append(f"to move    {answer.player}")
         lines.append(f"value      {value_text(answer.result, answer.remoteness)}{winner}")
     if answer.grundy is not None:
         lines.append(f"grundy     {answer.grundy}")
     lines.append(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
-    lines += [f"{key.replace('_', ' ')}: {value}" for key, value in answer.verdict.items()]
+    lines += verdict_lines(answer.verdict)
     if answer.moves:
         lines.append(f"moves (best first; value for {mover_text(answer)}, plies to the end):")
         lines += move_lines(answer)
     return lines
+
+
+def verdict_lines(verdict: dict[str, Any]) -> list[str]:
+    """A family's verdict in words: the turn limit of ``cat-mouse-grid`` as one line, anything else ``key: value``."""
+    verdict = dict(verdict)
+    lines = []
+    if "turn_limit" in verdict and "winner_within_limit" in verdict:
+        limit, winner, decided = verdict.pop("turn_limit"), verdict.pop("winner_within_limit"), verdict.pop("decided_by", None)
+        verdict.pop("mouse_wins_within_limit", None)
+        why = f", decided by the turn limit (the mouse cannot reach the food within {limit} turns)" if decided else ""
+        lines.append(f"turn limit {limit}: the {winner} wins{why}")
+    return lines + [f"{key.replace('_', ' ')}: {value}" for key, value in verdict.items()]
 
 
 def rules_missing_note(answer: Answer) -> str | None:

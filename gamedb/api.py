@@ -17,9 +17,9 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import sqlalchemy as sa
 
 from .answers import Answer
-from .errors import GamedbError, PositionNotFound
+from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
-from .query import answer_positions
+from .query import answer_positions, name_holders
 from .stats import positions, stats
 from .store import catalog
 from .store.database import DEFAULT_PATH, open_engine
@@ -89,6 +89,20 @@ class Database:
         """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`."""
         with self.engine.connect() as conn:
             return catalog.get(conn, name)
+
+    def stored_name(self, name: str) -> str:
+        """The name of the stored game ``name`` stands for: ``name`` itself, or, when no game has that
+        name, the only stored game of the family ``name``. Raises :class:`~gamedb.errors.GameNotFound`
+        (naming the family's games when there are several).
+
+        The other methods take a game's exact name; this is how a caller lets a
+        family's name stand for its one game, as the command line does.
+
+        >>> db.stored_name("tictactoe")
+        'tictactoe'
+        """
+        with self.engine.connect() as conn:
+            return catalog.stored_name(conn, name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
         """The stored game and its rules.
@@ -205,6 +219,8 @@ class Database:
         with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(conn, name)
             answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
+            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
+                answers = name_holders(reader_of(conn), record, positions, answers, self.game_classes)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):
@@ -212,12 +228,13 @@ class Database:
         return answers
 
     def query_json(self, name: str, position: str | None = None) -> dict[str, Any]:
-        """The value of a position and of every move from it, as ``gamedb query --json`` prints it.
+        """The value of a position and of every move from it, as ``gamedb query --json`` prints it: a dict
+        (:meth:`Answer.to_dict <gamedb.answers.Answer.to_dict>`; ``probe(...).to_json()`` is the JSON text).
 
         >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
         '3'
         """
-        return self.probe(name, position).to_json()
+        return self.probe(name, position).to_dict()
 
     def stats(self, name: str) -> dict[str, Any]:
         """Counts of the stored positions by result, the start position's value, timings.
@@ -285,3 +302,4 @@ class Database:
         from .store.transfer import copy_games
 
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
+

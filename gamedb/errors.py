@@ -54,8 +54,29 @@ class PositionNotFound(GamedbError, KeyError):
         return str(self.args[0]) if self.args else ""
 
 
+#: what a position past a solved game's bounds advises when no other stored game holds it
+LARGER_MAX = "solve again with a larger --max"
+
+
+class BeyondSolvedRange(PositionNotFound):
+    """The position is past the bounds the game was solved with (a heap larger than its ``--max``).
+
+    :class:`gamedb.api.Database` names, in the message and in ``holders``,
+    the other stored games of the same family that hold the position.
+    """
+
+    def __init__(self, message: str, holders: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        #: names of other stored games of the family that answer the position
+        self.holders = holders
+
+
 class DatabaseError(GamedbError):
     """The file is not a usable gamedb database (wrong format, version, SQLite too old)."""
+
+
+class NoDatabase(DatabaseError):
+    """No database at the path given, and it was not to be created (``create=False``)."""
 
 
 class GameExists(GamedbError):

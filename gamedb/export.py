@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterator
 
 import sqlalchemy as sa
 
+from .answers import impartial_players
 from .errors import InputError
 from .safe_text import json_escaped
 from .stats import positions
@@ -30,11 +31,15 @@ def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: 
         writer.writerow(COLUMNS)
         yield buffer.getvalue()
     for row in positions(engine, record):
+        if record.impartial:  # the player to move is "next", a winner "next" or "previous", as query says
+            player, winner = impartial_players(row["result"])
+        else:
+            player, winner = game.player_name(row["player"]), game.winner(row["player"], row["result"], row["remoteness"])
         item = {
             "position": row["text"],
-            "player": game.player_name(row["player"]),
+            "player": player,
             "result": row["result"],
-            "winner": game.winner(row["player"], row["result"], row["remoteness"]),
+            "winner": winner,
             "remoteness": row["remoteness"],
             "degree": row["degree"],
             "best_move": row["best_move"],

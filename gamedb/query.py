@@ -10,13 +10,13 @@ or :mod:`gamedb.solvers.heaps.sums`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
-from .errors import GamedbError, PositionNotFound
+from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
-from .store.record import GameRecord
+from .store.record import GameRecord, record_from_mapping
 from .store.rows import PositionRow, Reader, result_of
 from .values import move_sort_key
 
@@ -35,6 +35,54 @@ def answer_positions(
     if game is None:
         return probe_without_rules(reader, record, positions, reason or "the rules are not available")
     return probe_many(reader, record, game, positions, boards=boards)
+
+
+def name_holders(
+    reader: Reader, record: GameRecord, positions: Sequence[str | None], answers: list[Answer | GamedbError], game_classes: Collection[str] = ()
+) -> list[Answer | GamedbError]:
+    """``answers`` with each :class:`~gamedb.errors.BeyondSolvedRange` (a position past ``record``'s ``--max``) naming
+    the other solved games of the family that answer its position, in its message and ``holders``.
+
+    ``nim`` solved to 10 and ``nim-4038d771`` to 20: heap 15 of ``nim`` says
+    ``...; the game 'nim-4038d771' (max=20) has it``. Both paths of ``query`` use this.
+    """
+    others: list[tuple[GameRecord, Game | None, str | None]] = []
+    for other_name in reader.names_of_family(record.family):
+        row = reader.game_row(other_name) if other_name != record.name else None
+        try:
+            other = record_from_mapping(row) if row is not None else None
+        except GamedbError:  # a damaged game holds nothing
+            continue
+        if other is not None and other.solved:
+            others.append((other, *other.rules_or_reason(game_classes)))
+    if not others:
+        return answers
+    named: list[Answer | GamedbError] = []
+    for position, answer in zip(positions, answers, strict=True):
+        if isinstance(answer, BeyondSolvedRange):
+            holders = [
+                other for other, game, reason in others
+                if isinstance(answer_positions(reader, other, game, reason, [position], boards=False)[0], Answer)
+            ]
+            if holders:
+                answer = BeyondSolvedRange(holders_message(str(answer), record, holders), tuple(g.name for g in holders))
+        named.append(answer)
+    return named
+
+
+def holders_message(message: str, record: GameRecord, holders: list[GameRecord]) -> str:
+    """``message`` (a position past ``record``'s bounds) naming the other games that hold the position instead of
+    advising a larger solve: ``...; the game 'nim-4038d771' (max=20) has it``."""
+    for advice in (f"; {LARGER_MAX}", f" ({LARGER_MAX})"):
+        message = message.removesuffix(advice)
+
+    def differs(other: GameRecord) -> str:
+        shown = ", ".join(f"{key}={value}" for key, value in sorted(other.parameters.items()) if record.parameters.get(key) != value)
+        return f"{other.name!r} ({shown})" if shown else repr(other.name)
+
+    if len(holders) == 1:
+        return f"{message}; the game {differs(holders[0])} has it"
+    return f"{message}; the games {', '.join(map(differs, holders))} have it"
 
 
 def probe(reader: Reader, record: GameRecord, game: Game, position: str | None = None) -> Answer:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import sqlite3
 
 import pytest
 
@@ -101,7 +102,10 @@ def test_turn_limit_decides(fresh_db):
         assert game.verdict(start.result, start.remoteness, start.player) == {
             "turn_limit": limit,
             "mouse_wins_within_limit": answer,
+            "winner_within_limit": "mouse" if answer else "cat",
+            "decided_by": None if answer else "turn limit",  # a mouse win in 15: the limit 14 gives it to the cat
         }
+        assert (start.result, start.winner) == ("win", "mouse")  # the unlimited game's, whatever the limit
         assert leetcode_answer(start, limit) is answer
         assert leetcode_topdown(grid, 1, 1, limit) is answer
 
@@ -331,21 +335,32 @@ def test_cli_errors(cli, db_path):
     assert run.exit_code == 1 and "not reachable" in run.stderr
 
 
-def test_winner_follows_the_turn_limit(cli):
-    """LeetCode 1728 always has a winner: a mouse win that needs more turns than the limit, or a draw, is the cat's."""
+def test_winner_and_the_turn_limit_say_one_thing(cli):
+    """``result``, ``remoteness`` and ``winner`` are the unlimited game's (None for a draw), as in the positions view and
+    export; LeetCode 1728's reading under the limit is ``winner_within_limit``, and ``decided_by`` says when the limit
+    gives the cat what it does not win without it (a draw, or a mouse win that takes longer)."""
     corridor = '["M.......F","#########","C........"]'  # the cat cannot reach the food's row in time: the mouse runs
     assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "far", "--turn-limit", "14", "-q").exit_code == 0
     data = json.loads(cli("query", "far", "--json").stdout)
-    assert (data["result"], data["mouse_wins_within_limit"]) == ("win", data["remoteness"] <= 14)
-    assert data["winner"] == ("mouse" if data["remoteness"] <= 14 else "cat")
-    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "near", "--turn-limit", str(data["remoteness"]), "-q").exit_code == 0
-    assert json.loads(cli("query", "near", "--json").stdout)["winner"] == "mouse"  # eating on the last allowed turn wins
-    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "short", "--turn-limit", str(data["remoteness"] - 1), "-q").exit_code == 0
-    assert json.loads(cli("query", "short", "--json").stdout)["winner"] == "cat"
+    assert (data["player"], data["result"], data["winner"], data["remoteness"]) == ("mouse", "win", "mouse", 15)
+    assert (data["mouse_wins_within_limit"], data["winner_within_limit"], data["decided_by"]) == (False, "cat", "turn limit")
+    plain = cli("query", "far").stdout.splitlines()
+    assert "value      win in 15 (mouse wins with no turn limit)" in plain
+    assert "turn limit 14: the cat wins, decided by the turn limit (the mouse cannot reach the food within 14 turns)" in plain
+    assert cli("solve", "cat-mouse-grid", "--grid", corridor, "--name", "near", "--turn-limit", "15", "-q").exit_code == 0
+    data = json.loads(cli("query", "near", "--json").stdout)  # eating on the last allowed turn wins
+    assert (data["winner"], data["winner_within_limit"], data["decided_by"]) == ("mouse", "mouse", None)
+    assert "turn limit 15: the mouse wins" in cli("query", "near").stdout.splitlines()
     draw = '["...#F",".#.##","M.C.."]'
     assert cli("solve", "cat-mouse-grid", "--grid", draw, "--name", "stuck", "-q").exit_code == 0
     data = json.loads(cli("query", "stuck", "--json").stdout)
-    assert (data["result"], data["winner"]) == ("draw", "cat")
-    exported = [json.loads(line) for line in cli("export", "short", "--format", "jsonl").stdout.splitlines()]
-    start = next(row for row in exported if row["position"] == "mouse=r0c0,cat=r2c0,turn=mouse")
-    assert start["winner"] == "cat"
+    assert (data["result"], data["winner"], data["winner_within_limit"], data["decided_by"]) == ("draw", None, "cat", "turn limit")
+    # a cat win is the cat's with or without the limit
+    cat_to_move = json.loads(cli("query", "far", "mouse=r0c7,cat=r2c0,turn=cat", "--json").stdout)
+    assert (cat_to_move["result"], cat_to_move["winner"], cat_to_move["decided_by"]) == ("lose", "mouse", None)
+    # export and the positions view: the unlimited game's winner, as query's `winner`
+    exported = {row["position"]: row for row in map(json.loads, cli("export", "stuck", "--format", "jsonl").stdout.splitlines())}
+    assert exported["mouse=r2c0,cat=r2c2,turn=mouse"]["winner"] is None
+    con = sqlite3.connect(cli.db_path)
+    assert con.execute("SELECT result, winner FROM positions WHERE game = 'far' AND position = 'mouse=r0c0,cat=r2c0,turn=mouse'").fetchone() == ("win", "mouse")
+    con.close()

@@ -62,7 +62,7 @@ def test_seed_example_and_grundy_is_the_xor_of_the_runs(flip_db):
     assert answer.grundy == g[3] ^ g[1] ^ g[2] ^ g[4]
     assert answer.player == "next"  # an impartial position: the player to move, whoever that is
     assert answer.outcome == ("N-position" if answer.grundy else "P-position")
-    assert answer.to_json(impartial=True)["grundy"] == answer.grundy
+    assert answer.to_dict(impartial=True)["grundy"] == answer.grundy
 
 
 def test_long_runs_use_the_proven_period(flip_db):

@@ -15,7 +15,7 @@ def test_nim_sum_is_the_xor_and_lists_every_legal_move(fresh_db):
     assert [row["grundy"] for row in db.positions("nim")] == list(range(21))
     answer = db.probe("nim", "3 5 7")
     assert (answer.grundy, answer.result, answer.winner, answer.degree) == (3 ^ 5 ^ 7, "win", "next", 15)
-    assert answer.outcome == "N-position" and answer.to_json()["outcome"] == "N-position"
+    assert answer.outcome == "N-position" and answer.to_dict()["outcome"] == "N-position"
     assert {m.move: m.position for m in answer.moves} == nim_moves((3, 5, 7))
     for m in answer.moves:
         g = 0
@@ -24,7 +24,7 @@ def test_nim_sum_is_the_xor_and_lists_every_legal_move(fresh_db):
         assert (m.grundy, m.result) == (g, "win" if g else "lose")
     assert answer.moves[0].move == answer.best_move
     assert answer.moves[0].grundy == 0
-    assert answer.to_json(impartial=True)["moves"][0]["grundy"] == 0
+    assert answer.to_dict(impartial=True)["moves"][0]["grundy"] == 0
     # a lost sum: every move wins for the opponent
     lost = db.probe("nim", "1 2 3")
     assert lost.result == "lose" and lost.winner == "previous" and lost.outcome == "P-position" and all(m.result == "win" for m in lost.moves)

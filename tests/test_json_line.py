@@ -1,8 +1,8 @@
-"""`Answer.json_line()` is `Answer.to_json()` encoded compactly, byte for byte.
+"""`Answer.json_line()` is `Answer.to_dict()` encoded compactly, byte for byte.
 
 `gamedb query NAME -` writes every answer with `json_line()`, which writes the
 usual answer out directly instead of building and encoding the object; the
-JSON object itself stays defined once, by `to_json()`. Checked here for the
+JSON object itself stays defined once, by `to_dict()`. Checked here for the
 answers of every family (solved small, as tests/test_conformance.py sizes
 them) and for made-up answers with every kind of text a file may hold.
 """
@@ -27,7 +27,7 @@ from test_conformance import SMALL  # noqa: E402  (the small options of every fa
 
 
 def _compact(answer: Answer) -> str:
-    return json.dumps(answer.to_json(), ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(answer.to_dict(), ensure_ascii=False, separators=(",", ":"))
 
 
 def _stored_texts(path: Path, name: str) -> list[str]:

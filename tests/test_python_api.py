@@ -5,6 +5,7 @@ import doctest
 
 import pytest
 
+import gamedb.answers
 import gamedb.api
 from gamedb import Database, make_game
 from gamedb.errors import PositionError, PositionNotFound
@@ -23,6 +24,8 @@ def test_docstring_examples_run(ttt, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # the module's own example writes ttt.sqlite where it stands
     result = doctest.testmod(gamedb.api, extraglobs={"db": ttt}, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 8 and result.failed == 0
+    result = doctest.testmod(gamedb.answers, extraglobs={"db": ttt}, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 2 and result.failed == 0
 
 
 @pytest.mark.parametrize("method", ["probe", "get", "probe_many", "positions", "verify", "stats", "games"])

@@ -19,7 +19,8 @@ import typer
 
 from ..games import family_names
 from . import data, info, maintenance, play, serve, solve
-from .common import EXIT_INTERRUPTED, Settings, err, out
+from .argv import hoist_global_options
+from .common import ARGS_KEY, EXIT_INTERRUPTED, Settings, err, out
 from .help_format import use_plain_argument_names
 
 use_plain_argument_names()
@@ -42,6 +43,7 @@ class OneLineErrors(typer.core.TyperGroup):
         windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
+        args = hoist_global_options(list(sys.argv[1:] if args is None else args))  # `gamedb stats NAME --db FILE`
         if not windows_expand_args:  # Click 8.0.0 has no such parameter: passed on only when asked for
             extra["windows_expand_args"] = False
         if not standalone_mode:
@@ -63,6 +65,11 @@ class OneLineErrors(typer.core.TyperGroup):
             err("Aborted.")
             sys.exit(EXIT_INTERRUPTED)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        ctx.meta[ARGS_KEY] = list(args)  # the command line as typed (after hoisting): `query NAME -- -` reads it
+        return super().parse_args(ctx, args)
 
 
 def _click_exceptions() -> ModuleType:

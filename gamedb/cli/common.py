@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..errors import GamedbError
+from ..errors import GamedbError, NoDatabase
 from ..safe_text import cut_middle, escaped, json_escaped
 
 if TYPE_CHECKING:
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..api import Database
 
 EXIT_INTERRUPTED = 130
+#: where the root command keeps the command line it parsed (``ctx.meta``, shared by every command's context)
+ARGS_KEY = "gamedb.args"
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -66,6 +68,9 @@ def report_failure(exc: BaseException) -> int | None:
     (a bug) is left to raise. Used by every command (:func:`handle_errors`)
     and by the light solve path (:mod:`gamedb.cli.quick_solve`), which runs without Typer.
     """
+    if isinstance(exc, NoDatabase):  # the library names no command-line option; the command line does
+        err(f"Error: {exc} (solve a game first, or pass --db)")
+        return exc.exit_code
     if isinstance(exc, GamedbError):
         err(f"Error: {exc}")
         return exc.exit_code
@@ -100,6 +105,15 @@ def settings(ctx: typer.Context) -> Settings:
     return root.obj
 
 
+def command_args(ctx: typer.Context) -> list[str] | None:
+    """The running command's arguments as typed (after its name), or None when it runs without the root command."""
+    args = ctx.meta.get(ARGS_KEY)
+    if args is None:
+        return None
+    name = ctx.info_name
+    return list(args[args.index(name) + 1 :]) if name in args else None
+
+
 def open_database(
     ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
 ) -> Database:
@@ -113,6 +127,20 @@ def open_database(
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
     return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes, budget=budget)
+
+
+def stored_name(db: Database, name: str) -> str:
+    """The stored game a command's NAME stands for (:meth:`gamedb.api.Database.stored_name`); a family's name
+    that stands for its one game is said on stderr (:func:`family_note`)."""
+    found = db.stored_name(name)
+    if found != name:
+        err(family_note(name, found))
+    return found
+
+
+def family_note(asked: str, found: str) -> str:
+    """The note of a family's name standing for its one stored game (both paths of ``query`` say it)."""
+    return f"Note: using {found}, the one {asked} game in this database."
 
 
 def show_json(data: Any) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import err, handle_errors, open_database, out, show_json
+from .common import err, handle_errors, open_database, out, show_json, stored_name
 from .options import GameClassOption
 from .render import ProgressBars
 
@@ -94,6 +94,7 @@ def export_command(
     from ..export import export_lines
 
     db = open_database(ctx, readonly=True, game_class=game_class)
+    name = stored_name(db, name)
     record = db.game(name)
     lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game

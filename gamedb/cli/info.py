@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..errors import GamedbError, InputError
+from ..errors import BeyondSolvedRange, GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
-from .common import err, handle_errors, open_database, out, show_json
+from .argv import dash_reads_stdin
+from .common import command_args, err, handle_errors, open_database, out, show_json, stored_name
 from .options import GameClassOption
 from .render import ProgressBars, value_text
 
@@ -82,16 +84,20 @@ def list_command(
             err(r["problem"])
 
 
+#: the query options that take a value (a `-` after one of them is its value)
+QUERY_VALUE_OPTIONS = ("--position", "-p", "--format", "-f", "--game", "--db")
+
+
 @handle_errors
 def query_command(
     ctx: typer.Context,
-    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`).")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game (see `gamedb list`), or a family's name when one game of it is stored.")],
     position: Annotated[
         Optional[str],
         typer.Argument(
             metavar="POSITION",
             help="Position text; omitted means the start position; - reads positions one per line from stdin. "
-            "Text that starts with - goes after -- or in --position.",
+            "Text that starts with - goes after -- or in --position (after --, - alone is a position too).",
         ),
     ] = None,
     position_option: Annotated[
@@ -117,7 +123,8 @@ def query_command(
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")
-    stdin = position_option is None and position == "-"
+    typed = command_args(ctx)  # after --, `-` is a position (Connect-Four's start), not stdin
+    stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed, QUERY_VALUE_OPTIONS))
     position = position_option if position_option is not None else position
     if as_json and fmt not in (None, "json"):
         raise InputError(f"--json and --format {fmt} ask for different formats")
@@ -125,6 +132,7 @@ def query_command(
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     db = open_database(ctx, readonly=True, game_class=game_class, short=True)
+    name = stored_name(db, name)
     if stdin:
         db.game(name).require_solved()  # before reading anything
 
@@ -137,7 +145,13 @@ def query_command(
         if failed:
             raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
         return
-    answer = db.probe(name, position)
+    try:
+        answer = db.probe(name, position)
+    except BeyondSolvedRange as exc:  # another stored game holds it: the command that answers it
+        if not exc.holders:
+            raise
+        asked = f" {shlex.quote(position)}" if position is not None else ""
+        raise BeyondSolvedRange(f"{exc}: gamedb query {exc.holders[0]}{asked}", exc.holders) from None
     note = rules_missing_note(answer) if fmt == "table" else None
     sys.stdout.write(one_answer_text(answer, fmt))
     sys.stdout.flush()
@@ -153,7 +167,7 @@ def stats_command(
 ) -> None:
     """Counts of positions by result, the start position's value, timings."""
     db = open_database(ctx, readonly=True)
-    data = db.stats(name)
+    data = db.stats(stored_name(db, name))
     if as_json:
         show_json(data)
         return
@@ -186,6 +200,7 @@ def verify_command(
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
     db = open_database(ctx, readonly=True, game_class=game_class)
+    name = stored_name(db, name)
     with ProgressBars(quiet) as bars:
         report = db.verify(name, progress=bars)
     if as_json:

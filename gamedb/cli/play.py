@@ -8,7 +8,7 @@ import typer
 
 from ..errors import InputError
 from ..safe_text import escaped
-from .common import handle_errors, open_database, out
+from .common import handle_errors, open_database, out, stored_name
 from .options import GameClassOption
 from .render import show_position, value_text
 
@@ -27,6 +27,7 @@ def play_command(
     from ..play import PlaySession
 
     db = open_database(ctx, readonly=True, game_class=game_class, short=True)
+    name = stored_name(db, name)
     record, game = db.rules(name)
     players = list(game.players)
     if as_player is None:

@@ -23,6 +23,10 @@ from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..answers import Answer
+    from ..errors import GamedbError
     from .stored_read import Prepared
 
 from .argv import global_options
@@ -54,10 +58,13 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     from ..answer_output import FORMATS
     positional: list[str] = []
     options: dict[str, str] = {}
+    literal = 0  # how many of the positionals came after --, taken as written (`-` is then a position)
     rest = iter(args[1:])
     for arg in rest:
         if arg == "--":
-            positional.extend(rest)
+            tail = list(rest)
+            positional.extend(tail)
+            literal = len(tail)
         elif arg == "--json":
             options["json"] = "json"
         elif arg in ("--format", "--position", "-f", "-p"):
@@ -80,7 +87,7 @@ def parse_query(argv: list[str]) -> QueryRequest | None:
     if "json" in options and options.get("format", "json") != "json":
         return None
     position = options.get("position", positional[1] if len(positional) == 2 else None)
-    stdin = "position" not in options and position == "-"
+    stdin = "position" not in options and position == "-" and literal == 0
     fmt = options.get("json") or options.get("format") or ("jsonl" if stdin else "table")
     if fmt not in FORMATS:
         return None
@@ -105,12 +112,16 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
         from ..answers import rules_missing_note
         from ..query import answer_positions
         from ..safe_text import NOTE_LIMIT
+        from .common import family_note
 
         (answer,) = answer_positions(reader, record, game, None, [request.position])
         if isinstance(answer, Exception):
             return None
         note = rules_missing_note(answer) if request.fmt == "table" else None
-        return one_answer_text(answer, request.fmt), (error_line(note, NOTE_LIMIT) if note else "")
+        notes = (error_line(family_note(request.name, record.name)) if record.name != request.name else "") + (
+            error_line(note, NOTE_LIMIT) if note else ""
+        )
+        return one_answer_text(answer, request.fmt), notes
     finally:
         conn.close()
 
@@ -118,13 +129,21 @@ def answer_text(request: QueryRequest) -> tuple[str, str] | None:
 def answer_stdin(request: QueryRequest, prepared: Prepared, stdin: IO[str], write: Callable[[str], object]) -> tuple[int, int]:
     """Answer the positions on ``stdin`` (``gamedb query NAME -``); returns (answered, failed)."""
     from ..answer_output import read_positions, write_many
-    from ..query import answer_positions
+    from ..errors import BeyondSolvedRange
+    from ..query import answer_positions, name_holders
+    from .common import family_note
 
     conn, reader, record, game = prepared
+    if record.name != request.name:
+        sys.stderr.write(error_line(family_note(request.name, record.name)))
     try:
-        return write_many(
-            lambda batch: answer_positions(reader, record, game, None, batch, boards=False), read_positions(stdin), request.fmt, write
-        )
+        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
+            answers = answer_positions(reader, record, game, None, batch, boards=False)
+            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
+                answers = name_holders(reader, record, batch, answers)
+            return answers
+
+        return write_many(answer_batch, read_positions(stdin), request.fmt, write)
     finally:
         conn.close()
 

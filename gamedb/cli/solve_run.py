@@ -36,7 +36,11 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, en
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
         if name is None and report.name != game.default_name():
-            err(f"Note: {game.default_name()} holds another game in this database; this one is stored as {report.name} (--name chooses the name).")
+            taken = game.default_name()
+            err(
+                f"Note: {taken} holds another game in this database; this one is stored as {report.name}: query it by that name "
+                f"(--name chooses the name; --name {taken} --force replaces {taken} with this game)."
+            )
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return

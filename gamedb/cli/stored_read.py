@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
 
 def open_solved(db: str, name: str) -> Prepared | None:
-    """(connection, reader, record, rules) of the solved game ``name`` in the SQLite file ``db``, opened read-only;
+    """(connection, reader, record, rules) of the solved game ``name`` (or of the one game of the family ``name``:
+    ``record.name`` says which) in the SQLite file ``db``, opened read-only;
     None when only the full path can read it: a server URL, no such file, an older or newer schema, no such
     game, an unsolved one, a plugin's family or a ``module:Class`` the file names."""
     if "://" in db:
@@ -45,7 +46,11 @@ def open_solved(db: str, name: str) -> Prepared | None:
     try:
         revision = check_schema(conn, db, budget=read_budget())  # only gamedb's objects, before any row is read
         reader = Reader(conn)
-        row = reader.game_row(name) if revision == head else None
+        current = revision == head
+        row = reader.game_row(name) if current else None
+        if row is None and current:  # a family's name: its one game
+            same_family = reader.names_of_family(name)
+            row = reader.game_row(same_family[0]) if len(same_family) == 1 else None
         record = record_from_mapping(row) if row is not None else None  # checked: a damaged row raises
         if record is None or not record.solved or record.family not in BUILTIN:
             conn.close()  # a plugin's game, or a module:Class the file names: the full path decides

@@ -264,8 +264,8 @@ class Game(ABC):
     def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
         """Who wins from a position whose stored value is ``result`` for ``player`` (None: tie or draw).
 
-        A family whose rules add a verdict on top of the stored value (the
-        turn limit of ``cat-mouse-grid``) overrides this.
+        A reading of the value under extra rules (the turn limit of
+        ``cat-mouse-grid``) goes in :meth:`verdict`, not here.
         """
         if result == "win":
             return self.player_name(player)

@@ -24,7 +24,7 @@ import re
 from itertools import product
 from typing import Any, NamedTuple
 
-from ..errors import PositionError, PositionNotFound
+from ..errors import LARGER_MAX, BeyondSolvedRange, PositionError
 from ..values import LOSE, WIN
 from .base import Capabilities, Game, Param, bounded_int, require_int, short_number
 
@@ -127,10 +127,10 @@ class StoneIX(Game):
             for residue in range(3):
                 count = bounded_int(match.group(residue + 1), widest)
                 if count is None:
-                    raise PositionNotFound(
+                    raise BeyondSolvedRange(
                         f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
                         f"stones of residue {residue}; "
-                        f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
+                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
                     )
                 counts.append(count)
             removed = bounded_int(match.group(4), 2)
@@ -160,8 +160,8 @@ class StoneIX(Game):
             raise PositionError(f"bad stone-ix position {_shorten(text)!r}: expected {self.position_syntax}")
         for residue, count in enumerate(state.counts):
             if count > self.max_count:
-                raise PositionNotFound(
+                raise BeyondSolvedRange(
                     f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
-                    f"this game was solved with --max {self.max_count} (solve again with a larger --max)"
+                    f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
                 )
         return state

@@ -49,10 +49,32 @@ def get(conn: sa.Connection, name: str) -> GameRecord:
 
 
 def not_found(conn: sa.Connection, name: str) -> GameNotFound:
-    """The error for a game ``name`` that is not stored, naming the stored games."""
-    names = [r.name for r in all_games(conn)]
-    hint = f" (stored: {', '.join(names)})" if names else " (the database holds no games yet)"
-    return GameNotFound(f"no game named {name!r} in this database{hint}")
+    """The error for a game ``name`` that is not stored, naming the stored games (those of family ``name`` first)."""
+    return GameNotFound(not_found_message(name, family_games(conn, name), [r.name for r in all_games(conn)]))
+
+
+def not_found_message(name: str, of_family: list[str], stored: list[str]) -> str:
+    """Why ``name`` finds no game: the games of the family ``name`` when there are some, else every stored game."""
+    if len(of_family) > 1:
+        return f"no game named {name!r} in this database; {len(of_family)} {name} games are stored: {', '.join(of_family)} (name one)"
+    hint = f" (stored: {', '.join(stored)})" if stored else " (the database holds no games yet)"
+    return f"no game named {name!r} in this database{hint}"
+
+
+def family_games(conn: sa.Connection, family: str) -> list[str]:
+    """The names of the stored games of ``family``, by name."""
+    return list(conn.execute(sa.text("SELECT name FROM game WHERE family = :f ORDER BY name"), {"f": family}).scalars())
+
+
+def stored_name(conn: sa.Connection, name: str) -> str:
+    """``name`` when a game has that name; else the one stored game of the family ``name`` (``connect4`` finds
+    ``connect4-4x4``); else :class:`~gamedb.errors.GameNotFound`, naming the games of that family if several."""
+    if conn.execute(sa.text("SELECT 1 FROM game WHERE name = :n"), {"n": name}).first() is not None:
+        return name
+    found = family_games(conn, name)
+    if len(found) == 1:
+        return found[0]
+    raise not_found(conn, name)
 
 
 def all_games(conn: sa.Connection) -> list[GameRecord]:

@@ -42,7 +42,7 @@ def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
     record.require_solved()
     path = sqlite_file(engine)
     before = path.stat().st_size if path is not None else None
-    with solve_lock(engine, record.name):
+    with solve_lock(engine, record.name, "compact"):
         with engine.begin() as conn:
             removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
             for name in WORKING_TABLES:

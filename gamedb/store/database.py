@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy import event
 
-from ..errors import DatabaseError, InputError
+from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .file_check import check_file, check_schema, set_budget
 from .schema import metadata
@@ -217,7 +217,7 @@ def open_engine(
                 f"{shown(os.fspath(db))} is a SQLite database in memory, gone when the command ends: give a file path"
             )
         if not path.exists() and not create:
-            raise DatabaseError(f"no database at {path} (solve a game first, or pass --db)")
+            raise NoDatabase(f"no database at {path}")
         check_file(path, os.fspath(db))  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)

@@ -27,6 +27,7 @@ holds any lock in it.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import secrets
@@ -119,8 +120,9 @@ def _end_orphans(conn: sa.Connection, name: str) -> None:
 
 
 @contextmanager
-def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
-    """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken."""
+def solve_lock(engine: sa.Engine, name: str, verb: str = "solve") -> Iterator[None]:
+    """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken. ``verb`` is the work the
+    lock is for (``solve``, ``compact``, ``copy``), as a file that cannot be written says it cannot be done."""
     busy = SolveInProgress(f"game {name!r} is being solved by another process right now; wait for it to finish")
     if engine.dialect.name == "sqlite":
         db_path = _db_path(engine)
@@ -128,7 +130,7 @@ def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
             yield
             return
         lock = _ofd_lock if _ofd_supported() else _file_lock
-        with lock(db_path, _offset(name), busy):
+        with lock(db_path, _offset(name), busy, f"{verb} {name}"):
             yield
     elif engine.dialect.name == "postgresql":
         with engine.connect() as conn:
@@ -146,15 +148,25 @@ def solve_lock(engine: sa.Engine, name: str) -> Iterator[None]:
         yield
 
 
+def cannot_write(doing: str, db_path: str, exc: OSError, lock_path: Path | None = None) -> GamedbError:
+    """One line: ``doing`` (``compact tictactoe``) cannot be done because the file (or, for ``lock_path``, its
+    folder) cannot be written -- read-only -- or for another reason the system gives."""
+    where = f"the folder of {db_path}" if lock_path is not None else db_path
+    creating = f" creating {lock_path}" if lock_path is not None else ""
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return GamedbError(f"cannot {doing}: {where} is read-only here ({exc.strerror}{creating})")
+    return GamedbError(f"cannot {doing}: {exc.strerror}{creating}: {db_path}")
+
+
 @contextmanager
-def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[None]:
+def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress, doing: str) -> Iterator[None]:
     """A write lock on byte ``LOCK_BASE + offset`` of the database file, for as long as the block runs."""
     import fcntl
 
     try:
         fd = os.open(db_path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise GamedbError(f"cannot solve into {db_path}: {exc.strerror}") from None
+        raise cannot_write(doing, db_path, exc) from None
     try:
         try:
             fcntl.fcntl(fd, fcntl.F_OFD_SETLK, _flock(fcntl.F_WRLCK, LOCK_BASE + offset, 1))
@@ -166,7 +178,7 @@ def _ofd_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[None
 
 
 @contextmanager
-def _file_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[None]:
+def _file_lock(db_path: str, offset: int, busy: SolveInProgress, doing: str) -> Iterator[None]:
     """The same lock on byte ``offset`` of ``NAME.lock`` beside the database; the file goes when no lock is left in it."""
     import fcntl
 
@@ -175,7 +187,7 @@ def _file_lock(db_path: str, offset: int, busy: SolveInProgress) -> Iterator[Non
         try:
             fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise GamedbError(f"cannot solve into {db_path}: {exc.strerror} creating {lock_path}") from None
+            raise cannot_write(doing, db_path, exc, lock_path) from None
         try:
             fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, offset)
         except OSError:

@@ -127,6 +127,11 @@ class Reader:
         rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
         return dict(zip(names, rows[0], strict=True)) if rows else None
 
+    def names_of_family(self, family: str) -> list[str]:
+        """The names of the stored games of ``family`` (its name, or ``module:Class``), by name."""
+        rows, _ = self._execute("SELECT name FROM game WHERE family = ? ORDER BY name", (family,))
+        return [name for (name,) in rows]
+
     def position(self, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
         """The stored row of one position, or None."""
         rows = self.select(record, "game_id = ? AND code = ?", (record.id, code), checked=checked)

@@ -101,7 +101,7 @@ def copy_games(
         )
     total = sum(r.positions or 0 for r in records)
     for record in records:
-        with solve_lock(dst, record.name):
+        with solve_lock(dst, record.name, "copy"):
             n_pos, n_mov = _copy_game(src, dst, record, progress=progress, done=report.positions, total=total)
         report.games.append(record.name)
         report.positions += n_pos

@@ -7,7 +7,8 @@ views and stamped at the newest revision, without running every migration
 file and a migrated one have the same tables, indexes and views: a migration
 that changes a view must change it here too.
 
-- ``positions``: one row per position with the game's and the players' names;
+- ``positions``: one row per position with the game's and the players' names
+  (``next``/``previous`` in an impartial game, as ``query`` says: revision 0005);
 - ``moves``: every move with the parent's and the child's text and the
   child's value (move rows, and the moves of two-token games generated from
   their move lists);
@@ -17,9 +18,10 @@ that changes a view must change it here too.
 POSITIONS = """CREATE VIEW positions AS
 SELECT g.name AS game,
        p.text AS position,
-       pl.name AS player,
+       CASE WHEN g.impartial THEN 'next' ELSE pl.name END AS player,
        p.result AS result,
-       CASE p.result WHEN 'win' THEN pl.name WHEN 'lose' THEN op.name END AS winner,
+       CASE p.result WHEN 'win' THEN CASE WHEN g.impartial THEN 'next' ELSE pl.name END
+                     WHEN 'lose' THEN CASE WHEN g.impartial THEN 'previous' ELSE op.name END END AS winner,
        p.remoteness AS remoteness,
        p.degree AS degree,
        p.best_move AS best_move,

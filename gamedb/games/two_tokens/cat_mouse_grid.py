@@ -32,10 +32,13 @@ answer). A mouse that reaches the food on exactly the ``L``-th turn wins.
 played, before looking at the food, lets the mouse only ``L - 1`` turns; from
 the start the mouse eats on odd turns, so the two readings agree for every
 even limit, LeetCode's 1000 included.) Draws and cat wins are cat wins under
-any limit. So ``winner`` (in ``query``, ``play`` and ``export``) is always
-the mouse or the cat, by the turn limit, while ``result`` and ``remoteness``
-stay the unlimited game's; the ``positions`` SQL view's ``winner`` column,
-which knows no limit, is the unlimited game's.
+any limit. So a position has two readings, kept apart: ``result``,
+``remoteness`` and ``winner`` are the unlimited game's, as stored and as
+every other family's (``winner`` is None for a draw; ``export`` and the
+``positions`` SQL view say the same), and ``query`` adds the limited one:
+``turn_limit``, ``winner_within_limit`` (always the mouse or the cat),
+``mouse_wins_within_limit`` and ``decided_by`` (``"turn limit"`` when the
+limit gives the cat a draw or a slow mouse win).
 
 Position text: ``mouse=rRcC,cat=rRcC,turn=mouse|cat`` with 0-based row and
 column, as in ``grid[R][C]``: ``mouse=r2c0,cat=r1c1,turn=mouse``. Parsing
@@ -196,20 +199,26 @@ class CatMouseGrid(TwoTokenCodes, Game):
         return None
 
     # --- the turn limit ---------------------------------------------------------
-    def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
-        """Under LeetCode 1728 someone always wins: the mouse if it can force the food within the
-        turn limit, else the cat (a draw, or a mouse win that takes too long, is the cat's)."""
-        return self.players[MOUSE] if mouse_wins_within(result, remoteness, player, self.turn_limit) else self.players[CAT]
-
     def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
-        """The turn-limited answer for a position with this stored value.
+        """The turn-limited answer (LeetCode 1728's) for a position with this stored value.
 
         ``player`` is the player to move (index or name). The limit counts
         turns from this position; at the start this is LeetCode's answer.
+        Under the limit someone always wins: the mouse if it can force the
+        food within it, else the cat (``winner_within_limit``); ``decided_by``
+        is ``"turn limit"`` when the limit gives the cat a position the cat
+        does not win without it (a draw, or a mouse win that takes longer),
+        else None. ``result``, ``remoteness`` and ``winner`` stay the
+        unlimited game's, as stored.
         """
+        within = mouse_wins_within(result, remoteness, player, self.turn_limit)
+        index = PLAYERS.index(player) if isinstance(player, str) else int(player)
+        cat_wins_anyway = result == (WIN if index == CAT else LOSE)
         return {
             "turn_limit": self.turn_limit,
-            "mouse_wins_within_limit": mouse_wins_within(result, remoteness, player, self.turn_limit),
+            "mouse_wins_within_limit": within,
+            "winner_within_limit": PLAYERS[MOUSE] if within else PLAYERS[CAT],
+            "decided_by": None if within or cat_wins_anyway else "turn limit",
         }
 
     # --- helpers ------------------------------------------------------------------

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
-from ...errors import GamedbError, PositionNotFound
+from ...errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from ...games.base import State
 from ...games.heaps import HeapGame
 from ...store.damage import DamagedGame, checked_position
@@ -79,7 +79,7 @@ class ComponentValues:
         """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
         for n in sizes:
             if n > self.top and not (self.periodicity and self.periodicity.proven):
-                raise PositionNotFound(self._beyond(n))
+                raise BeyondSolvedRange(self._beyond(n))
 
     def need(self, sizes: Iterable[int]) -> None:
         """Load the stored rows the given component sizes map to."""
@@ -110,7 +110,7 @@ class ComponentValues:
         if n <= self.top:
             return n
         if self.periodicity is None:  # check() refuses such a component first
-            raise PositionNotFound(self._beyond(n))
+            raise BeyondSolvedRange(self._beyond(n))
         return reduce(n, self.periodicity)
 
     # --- values ----------------------------------------------------------------
@@ -161,7 +161,7 @@ class ComponentValues:
                     f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod};"
                     f" the proof needs --max {per.needs_max})"
                 )
-        return f"{what}, and {why}; solve again with a larger --max"
+        return f"{what}, and {why}; {LARGER_MAX}"
 
 
 def probe_sum(values: ComponentValues, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
@@ -294,7 +294,7 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
             amax = (rest - rule.unequal) // 2
             if n > values.top:
                 if per is None or per.preperiod is None or per.period is None:  # check() refuses such a component first
-                    raise PositionNotFound(values._beyond(n))
+                    raise BeyondSolvedRange(values._beyond(n))
                 amax = min(amax, per.preperiod + per.period - 1)
                 values.need_upto(amax)
                 values.need(rest - a for a in range(1, amax + 1))
