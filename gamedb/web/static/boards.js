@@ -7,10 +7,11 @@ import { catMouseBoard } from "./graph_board.js";
 
 const HEAP_FAMILIES = ["nim", "subtraction", "octal", "grundy"];
 
-export function drawBoard(info, answer, values) {
+// context.lastMove: the label of the move that led here, when known (it is highlighted)
+export function drawBoard(info, answer, values, context = {}) {
   const draw = BOARDS[info.family] || (HEAP_FAMILIES.includes(info.family) ? heapsBoard : null);
   if (draw) {
-    const board = draw(info, answer, values);
+    const board = draw(info, answer, values, context);
     if (board) return board;
   }
   return textBoard(answer);
@@ -23,15 +24,38 @@ function textBoard(answer) {
   return pre;
 }
 
+// the runs of `length` equal stones in a grid (grid[column][row], missing = empty), in the four directions:
+// each run as its cells [[column, row], ...]
+function winningRuns(grid, columns, rows, length) {
+  const runs = [];
+  for (let c = 0; c < columns; c++) {
+    for (let r = 0; r < rows; r++) {
+      const stone = grid[c][r];
+      if (!stone) continue;
+      for (const [dc, dr] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
+        const cells = Array.from({ length }, (_, k) => [c + k * dc, r + k * dr]);
+        if (cells.every(([cc, rr]) => cc >= 0 && cc < columns && rr >= 0 && rr < rows && grid[cc][rr] === stone)) runs.push(cells);
+      }
+    }
+  }
+  return runs;
+}
+
+function winLine(from, to, cells) {
+  return svg("line", { x1: from[0], y1: from[1], x2: to[0], y2: to[1], class: "win-line", "data-cells": cells });
+}
+
 // --- tic-tac-toe: nine cells, moves are the cell numbers 1-9 ------------------------------------
-function tictactoeBoard(info, answer, values) {
+function tictactoeBoard(info, answer, values, context) {
   const cells = answer.position;
   if (cells.length !== 9) return null;
   const s = 80;
   const board = canvas(3 * s + 4, 3 * s + 4, `tic-tac-toe board ${cells}`);
+  const centre = (i) => [2 + (i % 3) * s + s / 2, 2 + Math.floor(i / 3) * s + s / 2];
   for (let i = 0; i < 9; i++) {
     const x = 2 + (i % 3) * s, y = 2 + Math.floor(i / 3) * s;
-    board.append(svg("rect", { x, y, width: s, height: s, class: "cell", "data-cell": i + 1 }));
+    const last = context.lastMove === String(i + 1);
+    board.append(svg("rect", { x, y, width: s, height: s, class: last ? "cell last-move" : "cell", "data-cell": i + 1 }, last ? svg("title", {}, `last move: ${i + 1}`) : null));
     const mark = cells[i].toUpperCase();
     const value = values.get(String(i + 1));
     if (mark === "X" || mark === "O") {
@@ -41,12 +65,18 @@ function tictactoeBoard(info, answer, values) {
       board.append(moveTarget(String(i + 1), value, shape, x + s / 2, y + s / 2, 18));
     }
   }
+  const grid = [0, 1, 2].map((c) => [0, 1, 2].map((r) => /[XO]/.test(cells[r * 3 + c].toUpperCase()) ? cells[r * 3 + c].toUpperCase() : null));
+  for (const run of winningRuns(grid, 3, 3, 3)) {
+    const index = run.map(([c, r]) => r * 3 + c);
+    board.append(winLine(centre(index[0]), centre(index[2]), index.map((i) => i + 1).join(",")));
+  }
   return board;
 }
 
 // --- Connect-Four: the moves as column numbers replayed with gravity --------------------------------
-function connect4Board(info, answer, values) {
+function connect4Board(info, answer, values, context) {
   const { width, height } = info.parameters;
+  const connect = info.parameters.connect || 4;
   const text = answer.position.trim();
   const tokens = text === "-" ? [] : width <= 9 ? [...text] : text.split(",");
   const grid = Array.from({ length: width }, () => []);
@@ -58,14 +88,17 @@ function connect4Board(info, answer, values) {
   const s = 56, top = 64;
   const board = canvas(width * s + 8, top + height * s + 8, `Connect-Four board after ${text}`);
   board.append(svg("rect", { x: 0, y: top - 4, width: width * s + 8, height: height * s + 12, rx: 8, class: "frame" }));
+  const at = (c, r) => [4 + c * s + s / 2, top + (height - 1 - r) * s + s / 2];
+  const lastColumn = Number(context.lastMove) - 1;
   for (let c = 0; c < width; c++) {
     const x = 4 + c * s + s / 2;
     for (let r = 0; r < height; r++) {
       const y = top + (height - 1 - r) * s + s / 2;
       const stone = grid[c][r];
       const kind = stone === "X" ? "x-stone" : stone === "O" ? "o-stone" : "empty-slot";
-      board.append(svg("circle", { cx: x, cy: y, r: s / 2 - 5, class: kind }, svg("title", {}, stone ? `${stone} stone` : "empty")));
-      if (stone) board.append(svg("text", { x, y, class: "token-text", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 16 }, stone));
+      const last = stone && c === lastColumn && r === grid[c].length - 1;
+      board.append(svg("circle", { cx: x, cy: y, r: s / 2 - 5, class: last ? `${kind} last-move` : kind, "data-cell": `${c + 1},${r + 1}` }, svg("title", {}, stone ? `${stone} stone${last ? " (last move)" : ""}` : "empty")));
+      if (stone) board.append(svg("text", { x, y, class: `token-text ${kind}-text`, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 16 }, stone));
     }
     const label = String(c + 1);
     const value = values.get(label);
@@ -74,6 +107,9 @@ function connect4Board(info, answer, values) {
     } else {
       board.append(svg("text", { x, y: top / 2 - 4, class: "label", "text-anchor": "middle", "dominant-baseline": "central" }, label));
     }
+  }
+  for (const run of winningRuns(grid, width, height, connect)) {
+    board.append(winLine(at(...run[0]), at(...run[run.length - 1]), run.map(([c, r]) => `${c + 1},${r + 1}`).join(" ")));
   }
   return board;
 }
