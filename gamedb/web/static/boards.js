@@ -2,7 +2,7 @@
 // every legal move is a clickable element with data-move="LABEL" (see values.js: moveTarget).
 // A family without a drawing (graph, plugin games), or a text it cannot read, is shown as text.
 
-import { canvas, moveTarget, svg } from "./values.js";
+import { canvas, moveTarget, shortValue, svg } from "./values.js";
 import { catMouseBoard } from "./graph_board.js";
 
 const HEAP_FAMILIES = ["nim", "subtraction", "octal", "grundy"];
@@ -175,29 +175,63 @@ function flipBoard(info, answer, values) {
 }
 
 // --- heaps (nim, subtraction, octal, grundy): one row of tokens per heap ------------------------------
-// a token is clickable when a move leaves its heap with as many tokens as lie before it ("I:REST");
-// moves that split a heap are in the move list
-const MAX_TOKENS = 40;
+// a move's label is "HEAP:REST", REST what the move leaves of that heap ("4", or "1+4" when it splits it).
+// A token is clickable when a move leaves its heap with as many tokens as lie before it; every other
+// move of the heap (splits, heaps longer than the row) is a chip under the row, so every move is marked.
+const MAX_TOKENS = 30;
+const CHAR = 7.2; // a generous width of a 12px label character, for laying out text before it is drawn
 
 function heapsBoard(info, answer, values) {
   const heaps = answer.position.trim() === "0" ? [] : answer.position.trim().split(/\s+/).map(Number);
-  if (heaps.some((n) => !Number.isFinite(n)) || heaps.length > 60) return null;
-  const s = 18, left = 70, rows = Math.max(heaps.length, 1);
-  const widest = Math.min(MAX_TOKENS, Math.max(1, ...heaps));
-  const board = canvas(left + widest * s + 90, rows * (s + 10) + 10, `heaps ${answer.position}`);
-  if (!heaps.length) board.append(svg("text", { x: 10, y: 20, class: "label" }, "no heaps left"));
+  if (heaps.some((n) => !Number.isInteger(n) || n < 0) || heaps.length > 60) return null;
+  const s = 26, widest = Math.min(MAX_TOKENS, Math.max(1, ...heaps));
+  const labels = heaps.map((n, h) => `heap ${h + 1}: ${n}`);
+  const left = 12 + CHAR * Math.max(0, ...labels.map((t) => t.length));
+  const width = Math.max(360, left + widest * s + 12 + CHAR * 12);
+  const chipsOf = new Map(heaps.map((_, h) => [h, []]));
+  const others = [];
+  for (const [label, value] of values) {
+    const m = /^(\d+):(.+)$/.exec(label);
+    const h = m ? Number(m[1]) - 1 : -1;
+    if (!(h >= 0 && h < heaps.length)) { others.push([label, value]); continue; }
+    const j = /^\d+$/.test(m[2]) ? Number(m[2]) : -1;
+    if (!(j >= 0 && j < Math.min(heaps[h], MAX_TOKENS))) chipsOf.get(h).push([label, value, m[2]]);
+  }
+  const parts = [];
+  let y = 8;
+  const chipRows = (chips, y0) => { // lays chips out in rows from x = left; returns the y below them
+    let x = left, y = y0;
+    for (const [label, value, text] of chips) {
+      const w = Math.max(44, 8.4 * (text.length + 2 + shortValue(value.result, value.remoteness).length + (value.best ? 1 : 0)) + 12);
+      if (x + w > width - 6 && x > left) { x = left; y += 26; }
+      const target = moveTarget(label, value, svg("rect", { x, y, width: w, height: 22, rx: 4 }), x + w / 2, y + 11, 11);
+      const said = target.querySelector("text");
+      said.textContent = `\u2192 ${text}${said.textContent ? ` ${said.textContent}` : ""}`;
+      target.classList.add("chip");
+      parts.push(target);
+      x += w + 4;
+    }
+    return chips.length ? y + 26 : y0;
+  };
+  if (!heaps.length) parts.push(svg("text", { x: 10, y: 20, class: "label" }, "no heaps left"));
   heaps.forEach((n, h) => {
-    const y = 8 + h * (s + 10);
-    board.append(svg("text", { x: 4, y: y + s / 2, class: "label", "dominant-baseline": "central" }, `heap ${h + 1}: ${n}`));
+    parts.push(svg("text", { x: 6, y: y + s / 2, class: "label heap-label", "dominant-baseline": "central", "data-heap": h + 1 }, labels[h]));
     for (let j = 0; j < Math.min(n, MAX_TOKENS); j++) {
       const x = left + j * s;
       const label = `${h + 1}:${j}`;
       const value = values.get(label);
-      if (value) board.append(moveTarget(label, value, svg("rect", { x, y, width: s - 2, height: s, rx: 4 }), x + s / 2 - 1, y + s / 2, 9));
-      else board.append(svg("circle", { cx: x + s / 2, cy: y + s / 2, r: s / 2 - 2, class: "heap-token" }));
+      if (value) {
+        const size = Math.min(8.5, (s - 6) / (0.62 * shortValue(value.result, value.remoteness).length || 1));
+        parts.push(moveTarget(label, value, svg("rect", { x, y, width: s - 2, height: s, rx: 4 }), x + s / 2 - 1, y + s / 2, size, false));
+      }
+      else parts.push(svg("circle", { cx: x + s / 2 - 1, cy: y + s / 2, r: s / 2 - 3, class: "heap-token", "data-heap": h + 1 }));
     }
-    if (n > MAX_TOKENS) board.append(svg("text", { x: left + MAX_TOKENS * s + 4, y: y + s / 2, class: "label", "dominant-baseline": "central" }, `\u2026 ${n - MAX_TOKENS} more`));
+    if (n > MAX_TOKENS) parts.push(svg("text", { x: left + MAX_TOKENS * s + 6, y: y + s / 2, class: "label", "dominant-baseline": "central" }, `\u2026 ${n - MAX_TOKENS} more`));
+    y = chipRows(chipsOf.get(h), y + s + 6) + 4;
   });
+  y = chipRows(others.map(([label, value]) => [label, value, label]), y);
+  const board = canvas(width, Math.max(y + 6, 40), `heaps ${answer.position}`);
+  board.append(...parts);
   return board;
 }
 
@@ -206,19 +240,20 @@ function stoneIxBoard(info, answer, values) {
   const m = /^c0=(\d+),c1=(\d+),c2=(\d+),sum=(\d),turn=(alice|bob)(,over)?$/i.exec(answer.position);
   if (!m) return null;
   const counts = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const s = 14, shown = 20, w = 150, h = (Math.min(Math.max(...counts), shown) / 2) * (s / 2 + 4) + 90;
+  const s = 14, shown = 20, w = 180, h = (Math.min(Math.max(...counts), shown) / 2) * (s / 2 + 4) + 90;
   const board = canvas(3 * w + 20, h, `stone game IX: ${answer.position}`);
   counts.forEach((count, residue) => {
-    const x = 10 + residue * w;
+    const middle = 10 + residue * w + w / 2; // each pile, its label and its move centred in its column
     for (let k = 0; k < Math.min(count, shown); k++) {
-      const cx = x + 40 + (k % 2) * (s + 2), cy = h - 60 - Math.floor(k / 2) * (s / 2 + 4);
+      const cx = middle - (s + 2) / 2 + (k % 2) * (s + 2), cy = h - 60 - Math.floor(k / 2) * (s / 2 + 4);
       board.append(svg("circle", { cx, cy, r: s / 2, class: "stone" }));
     }
-    board.append(svg("text", { x: x + 50, y: h - 36, class: "label", "text-anchor": "middle" }, `value \u2261 ${residue} (mod 3): ${count}`));
+    if (count > shown) board.append(svg("text", { x: middle + s + 6, y: h - 60, class: "label" }, `+${count - shown}`));
+    board.append(svg("text", { x: middle, y: h - 36, class: "label pile-label", "text-anchor": "middle" }, `value \u2261 ${residue} (mod 3): ${count}`));
     const value = values.get(String(residue));
     if (value) {
-      const shape = svg("rect", { x: x + 10, y: h - 28, width: 80, height: 24, rx: 5 });
-      board.append(moveTarget(String(residue), value, shape, x + 50, h - 16, 12));
+      const shape = svg("rect", { x: middle - 40, y: h - 28, width: 80, height: 24, rx: 5 });
+      board.append(moveTarget(String(residue), value, shape, middle, h - 16, 12));
     }
   });
   board.append(svg("text", { x: 10, y: 18, class: "label" }, `removed so far: sum \u2261 ${m[4]} (mod 3)${m[6] ? ", the last removal lost" : ""}`));

@@ -78,10 +78,11 @@ export function canvas(width, height, label) {
 }
 
 // a clickable move on a board: carries data-move, its value's colour, letter and remoteness, and a title
-export function moveTarget(label, value, shape, textX, textY, fontSize = 14) {
+// (star: false leaves the best move's star off its text, for small shapes: its outline still marks it)
+export function moveTarget(label, value, shape, textX, textY, fontSize = 14, star = true) {
   const classes = ["move", `v-${value.result}`, value.result];
   if (value.best) classes.push("best");
-  const text = shortValue(value.result, value.remoteness) + (value.best ? "\u2605" : "");
+  const text = shortValue(value.result, value.remoteness) + (value.best && star ? "\u2605" : "");
   const describe = `move ${label}: ${valueText(value.result, value.remoteness)}${value.best ? " (best)" : ""}`;
   shape.classList.add("target");
   return svg(
