@@ -10,8 +10,14 @@ from __future__ import annotations
 import random
 
 import pytest
+import test_web_browser as shared
+
 from conftest import SEED_GRAPH_1
-from test_web_browser import browser, open_url, page, server  # noqa: F401 - the shared browser fixtures
+
+# the browser and its pages as test_web_browser starts them
+browser, page, server = shared.browser, shared.page, shared.server
+open_url = shared.open_url
+
 
 LEETCODE_2 = [[1, 3], [0], [3], [0, 2]]  # LeetCode 913 example 2
 

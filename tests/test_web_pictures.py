@@ -7,8 +7,13 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-from test_web_browser import api, browser, open_url, page, settle  # noqa: F401 - the shared browser fixtures
+import test_web_browser as shared
 from web_games import Server
+
+# the browser and its pages as test_web_browser starts them
+browser, page = shared.browser, shared.page
+api, open_url, settle = shared.api, shared.open_url, shared.settle
+
 
 WIDTH = 1100  # the test window's width (test_web_browser.page)
 
@@ -120,7 +125,7 @@ def rgb(text):
 
 
 def distance(a, b):
-    return sum((x - y) ** 2 for x, y in zip(a, b)) ** 0.5
+    return sum((x - y) ** 2 for x, y in zip(a, b, strict=True)) ** 0.5
 
 
 def test_connect4_stones_are_far_from_the_value_colours(page, server):

@@ -11,8 +11,13 @@ from __future__ import annotations
 import urllib.request
 
 import pytest
-from test_web_browser import api, browser, open_url, page, settle  # noqa: F401 - the shared browser fixtures
+import test_web_browser as shared
 from web_games import Server
+
+# the browser and its pages as test_web_browser starts them
+browser, page = shared.browser, shared.page
+api, open_url, settle = shared.api, shared.open_url, shared.settle
+
 
 FOR_MOVER = {"win": "lose", "lose": "win", "tie": "tie", "draw": "draw"}
 
