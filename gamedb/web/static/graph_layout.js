@@ -8,7 +8,8 @@
 export function graphLayout(graph, size) {
   const n = graph.length, far = hops(graph);
   let place = ringStart(graph);
-  for (let round = 0; round < 300; round++) {
+  const rounds = Math.max(20, Math.min(300, Math.floor(2e7 / (n * n)))); // fewer for large graphs: a second at most
+  for (let round = 0; round < rounds; round++) {
     const next = place.map((p) => p.slice());
     for (let i = 0; i < n; i++) {
       let x = 0, y = 0, weights = 0;
@@ -41,7 +42,7 @@ function hops(graph) {
     for (let queue = [s], k = 0; k < queue.length; k++) for (const b of graph[queue[k]]) if (d[b] < 0) { d[b] = d[queue[k]] + 1; queue.push(b); }
     return d;
   });
-  const longest = Math.max(1, ...far.flat());
+  const longest = far.reduce((most, row) => row.reduce((m, d) => Math.max(m, d), most), 1);
   return far.map((row) => row.map((d) => (d < 0 ? longest + 1 : d)));
 }
 
@@ -95,10 +96,14 @@ function segmentDistance(p, a, b) {
   return Math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy);
 }
 
-// true when the polyline keeps `clearance` from every node but the two ends
+// true when the polyline keeps `clearance` from every node but the two ends (only nodes near its box are measured)
 function polylineClear(points, place, a, b, clearance) {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x, y] of points) { x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y); }
   for (let v = 0; v < place.length; v++) {
     if (v === a || v === b || !place[v]) continue;
+    const [x, y] = place[v];
+    if (x < x0 - clearance || x > x1 + clearance || y < y0 - clearance || y > y1 + clearance) continue;
     for (let i = 1; i < points.length; i++) if (segmentDistance(place[v], points[i - 1], points[i]) < clearance) return false;
   }
   return true;
