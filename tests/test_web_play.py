@@ -198,3 +198,25 @@ def test_winning_line_and_last_move_tictactoe(page, server):
     open_url(page, server.url + "?game=tictactoe&position=XOXXOO...")  # no line yet
     assert page.locator("#board .win-line").count() == 0
     assert page.problems == []
+
+
+def test_an_impartial_game_against_the_computer(page, server):
+    # Nim 3 5 4 (nim-sum 2): the first player wins; turns go by ply, positions do not name the mover
+    open_url(page, server.url + "?game=nim&position=3+5+4")
+    page.select_option("#side", label="the first player")
+    settle(page)
+    for _ in range(30):
+        answer = answer_at(server, "nim", page.inner_text("#position-text"))
+        if not answer["moves"]:
+            break
+        assert page.inner_text("#play-status") == "Your move."
+        best = answer["best_move"]
+        page.click(f'#board [data-move="{best}"]')
+        settle(page)
+        after_mine = answer_at(server, "nim", next(m["position"] for m in answer["moves"] if m["move"] == best))
+        if after_mine["moves"]:
+            check_computer_move(after_mine, answer_at(server, "nim", page.inner_text("#position-text")))
+    assert page.inner_text("#position-text") == "0"
+    assert page.inner_text("#play-status") == "Game over: you win."
+    assert len(played(page)) % 2 == 1  # the first player made the last move
+    assert page.problems == []
