@@ -220,3 +220,13 @@ def test_an_impartial_game_against_the_computer(page, server):
     assert page.inner_text("#play-status") == "Game over: you win."
     assert len(played(page)) % 2 == 1  # the first player made the last move
     assert page.problems == []
+
+
+def test_hiding_values_while_the_computer_thinks_does_not_stop_it(page, server):
+    open_url(page, server.url + "?game=tictactoe")
+    page.select_option("#side", label="O")  # the computer (X) answers after a short pause...
+    page.uncheck("#show-values")  # ...during which the values are hidden
+    settle(page)
+    page.wait_for_function("document.querySelectorAll('#played button').length === 1")
+    assert page.inner_text("#play-status") == "Your move." and page.inner_text("#status") == "O to move."
+    assert page.problems == []

@@ -401,7 +401,7 @@ function start() {
   });
   $("show-values").addEventListener("change", () => {
     view.showValues = $("show-values").checked;
-    if (view.info) busy(() => showGame(view.game, view.line, view.index));
+    if (view.info) busy(() => showGame(view.game, view.line, view.index).then(computerTurns)); // a move it was about to make is made
   });
   $("back-to-list").addEventListener("click", (event) => {
     event.preventDefault();
