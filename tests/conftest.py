@@ -193,3 +193,19 @@ def web_db(tmp_path_factory) -> tuple[Path, list[str]]:
 
     path = tmp_path_factory.mktemp("web") / "every-family.sqlite"
     return path, solve_every_family(path)
+
+
+@pytest.fixture(scope="session")
+def web_db_more(web_db, tmp_path_factory) -> tuple[Path, list[str]]:
+    """A copy of :func:`web_db` with larger games added: Connect-Four 4x4 (161,029 positions, about a
+    second), the flip game from 300 cells and Nim heaps to 60 (long positions and heaps)."""
+    from gamedb import Database
+    from gamedb.games import family
+
+    path = tmp_path_factory.mktemp("web-more") / "more.sqlite"
+    shutil.copyfile(web_db[0], path)
+    names = list(web_db[1])
+    with Database(path) as db:
+        for name, options in [("connect4", {"width": 4, "height": 4}), ("flip", {"max": 300}), ("nim", {"max": 60})]:
+            names.append(db.solve(family(name).from_options(**options), name=f"{name}-big" if name != "connect4" else None).name)
+    return path, names

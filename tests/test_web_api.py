@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select
 import sys
 import time
 import urllib.error
@@ -210,6 +211,23 @@ def test_open_starts_the_users_browser_on_the_page(tmp_path, web_db):
         assert opened.read_text() == server.url
     finally:
         assert server.stop() == 0
+
+
+def test_open_without_a_browser_says_so_in_one_line(tmp_path, web_db):
+    # no display, nothing on PATH, and a BROWSER that cannot start: webbrowser.open returns False
+    nothing = tmp_path / "empty-path"
+    nothing.mkdir()
+    env = {"BROWSER": str(tmp_path / "no-such-browser"), "PATH": str(nothing), "DISPLAY": "", "WAYLAND_DISPLAY": ""}
+    server = Server(web_db[0], "--open", env=env)
+    try:
+        ready, _, _ = select.select([server.proc.stderr], [], [], 30)
+        assert ready, "serve --open said nothing"
+        line = server.proc.stderr.readline()
+        assert line == f"No web browser could be started here: open {server.url} in one\n"
+        assert urllib.request.urlopen(server.url).status == 200  # and it still serves
+    finally:
+        assert server.stop() == 0
+    assert "Traceback" not in server.errors
 
 
 def test_serve_on_a_busy_port_is_one_line(cli, web_db):

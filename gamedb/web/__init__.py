@@ -54,6 +54,18 @@ def page_url(sock: socket.socket) -> str:
     return f"http://{shown}:{port}/"
 
 
+def open_page(url: str, announce: Callable[[str], None]) -> None:
+    """Open ``url`` in the user's web browser, or say in one line that none could be started."""
+    import webbrowser
+
+    try:
+        opened = webbrowser.open(url)
+    except webbrowser.Error:
+        opened = False
+    if not opened:
+        announce(f"No web browser could be started here: open {url} in one")
+
+
 def serve(
     db: str,
     *,
@@ -77,9 +89,7 @@ def serve(
     count = len(web_app.state.database.games())
     announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
     if open_browser:
-        import webbrowser
-
-        threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
+        threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
     config = uvicorn.Config(web_app, log_level="warning", access_log=False, lifespan="off")
     try:
         uvicorn.Server(config).run(sockets=[sock])

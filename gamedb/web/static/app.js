@@ -1,17 +1,25 @@
 // The explorer page: the list of games, and a game's position with its board, its moves by value,
-// undo/redo and the value history. The URL holds the game and the position (?game=NAME&position=TEXT),
-// so a link can be shared and back/forward walk through the positions seen.
+// undo/redo, the moves played and the value history; play against perfect play (choose a side, the
+// computer answers) with the values shown or hidden. The URL holds the game and the position
+// (?game=NAME&position=TEXT), so a link can be shared and back/forward walk through the positions seen.
 
 import { drawBoard } from "./boards.js";
 import { drawHistory, drawResultBars } from "./chart.js";
-import { moveValues, shortValue, valueText } from "./values.js";
+import { FOR_MOVER, byLabel, computerMove, hiddenValues, moveBetween, moveValues, shortValue, valueText } from "./values.js";
 
 const $ = (id) => document.getElementById(id);
-const view = { game: null, info: null, line: [], index: 0 };
+// side: the player the user plays against the computer (0 or 1), null to explore both sides
+const view = { game: null, info: null, line: [], index: 0, side: null, showValues: true };
+const COMPUTER_DELAY_MS = 350; // the computer's answer waits a moment, so its move can be seen
 const answers = new Map(); // "game\nposition" -> the API's answer
 let generation = 0; // a newer navigation makes an older one's late answers moot
 
-class ApiError extends Error {}
+class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
 
 async function api(path) {
   const response = await fetch(path, { headers: { Accept: "application/json" } });
@@ -21,7 +29,7 @@ async function api(path) {
   } catch {
     body = null;
   }
-  if (!response.ok) throw new ApiError((body && body.error) || `HTTP ${response.status}`);
+  if (!response.ok) throw new ApiError((body && body.error) || `HTTP ${response.status}`, response.status);
   return body;
 }
 
@@ -99,12 +107,24 @@ async function showList() {
       badge.className = `swatch v-${v.result}`;
       badge.textContent = shortValue(v.result, null);
       start.append(badge, ` ${valueText(v.result, v.remoteness)} `);
-      const code = document.createElement("code");
-      code.textContent = game.start;
-      start.append(code);
+      start.append(shortCode(game.start));
     }
   }
   $("no-games").hidden = games.length > 0;
+}
+
+// a position's text in a <code>, cut to its first characters (the whole text in its title) when long
+const SHORT = 40;
+function shortCode(text) {
+  const code = document.createElement("code");
+  code.className = "position";
+  if (text.length > SHORT) {
+    code.textContent = `${text.slice(0, SHORT - 1)}\u2026`;
+    code.title = text;
+  } else {
+    code.textContent = text;
+  }
+  return code;
 }
 
 // --- a game ------------------------------------------------------------------------------
@@ -122,11 +142,19 @@ async function showGame(game, line, index) {
     try {
       view.info = await api(gamePath(game));
     } catch (error) {
-      if (mine === generation) failed(error);
+      if (mine === generation) {
+        failed(error);
+        $("game-body").hidden = true; // no such game here: the message and the way back, nothing else
+        $("not-found").hidden = false;
+        document.title = "no such game - gamedb";
+      }
       return;
     }
+    $("game-body").hidden = false;
+    $("not-found").hidden = true;
     $("game-summary").textContent = `${view.info.family}: ${view.info.summary}`;
     $("syntax").textContent = `Position text: ${view.info.position_syntax}`;
+    chooseSides();
   }
   document.title = `${game} - gamedb`;
   let loaded;
@@ -152,6 +180,8 @@ function failed(error) {
 function clearPosition() {
   $("board").replaceChildren();
   $("status").textContent = "";
+  $("play-status").hidden = true;
+  $("played").replaceChildren();
   $("position-text").textContent = "";
   $("moves").querySelector("tbody").replaceChildren();
   $("moves-note").hidden = true;
@@ -161,18 +191,26 @@ function clearPosition() {
 
 function render(loaded) {
   const answer = loaded[view.index];
-  const values = moveValues(answer);
+  const shown = view.showValues;
+  const values = shown ? moveValues(answer) : hiddenValues(moveValues(answer));
   const winner = answer.winner ? ` (${answer.winner} wins)` : "";
   const grundy = answer.grundy !== undefined && answer.grundy !== null ? `, grundy ${answer.grundy}` : "";
   const over = answer.moves.length ? "" : " Game over.";
   const limit = answer.turn_limit ? ` Within ${answer.turn_limit} turns the mouse ${answer.mouse_wins_within_limit ? "wins" : "does not win"}.` : "";
-  $("status").textContent = `${answer.player} to move: ${valueText(answer.result, answer.remoteness)}${winner}${grundy}.${over}${limit}`;
+  $("status").textContent = shown
+    ? `${answer.player} to move: ${valueText(answer.result, answer.remoteness)}${winner}${grundy}.${over}${limit}`
+    : `${answer.player} to move.${over}`;
   $("position-text").textContent = answer.position;
   $("position-input").value = answer.position;
-  $("board").replaceChildren(drawBoard(view.info, answer, values));
+  const lastMove = view.index > 0 ? moveBetween(loaded[view.index - 1], answer) : null;
+  $("board").replaceChildren(drawBoard(view.info, answer, values, { lastMove }));
+  $("board").classList.toggle("waiting", computerToMove(answer));
+  showPlayed(loaded);
+  showPlayStatus(answer);
   const body = $("moves").querySelector("tbody");
   body.replaceChildren();
-  for (const m of answer.moves) {
+  const listed = shown ? answer.moves : [...answer.moves].sort((a, b) => byLabel(a.move, b.move));
+  for (const m of listed) {
     const value = values.get(m.move);
     const row = body.insertRow();
     const button = document.createElement("button");
@@ -181,34 +219,119 @@ function render(loaded) {
     button.className = `v-${value.result}${value.best ? " best" : ""}`;
     button.textContent = m.move;
     button.title = `play ${m.move}: ${valueText(value.result, value.remoteness)}`;
+    button.disabled = computerToMove(answer);
     row.insertCell().append(button);
-    row.insertCell().textContent = `${shortValue(value.result, value.remoteness)} ${valueText(value.result, value.remoteness)}`;
+    row.insertCell().textContent = shown ? `${shortValue(value.result, value.remoteness)} ${valueText(value.result, value.remoteness)}` : "";
     row.insertCell().textContent = value.best ? "\u2605 best" : "";
-    const to = document.createElement("code");
-    to.textContent = m.position;
+    const to = shortCode(m.position);
     row.insertCell().append("\u2192 ", to);
   }
   $("moves").hidden = answer.moves.length === 0;
+  $("moves").querySelector("caption").textContent = shown ? "Moves, best first; value for the player to move" : "Moves (values hidden)";
   const note = $("moves-note");
   note.hidden = answer.moves_complete !== false;
   note.textContent = `${answer.degree.toLocaleString("en")} moves in all; only the best is listed.`;
-  $("undo").disabled = view.index === 0;
+  $("undo").disabled = userPly(view.index, -1, loaded) === null;
   $("redo").disabled = view.index >= view.line.length - 1;
+  for (const part of document.querySelectorAll(".values-only")) part.hidden = !shown;
   const chart = drawHistory(view.info, loaded, view.index, (ply) => go(ply));
   $("history-chart").replaceChildren(chart);
+}
+
+// the moves of the line in the order played (a position's text may put them in another order)
+function showPlayed(loaded) {
+  const list = $("played");
+  list.replaceChildren();
+  for (let ply = 1; ply < loaded.length; ply++) {
+    const item = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.ply = ply;
+    button.textContent = moveBetween(loaded[ply - 1], loaded[ply]) ?? "?";
+    button.title = `go to the position after move ${ply}: ${loaded[ply].position}`;
+    if (ply === view.index) item.setAttribute("aria-current", "step");
+    if (ply > view.index) item.className = "later";
+    item.append(button);
+    list.append(item);
+  }
+  $("no-moves-played").hidden = loaded.length > 1;
+}
+
+// --- playing against the computer ----------------------------------------------------------------
+// the player to move at ply `ply` of the line: by name, or for impartial games (positions do not say
+// whose turn it is) by the ply's parity, the line's first position being the first player's
+function playerAt(answer, ply) {
+  return view.info.impartial ? ply % 2 : view.info.players.indexOf(answer.player);
+}
+
+function computerToMove(answer) {
+  return view.side !== null && answer.moves.length > 0 && view.index === view.line.length - 1 && playerAt(answer, view.index) !== view.side;
+}
+
+function chooseSides() {
+  const select = $("side");
+  const names = view.info.impartial ? ["the first player", "the second player"] : view.info.players;
+  select.replaceChildren(new Option("both sides (explore)", ""), ...names.map((name, k) => new Option(name, String(k))));
+  view.side = null;
+}
+
+function showPlayStatus(answer) {
+  const status = $("play-status");
+  status.hidden = view.side === null;
+  if (status.hidden) return;
+  const mine = playerAt(answer, view.index) === view.side;
+  if (!answer.moves.length) {
+    const result = mine ? answer.result : FOR_MOVER[answer.result];
+    const said = { win: "you win", lose: "the computer wins", tie: "a tie", draw: "a draw" }[result];
+    status.textContent = `Game over: ${said}.`;
+    status.dataset.outcome = result;
+  } else {
+    status.textContent = computerToMove(answer) ? "The computer is choosing its move\u2026" : mine ? "Your move." : "The computer's turn here: Redo shows its move.";
+    delete status.dataset.outcome;
+  }
+}
+
+// the ply to undo or redo to: the nearest one where the user is to move (any ply when exploring)
+function userPly(from, step, loaded) {
+  for (let ply = from + step; ply >= 0 && ply < view.line.length; ply += step) {
+    const answer = loaded ? loaded[ply] : answers.get(`${view.game}\n${view.line[ply]}`);
+    if (view.side === null || !answer || playerAt(answer, ply) === view.side) return ply;
+  }
+  return null;
+}
+
+const pause = (ms) => new Promise((done) => setTimeout(done, ms));
+
+// while the computer is to move at the end of the line: wait a moment, play its move, show it
+async function computerTurns() {
+  for (;;) {
+    const mine = generation;
+    const answer = answers.get(`${view.game}\n${view.line[view.index]}`);
+    if (!answer || !view.info || !computerToMove(answer)) return;
+    await pause(COMPUTER_DELAY_MS);
+    if (mine !== generation) return; // the user went elsewhere meanwhile
+    const move = computerMove(answer);
+    view.line = [...view.line.slice(0, view.index + 1), move.position];
+    view.index += 1;
+    remember(true);
+    await showGame(view.game, view.line, view.index);
+  }
 }
 
 function navigate(line, index) {
   view.line = line;
   view.index = index;
   remember(true);
-  return busy(() => showGame(view.game, view.line, view.index));
+  return busy(async () => {
+    await showGame(view.game, view.line, view.index);
+    await computerTurns();
+  });
 }
 
 function play(label) {
   const answer = answers.get(`${view.game}\n${view.line[view.index]}`);
   const move = answer && answer.moves.find((m) => m.move === label);
-  if (!move) return;
+  if (!move || computerToMove(answer)) return;
   navigate([...view.line.slice(0, view.index + 1), move.position], view.index + 1);
 }
 
@@ -266,8 +389,25 @@ function start() {
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("keydown", onBoardKey);
   $("moves").addEventListener("click", onBoardClick);
-  $("undo").addEventListener("click", () => go(view.index - 1));
-  $("redo").addEventListener("click", () => go(view.index + 1));
+  $("undo").addEventListener("click", () => go(userPly(view.index, -1) ?? view.index));
+  $("redo").addEventListener("click", () => go(userPly(view.index, 1) ?? view.line.length - 1));
+  $("played").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-ply]");
+    if (button) go(Number(button.dataset.ply));
+  });
+  $("side").addEventListener("change", () => {
+    view.side = $("side").value === "" ? null : Number($("side").value);
+    if (view.info) navigate(view.line.slice(0, view.index + 1), view.index); // play from here; the computer answers at once on its turn
+  });
+  $("show-values").addEventListener("change", () => {
+    view.showValues = $("show-values").checked;
+    if (view.info) busy(() => showGame(view.game, view.line, view.index).then(computerTurns)); // a move it was about to make is made
+  });
+  $("back-to-list").addEventListener("click", (event) => {
+    event.preventDefault();
+    history.pushState(null, "", "/");
+    route();
+  });
   $("restart").addEventListener("click", () => view.info && navigate([null], 0));
   $("position-form").addEventListener("submit", typedPosition);
   $("games").addEventListener("click", (event) => {

@@ -13,7 +13,8 @@ function perspective(info, answers) {
 
 // wins above the middle, losses below, ties and draws on it; the nearer the end, the further out
 export function drawHistory(info, answers, current, onPick) {
-  const width = 680, height = 230, top = 22, mid = height / 2, band = mid - top, left = 150;
+  const width = 680, height = 250, top = 44, mid = (height + top) / 2 - 6, band = mid - top, left = 150;
+  // the caption on the first line; a point's label (13px above it) stays below the caption even at the top
   const points = perspective(info, answers);
   const longest = Math.max(1, ...points.map((p) => p.remoteness ?? 0));
   const step = answers.length > 1 ? Math.min(48, (width - left - 20) / (answers.length - 1)) : 0;
@@ -40,12 +41,12 @@ export function drawHistory(info, answers, current, onPick) {
       "g",
       { class: ply > current ? "later" : null, "data-ply": ply },
       svg("circle", { cx: x, cy: py, r: ply === current ? 9 : 7, class: `point v-${p.result}${ply === current ? " current" : ""}` }, svg("title", {}, said)),
-      svg("text", { x, y: py - 13, class: "label", "text-anchor": "middle" }, shortValue(p.result, p.remoteness)),
+      svg("text", { x, y: py - 13, class: "label point-label", "text-anchor": "middle" }, shortValue(p.result, p.remoteness)),
     );
     point.addEventListener("click", () => onPick(ply));
     chart.append(point);
   });
-  chart.append(svg("text", { x: width - 4, y: 12, class: "label", "text-anchor": "end" }, `moves played: ${current} (click a point to go back to it)`));
+  chart.append(svg("text", { x: width - 4, y: 14, class: "label caption", "text-anchor": "end" }, `moves played: ${current} (click a point to go back to it)`));
   return chart;
 }
 
