@@ -18,7 +18,7 @@ export function drawHistory(info, answers, current, onPick) {
   const points = perspective(info, answers);
   const longest = Math.max(1, ...points.map((p) => p.remoteness ?? 0));
   const step = answers.length > 1 ? Math.min(48, (width - left - 20) / (answers.length - 1)) : 0;
-  const who = info.impartial ? "first to move" : info.players[0];
+  const who = info.impartial ? "mover at ply 0" : info.players[0];  // impartial: the player to move at the line's first position (next, in N/P terms)
   const chart = canvas(width, height, `value history of ${answers.length} positions, for ${who}`);
   chart.setAttribute("data-points", answers.length);
   chart.append(
