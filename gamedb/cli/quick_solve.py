@@ -196,7 +196,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
     left behind) when that could not be done and the full path must solve it."""
     from ..query import answer_positions
     from ..solvers.new_file import solve_new_file
-    from ..store.game_rows import check_name
+    from ..store.sink import check_name
     from .common import out
     from .render import ProgressBars
     from .solve_run import solved_line

@@ -20,7 +20,9 @@ and the user's ``--engine``. To add a strategy (e.g. the tier solver,
 ``gamedb/solvers/tiers.py``):
 
 1. write a class with the three methods below (``solve`` writes into the
-   tables of :mod:`gamedb.store.schema` through ``job.begin``, reports
+   tables of :mod:`gamedb.store.schema` through ``job.begin`` -- a solver
+   that computes outside the database writes through a sink,
+   :mod:`gamedb.store.sink`, and then runs into every store --, reports
    through ``job.progress`` and resumes from what it committed; ``verify``
    and ``probe`` read what it wrote -- a strategy that writes ordinary graph
    rows reuses :func:`gamedb.solvers.graph_verify.verify_graph` and
