@@ -1,21 +1,7 @@
 """The in-memory solver (``graph-memory``): enumerate and solve on numpy arrays, then write the tables once.
 
-For a game that fits in memory this is much faster than the SQL solver
-(:mod:`gamedb.solvers.graph_sql`), and it writes exactly the same ``position`` and
-``move`` rows (a test compares them row by row):
-
-1. Enumerate breadth first from the start (:mod:`gamedb.solvers.graph_arrays`).
-2. Retrograde analysis level by level with the SQL solver's exact rules and
-   tie-breaks (see :mod:`gamedb.solvers.graph_sql`): each level gathers the parents of
-   the frontier through a reverse CSR table; win = first move (lowest order)
-   to a ``lose`` child of the level, lose when the counter of moves to ``win``
-   children reaches zero (best move: first move into the level), then ties,
-   then draws (best move: first move to a drawing child).
-3. Write the position rows (ordered by code) and the move rows in one
-   transaction: a killed solve leaves no rows and simply starts again.
-
-The course is :func:`gamedb.solvers.graph_solution.solve`, written once for
-every store; this strategy hands it the database's sink
+Its course, :func:`gamedb.solvers.graph_solution.solve`, runs once for every
+store; this strategy hands it the database's sink
 (:class:`~gamedb.store.sql_sink.SqlSink`). A game that outgrows the memory
 budget raises :class:`TooLarge` before anything is written, and the caller
 falls back to the SQL solver, whose memory stays bounded.

@@ -1,23 +1,13 @@
-"""A small game solved straight into a new SQLite file: the solver's own course, into the new file's sink.
+"""A small game solved straight into a new SQLite file: its solver, handed the new file's sink.
 
-``gamedb solve nim --max 13`` into a new file spent most of its time
-importing SQLAlchemy (issue 12 asks for 0.3 s; the import alone took 0.30 to
-0.38 s on the reference machine). A game that the full path would solve in
-memory and write in one transaction, into a file that does not exist yet,
-is solved by the same solver as there, handed the new file's sink
-(:class:`~gamedb.store.new_sqlite_file.NewSqliteFile`, the standard
-library's ``sqlite3``) instead of the database's:
-
-- a **heap game** of at most one write batch
-  (:data:`~gamedb.solvers.heaps.solver.WRITE_BATCH` heaps):
-  :func:`gamedb.solvers.heaps.solver.solve`;
-- a **partisan game without tiers** (cat and mouse, on a graph or a grid)
-  whose estimate is at most :data:`~gamedb.store.insert_sql.DEFER_INDEXES_FROM`
-  positions (the full path keeps its indexes for such a load too):
-  :func:`gamedb.solvers.graph_solution.solve`, the in-memory solver.
-
-``tests/test_new_file_solve.py`` solves games of both kinds both ways and
-compares the files row by row.
+A game that the full path would solve in memory and write in one
+transaction, into a file that does not exist yet, is solved by the same
+solver with the new file's sink (:class:`~gamedb.store.new_sqlite_file.NewSqliteFile`,
+no SQLAlchemy: ``gamedb solve nim --max 13`` within 0.3 s): a heap game of at
+most one write batch (:func:`gamedb.solvers.heaps.solver.solve`), or a partisan
+game without tiers of at most :data:`~gamedb.store.insert_sql.DEFER_INDEXES_FROM`
+positions by its estimate (:func:`gamedb.solvers.graph_solution.solve`).
+``tests/test_new_file_solve.py`` compares such files with the full path's row by row.
 """
 
 from __future__ import annotations

@@ -1,32 +1,23 @@
-"""The one interface every solver writes through: a :class:`Sink`, implemented once per store.
+"""The one interface solvers write through, a :class:`Sink` per store; and what every sink begins with.
 
-A solver computes; a sink stores. The heap solver
-(:func:`gamedb.solvers.heaps.solver.solve`) and the in-memory graph solver
+A solver computes, a sink stores: the heap solver
+(:func:`gamedb.solvers.heaps.solver.solve`) and the in-memory one
 (:func:`gamedb.solvers.graph_solution.solve`) run once, into whichever sink
-they are given:
+they are given: :class:`gamedb.store.sql_sink.SqlSink` (SQLite or PostgreSQL
+through SQLAlchemy; rows through :mod:`gamedb.store.bulk`, committed where the
+solver commits, so a killed solve resumes) or
+:class:`gamedb.store.new_sqlite_file.NewSqliteFile` (a new file, ``sqlite3``
+alone, linked into place when finished).
 
-- :class:`gamedb.store.sql_sink.SqlSink`: a database opened through
-  SQLAlchemy (SQLite, PostgreSQL), rows through the bulk paths of
-  :mod:`gamedb.store.bulk` (multi-row INSERTs, ``COPY``), committed where the
-  solver says (a killed solve resumes from its last commit);
-- :class:`gamedb.store.new_sqlite_file.NewSqliteFile`: a SQLite file that does
-  not exist yet, written with the standard library's ``sqlite3`` under a
-  temporary name and linked into place by :meth:`Sink.finish` (no SQLAlchemy:
-  a small solve stays well under 0.3 s).
-
-**A new store is one more sink and nothing else**: a class with the methods
-of :class:`Sink` (begin with the game row of :func:`new_game_row` and its
-:func:`player_rows`; append rows to the tables of
-:mod:`gamedb.store.schema` by name, as dicts, tuples or columns, every row
-with the game's id; set columns of the game row, encoding the
-:data:`JSON_COLUMNS`; commit; finish; abort), and a place that hands it to a
-solver (:mod:`gamedb.solvers.new_file` chooses the new SQLite file). Strategies
-that compute inside the database itself (``graph-sql``, ``tiers``) write
-through SQLAlchemy directly.
-
-This module also holds what :meth:`Sink.begin` writes, as values (the game
-row, the player rows): kept free of SQLAlchemy, like the interface, so the
-new-file sink needs none.
+**A new store is one more sink and nothing else**: a class with the methods of
+:class:`Sink` -- begin with the game row of :func:`new_game_row` and its
+:func:`player_rows` (or find the stored one), append rows to the tables of
+:mod:`gamedb.store.schema` by name (dicts, tuples or columns; each with the
+game's id), set columns of the game row (the :data:`JSON_COLUMNS` as JSON),
+commit, finish, abort -- and the place that hands it to a solver (as
+:mod:`gamedb.solvers.new_file` hands the new file's). Strategies that compute
+inside the database (``graph-sql``, ``tiers``) write through SQLAlchemy.
+No SQLAlchemy here: the new file's sink needs none.
 """
 
 from __future__ import annotations
@@ -107,8 +98,8 @@ class Begun(NamedTuple):
 class Sink(Protocol):
     """Where a solver's rows go; see the module. Tables and columns are named as in :mod:`gamedb.store.schema`.
 
-    Used as a context manager by whoever makes it: leaving the block with an
-    exception, or without :meth:`finish`, calls :meth:`abort`.
+    Used as a context manager by whoever makes it: leaving the block drops
+    what was not committed, as :meth:`abort` does.
     """
 
     def begin(self) -> Begun:

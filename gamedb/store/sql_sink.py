@@ -8,8 +8,8 @@ solve, the rest is rolled back.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from types import TracebackType
 from typing import Any
 
@@ -31,25 +31,15 @@ class SqlSink:
         self.engine = engine
         self._begin = begin
         self._resumed = resumed
-        self._conn: sa.Connection | None = None
-        self._record: GameRecord | None = None
-
-    @property
-    def conn(self) -> sa.Connection:
-        assert self._conn is not None, "used outside its with block"
-        return self._conn
-
-    @property
-    def record(self) -> GameRecord:
-        assert self._record is not None, "used before begin()"
-        return self._record
+        self.conn: sa.Connection  # set on entering the with block
+        self.record: GameRecord  # set by begin()
 
     def __enter__(self) -> SqlSink:
-        self._conn = self.engine.connect()
+        self.conn = self.engine.connect()
         return self
 
     def begin(self) -> Begun:
-        self._record = record = self._begin(self.conn)
+        self.record = record = self._begin(self.conn)
         return Begun(record.id, record.status, dict(record.progress or {}), self._resumed)
 
     def clear(self, tables: Sequence[str]) -> None:
@@ -65,10 +55,8 @@ class SqlSink:
     def columns(self, table: str, columns: dict[str, list[Any]]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
 
-    @contextmanager
-    def loading(self, table: str, rows: int) -> Iterator[None]:
-        with indexes_built_after(self.conn, metadata.tables[table], rows):
-            yield
+    def loading(self, table: str, rows: int) -> AbstractContextManager[None]:
+        return indexes_built_after(self.conn, metadata.tables[table], rows)
 
     def update(self, **values: Any) -> None:
         catalog.update(self.conn, self.record, **values)
@@ -79,17 +67,9 @@ class SqlSink:
     def finish(self, **values: Any) -> None:
         self.update(**values)
         self.commit()
-        self._close()
 
     def abort(self) -> None:
-        if self._conn is not None:
-            self._conn.rollback()
-        self._close()
-
-    def _close(self) -> None:
-        if self._conn is not None:
-            self._conn.close()
-            self._conn = None
+        self.conn.rollback()
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        self.abort()
+        self.conn.close()  # what was not committed is rolled back

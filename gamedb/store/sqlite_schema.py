@@ -1,13 +1,13 @@
 """The statements that make an empty SQLite file a gamedb database: :func:`new_file_statements` and :data:`STAMP`.
 
 The tables are defined once, as SQLAlchemy tables (:mod:`gamedb.store.schema`).
-Their SQLite DDL is generated from them at build time into the module
-:mod:`gamedb.store.sqlite_ddl`, which nobody edits: after changing the tables,
-run ``python -m gamedb.store.sqlite_schema`` to write it again, and
-``tests/test_schema.py`` regenerates it and fails while the checked-in module
-differs by one byte.
+Their SQLite DDL is generated from them at build time into
+``gamedb/store/sqlite_ddl.sql`` (shipped in the wheel), which nobody edits:
+after changing the tables, run ``python -m gamedb.store.sqlite_schema`` to
+write it again; ``tests/test_schema.py`` regenerates it and fails while the
+checked-in file differs by one byte.
 
-Why a generated module, and not the DDL compiled when a file is made, or cached
+Why a generated file, and not the DDL compiled when a file is made, or cached
 per schema revision:
 
 - compiling the tables (``metadata.create_all``) means importing SQLAlchemy
@@ -17,8 +17,9 @@ per schema revision:
 - a cache per revision would make the first solve on every machine pay that
   anyway, needs a writable folder beside a read-only installed wheel, and
   goes stale silently while a table changes before its revision is written;
-- a module in the package is found the same way from a source tree and from a
-  wheel, and a change to the tables shows in review as a change of its DDL.
+- a file in the package is found the same way from a source tree and from a
+  wheel (reading it takes microseconds), and a change to the tables shows in
+  review as a change of its DDL.
 
 Alembic's own version table is Alembic's (:data:`ALEMBIC_VERSION`); the views
 are SQL text shared with the migrations (:mod:`gamedb.store.views`).
@@ -37,17 +38,28 @@ ALEMBIC_VERSION = (
 #: the one row of :data:`ALEMBIC_VERSION`: the newest revision (``?``: it is read from the migrations)
 STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
 
-#: the generated module, beside this one
-GENERATED = Path(__file__).with_name("sqlite_ddl.py")
+#: the generated DDL, beside this module
+GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
+#: what the generated file says first
+HEADER = (
+    "-- Generated from gamedb/store/schema.py by `python -m gamedb.store.sqlite_schema`: do not edit.\n"
+    "-- The SQLite DDL of the SQLAlchemy tables, as SQLAlchemy compiles it (see gamedb/store/sqlite_schema.py):\n"
+    "-- each table in dependency order, then its indexes by name.\n"
+)
 
 
 def new_file_statements() -> tuple[str, ...]:
     """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`:
     the tables and indexes, the views, the revision's table."""
-    from .sqlite_ddl import STATEMENTS
     from .views import VIEWS
 
-    return (*STATEMENTS, *VIEWS, ALEMBIC_VERSION)
+    return (*generated_statements(), *VIEWS, ALEMBIC_VERSION)
+
+
+def generated_statements() -> list[str]:
+    """The statements of the generated file, in order."""
+    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
+    return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
 def compiled_statements() -> list[str]:
@@ -66,18 +78,11 @@ def compiled_statements() -> list[str]:
     return ["\n".join(line.rstrip().replace("\t", "    ") for line in sql.strip().splitlines()) for sql in found]
 
 
-def generated_module() -> str:
-    """The text of :mod:`gamedb.store.sqlite_ddl`, from the tables as they are now."""
-    statements = "".join(f'    """{sql}""",\n' if "\n" in sql else f'    "{sql}",\n' for sql in compiled_statements())
-    return (
-        "# Generated from gamedb/store/schema.py by `python -m gamedb.store.sqlite_schema`: do not edit.\n"
-        '"""The SQLite DDL of the SQLAlchemy tables (:mod:`gamedb.store.schema`), as SQLAlchemy compiles it: see :mod:`gamedb.store.sqlite_schema`."""\n'
-        "\n"
-        "#: CREATE TABLE and CREATE INDEX statements, tables in dependency order, each followed by its indexes (by name)\n"
-        f"STATEMENTS = (\n{statements})\n"
-    )
+def generated_text() -> str:
+    """The text of the generated file, from the tables as they are now."""
+    return HEADER + "".join(f"\n{sql};\n" for sql in compiled_statements())
 
 
 if __name__ == "__main__":
-    GENERATED.write_text(generated_module())
+    GENERATED.write_text(generated_text())
     print(f"wrote {GENERATED}")
