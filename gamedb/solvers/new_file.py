@@ -12,8 +12,6 @@ positions by its estimate (:func:`gamedb.solvers.graph_solution.solve`).
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
@@ -23,16 +21,10 @@ from ..progress import Progress
 from ..store.insert_sql import DEFER_INDEXES_FROM
 from ..store.new_sqlite_file import NewSqliteFile
 from .choice import STRATEGIES
+from .protocol import Solved
 
 #: memory the enumeration of a game this small may take at most (it takes a few MB)
 MEMORY_LIMIT = 1 << 30
-
-
-@dataclass
-class NewFileSolve:
-    positions: int
-    moves: int
-    seconds: float
 
 
 def fits(game: Game) -> bool:
@@ -47,21 +39,18 @@ def fits(game: Game) -> bool:
     return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
 
 
-def solve_new_file(path: Path, name: str, game: Game, revision: str, *, progress: Progress | None = None) -> NewFileSolve:
+def solve_new_file(path: Path, name: str, game: Game, revision: str, *, progress: Progress | None = None) -> Solved:
     """Solve ``game`` (one that :func:`fits`) into the new file ``path`` (schema ``revision``) under ``name``.
 
     Raises :class:`~gamedb.store.new_sqlite_file.TargetTaken` when ``path``
     appeared meanwhile, and whatever else went wrong; either way ``path`` was
     not touched.
     """
-    t0 = time.perf_counter()
     with NewSqliteFile(path, revision, name, game) as sink:
         if STRATEGIES["heaps"].accepts(game):
             from .heaps.solver import solve
 
-            solved = solve(sink, cast(HeapGame, game), progress=progress)
-        else:
-            from .graph_solution import solve as solve_graph
+            return solve(sink, cast(HeapGame, game), progress=progress)
+        from .graph_solution import solve as solve_graph
 
-            solved = solve_graph(sink, game, memory_limit=MEMORY_LIMIT, progress=progress)
-    return NewFileSolve(solved.positions, solved.moves, time.perf_counter() - t0)
+        return solve_graph(sink, game, memory_limit=MEMORY_LIMIT, progress=progress)
