@@ -15,9 +15,12 @@ alone, linked into place when finished).
 :mod:`gamedb.store.schema` by name (dicts, tuples or columns; each with the
 game's id), set columns of the game row (the :data:`JSON_COLUMNS` as JSON),
 commit, finish, abort -- and the place that hands it to a solver (as
-:mod:`gamedb.solvers.new_file` hands the new file's). Strategies that compute
-inside the database (``graph-sql``, ``tiers``) write through SQLAlchemy.
-No SQLAlchemy here: the new file's sink needs none.
+:mod:`gamedb.solvers.new_file` hands the new file's). ``graph-sql`` computes
+inside the database and so writes through SQLAlchemy; the tier solver still
+writes its rows through :func:`gamedb.store.bulk.copy_columns`
+(:func:`gamedb.solvers.tier_store.write_positions`, with its own index policy
+across resumed solves): the next to move onto a sink. No SQLAlchemy here: the
+new file's sink needs none.
 """
 
 from __future__ import annotations
