@@ -103,14 +103,14 @@ def test_forced_memory_engine_over_budget_fails_cleanly(fresh_db):
 
 
 def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
-    from gamedb.solvers import graph_memory as memory_engine
+    from gamedb.solvers import graph_solution as memory_engine
 
     db = fresh_db()
     game = make_game("tictactoe")
     original = memory_engine.write
 
-    def write_then_die(conn, *args, **kwargs):
-        original(conn, *args, **kwargs)
+    def write_then_die(sink, *args, **kwargs):
+        original(sink, *args, **kwargs)
         raise KeyboardInterrupt  # after every row is inserted, before the commit
 
     monkeypatch.setattr(memory_engine, "write", write_then_die)

@@ -23,11 +23,11 @@ from gamedb import Database, make_game
 from gamedb.cli.quick_solve import SolveRequest, new_file_target, solve_into_new_file
 from gamedb.games import family
 from gamedb.solvers import new_file
-from gamedb.solvers.heaps import values as heap_values
-from gamedb.store.game_rows import JSON_COLUMNS
+from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.store.new_sqlite_file import NewSqliteFile, TargetTaken
 from gamedb.store.revisions import head_from_files
 from gamedb.store.schema import game as game_table
+from gamedb.store.sink import JSON_COLUMNS
 from gamedb.store.sqlite_file import installed_migrations_dir
 
 #: LeetCode 913, example 1 (a draw), and a ring with a chord
@@ -172,14 +172,15 @@ def _revision() -> str:
 
 def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_path, monkeypatch, capsys):
     target = tmp_path / "g.sqlite"
-    original = heap_values.compute
+    original = heap_solver.compute
 
     def someone_else_makes_it(game, **kw):
-        with Database(target, create=True) as db:  # another process solves into the same new file
-            db.solve(make_game("nim", max=3), "theirs")
+        if game.max_heap == 13:  # ours; theirs (nim 3) computes as ever
+            with Database(target, create=True) as db:  # another process solves into the same new file
+                db.solve(make_game("nim", max=3), "theirs")
         return original(game, **kw)
 
-    monkeypatch.setattr(heap_values, "compute", someone_else_makes_it)
+    monkeypatch.setattr(heap_solver, "compute", someone_else_makes_it)
     game = family("nim").from_options(max=13)
     with pytest.raises(TargetTaken):
         new_file.solve_new_file(target, "nim", game, _revision())
@@ -196,7 +197,7 @@ def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
     def broken(game, **kw):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(heap_values, "compute", broken)
+    monkeypatch.setattr(heap_solver, "compute", broken)
     with pytest.raises(OSError):
         new_file.solve_new_file(tmp_path / "g.sqlite", "nim", family("nim").from_options(max=13), _revision())
     assert os.listdir(tmp_path) == []
@@ -221,9 +222,9 @@ def test_the_json_columns_are_the_tables():
 
 
 def test_the_writer_is_used_inside_a_with_block_only(tmp_path):
-    new = NewSqliteFile(tmp_path / "g.sqlite", _revision())
+    new = NewSqliteFile(tmp_path / "g.sqlite", _revision(), "nim", family("nim").from_options(max=3))
     with pytest.raises(AssertionError):
-        new.insert_rows("player", [{"game_id": 1, "idx": 0, "name": "x"}])
+        new.rows("player", [{"game_id": 1, "idx": 0, "name": "x"}])
 
 
 @pytest.mark.parametrize("args", [["nim", "--max", "3"], ["tictactoe"]], ids=["new-file path", "full path"])

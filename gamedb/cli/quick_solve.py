@@ -29,6 +29,7 @@ import gc
 import os
 import re
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -196,7 +197,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
     left behind) when that could not be done and the full path must solve it."""
     from ..query import answer_positions
     from ..solvers.new_file import solve_new_file
-    from ..store.game_rows import check_name
+    from ..store.sink import check_name
     from .common import out
     from .render import ProgressBars
     from .solve_run import solved_line
@@ -204,6 +205,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
 
     name = request.name if request.name is not None else game.default_name()
     check_name(name)  # refused as the full path refuses it
+    t0 = time.perf_counter()
     try:
         with ProgressBars(request.quiet) as bars:
             done = solve_new_file(path, name, game, revision, progress=bars)
@@ -218,5 +220,5 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
         conn.close()
     if isinstance(start, Exception):
         raise start
-    out(solved_line(name, done.positions, done.moves, done.seconds, start))
+    out(solved_line(name, done.positions, done.moves, time.perf_counter() - t0, start))
     return True

@@ -21,7 +21,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, en
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
     from ..solvers.choice import ENGINES
-    from ..store.game_rows import check_name
+    from ..store.sink import check_name
     from ..store.tuning import parse_size
 
     engine = getattr(engine, "value", engine)

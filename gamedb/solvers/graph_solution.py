@@ -1,27 +1,43 @@
-"""A game graph solved in memory: its values (retrograde analysis) and the rows they make, without SQLAlchemy.
+"""The in-memory solver's course: enumerate, solve on arrays, write the rows into a sink; no SQLAlchemy.
 
-The in-memory solver (:mod:`gamedb.solvers.graph_memory`) writes these rows
-through SQLAlchemy, and a small game solved straight into a new file
-(:mod:`gamedb.solvers.new_file`) through ``sqlite3``; both store the same rows
-because both take them from here. The levels follow the SQL solver's exact
-rules and tie-breaks (see :mod:`gamedb.solvers.graph_sql` and
-:mod:`gamedb.solvers.graph_memory`).
+For a game that fits in memory this is much faster than the SQL solver
+(:mod:`gamedb.solvers.graph_sql`), and it writes exactly the same ``position`` and
+``move`` rows (a test compares them row by row):
+
+1. Enumerate breadth first from the start (:mod:`gamedb.solvers.graph_arrays`).
+2. Retrograde analysis level by level with the SQL solver's exact rules and
+   tie-breaks: each level gathers the parents of the frontier through a
+   reverse CSR table; win = first move (lowest order) to a ``lose`` child of
+   the level, lose when the counter of moves to ``win`` children reaches zero
+   (best move: first move into the level), then ties, then draws (best move:
+   first move to a drawing child).
+3. Write the position rows (ordered by code) and the move rows into the sink
+   (:mod:`gamedb.store.sink`), committed once: a killed solve leaves no rows.
+
+:func:`solve` runs for every store: the ``graph-memory`` strategy
+(:mod:`gamedb.solvers.graph_memory`) hands it the database's sink, a small game
+solved into a new file (:mod:`gamedb.solvers.new_file`) the new file's.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..games.base import TokenMoves
+from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import columns_except
+from ..store.sink import Sink, now
+from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
-from .graph_arrays import GameGraph
+from .choice import move_lists
+from .graph_arrays import GameGraph, enumerate_graph
+from .protocol import Solved
 
 #: rows per executemany while writing
 WRITE_CHUNK = 50_000
@@ -38,6 +54,32 @@ class Solution:
     best: np.ndarray  # int32 [N], order of the best move, -1 for none
     progress: dict[str, Any]  # what the SQL engine leaves in game.progress
 
+
+def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
+    """Enumerate, solve and write ``game`` into ``sink``, and mark it solved, all in one commit.
+
+    Raises :class:`~gamedb.solvers.protocol.TooLarge`, with nothing written,
+    when the game outgrows ``memory_limit`` bytes. A killed or failed solve
+    leaves nothing: the sink commits only when it finishes.
+    """
+    t0 = time.perf_counter()
+    graph = enumerate_graph(game, memory_limit=memory_limit, progress=progress)
+    t1 = time.perf_counter()
+    solution = retrograde(graph, progress=progress)
+    begun = sink.begin()
+    if begun.resumed:  # a solve begun in SQL and killed early may have left some
+        sink.clear(("position", "move", "token_board", "token_move"))
+    write(sink, begun.id, graph, solution, tokens=move_lists(game), progress=progress)
+    sink.finish(
+        status=SOLVED,
+        positions=graph.positions,
+        moves=graph.moves,
+        enumerate_seconds=round(t1 - t0, 3),
+        solve_seconds=round(time.perf_counter() - t1, 3),
+        solved_at=now(),
+        progress=solution.progress,
+    )
+    return Solved(graph.positions, graph.moves)
 
 
 # --- 2. retrograde analysis --------------------------------------------------------------
@@ -86,7 +128,35 @@ def _level_by_level(step: Callable[[np.ndarray, int], np.ndarray], frontier: np.
             return k
 
 
-# --- the rows ------------------------------------------------------------------------------------
+# --- 3. the rows ----------------------------------------------------------------------------------
+
+
+def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
+    """Append every position and move row of the game to ``sink``.
+
+    Rows go in primary-key order, a chunk at a time. A two-token game
+    (``tokens``, :mod:`gamedb.solvers.token_moves`) keeps its move lists
+    instead of the move rows.
+    """
+    order = np.argsort(graph.codes, kind="stable")  # rows go in primary-key order
+    loads = [("position", POSITION_COLUMNS, graph.positions, position_rows(graph, solution, order))]
+    if tokens is None:
+        loads.append(("move", MOVE_COLUMNS, graph.moves, move_rows(graph, order)))
+    else:  # a two-token game keeps its move lists, not a row per move
+        board, moves = token_rows(game_id, tokens)
+        sink.rows("token_board", board)
+        sink.rows("token_move", moves)
+    total = sum(count for _, _, count, _ in loads)
+    written = 0
+    if progress:
+        progress("write", 0, total)
+    for table, columns, count, chunks in loads:
+        with sink.loading(table, count):
+            for rows in chunks:
+                sink.tuples(table, columns, rows)
+                written += len(rows)
+                if progress:
+                    progress("write", written, total)
 
 
 def position_rows(graph: GameGraph, solution: Solution, order: np.ndarray) -> Iterator[list[tuple[Any, ...]]]:

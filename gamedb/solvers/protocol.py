@@ -12,7 +12,8 @@ are three, each a class implementing :class:`Solver`:
   (nothing to resume: a killed solve leaves nothing); raises
   :class:`~gamedb.solvers.graph_memory.TooLarge` over the memory limit.
 - ``heaps`` (:class:`gamedb.solvers.heaps.strategy.HeapSolver`): impartial heap games,
-  one position per heap size, Grundy values in SQL, resumable per heap.
+  one position per heap size, values computed in memory and written
+  through a sink (:mod:`gamedb.store.sink`), resumable per batch.
 
 A solver is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
 capabilities the game declares (:class:`gamedb.games.base.Capabilities`)
@@ -20,7 +21,9 @@ and the user's ``--engine``. To add a strategy (e.g. the tier solver,
 ``gamedb/solvers/tiers.py``):
 
 1. write a class with the three methods below (``solve`` writes into the
-   tables of :mod:`gamedb.store.schema` through ``job.begin``, reports
+   tables of :mod:`gamedb.store.schema` through ``job.begin`` -- a solver
+   that computes outside the database writes through a sink,
+   :mod:`gamedb.store.sink`, and then runs into every store --, reports
    through ``job.progress`` and resumes from what it committed; ``verify``
    and ``probe`` read what it wrote -- a strategy that writes ordinary graph
    rows reuses :func:`gamedb.solvers.graph_verify.verify_graph` and
@@ -120,7 +123,7 @@ def solve_in_stages(
     fill: Callable[[GameRecord], Solved],
     propagate: Callable[[GameRecord], object],
 ) -> Solved:
-    """The SQL solvers' common course: ``fill`` the positions (status ``enumerating``), then
+    """The SQL solver's course (``graph-sql``): ``fill`` the positions (status ``enumerating``), then
     ``propagate`` values (status ``solving``), then mark the game solved.
 
     Each stage commits as it goes and resumes from what it committed; the

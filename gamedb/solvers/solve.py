@@ -14,9 +14,9 @@ from ..progress import Progress
 from ..store import catalog
 from ..store.damage import DamagedGame
 from ..store.database import file_unfinished, finish_file, sqlite_file
-from ..store.game_rows import check_name
 from ..store.locking import others_solving, solve_lock, solve_tag
 from ..store.record import GameRecord
+from ..store.sink import check_name
 from ..store.tuning import default_memory_limit, human_size, solve_settings
 from . import choice
 from .protocol import SolveJob, TooLarge

@@ -1,6 +1,6 @@
 """The ``game`` table: creating, finding, listing and deleting stored games.
 
-(:func:`family_key` and :func:`now` are :mod:`gamedb.store.game_rows`'s, imported here for their callers.)
+(:func:`family_key` and :func:`now` are :mod:`gamedb.store.sink`'s, imported here for their callers.)
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import sqlalchemy as sa
 
 from ..errors import GameExists, GameNotFound
 from ..games.base import Game
-from .game_rows import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
-from .game_rows import new_game_row, player_rows
-from .game_rows import now as now
 from .record import GameRecord, record_from_mapping, record_or_damaged
 from .schema import game as game_table
 from .schema import metadata
 from .schema import player as player_table
+from .sink import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
+from .sink import new_game_row, player_rows
+from .sink import now as now
 
 #: the game rows as stored (no type conversion by SQLAlchemy: a damaged JSON column must reach
 #: :func:`~gamedb.store.damage.checked_game_row`, not fail while the row is fetched)

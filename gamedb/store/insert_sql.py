@@ -1,8 +1,9 @@
 """INSERT statements for rows given column by column, as SQL text and parameter tuples.
 
-Kept free of SQLAlchemy: :func:`gamedb.store.bulk.copy_columns` runs these
-statements through SQLAlchemy's driver connection, and a small solve into a
-new file (:mod:`gamedb.store.new_sqlite_file`) through ``sqlite3`` itself.
+The SQLite text both SQLite sinks (:mod:`gamedb.store.sink`) write with, kept
+free of SQLAlchemy: the database's (through :func:`gamedb.store.bulk.copy_columns`,
+on SQLAlchemy's driver connection) and a new file's
+(:mod:`gamedb.store.new_sqlite_file`, on ``sqlite3`` itself).
 """
 
 from __future__ import annotations

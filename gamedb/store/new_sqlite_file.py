@@ -1,15 +1,15 @@
-"""A new gamedb SQLite file written with the standard library alone, and put in place only when complete.
+"""The sink of a new gamedb SQLite file: written with the standard library alone, put in place only when complete.
 
 The full path opens a file through SQLAlchemy, whose import alone takes
 longer than a small solve's whole budget (issue 12: ``gamedb solve nim --max
 13`` in 0.3 s). A solve small enough to be written in one transaction
-(:mod:`gamedb.solvers.new_file`) into a file that does not exist yet
-uses this instead:
+into a file that does not exist yet (:mod:`gamedb.solvers.new_file`) is
+handed this :class:`~gamedb.store.sink.Sink` instead of the SQLAlchemy one:
 
 - the file is built under a temporary name in the same folder
   (``.NAME.PID.new``), with the same statements as the full path's new file
   (:func:`~gamedb.store.sqlite_schema.new_file_statements`) and the rows the
-  solver's own row builders give; no journal and no syncs while it is
+  solver writes into any sink; no journal and no syncs while it is
   private, one ``fsync`` at the end;
 - it is finished as the full path finishes a file (sampled ``ANALYZE``,
   rollback-journal mode) and then linked to its name with ``os.link``, which
@@ -28,14 +28,19 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .game_rows import JSON_COLUMNS
 from .insert_sql import column_inserts, names_values
+from .sink import JSON_COLUMNS, Begun, new_game_row, player_rows
 from .sqlite_file import ANALYSIS_LIMIT
 from .sqlite_schema import STAMP, new_file_statements
+
+if TYPE_CHECKING:
+    from ..games.base import Game
 
 
 class TargetTaken(Exception):
@@ -48,18 +53,26 @@ def _encoded(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class NewSqliteFile:
-    """``with NewSqliteFile(path, revision) as new: new.insert_game(...) ...``: see the module."""
+    """The :class:`~gamedb.store.sink.Sink` of a new file: ``with NewSqliteFile(path, revision, name, game) as sink: ...``; see the module."""
 
-    def __init__(self, path: Path, revision: str) -> None:
+    def __init__(self, path: Path, revision: str, name: str, game: Game) -> None:
         self.path = path
         self.revision = revision
+        self.name = name
+        self.game = game
         self.temp = path.with_name(f".{path.name}.{os.getpid()}.new")
         self._conn: sqlite3.Connection | None = None
+        self._id: int | None = None
 
     @property
     def conn(self) -> sqlite3.Connection:
         assert self._conn is not None, "used outside its with block"
         return self._conn
+
+    @property
+    def game_id(self) -> int:
+        assert self._id is not None, "used before begin()"
+        return self._id
 
     def __enter__(self) -> NewSqliteFile:
         self.temp.unlink(missing_ok=True)  # a killed solve of this process id's predecessor
@@ -72,43 +85,48 @@ class NewSqliteFile:
                 self.conn.execute(statement)
             self.conn.execute(STAMP, (self.revision,))
         except BaseException:
-            self._discard()
+            self.abort()
             raise
         return self
 
-    def insert_game(self, row: dict[str, Any]) -> int:
-        """Insert the ``game`` row (values by column, as :func:`~gamedb.store.game_rows.new_game_row`); its id."""
-        names = ", ".join(row)
-        cursor = self.conn.execute(f"INSERT INTO game ({names}) VALUES ({', '.join(':' + k for k in row)})", _encoded(row))
+    def begin(self) -> Begun:
+        row = new_game_row(self.name, self.game)
+        cursor = self.conn.execute(f"INSERT INTO game ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})", _encoded(row))
         assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        self._id = cursor.lastrowid
+        self.rows("player", player_rows(self._id, self.game))
+        return Begun(self._id, row["status"], {}, False)
 
-    def update_game(self, game_id: int, values: dict[str, Any]) -> None:
-        """Set columns of the ``game`` row."""
-        sets = ", ".join(f"{k} = :{k}" for k in values)
-        self.conn.execute(f"UPDATE game SET {sets} WHERE id = :id_", {**_encoded(values), "id_": game_id})
+    def clear(self, tables: Sequence[str]) -> None:
+        for name in tables:
+            self.conn.execute(f"DELETE FROM {name} WHERE game_id = ?", (self.game_id,))
 
-    def insert_rows(self, table: str, rows: list[dict[str, Any]]) -> None:
-        """Insert rows given as dicts with the same keys."""
+    def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         if rows:
             names = list(rows[0])
             self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})", rows)
 
-    def insert_tuples(self, table: str, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, game_id: int) -> None:
-        """Insert rows given as tuples in ``columns`` order, every one with ``game_id``, as
-        :func:`gamedb.store.bulk.copy_rows` does."""
-        names, values = names_values(columns, {"game_id": game_id})
+    def tuples(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
+        names, values = names_values(columns, {"game_id": self.game_id})
         self.conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({values})", rows)
 
-    def insert_columns(self, table: str, columns: dict[str, list[Any]], *, game_id: int) -> None:
-        """Insert rows given column by column, as :func:`gamedb.store.bulk.copy_columns` does."""
-        for sql, rows in column_inserts(table, columns, {"game_id": game_id}):
+    def columns(self, table: str, columns: dict[str, list[Any]]) -> None:
+        for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
-        if kind is not None:
-            self._discard()
-            return
+    def loading(self, table: str, rows: int) -> AbstractContextManager[None]:
+        return nullcontext()  # at most one write batch, into empty tables: the indexes are kept
+
+    def update(self, **values: Any) -> None:
+        sets = ", ".join(f"{k} = :{k}" for k in values)
+        self.conn.execute(f"UPDATE game SET {sets} WHERE id = :id_", {**_encoded(values), "id_": self.game_id})
+
+    def commit(self) -> None:
+        """Nothing to do: the file is written whole, and put in place by :meth:`finish`."""
+
+    def finish(self, **values: Any) -> None:
+        """The last update, then the file finished (statistics, rollback-journal mode), synced and linked to its name."""
+        self.update(**values)
         try:
             self.conn.execute("COMMIT")
             self.conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
@@ -123,13 +141,17 @@ class NewSqliteFile:
                 raise TargetTaken(f"{self.path} was created while the solve ran") from None
             _sync_folder(self.path.parent)
         finally:
-            self._discard()
+            self.abort()
 
-    def _discard(self) -> None:
+    def abort(self) -> None:
+        """The temporary file removed (once linked, the file stands under its name)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
         self.temp.unlink(missing_ok=True)
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        self.abort()
 
 
 def _sync_folder(folder: Path) -> None:

@@ -1,119 +1,33 @@
-"""The tables and indexes of a new SQLite file, as SQL text: what ``metadata.create_all`` would run.
+"""The statements that make an empty SQLite file a gamedb database: :func:`new_file_statements` and :data:`STAMP`.
 
-:func:`gamedb.store.database.create_schema` (and a small solve into a new file,
-:mod:`gamedb.store.new_sqlite_file`) runs these statements instead of
-compiling the SQLAlchemy tables (:mod:`gamedb.store.schema`) into DDL, which
-took 20-30 ms of every small solve into a new file. The tables stay defined
-once, in :mod:`gamedb.store.schema`: a test compiles them and compares the
-result with this text, whitespace aside (``tests/test_schema.py``), so a
-change there fails until this text is changed to match; another test
-compares a created file with a migrated one.
+The tables are defined once, as SQLAlchemy tables (:mod:`gamedb.store.schema`).
+Their SQLite DDL is generated from them at build time into
+``gamedb/store/sqlite_ddl.sql`` (shipped in the wheel), which nobody edits:
+after changing the tables, run ``python -m gamedb.store.sqlite_schema`` to
+write it again; ``tests/test_schema.py`` regenerates it and fails while the
+checked-in file differs by one byte.
+
+Why a generated file, and not the DDL compiled when a file is made, or cached
+per schema revision:
+
+- compiling the tables (``metadata.create_all``) means importing SQLAlchemy
+  (~0.25 s) and compiling the DDL (20-30 ms), more than a small solve into a
+  new file may take in all (``gamedb solve nim --max 13``: 0.3 s), which
+  imports no SQLAlchemy (:mod:`gamedb.store.new_sqlite_file`);
+- a cache per revision would make the first solve on every machine pay that
+  anyway, needs a writable folder beside a read-only installed wheel, and
+  goes stale silently while a table changes before its revision is written;
+- a file in the package is found the same way from a source tree and from a
+  wheel (reading it takes microseconds), and a change to the tables shows in
+  review as a change of its DDL.
+
+Alembic's own version table is Alembic's (:data:`ALEMBIC_VERSION`); the views
+are SQL text shared with the migrations (:mod:`gamedb.store.views`).
 """
 
 from __future__ import annotations
 
-#: CREATE TABLE and CREATE INDEX statements, tables in dependency order, each followed by its indexes (by name)
-STATEMENTS = (
-    """CREATE TABLE game (
-        id INTEGER NOT NULL,
-        name TEXT NOT NULL,
-        family TEXT NOT NULL,
-        parameters JSON NOT NULL,
-        rules_version INTEGER NOT NULL,
-        impartial BOOLEAN NOT NULL,
-        status TEXT NOT NULL,
-        start_code BIGINT NOT NULL,
-        start_position TEXT NOT NULL,
-        positions BIGINT,
-        moves BIGINT,
-        created_at TEXT NOT NULL,
-        solved_at TEXT,
-        enumerate_seconds FLOAT,
-        solve_seconds FLOAT,
-        gamedb_version TEXT NOT NULL,
-        info JSON,
-        progress JSON,
-        CONSTRAINT pk_game PRIMARY KEY (id),
-        CONSTRAINT uq_game_name UNIQUE (name)
-    )""",
-    """CREATE TABLE solve_counter (
-        game_id INTEGER NOT NULL,
-        code BIGINT NOT NULL,
-        pending INTEGER NOT NULL,
-        CONSTRAINT pk_solve_counter PRIMARY KEY (game_id, code)
-    )
-     WITHOUT ROWID""",
-    """CREATE TABLE solve_queue (
-        game_id INTEGER NOT NULL,
-        code BIGINT NOT NULL,
-        depth INTEGER NOT NULL,
-        CONSTRAINT pk_solve_queue PRIMARY KEY (game_id, code)
-    )
-     WITHOUT ROWID""",
-    "CREATE INDEX ix_solve_queue_depth ON solve_queue (game_id, depth)",
-    """CREATE TABLE heap_rule (
-        game_id INTEGER NOT NULL,
-        parts SMALLINT NOT NULL,
-        take INTEGER NOT NULL,
-        idx INTEGER NOT NULL,
-        unequal SMALLINT NOT NULL,
-        CONSTRAINT pk_heap_rule PRIMARY KEY (game_id, parts, take),
-        CONSTRAINT fk_heap_rule_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )
-     WITHOUT ROWID""",
-    """CREATE TABLE move (
-        game_id INTEGER NOT NULL,
-        parent BIGINT NOT NULL,
-        ord INTEGER NOT NULL,
-        child BIGINT NOT NULL,
-        label TEXT NOT NULL,
-        CONSTRAINT pk_move PRIMARY KEY (game_id, parent, ord),
-        CONSTRAINT fk_move_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )
-     WITHOUT ROWID""",
-    "CREATE INDEX ix_move_child ON move (game_id, child)",
-    """CREATE TABLE player (
-        game_id INTEGER NOT NULL,
-        idx SMALLINT NOT NULL,
-        name TEXT NOT NULL,
-        CONSTRAINT pk_player PRIMARY KEY (game_id, idx),
-        CONSTRAINT fk_player_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )""",
-    """CREATE TABLE position (
-        game_id INTEGER NOT NULL,
-        code BIGINT NOT NULL,
-        text TEXT NOT NULL,
-        player SMALLINT NOT NULL,
-        result TEXT,
-        remoteness INTEGER,
-        degree INTEGER NOT NULL,
-        best_move TEXT,
-        grundy INTEGER,
-        CONSTRAINT pk_position PRIMARY KEY (game_id, code),
-        CONSTRAINT fk_position_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )
-     WITHOUT ROWID""",
-    "CREATE INDEX ix_position_remoteness ON position (game_id, remoteness) WHERE remoteness IS NOT NULL",
-    "CREATE UNIQUE INDEX ix_position_text ON position (game_id, text)",
-    """CREATE TABLE token_board (
-        game_id INTEGER NOT NULL,
-        nodes INTEGER NOT NULL,
-        CONSTRAINT pk_token_board PRIMARY KEY (game_id),
-        CONSTRAINT fk_token_board_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )""",
-    """CREATE TABLE token_move (
-        game_id INTEGER NOT NULL,
-        player SMALLINT NOT NULL,
-        node INTEGER NOT NULL,
-        ord INTEGER NOT NULL,
-        target INTEGER NOT NULL,
-        label TEXT NOT NULL,
-        CONSTRAINT pk_token_move PRIMARY KEY (game_id, player, node, ord),
-        CONSTRAINT fk_token_move_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
-    )
-     WITHOUT ROWID""",
-    "CREATE INDEX ix_token_move_target ON token_move (game_id, player, target)",
-)
+from pathlib import Path
 
 #: the table Alembic keeps the schema revision in, as Alembic creates it
 ALEMBIC_VERSION = (
@@ -124,17 +38,32 @@ ALEMBIC_VERSION = (
 #: the one row of :data:`ALEMBIC_VERSION`: the newest revision (``?``: it is read from the migrations)
 STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
 
+#: the generated DDL, beside this module
+GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
+#: what the generated file says first
+HEADER = (
+    "-- Generated from gamedb/store/schema.py by `python -m gamedb.store.sqlite_schema`: do not edit.\n"
+    "-- The SQLite DDL of the SQLAlchemy tables, as SQLAlchemy compiles it (see gamedb/store/sqlite_schema.py):\n"
+    "-- each table in dependency order, then its indexes by name.\n"
+)
+
 
 def new_file_statements() -> tuple[str, ...]:
     """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`:
     the tables and indexes, the views, the revision's table."""
     from .views import VIEWS
 
-    return (*STATEMENTS, *VIEWS, ALEMBIC_VERSION)
+    return (*generated_statements(), *VIEWS, ALEMBIC_VERSION)
+
+
+def generated_statements() -> list[str]:
+    """The statements of the generated file, in order."""
+    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
+    return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
 def compiled_statements() -> list[str]:
-    """What :data:`STATEMENTS` must equal: the SQLAlchemy tables compiled for SQLite, whitespace collapsed."""
+    """What ``metadata.create_all`` runs on SQLite: each table (in dependency order) and then its indexes (by name)."""
     import sqlalchemy as sa
     from sqlalchemy.dialects import sqlite
 
@@ -143,7 +72,17 @@ def compiled_statements() -> list[str]:
     dialect = sqlite.dialect()
     found = []
     for table in metadata.sorted_tables:
-        found.append(" ".join(str(sa.schema.CreateTable(table).compile(dialect=dialect)).split()))
+        found.append(str(sa.schema.CreateTable(table).compile(dialect=dialect)))
         for index in sorted(table.indexes, key=lambda ix: ix.name or ""):
-            found.append(" ".join(str(sa.schema.CreateIndex(index).compile(dialect=dialect)).split()))
-    return found
+            found.append(str(sa.schema.CreateIndex(index).compile(dialect=dialect)))
+    return ["\n".join(line.rstrip().replace("\t", "    ") for line in sql.strip().splitlines()) for sql in found]
+
+
+def generated_text() -> str:
+    """The text of the generated file, from the tables as they are now."""
+    return HEADER + "".join(f"\n{sql};\n" for sql in compiled_statements())
+
+
+if __name__ == "__main__":
+    GENERATED.write_text(generated_text())
+    print(f"wrote {GENERATED}")

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from typing import cast
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING, cast
 
 from ...games.heaps import HeapGame
-from ..protocol import Solved, SolveJob, solve_in_stages
+from ...store.sql_sink import SqlSink
+from ..protocol import Solved, SolveJob
 from . import solver, sums, verify
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 
 class HeapSolver:
-    """The ``heaps`` strategy (see :mod:`gamedb.solvers.protocol`)."""
+    """The ``heaps`` strategy (see :mod:`gamedb.solvers.protocol`): :func:`gamedb.solvers.heaps.solver.solve` into the database."""
 
     engine = "sql"
     verify = staticmethod(verify.verify_heaps)
@@ -20,9 +22,5 @@ class HeapSolver:
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         game = cast(HeapGame, job.game)  # the heaps strategy requires heap_rules (gamedb.solvers.choice)
-        return solve_in_stages(
-            db,
-            job,
-            lambda record: Solved(*solver.fill(db, record.id, game)),
-            lambda record: solver.propagate(db, record.id, game, progress=job.progress),
-        )
+        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+            return solver.solve(sink, game, progress=job.progress)

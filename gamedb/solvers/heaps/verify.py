@@ -27,7 +27,7 @@ from ...progress import Progress
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, read_range
 from ...values import LOSE, WIN, is_remoteness, mex
-from .solver import analyse
+from .solver import analyse_values
 from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
 
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
@@ -67,7 +67,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
         if progress and (row.code % 1000 == 0 or row.code == game.max_heap):
             progress("verify", row.code + 1, game.max_heap + 1)
     stored = (record.info or {}).get("periodicity")
-    found = analyse(conn, record.id, game)
+    found = analyse_values(game, grundy)  # every heap 0..N, in order (checked above)
     if (found.to_dict() if found else None) != stored:
         fail(f"stored period {stored} differs from what the stored values show: {found.to_dict() if found else None}")
     if record.positions is not None and len(rows) != record.positions:

@@ -1,0 +1,111 @@
+"""The Sink interface is all a new store implements: the solvers write the same rows into any sink.
+
+A store that keeps rows in Python lists (what a new backend would implement,
+and nothing more) is handed to the heap solver and the in-memory graph
+solver as they are; what it holds must equal, row for row, what the full
+path (Database.solve, SQLAlchemy) stores for the same game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from contextlib import nullcontext
+
+import pytest
+
+from gamedb import Database, make_game
+from gamedb.solvers import graph_solution
+from gamedb.solvers.heaps import solver as heap_solver
+from gamedb.store.schema import metadata
+from gamedb.store.sink import Begun, Sink, new_game_row, player_rows
+from gamedb.store.status import SOLVED
+
+from tables import RUN_COLUMNS, game_row, game_rows
+
+
+class ListSink:
+    """A store of lists: every method of the Sink protocol, nothing else."""
+
+    def __init__(self, name, game):
+        self.name, self.game = name, game
+        self.row: dict = {}
+        self.tables: dict[str, list[dict]] = defaultdict(list)
+        self.commits = 0
+        self.finished = False
+
+    def begin(self) -> Begun:
+        self.row = {**{c.name: None for c in metadata.tables["game"].columns}, "id": 7, **new_game_row(self.name, self.game)}
+        self.rows("player", player_rows(7, self.game))
+        return Begun(7, self.row["status"], {}, False)
+
+    def clear(self, tables):
+        for table in tables:
+            self.tables[table] = []
+
+    def rows(self, table, rows):
+        self.tables[table] += [dict(row) for row in rows]
+
+    def tuples(self, table, columns, rows):
+        self.tables[table] += [{"game_id": 7, **dict(zip(columns, row, strict=True))} for row in rows]
+
+    def columns(self, table, columns):
+        self.tuples(table, list(columns), list(zip(*columns.values(), strict=True)))
+
+    def loading(self, table, rows):
+        return nullcontext()
+
+    def update(self, **values):
+        self.row.update(values)
+
+    def commit(self):
+        self.commits += 1
+
+    def finish(self, **values):
+        self.update(**values)
+        self.finished = True
+
+    def abort(self):
+        self.tables.clear()
+
+    def stored(self) -> dict[str, list[tuple]]:
+        """Its rows as tests/tables.game_rows gives a database's: by primary key, without the game id."""
+        found = {}
+        for table in metadata.sorted_tables:
+            if "game_id" in table.c and table.name not in ("solve_queue", "solve_counter"):
+                names = [c.name for c in table.columns if c.name != "game_id"]
+                key = [names.index(c.name) for c in table.primary_key.columns if c.name != "game_id"]
+                rows = [tuple(row.get(n) for n in names) for row in self.tables[table.name]]
+                found[table.name] = sorted(rows, key=lambda r: [r[k] for k in key])
+        return found
+
+
+GRAPH = json.dumps([[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])
+
+
+#: (family, options, commits: the rules, then one per batch of 100 heaps; a graph solve commits only when it finishes)
+GAMES = [
+    ("octal", {"code": "0.77", "max": 90}, 2),
+    ("subtraction", {"set": "1,2,5", "max": 300}, 4),
+    ("cat-mouse", {"graph": GRAPH}, 0),
+    ("cat-mouse-grid", {"grid": '["M..#","..#C","F..."]'}, 0),
+]
+
+
+@pytest.mark.parametrize("fam,options,commits", GAMES)
+def test_a_store_of_lists_gets_what_the_database_gets(tmp_path, monkeypatch, fam, options, commits):
+    game = make_game(fam, **options)
+    sink: Sink = ListSink("g", game)
+    monkeypatch.setattr(heap_solver, "WRITE_BATCH", 100)  # several committed batches for the larger heap game
+    if game.capabilities.heap_rules:
+        solved = heap_solver.solve(sink, game)
+    else:
+        solved = graph_solution.solve(sink, game, memory_limit=1 << 30)
+    with Database(tmp_path / "full.sqlite", create=True) as db:
+        db.solve(game, "g")
+        expected_rows, expected_game = game_rows(db, "g"), game_row(db, "g", ignore=RUN_COLUMNS)
+    assert sink.finished and sink.row["status"] == SOLVED and sink.commits == commits
+    assert (solved.positions, solved.moves) == (expected_game["positions"], expected_game["moves"])
+    assert {k: v for k, v in sink.row.items() if k not in RUN_COLUMNS} == expected_game
+    assert sink.stored() == expected_rows
+    assert expected_rows["position"]
