@@ -4,7 +4,9 @@ Both ways of answering a query -- the full path through SQLAlchemy
 (:class:`gamedb.api.Database`) and the light read path of a ``gamedb query``
 process (:mod:`gamedb.cli.quick`) -- build an :class:`Answer` with the same
 functions of :mod:`gamedb.query` and print it with :func:`answer_lines` or
-:meth:`Answer.to_dict` (:meth:`Answer.to_json` as text), so they cannot disagree.
+:meth:`Answer.to_dict` (:meth:`Answer.to_json` as text, :meth:`Answer.json_line` as one line), so they cannot
+disagree: the object is defined once, by :meth:`Answer.to_dict` and :meth:`MoveValue.to_dict`, and every
+JSON text is that object encoded (``tests/test_answer_golden.py`` holds them to known-good output).
 
 Conventions (Gamesman, as GamesmanUni shows them): a position's ``result``
 and ``remoteness`` are for the player to move there. Each move carries both
@@ -126,7 +128,7 @@ class Answer:
             data["outcome"] = OUTCOME_CLASS.get(self.result)
         if impartial or self.grundy is not None:
             data["grundy"] = self.grundy
-        data["moves"] = [m.to_dict(impartial) for m in self.moves] if impartial else [_partisan_move(m) for m in self.moves]
+        data["moves"] = [m.to_dict(impartial) for m in self.moves]
         if not self.moves_complete:
             data["moves_complete"] = False
         data.update(self.verdict)
@@ -148,67 +150,13 @@ class Answer:
 
     def json_line(self) -> str:
         """:meth:`to_dict` as compact JSON text, one line (``json.dumps(..., ensure_ascii=False,
-        separators=(",", ":"))``), as ``gamedb query NAME -`` writes it for every position.
-
-        The usual answer (no verdict, note or cut move list) is written out
-        directly, 3-4 times faster than building and encoding the object;
-        ``tests/test_json_line.py`` holds the two equal for every family and
-        for hostile names and positions. Anything else encodes :meth:`to_dict`.
-        """
-        if self.verdict or self.rules_missing is not None or not self.moves_complete:
-            return COMPACT_JSON.encode(self.to_dict())
-        impartial = self.impartial
-        text = (
-            f'{{"game":{_text(self.game)},"position":{_text(self.position)},"player":{_text(self.player)},'
-            f'"result":{_text(self.result)},"winner":{_maybe_text(self.winner)},"remoteness":{_number(self.remoteness)},'
-            f'"degree":{self.degree:d},"best_move":{_maybe_text(self.best_move)}'
-        )
-        if impartial:
-            text += f',"outcome":{_maybe_text(OUTCOME_CLASS.get(self.result))}'
-        if impartial or self.grundy is not None:
-            text += f',"grundy":{_number(self.grundy)}'
-        moves = ",".join([
-            f'{{"move":{_text(m.move)},"position":{_text(m.position)},"result":{_RESULT_TEXT[m.result]},'
-            f'"remoteness":{"null" if m.remoteness is None else m.remoteness},"move_value":{_RESULT_TEXT[FOR_MOVER[m.result]]},'
-            f'"delta_remoteness":{"null" if m.delta_remoteness is None else m.delta_remoteness}'
-            + (f',"grundy":{_number(m.grundy)}}}' if impartial or m.grundy is not None else "}")
-            for m in self.moves  # (numbers written inline and results looked up: this runs for every move of every answer)
-        ])
-        return f'{text},"moves":[{moves}]}}'
+        separators=(",", ":"))``), as ``gamedb query NAME -`` writes it for every position."""
+        return COMPACT_JSON.encode(self.to_dict())
 
 
-#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder per call
-COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-#: a string as JSON writes it with ``ensure_ascii=False``: quoted, with ``"``, ``\\`` and control characters escaped
-_text = json.encoder.encode_basestring
-
-
-#: each result as JSON text (a move's result is one of them, else FOR_MOVER and to_dict() raise KeyError as well)
-_RESULT_TEXT = {result: _text(result) for result in FOR_MOVER}
-
-
-def _maybe_text(value: str | None) -> str:
-    return "null" if value is None else _text(value)
-
-
-def _number(value: int | None) -> str:
-    """An integer (never a bool: the stored rows are checked) or null, as JSON writes it."""
-    return "null" if value is None else f"{value:d}"
-
-
-def _partisan_move(m: MoveValue) -> dict[str, Any]:
-    """:meth:`MoveValue.to_dict` of a partisan game's move, written out: it runs for every move of every answer."""
-    data = {
-        "move": m.move,
-        "position": m.position,
-        "result": m.result,
-        "remoteness": m.remoteness,
-        "move_value": FOR_MOVER[m.result],
-        "delta_remoteness": m.delta_remoteness,
-    }
-    if m.grundy is not None:
-        data["grundy"] = m.grundy
-    return data
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder
+#: per call (an answer's object holds no cycles to look for)
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
 
 
 def impartial_players(result: str) -> tuple[str, str | None]:
