@@ -138,18 +138,26 @@ class Database:
         *,
         force: bool = False,
         progress: Progress | None = None,
-        engine: str = "auto",
+        strategy: str = "auto",
         memory_limit: int | str | None = None,
+        engine: str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``engine`` is ``auto``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`)."""
+        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`).
+
+        ``engine`` is its old name, deprecated (a :class:`DeprecationWarning`)."""
         from .solvers.solve import solve
         from .store.tuning import parse_size
 
+        if engine is not None:
+            import warnings
+
+            warnings.warn("Database.solve(engine=...) is deprecated; use strategy=...", DeprecationWarning, stacklevel=2)
+            strategy = engine
         limit = None if memory_limit is None else parse_size(memory_limit)
         key = catalog.family_key(game)
         if ":" in key:  # the caller handed us this class: its stored games may load it again
             self.game_classes.add(key)
-        return solve(self.engine, game, name, force=force, progress=progress, method=engine, memory_limit=limit)
+        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.

@@ -3,7 +3,7 @@
 Every function here reads through a *reader* (:class:`gamedb.store.rows.Reader`), so the
 full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
 query`` process (plain ``sqlite3``) build their answers with the same code.
-The strategy that stored a game answers for it
+The strategy that stored a game (the game row says which) answers for it
 (:func:`gamedb.solvers.choice.answered_by`: :mod:`gamedb.solvers.graph_answer`
 or :mod:`gamedb.solvers.heaps.sums`).
 """
@@ -97,7 +97,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
     from .solvers.choice import answered_by
 
-    answers: list[Answer | GamedbError] = answered_by(game).probe_many(reader, record, game, positions, boards=boards)
+    answers: list[Answer | GamedbError] = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards)
     return answers
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from .solvers.choice import summary
 from .store.record import GameRecord
 from .store.rows import read_position, stream_positions
 from .values import RESULTS
@@ -47,12 +48,7 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     }
     if record.impartial and start is not None:
         data["start"]["grundy"] = start.grundy
-    if record.info and "periodicity" in record.info:  # heap games
-        from .solvers.heaps.sums import periodicity_summary, remoteness_summary
-
-        data["periodicity"] = record.info["periodicity"]
-        data["extra"] = periodicity_summary(record)
-        data["extra"]["remoteness"], data["remoteness_unknown"] = remoteness_summary(conn, record)
+    data.update(summary(conn, record))  # what the strategy that stored the game adds
     return data
 
 

@@ -72,7 +72,7 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
 
     ``children`` holds (result, remoteness) of every child, for the opponent,
     each well formed (the caller checks them with :func:`value_problem`).
-    Used by ``verify``; the engine computes the same thing set-based in SQL.
+    Used by ``verify``; the SQL solver computes the same thing set-based in SQL.
     """
     if primitive is not None:
         return primitive, 0

@@ -53,6 +53,6 @@ def solve_reference(folder: Path, game_file: Path) -> Path:
     """An uninterrupted SQL-engine solve of ``game_file`` (name ``g``, pages of :data:`BATCH`) into a SQLite file in ``folder``."""
     path = folder / "reference.sqlite"
     engine = open_engine(path, create=True)
-    solve(engine, make_game("graph", file=str(game_file)), "g", batch=BATCH, method="sql")
+    solve(engine, make_game("graph", file=str(game_file)), "g", batch=BATCH, strategy="sql")
     engine.dispose()
     return path

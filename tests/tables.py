@@ -6,8 +6,9 @@ import sqlalchemy as sa
 
 from gamedb.store.schema import game, metadata
 
-#: game columns that differ between two solves of the same game (ids, clocks)
-RUN_COLUMNS = ("id", "created_at", "solved_at", "enumerate_seconds", "solve_seconds")
+#: game columns that differ between two solves of the same game (ids, clocks, the strategy that wrote the rows:
+#: tests/test_strategies.py checks that one)
+RUN_COLUMNS = ("id", "created_at", "solved_at", "enumerate_seconds", "solve_seconds", "strategy")
 
 
 def game_row(db, name: str, *, ignore: tuple[str, ...] = ("id",)) -> dict:

@@ -77,12 +77,12 @@ def test_postgresql_stores_the_same_rows_as_sqlite(fresh_db, pg_url, case_id, fa
     """The SQL engine on SQLite, and on PostgreSQL both the SQL engine and the default (auto) one."""
     lite = fresh_db()
     with Database(pg_url) as pg:
-        lite.solve(make_game(fam, **options), case_id, engine="sql")
-        pg.solve(make_game(fam, **options), case_id, engine="sql")
-        auto = pg.solve(make_game(fam, **options), "auto", engine="auto")
+        lite.solve(make_game(fam, **options), case_id, strategy="sql")
+        pg.solve(make_game(fam, **options), case_id, strategy="sql")
+        auto = pg.solve(make_game(fam, **options), "auto", strategy="auto")
         assert_same_game(lite, pg, case_id, ignore=RUN_COLUMNS)
         expected = game_rows(pg, case_id)
-        if auto.engine == "tiers":  # the tier solver stores no move rows: the moves follow from the rules
+        if auto.strategy == "tiers":  # the tier solver stores no move rows: the moves follow from the rules
             expected["move"] = []
         assert game_rows(pg, "auto") == expected
         assert pg.probe(case_id) == lite.probe(case_id)
@@ -95,10 +95,10 @@ def test_many_games_in_one_postgresql_database(pg_url):
     """A game solved after others: the planner must not plan its levels from the others' statistics."""
     with Database(pg_url) as pg:
         for i, graph in enumerate(_random_graphs(4)):
-            pg.solve(make_game("cat-mouse", graph=graph), f"g{i}", engine="sql")
-        pg.solve(make_game("tictactoe"), engine="sql")
+            pg.solve(make_game("cat-mouse", graph=graph), f"g{i}", strategy="sql")
+        pg.solve(make_game("tictactoe"), strategy="sql")
         assert [g.name for g in pg.games()] == ["g0", "g1", "g2", "g3", "tictactoe"]
-        pg.solve(make_game("tictactoe"), force=True, engine="sql")  # delete and solve again
+        pg.solve(make_game("tictactoe"), force=True, strategy="sql")  # delete and solve again
         for g in pg.games():
             pg.verify(g.name)
 
@@ -116,11 +116,11 @@ def test_resume_after_interrupted_level_on_postgresql(pg_url, fresh_db):
 
     with Database(pg_url) as pg:
         with pytest.raises(Stop):
-            pg.solve(game, progress=stop_at_level_2, engine="sql")
+            pg.solve(game, progress=stop_at_level_2, strategy="sql")
         assert pg.game("cat-mouse").status == "solving"
-        assert pg.solve(game, engine="sql").resumed
+        assert pg.solve(game, strategy="sql").resumed
         lite = fresh_db()
-        lite.solve(game, engine="sql")
+        lite.solve(game, strategy="sql")
         assert_same_game(lite, pg, "cat-mouse", ignore=RUN_COLUMNS + ("progress",))
         lite.close()
 
@@ -209,7 +209,7 @@ def test_level_statements_on_postgresql_look_moves_up_by_node(pg_url):
 
     sa.event.listen(db.engine, "before_cursor_execute", explain)
     graph = random_graph(random.Random(11), 60, 0.08)
-    db.solve(make_game("cat-mouse", graph=json.dumps(graph)), "cm", engine="sql")
+    db.solve(make_game("cat-mouse", graph=json.dumps(graph)), "cm", strategy="sql")
     sa.event.remove(db.engine, "before_cursor_execute", explain)
 
     def repeated_scans(node, repeated=False):
@@ -245,7 +245,7 @@ def test_solve_on_postgresql_sets_work_mem_for_its_own_connections(pg_url):
             seen.add(raw.fetchone()[0])
 
     sa.event.listen(db.engine, "before_cursor_execute", show)
-    db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), "cm", engine="sql", memory_limit="512M")
+    db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), "cm", strategy="sql", memory_limit="512M")
     sa.event.remove(db.engine, "before_cursor_execute", show)
     assert seen == {"32MB"}
     with db.engine.connect() as conn:

@@ -33,7 +33,7 @@ ENGINES = pytest.mark.parametrize("engine", ["sql", "memory"])
 
 
 def _compare(db, graph, name="g", engine="auto"):
-    db.solve(make_game("cat-mouse", graph=graph), name, engine=engine)
+    db.solve(make_game("cat-mouse", graph=graph), name, strategy=engine)
     expected = solve_queue(graph)
     reachable = reachable_states(graph)
     stored = {row["text"]: (row["result"], row["remoteness"]) for row in db.positions(name)}

@@ -22,7 +22,7 @@ def test_readers_and_writers_during_a_solve(tmp_path):
     graph.write_text(json.dumps(random_graph(random.Random(3), 200, 0.04)))
 
     solver = subprocess.Popen(
-        [sys.executable, "-m", "gamedb", "--db", str(db), "solve", "cat-mouse", "--graph", str(graph), "-q", "--engine", "sql"],  # SQL: long enough to watch
+        [sys.executable, "-m", "gamedb", "--db", str(db), "solve", "cat-mouse", "--graph", str(graph), "-q", "--strategy", "sql"],  # SQL: long enough to watch
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     try:

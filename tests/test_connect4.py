@@ -41,7 +41,7 @@ def solved_4x4(tmp_path_factory):
     from gamedb import Database
 
     db = Database(tmp_path_factory.mktemp("c4") / "c4.sqlite", create=True)
-    report = db.solve(make_game("connect4"), engine="sql")  # the set-based SQL engine
+    report = db.solve(make_game("connect4"), strategy="sql")  # the set-based SQL engine
     yield db, report
     db.close()
 
@@ -69,7 +69,7 @@ def test_4x4_every_position_matches_oracle(solved_4x4):
 def test_small_boards_match_oracle(fresh_db, width, height, connect, engine):
     db = fresh_db()
     game = make_game("connect4", width=width, height=height, connect=connect)
-    report = db.solve(game, engine=engine)
+    report = db.solve(game, strategy=engine)
     assert _check_against_oracle(db, report.name, width, height, connect) == report.positions
     assert db.verify(report.name).positions == report.positions
 

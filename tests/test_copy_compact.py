@@ -42,7 +42,7 @@ PROBES = [
 def _solve_shared(db: Database) -> None:
     for name, fam, options in SHARED:
         # tic-tac-toe with an engine that stores move rows (the tier solver, its default, stores none): compact drops them
-        db.solve(make_game(fam, **options), name, engine="memory" if fam == "tictactoe" else "auto")
+        db.solve(make_game(fam, **options), name, strategy="memory" if fam == "tictactoe" else "auto")
 
 
 def _answers(db: Database) -> list:
@@ -61,7 +61,7 @@ def test_solved_file_is_one_self_contained_file(tmp_path):
     with Database(path, create=True) as db:
         with db.engine.connect() as conn:  # even a file left in WAL mode by someone else
             conn.exec_driver_sql("PRAGMA journal_mode = WAL")
-        db.solve(make_game("tictactoe"), engine="memory")  # an engine that stores move rows: both tables analysed
+        db.solve(make_game("tictactoe"), strategy="memory")  # an engine that stores move rows: both tables analysed
         assert _journal_mode(path) == "delete"
         assert not (tmp_path / "shared.sqlite-wal").exists()
         assert not (tmp_path / "shared.sqlite-shm").exists()
@@ -104,7 +104,7 @@ def test_compact_drops_moves_and_still_answers(backend_db):
 
 def test_compact_refuses_unfinished_and_unknown_games(backend_db):
     db = backend_db()
-    db.solve(make_game("tictactoe"), "g", engine="sql")
+    db.solve(make_game("tictactoe"), "g", strategy="sql")
     with db.engine.begin() as conn:
         conn.execute(sa.text("UPDATE game SET status = 'solving' WHERE name = 'g'"))
     with pytest.raises(GamedbError, match="not fully solved"):
@@ -115,7 +115,7 @@ def test_compact_refuses_unfinished_and_unknown_games(backend_db):
 
 
 def test_cli_compact(cli, db_path):
-    assert cli("solve", "tictactoe", "--engine", "memory", "-q").exit_code == 0
+    assert cli("solve", "tictactoe", "--strategy", "memory", "-q").exit_code == 0
     before = cli("query", "tictactoe", "X...O....", "--json").stdout
     run = cli("compact", "tictactoe")
     assert run.exit_code == 0, run.stderr
@@ -183,7 +183,7 @@ def test_copy_refuses_taken_names_unless_forced(tmp_path):
 def test_copy_skips_unfinished_games(tmp_path):
     with Database(tmp_path / "a.sqlite", create=True) as a, Database(tmp_path / "b.sqlite", create=True) as b:
         a.solve(make_game("tictactoe"))
-        a.solve(make_game("cat-mouse", graph=SEED_GRAPH_1), "g", engine="sql")
+        a.solve(make_game("cat-mouse", graph=SEED_GRAPH_1), "g", strategy="sql")
         with a.engine.begin() as conn:
             conn.execute(sa.text("UPDATE game SET status = 'solving' WHERE name = 'g'"))
         report = a.copy_to(b)
@@ -194,7 +194,7 @@ def test_copy_skips_unfinished_games(tmp_path):
 
 def test_cli_copy(cli, tmp_path):
     src, dst = tmp_path / "src.sqlite", tmp_path / "dst.sqlite"
-    assert cli("solve", "tictactoe", "--engine", "memory", "-q", db=src).exit_code == 0
+    assert cli("solve", "tictactoe", "--strategy", "memory", "-q", db=src).exit_code == 0
     assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "-q", db=src).exit_code == 0
     run = cli("copy", str(src), str(dst), "tictactoe", "-q")
     assert run.exit_code == 0, run.stderr
@@ -246,7 +246,7 @@ def test_cat_mouse_keeps_move_lists_and_the_moves_view_generates_every_move(back
     game = make_game("cat-mouse", graph=graph)
     for engine in ("sql", "memory"):
         db = backend_db()
-        db.solve(game, "cm", engine=engine)
+        db.solve(game, "cm", strategy=engine)
         rows = game_rows(db, "cm")
         assert rows["move"] == []  # the SQL engine's working rows are gone too
         assert len(rows["token_move"]) == sum(len(nbrs) for nbrs in graph) + sum(len([b for b in nbrs if b]) for nbrs in graph)

@@ -39,7 +39,7 @@ from gamedb.games.heaps.nim import Nim as Evil
 
 #: the games of the file: name -> solve arguments
 GAMES = {
-    "ttt": ["tictactoe", "--engine", "sql"],  # move rows, which the child-deleted craft removes
+    "ttt": ["tictactoe", "--strategy", "sql"],  # move rows, which the child-deleted craft removes
     "cm": ["cat-mouse", "--graph", json.dumps(SEED_GRAPH_1)],
     "nim": ["nim", "--max", "6"],
     "kayles": ["octal", "--code", "0.77", "--max", "40"],

@@ -155,8 +155,8 @@ def test_a_sum_of_hundreds_of_heaps_is_answered(solved):
 
 def test_plain_solve_command_lines_are_read():
     assert parse_solve(["--db", "x", "solve", "nim", "--max", "13", "-q"]) == SolveRequest("x", "nim", {"max": 13}, quiet=True)
-    assert parse_solve(["solve", "--name", "n", "--force", "nim", "--max=5", "--engine", "sql"]) == SolveRequest(
-        os.environ.get("GAMEDB_DB") or "gamedb.sqlite", "nim", {"max": 5}, name="n", force=True, engine="sql"
+    assert parse_solve(["solve", "--name", "n", "--force", "nim", "--max=5", "--strategy", "sql"]) == SolveRequest(
+        os.environ.get("GAMEDB_DB") or "gamedb.sqlite", "nim", {"max": 5}, name="n", force=True, strategy="sql"
     )
     assert parse_solve(["--db=y", "solve", "connect4", "--width", "5"]) == SolveRequest("y", "connect4", {"width": 5, "height": 4, "connect": 4})
     assert parse_solve(["--db", "x", "solve", "subtraction", "--set", "1,2,5", "--memory-limit", "1G"]).memory_limit == "1G"
@@ -175,7 +175,7 @@ def test_plain_solve_command_lines_are_read():
         ["solve", "nim", "--max", "5", "--max", "6"],
         ["solve", "nim", "--bogus", "1"],
         ["solve", "subtraction", "--max", "5"],  # --set is required
-        ["solve", "nim", "--engine", "bogus"],
+        ["solve", "nim", "--strategy", "bogus"],
         ["solve", "--name", "a", "nim", "--name", "b"],
         ["solve", "takeaway"],  # not built in (a plugin's, perhaps)
         ["--version", "solve", "nim"],
@@ -192,7 +192,7 @@ def test_anything_else_goes_to_the_full_path(argv):
     [
         ["solve", "nim", "--max", "13"],
         ["solve", "--name", "foo2", "--quiet", "nim", "--max", "5"],
-        ["solve", "tictactoe", "-q", "--engine", "memory"],
+        ["solve", "tictactoe", "-q", "--strategy", "memory"],
         ["solve", "octal", "--code", "0.9", "--max", "5"],  # refused by the family: exit 2, one line
         ["solve", "connect4", "--width", "0"],
         ["solve", "nim", "--max", "5", "--memory-limit", "lots"],

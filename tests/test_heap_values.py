@@ -59,7 +59,7 @@ def test_rows_are_those_of_the_old_sql_engine(backend_db, family, params):
     db = backend_db()
     game = make_game(family, **params)
     with db.engine.begin() as conn:
-        record = catalog.create(conn, "reference", game)
+        record = catalog.create(conn, "reference", game, "heaps")
     old = solve_by_sql(db.engine, record.id, game)
     # without the sum search: every row identical
     assert _rows(game, compute(game, search_budget=0)) == old

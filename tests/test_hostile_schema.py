@@ -451,7 +451,7 @@ def test_a_solve_never_builds_its_schema_around_a_planted_object(tmp_path):
         conn.execute(f"CREATE VIEW extra AS {ENDLESS} SELECT x FROM c")
     conn.close()
     before = _snapshot(tmp_path)
-    for args in (["solve", "nim", "--max", "3", "-q"], ["solve", "tictactoe", "--engine", "sql", "-q"], ["list"]):
+    for args in (["solve", "nim", "--max", "3", "-q"], ["solve", "tictactoe", "--strategy", "sql", "-q"], ["list"]):
         run = gamedb("--db", db.name, *args, cwd=tmp_path)
         _assert_refused(run, "lone.sqlite is not a gamedb database (it has tables or views but no gamedb schema version)")
     assert _snapshot(tmp_path) == before

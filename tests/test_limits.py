@@ -2,7 +2,7 @@
 
 Families that know their size (:meth:`Game.estimate`) are checked before the
 game row is created: against the free space beside a SQLite file, and with
-``--engine memory`` against ``--memory-limit``. The refusal is one line with
+``--strategy memory`` against ``--memory-limit``. The refusal is one line with
 the estimate in it, exit code 1, and leaves the database file byte for byte
 as it was. The estimates are upper bounds, and not loose ones.
 """
@@ -94,7 +94,7 @@ def test_disk_check_applies_to_every_engine_and_leaves_room_for_the_solve(fresh_
         # enough for the finished file, not for the file and its write-ahead log while solving
         monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, need + 1))
         with pytest.raises(NotEnoughSpace, match=f"cm needs up to {game.estimate().positions:,} positions"):
-            db.solve(game, "cm", engine=engine)
+            db.solve(game, "cm", strategy=engine)
         assert db.games() == []
     monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, 3 * need))
     assert db.solve(game, "cm").positions <= game.estimate().positions
@@ -116,7 +116,7 @@ def test_forced_resolve_is_checked_too_and_keeps_the_old_game(cli, db_path, monk
 def test_game_too_large_for_the_memory_limit_is_refused_with_engine_memory(cli, db_path, stored):
     game = make_game("cat-mouse", graph=_graph())
     positions, moves = game.estimate()[:2]
-    run = cli("solve", "cat-mouse", "--graph", _graph(), "--engine", "memory", "--memory-limit", "1M", "-q")
+    run = cli("solve", "cat-mouse", "--graph", _graph(), "--strategy", "memory", "--memory-limit", "1M", "-q")
     assert run.exit_code == 1
     line = _one_error_line(run.stderr)
     assert f"{positions:,} positions" in line and f"{moves:,} moves" in line and "--memory-limit is 1.0 MB" in line, line
@@ -130,16 +130,16 @@ def test_memory_refusal_in_python_without_an_estimate_leaves_no_row(fresh_db):
     game = make_game("tictactoe")
     assert game.estimate() is None
     with pytest.raises(TooLarge):
-        db.solve(game, "ttt", engine="memory", memory_limit=10_000)
+        db.solve(game, "ttt", strategy="memory", memory_limit=10_000)
     assert db.games() == []
-    assert db.solve(game, "ttt", engine="memory").engine == "memory"
+    assert db.solve(game, "ttt", strategy="memory").strategy == "graph-memory"
 
 
 def test_auto_engine_goes_to_sql_when_memory_is_too_small(fresh_db):
     db = fresh_db()
     game = make_game("cat-mouse", graph=_graph(80))
     report = db.solve(game, "cm", memory_limit="100k")
-    assert report.engine == "sql" and report.positions > 0
+    assert report.strategy == "graph-sql" and report.positions > 0
     assert db.game("cm").solved
 
 
@@ -158,7 +158,7 @@ def test_memory_limit_values():
 
 
 def test_memory_engine_refused_for_impartial_games_before_writing(cli, db_path, stored):
-    run = cli("solve", "flip", "--max", "10", "--engine", "memory", "-q")
+    run = cli("solve", "flip", "--max", "10", "--strategy", "memory", "-q")
     assert run.exit_code == 2, run.stderr
     assert _games(db_path) == [("tictactoe", "solved")] and stored()
 
@@ -236,7 +236,7 @@ def test_estimate_of_a_huge_game_is_cheap_and_refused(fresh_db):
 
 
 def test_solve_leaves_only_the_database_file(cli, db_path):
-    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "--engine", "sql", "-q").exit_code == 0
+    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "--strategy", "sql", "-q").exit_code == 0
     assert cli("solve", "connect4", "--width", "3", "--height", "3", "--connect", "3", "-q").exit_code == 0
     assert sorted(p.name for p in db_path.parent.iterdir()) == [db_path.name]
     with open(db_path, "rb") as f:

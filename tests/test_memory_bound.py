@@ -48,7 +48,7 @@ db = Database(path, create=True)
 game = make_game("cat-mouse", graph=graph)
 cap = vm_bytes("VmSize") + headroom
 resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
-report = db.solve(game, "cm", engine=engine, memory_limit=limit)
+report = db.solve(game, "cm", strategy=engine, memory_limit=limit)
 print(report.positions, report.moves, vm_bytes("VmPeak") - (cap - headroom))
 """
 
@@ -65,7 +65,7 @@ def test_game_larger_than_memory_solves_in_sql_under_a_memory_cap(tmp_path):
     graph = json.dumps(random_graph(random.Random(11), 300, 0.03))
     game = make_game("cat-mouse", graph=graph)
     reference = Database(tmp_path / "reference.sqlite", create=True)
-    reference.solve(game, "cm", engine="memory")
+    reference.solve(game, "cm", strategy="memory")
     from gamedb.solvers.graph_memory import estimate_bytes
 
     solved = reference.game("cm")

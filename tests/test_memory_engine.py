@@ -49,10 +49,10 @@ CASES = [
 def test_memory_engine_writes_the_sql_engines_rows(backend_db, case_id, fam, options):
     sql_db, memory_db = backend_db(), backend_db()
     game = make_game(fam, **options)
-    sql_db.solve(game, case_id, engine="sql")
+    sql_db.solve(game, case_id, strategy="sql")
     phases = []
-    report = memory_db.solve(game, case_id, engine="memory", progress=lambda phase, done, total: phases.append(phase))
-    assert report.engine == "memory" and "write" in phases
+    report = memory_db.solve(game, case_id, strategy="memory", progress=lambda phase, done, total: phases.append(phase))
+    assert report.strategy == "graph-memory" and "write" in phases
     assert_same_game(sql_db, memory_db, case_id, ignore=RUN_COLUMNS)
     assert memory_db.verify(case_id).positions == memory_db.game(case_id).positions
 
@@ -72,22 +72,22 @@ def test_random_graph_files_with_repeated_moves_and_ties(fresh_db):
         data = {"players": ["A", "B"], "start": names[0], "positions": positions}
         game = make_game("graph", file=json.dumps(data))
         a, b = fresh_db(), fresh_db()
-        a.solve(game, "g", engine="sql")
-        b.solve(game, "g", engine="memory")
+        a.solve(game, "g", strategy="sql")
+        b.solve(game, "g", strategy="memory")
         assert_same_game(a, b, "g", ignore=RUN_COLUMNS)
 
 
 def test_auto_solves_small_games_in_memory_and_large_ones_in_sql(fresh_db):
     game = make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(1), 30, 0.1)))
     reference = fresh_db()
-    reference.solve(game, "cm", engine="sql")
+    reference.solve(game, "cm", strategy="sql")
 
     small = fresh_db()
-    assert small.solve(game, "cm").engine == "memory"
+    assert small.solve(game, "cm").strategy == "graph-memory"
     assert_same_game(reference, small, "cm", ignore=RUN_COLUMNS)
 
     tight = fresh_db()
-    assert tight.solve(game, "cm", memory_limit="20k").engine == "sql"  # the in-memory engine gave up
+    assert tight.solve(game, "cm", memory_limit="20k").strategy == "graph-sql"  # the in-memory engine gave up
     assert_same_game(reference, tight, "cm", ignore=RUN_COLUMNS)
 
 
@@ -95,10 +95,10 @@ def test_forced_memory_engine_over_budget_fails_cleanly(fresh_db):
     db = fresh_db()
     game = make_game("tictactoe")
     with pytest.raises(TooLarge):
-        db.solve(game, "ttt", engine="memory", memory_limit=10_000)
+        db.solve(game, "ttt", strategy="memory", memory_limit=10_000)
     # nothing was written; the same command with room solves it
     assert db.games() == []
-    db.solve(game, "ttt", engine="memory")
+    db.solve(game, "ttt", strategy="memory")
     assert db.probe("ttt").result == "tie"
 
 
@@ -115,7 +115,7 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
 
     monkeypatch.setattr(memory_engine, "write", write_then_die)
     with pytest.raises(KeyboardInterrupt):
-        db.solve(game, "ttt", engine="memory")
+        db.solve(game, "ttt", strategy="memory")
     with db.engine.connect() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM position").scalar() == 0
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM move").scalar() == 0
@@ -126,8 +126,8 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
 
 def test_engine_option_is_checked(fresh_db):
     db = fresh_db()
-    with pytest.raises(InputError, match="auto, tiers, sql, memory"):
-        db.solve(make_game("tictactoe"), engine="fast")
+    with pytest.raises(InputError, match="auto, tiers, memory, sql"):
+        db.solve(make_game("tictactoe"), strategy="fast")
     with pytest.raises(InputError, match="memory-limit"):
         db.solve(make_game("tictactoe"), memory_limit="lots")
 
@@ -145,11 +145,11 @@ def test_memory_engine_does_not_resume_a_begun_sql_solve(fresh_db, monkeypatch):
     original = sql_engine.propagate
     monkeypatch.setattr(sql_engine, "propagate", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        db.solve(game, "cm", engine="sql")
+        db.solve(game, "cm", strategy="sql")
     monkeypatch.setattr(sql_engine, "propagate", original)
-    with pytest.raises(InputError, match="unfinished SQL solve"):
-        db.solve(game, "cm", engine="memory")
-    assert db.solve(game, "cm").engine == "sql" and db.probe("cm").result == "draw"
+    with pytest.raises(InputError, match="unfinished solve of this game by the graph-sql strategy"):
+        db.solve(game, "cm", strategy="memory")
+    assert db.solve(game, "cm").strategy == "graph-sql" and db.probe("cm").result == "draw"
 
 
 class _Stuck(Game):
@@ -185,7 +185,7 @@ class _Stuck(Game):
 @pytest.mark.parametrize("engine", ["sql", "memory"])
 def test_stuck_position_is_reported_by_both_engines(fresh_db, engine):
     with pytest.raises(GamedbError, match="'s1' has no legal moves"):
-        fresh_db().solve(_Stuck(), "stuck", engine=engine)
+        fresh_db().solve(_Stuck(), "stuck", strategy=engine)
 
 
 @pytest.mark.parametrize("graph", _cat_mouse_graphs()[:6])
@@ -215,9 +215,9 @@ def test_solved_file_is_one_analyzed_file(tmp_path, engine):
 
     path = tmp_path / "one.sqlite"
     db = Database(path, create=True)
-    db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine=engine)
-    db.solve(make_game("tictactoe"), engine=engine)
-    db.solve(make_game("tictactoe"), engine=engine)  # already solved: a no-op leaves the file as it is
+    db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), strategy=engine)
+    db.solve(make_game("tictactoe"), strategy=engine)
+    db.solve(make_game("tictactoe"), strategy=engine)  # already solved: a no-op leaves the file as it is
     db.close()
     assert not (tmp_path / "one.sqlite-wal").exists() and not (tmp_path / "one.sqlite-shm").exists()
     with sqlite3.connect(path) as con:
@@ -231,11 +231,11 @@ def test_cat_mouse_fast_paths_write_the_same_rows(fresh_db, monkeypatch):
     game = make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(3), 25, 0.15)))
     reference = fresh_db()
     monkeypatch.setattr(type(game), "vector", lambda self: None)  # one expand() per position
-    reference.solve(game, "cm", engine="sql")
+    reference.solve(game, "cm", strategy="sql")
     monkeypatch.undo()
     for engine in ("sql", "memory"):
         db = fresh_db()
-        db.solve(game, "cm", engine=engine)
+        db.solve(game, "cm", strategy=engine)
         assert_same_game(reference, db, "cm", ignore=RUN_COLUMNS)
 
 
@@ -246,8 +246,8 @@ def test_sql_engine_statements_are_driven_by_indexes(fresh_db):
     from gamedb.solvers.graph_sql import TOKEN_MOVES, statements
 
     db = fresh_db()
-    db.solve(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(4), 30, 0.1))), "cm", engine="sql")
-    db.solve(make_game("tictactoe"), engine="sql")
+    db.solve(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(4), 30, 0.1))), "cm", strategy="sql")
+    db.solve(make_game("tictactoe"), strategy="sql")
     with db.engine.connect() as conn:
         for name, stmt in [*statements("sqlite").items(), *((f"{n} (move lists)", s) for n, s in statements("sqlite", TOKEN_MOVES).items())]:
             sql = re.sub(r":\w+", "?", stmt.text)

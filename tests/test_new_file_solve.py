@@ -134,7 +134,7 @@ def test_a_name_and_quiet_are_honoured(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [
-        ["solve", "nim", "--max", "13", "--engine", "sql"],  # an engine named: the full path, which knows them
+        ["solve", "nim", "--max", "13", "--strategy", "sql"],  # an engine named: the full path, which knows them
         ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
         ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
         ["solve", "tictactoe"],  # solved by tiers
@@ -222,7 +222,7 @@ def test_the_json_columns_are_the_tables():
 
 
 def test_the_writer_is_used_inside_a_with_block_only(tmp_path):
-    new = NewSqliteFile(tmp_path / "g.sqlite", _revision(), "nim", family("nim").from_options(max=3))
+    new = NewSqliteFile(tmp_path / "g.sqlite", _revision(), "nim", family("nim").from_options(max=3), "heaps")
     with pytest.raises(AssertionError):
         new.rows("player", [{"game_id": 1, "idx": 0, "name": "x"}])
 

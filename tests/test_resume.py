@@ -49,7 +49,7 @@ if "phase" in spec:  # on a progress report (made just after a commit)
                 die()
 elif "sql" in spec:
     kill_at = kill_at_statement(engine, spec["sql"], spec["n"], spec.get("offset", 0))
-solve(engine, make_game("graph", file=game_file), "g", batch=batch, method="sql", progress=progress)
+solve(engine, make_game("graph", file=game_file), "g", batch=batch, strategy="sql", progress=progress)
 """
 
 #: (what, kill spec, expected status and game.progress after the kill), in the order a solve meets them
@@ -179,7 +179,7 @@ def test_killed_vector_enumeration_resumes_to_identical_tables(tmp_path):
     solver = SOLVER.replace('make_game("graph", file=game_file)', 'make_game("cat-mouse", graph=game_file)').replace('"g", batch', '"cm", batch')
     reference = tmp_path / "reference.sqlite"
     engine = open_engine(reference, create=True)
-    solve(engine, make_game("cat-mouse", graph=str(graph_file)), "cm", batch=BATCH, method="sql")
+    solve(engine, make_game("cat-mouse", graph=str(graph_file)), "cm", batch=BATCH, strategy="sql")
     engine.dispose()
     target = tmp_path / "killed.sqlite"
     kills = [

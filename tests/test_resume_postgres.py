@@ -105,7 +105,7 @@ def _sleepers(url) -> int:
 def test_killed_solve_resumes_on_postgresql(pg_url, game_file, reference, what, spec, status):
     # statistics taken while the database held no rows of the game, as after any earlier solve
     first = open_engine(pg_url)
-    solve(first, make_game("nim", max=2), "dummy", method="sql")
+    solve(first, make_game("nim", max=2), "dummy", strategy="sql")
     first.dispose()
 
     killed = _solver(pg_url, game_file, spec)
@@ -136,7 +136,7 @@ def test_killed_solve_resumes_on_postgresql(pg_url, game_file, reference, what, 
 )
 def test_the_command_line_resumes_a_killed_solve_on_postgresql(pg_url, game_file, reference, pattern, n, status):
     """`gamedb --db URL solve ...` as a user types it, killed at a statement of each phase, then run again."""
-    args = ["--db", pg_url, "solve", "graph", "--file", str(game_file), "--engine", "sql", "--name", "g", "-q"]
+    args = ["--db", pg_url, "solve", "graph", "--file", str(game_file), "--strategy", "sql", "--name", "g", "-q"]
     killed = subprocess.run([sys.executable, "-c", KILLED_CLI, pattern, str(n), *args], capture_output=True, text=True, timeout=120)
     assert killed.returncode == -signal.SIGKILL, f"not killed (exit {killed.returncode}): {killed.stderr[-2000:]}"
     engine = sa.create_engine(pg_url, poolclass=sa.pool.NullPool)

@@ -79,7 +79,7 @@ def solved(tmp_path_factory) -> dict[str, Solved]:
     for name, (family, params) in GAMES.items():
         path = tmp_path_factory.mktemp("tamper") / f"{name}.sqlite"
         with Database(path, create=True) as db:
-            db.solve(make_game(family, **params), name, engine="sql")
+            db.solve(make_game(family, **params), name, strategy="sql")
         rows = _rows(path)
         entry = Solved(name, path, name in HEAPS, name in IMPARTIAL, _choose(rows, name in HEAPS))
         with Database(path, readonly=True) as db:
@@ -190,7 +190,7 @@ def test_tampers_in_a_move_table_impartial_game(tmp_path):
     template = tmp_path / "strings.sqlite"
     game = FlipString()
     with Database(template, create=True) as db:
-        db.solve(game, "strings", engine="sql")
+        db.solve(game, "strings", strategy="sql")
         verify(db.engine, db.game("strings"), game)
     s = Solved("strings", template, False, True, _choose(_rows(template), False))
     with Database(template, readonly=True, game_classes=["flip_string:FlipString"]) as db:  # the file names the test's class

@@ -79,7 +79,7 @@ def _best_move(board, memo):
 @ENGINES
 def test_every_position_matches_negamax(fresh_db, engine):
     db = fresh_db()
-    db.solve(make_game("tictactoe"), engine=engine)
+    db.solve(make_game("tictactoe"), strategy=engine)
     memo = {}
     rows = list(db.positions("tictactoe"))
     assert len(rows) == 5478
@@ -92,8 +92,8 @@ def test_every_position_matches_negamax(fresh_db, engine):
 @ENGINES
 def test_solving_twice_gives_identical_tables(fresh_db, engine):
     a, b = fresh_db(), fresh_db()
-    a.solve(make_game("tictactoe"), engine=engine)
-    b.solve(make_game("tictactoe"), engine=engine)
+    a.solve(make_game("tictactoe"), strategy=engine)
+    b.solve(make_game("tictactoe"), strategy=engine)
     assert list(a.positions("tictactoe")) == list(b.positions("tictactoe"))
 
 

@@ -50,7 +50,7 @@ def test_query_and_verify_need_no_index(solved_without_indexes, fresh_db):
     assert cli("verify", "connect4-4x4").exit_code == 0
     # the rows are the same as with the indexes (an uninterrupted solve at the usual threshold)
     reference = fresh_db()
-    reference.solve(make_game("connect4", width=4, height=4), "connect4-4x4", engine="tiers")
+    reference.solve(make_game("connect4", width=4, height=4), "connect4-4x4", strategy="tiers")
     with Database(cli.db_path) as db:
         assert game_rows(db, "connect4-4x4")["position"] == game_rows(reference, "connect4-4x4")["position"]
 
@@ -71,7 +71,7 @@ def test_db_index_builds_them(solved_without_indexes):
 @pytest.mark.parametrize("engine,built", [("sql", {"ix_position_remoteness"}), ("memory", set())])
 def test_other_engines_solve_into_the_same_file(solved_without_indexes, engine, built):
     cli = solved_without_indexes
-    run = cli("solve", "tictactoe", "--engine", engine, "--quiet")
+    run = cli("solve", "tictactoe", "--strategy", engine, "--quiet")
     assert run.exit_code == 0, run.stderr
     assert "tie in 9" in run.stdout
     assert position_indexes(cli.db_path) & INDEXES == built

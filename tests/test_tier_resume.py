@@ -48,7 +48,7 @@ def progress(phase, done, total):
 
 if "sql" in spec:
     kill_at_statement(engine, spec["sql"], spec["n"])
-solve(engine, make_game("connect4", **options), "g", method="tiers", progress=progress)
+solve(engine, make_game("connect4", **options), "g", strategy="tiers", progress=progress)
 print(json.dumps(sorted(set(phases))))
 """
 
@@ -80,7 +80,7 @@ def _rows(path):
 def reference(tmp_path_factory):
     path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
     engine = open_engine(path, create=True)
-    solve(engine, make_game("connect4", **OPTIONS), "g", method="memory")
+    solve(engine, make_game("connect4", **OPTIONS), "g", strategy="memory")
     engine.dispose()
     return _rows(path)[0]
 

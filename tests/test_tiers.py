@@ -59,9 +59,9 @@ def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, opti
         pytest.skip(f"{case_id} runs on {ONE_BACKEND[case_id]} only (ONE_BACKEND)")
     memory_db, tier_db = backend_db(), backend_db()
     game = make_game(fam, **options)
-    memory_db.solve(game, case_id, engine="memory")
-    report = tier_db.solve(game, case_id, engine="tiers")
-    assert report.engine == "tiers"
+    memory_db.solve(game, case_id, strategy="memory")
+    report = tier_db.solve(game, case_id, strategy="tiers")
+    assert report.strategy == "tiers"
     # a large load (5x3 on PostgreSQL: 50,000 positions or more) drops the secondary indexes and builds them again
     # as they were (on PostgreSQL from the server's own definitions: the remoteness index is partial there)
     assert _index_definitions(tier_db) == _index_definitions(memory_db)
@@ -91,15 +91,15 @@ def test_db_index_builds_the_indexes_the_schema_revisions_made(backend_db):
 def test_tiers_write_the_sql_engines_positions(fresh_db, fam, options):
     sql_db, tier_db = fresh_db(), fresh_db()
     game = make_game(fam, **options)
-    sql_db.solve(game, "g", engine="sql")
-    tier_db.solve(game, "g", engine="tiers")
+    sql_db.solve(game, "g", strategy="sql")
+    tier_db.solve(game, "g", strategy="tiers")
     assert positions(tier_db, "g") == positions(sql_db, "g")
 
 
 def test_auto_picks_tiers_for_a_family_that_declares_them(fresh_db):
     db = fresh_db()
-    assert db.solve(make_game("connect4", width=4, height=3), engine="auto").engine == "tiers"
-    assert db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine="auto").engine == "memory"
+    assert db.solve(make_game("connect4", width=4, height=3), strategy="auto").strategy == "tiers"
+    assert db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), strategy="auto").strategy == "graph-memory"
 
 
 class OneTierCatMouse(CatMouse):
@@ -122,8 +122,8 @@ def test_a_tier_with_cycles_is_solved_level_by_level(fresh_db, seed):
     rng = random.Random(seed)
     graph = SEED_GRAPH_1 if seed == 0 else random_graph(rng, rng.randint(4, 25), rng.choice([0.0, 0.1, 0.3]))
     memory_db, tier_db = fresh_db(), fresh_db()
-    memory_db.solve(CatMouse(graph=json.dumps(graph)), "g", engine="memory")
-    tier_db.solve(OneTierCatMouse(graph=json.dumps(graph)), "g", engine="tiers")
+    memory_db.solve(CatMouse(graph=json.dumps(graph)), "g", strategy="memory")
+    tier_db.solve(OneTierCatMouse(graph=json.dumps(graph)), "g", strategy="tiers")
     assert positions(tier_db, "g") == positions(memory_db, "g")
 
 
@@ -165,20 +165,20 @@ def test_published_connect4_counts_of_small_boards(tmp_path):
 def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_db):
     db = fresh_db()
     with pytest.raises(InputError, match="declares no tiers"):
-        db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), engine="tiers")
+        db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), strategy="tiers")
     from gamedb.solvers.tiers import TooLarge
 
     with pytest.raises(TooLarge, match="needs up to .* in the tier solver"):  # before the solve, from the family's bounds
-        db.solve(make_game("connect4", width=4, height=4), engine="tiers", memory_limit=1 << 20)
+        db.solve(make_game("connect4", width=4, height=4), strategy="tiers", memory_limit=1 << 20)
     with pytest.raises(TooLarge, match="more than the memory limit"):  # no bounds: as the first tier is found
-        db.solve(make_game("tictactoe"), engine="tiers", memory_limit=1 << 20)
+        db.solve(make_game("tictactoe"), strategy="tiers", memory_limit=1 << 20)
 
 
 def test_a_tier_solve_refused_while_enumerating_leaves_the_file_as_it_was(cli, db_path):
     """No bounds on tic-tac-toe's tiers: the limit is found too small at the first tier, before any write.
     A new game leaves no row and no work folder; with --force the stored game stays."""
     assert make_game("tictactoe").estimate() is None
-    run = cli("solve", "tictactoe", "--engine", "tiers", "--memory-limit", "1M", "-q")
+    run = cli("solve", "tictactoe", "--strategy", "tiers", "--memory-limit", "1M", "-q")
     assert run.exit_code == 1 and "more than the memory limit" in run.stderr and "--memory-limit" in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     listed = cli("list")
@@ -186,20 +186,20 @@ def test_a_tier_solve_refused_while_enumerating_leaves_the_file_as_it_was(cli, d
     assert not list(db_path.parent.glob(db_path.name + ".tiers-*"))
     assert cli("solve", "tictactoe", "-q").exit_code == 0
     before = cli("query", "tictactoe", "--json").stdout
-    run = cli("solve", "tictactoe", "--engine", "tiers", "--memory-limit", "1M", "--force", "-q")
+    run = cli("solve", "tictactoe", "--strategy", "tiers", "--memory-limit", "1M", "--force", "-q")
     assert run.exit_code == 1 and "more than the memory limit" in run.stderr, run.stderr
     assert cli("query", "tictactoe", "--json").stdout == before
     assert not list(db_path.parent.glob(db_path.name + ".tiers-*"))
 
 
 def test_cli_solves_with_tiers_and_queries_every_move(cli):
-    run = cli("solve", "connect4", "--width", "4", "--height", "4", "--engine", "tiers", "--quiet")
+    run = cli("solve", "connect4", "--width", "4", "--height", "4", "--strategy", "tiers", "--quiet")
     assert run.exit_code == 0, run.stderr
     assert "161,029 positions" in run.stdout and "tie in 16" in run.stdout
     answer = json.loads(cli("query", "connect4-4x4", "12", "--json").stdout)
     assert [m["move"] for m in answer["moves"]] and len(answer["moves"]) == answer["degree"] == 4
     assert cli("verify", "connect4-4x4").exit_code == 0
-    bad = cli("solve", "cat-mouse", "--graph", "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]", "--engine", "tiers")
+    bad = cli("solve", "cat-mouse", "--graph", "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]", "--strategy", "tiers")
     assert bad.exit_code == 2 and "declares no tiers" in bad.stderr
 
 
@@ -218,6 +218,6 @@ def test_the_plugin_examples_tiers_and_array_rules(fresh_db):
     game = TakeAway(matches=30, max_take=4)
     check_conformance(game, reachable(game))
     memory_db, tier_db = fresh_db(), fresh_db()
-    memory_db.solve(game, "tk", engine="memory")
-    assert tier_db.solve(game, "tk", engine="auto").engine == "tiers"
+    memory_db.solve(game, "tk", strategy="memory")
+    assert tier_db.solve(game, "tk", strategy="auto").strategy == "tiers"
     assert positions(tier_db, "tk") == positions(memory_db, "tk")

@@ -87,7 +87,7 @@ def test_a_solve_killed_while_it_finishes_the_file_is_finished_by_the_next(tmp_p
 
 def test_a_killed_copy_resumes_with_the_same_command(tmp_path):
     src, dst = tmp_path / "src.sqlite", tmp_path / "dst.sqlite"
-    assert _gamedb("--db", str(src), "solve", "tictactoe", "--engine", "sql", "-q").returncode == 0  # with move rows
+    assert _gamedb("--db", str(src), "solve", "tictactoe", "--strategy", "sql", "-q").returncode == 0  # with move rows
     assert _gamedb("--db", str(src), "solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "-q").returncode == 0
     # the games are copied in name order, each in one transaction: killed as the second one begins
     killed = _killed_at("INSERT INTO game", 2, "copy", str(src), str(dst), "-q")

@@ -6,7 +6,7 @@ loaded costs another 0.05 s or so: together about half of a small solve
 (``gamedb solve nim --max 13``, issue 12). When the command line is a plain
 solve of a built-in family -- only ``--db`` before ``solve``; ``--name``,
 ``--force``, ``--quiet`` before or after the family; the family's own
-options, ``--engine`` and ``--memory-limit`` after it; every value plain --
+options, ``--strategy`` and ``--memory-limit`` after it (the deprecated ``--engine``: the full path, which says so); every value plain --
 this module reads it from the family's declared options
 (:attr:`gamedb.games.base.Game.params`, the same list Typer's command is built
 from) and runs the one solve of both paths (:func:`gamedb.cli.solve_run.run_solve`).
@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from ..games.base import Game
 
 #: options of every family's solve command that take a value, and the flags
-VALUE_OPTIONS = ("--name", "--engine", "--memory-limit")
+VALUE_OPTIONS = ("--name", "--strategy", "--memory-limit")
 FLAGS = {"--force": "force", "--quiet": "quiet", "-q": "quiet"}
 _INTEGER = re.compile(r"[0-9]+")
 
@@ -55,7 +55,7 @@ class SolveRequest:
     name: str | None = None
     force: bool = False
     quiet: bool = False
-    engine: str = "auto"
+    strategy: str = "auto"
     memory_limit: str | None = None
 
 
@@ -117,16 +117,16 @@ def parse_solve(argv: list[str]) -> SolveRequest | None:
 
 
 def _request(db: str, fam: str, options: dict[str, Any], before: dict[str, str | None], after: dict[str, str | None]) -> SolveRequest | None:
-    from ..solvers.choice import ENGINES
+    from ..solvers.choice import AUTO, CHOICES
 
     names = {before.get("--name"), after.get("--name")} - {None}
-    engine = after.get("--engine") or "auto"
-    if len(names) > 1 or engine not in ENGINES:
+    strategy = after.get("--strategy") or AUTO
+    if len(names) > 1 or strategy not in CHOICES:
         return None
     flags = {FLAGS[flag] for flag in (*before, *after) if flag in FLAGS}
     return SolveRequest(
         db, fam, options, name=next(iter(names), None), force="force" in flags, quiet="quiet" in flags,
-        engine=engine, memory_limit=after.get("--memory-limit"),
+        strategy=strategy, memory_limit=after.get("--memory-limit"),
     )
 
 
@@ -152,7 +152,7 @@ def try_solve(argv: list[str]) -> None:
         if target is None or not solve_into_new_file(request, game, *target):
             from .solve_run import run_solve
 
-            run_solve(request.db, game, request.name, request.force, request.quiet, request.engine, request.memory_limit)
+            run_solve(request.db, game, request.name, request.force, request.quiet, request.strategy, request.memory_limit)
         code = 0
     except BaseException as exc:
         found = report_failure(exc)
@@ -171,8 +171,8 @@ def try_solve(argv: list[str]) -> None:
 def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | None:
     """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
     (:mod:`gamedb.solvers.new_file`): a small game it takes, a plain path that does not exist yet in a
-    folder that does, the default engine and memory limit. None: the full path solves it."""
-    if "://" in request.db or request.engine != "auto" or request.memory_limit is not None:
+    folder that does, the default strategy and memory limit. None: the full path solves it."""
+    if "://" in request.db or request.strategy != "auto" or request.memory_limit is not None:
         return None
     from ..solvers.new_file import fits
 

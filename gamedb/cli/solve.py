@@ -11,17 +11,14 @@ import typer
 from ..errors import InputError, UnknownFamily
 from ..games import family, family_names
 from ..games.base import Game
-from .common import handle_errors, out, settings
+from ..solvers.choice import AUTO, CHOICES
+from .common import err, handle_errors, out, settings
 from .solve_run import run_solve
 
-
-class Engine(str, Enum):
-    """The choices of ``--engine`` (:data:`gamedb.solvers.choice.ENGINES`), listed by ``--help``."""
-
-    auto = "auto"
-    tiers = "tiers"
-    sql = "sql"
-    memory = "memory"
+#: the choices of ``--strategy`` (:data:`gamedb.solvers.choice.CHOICES`), listed by ``--help``
+StrategyChoice = Enum("StrategyChoice", {choice: choice for choice in CHOICES}, type=str)  # type: ignore[misc]
+#: what ``--engine``, the old name of ``--strategy``, says on stderr when it is used
+ENGINE_DEPRECATED = "Note: --engine is deprecated; use --strategy (it takes the same values)."
 
 
 solve_app = typer.Typer(
@@ -30,8 +27,8 @@ solve_app = typer.Typer(
 )
 
 
-def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
-    run_solve(settings(ctx).db, game, name, force, quiet, engine, memory_limit)
+def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, strategy: str = AUTO, memory_limit: str | None = None) -> None:
+    run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit)
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
@@ -116,10 +113,13 @@ def _solve_command(fam: str) -> None:
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
         name, force, quiet = group_options(ctx, kwargs.pop("name"), kwargs.pop("force"), kwargs.pop("quiet"))
-        engine = kwargs.pop("engine")
+        strategy, engine = kwargs.pop("strategy"), kwargs.pop("engine")
+        if engine is not None:
+            err(ENGINE_DEPRECATED)
+            strategy = engine
         memory_limit = kwargs.pop("memory_limit")
         options = {k: v for k, v in kwargs.items() if v is not None}
-        _run_solve(ctx, cls.from_options(**options), name, force, quiet, engine, memory_limit)
+        _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit)
 
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
     for p in cls.params:
@@ -158,19 +158,28 @@ def _solve_command(fam: str) -> None:
             annotation=Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
         ),
         inspect.Parameter(
-            "engine",
+            "strategy",
             inspect.Parameter.KEYWORD_ONLY,
-            default=Engine.auto,
+            default=StrategyChoice(AUTO),
             annotation=Annotated[
-                Engine,
+                StrategyChoice,
                 typer.Option(
-                    "--engine",
-                    metavar="[auto|tiers|sql|memory]",
+                    "--strategy",
+                    metavar=f"[{'|'.join(CHOICES)}]",
                     help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
                     "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
                     "memory: in memory or fail. All write the same position rows.",
                 ),
+            ],
+        ),
+        inspect.Parameter(
+            "engine",
+            inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[
+                Optional[StrategyChoice],
+                typer.Option("--engine", metavar=f"[{'|'.join(CHOICES)}]", hidden=True, help="Deprecated: the old name of --strategy."),
             ],
         ),
         inspect.Parameter(
@@ -182,7 +191,7 @@ def _solve_command(fam: str) -> None:
                 typer.Option(
                     "--memory-limit", metavar="SIZE",
                     help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
-                    "also sizes SQLite's cache for the SQL engine.",
+                    "also sizes SQLite's cache for the SQL solver.",
                 ),
             ],
         ),

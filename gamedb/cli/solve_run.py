@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError
 from .common import err, out
 from .render import ProgressBars
 
@@ -17,24 +16,23 @@ if TYPE_CHECKING:
     from ..answers import Answer
 
 
-def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, engine: str = "auto", memory_limit: str | None = None) -> None:
+def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
-    from ..solvers.choice import ENGINES
+    from ..solvers.choice import check_choice
     from ..store.sink import check_name
     from ..store.tuning import parse_size
 
-    engine = getattr(engine, "value", engine)
-    if engine not in ENGINES:  # checked before a new database file is created
-        raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
+    strategy = getattr(strategy, "value", strategy)
+    check_choice(strategy)  # before a new database file is created
     limit = None if memory_limit is None else parse_size(memory_limit)
     if name is not None:
         check_name(name)  # before a new database file is created
     if not quiet:
-        say_tier_memory(game, engine, limit)
+        say_memory(game, strategy, limit)
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
-            report = database.solve(game, name, force=force, progress=bars, engine=engine, memory_limit=limit)
+            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
         if name is None and report.name != game.default_name():
             taken = game.default_name()
             err(
@@ -44,7 +42,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, en
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return
-        if report.engine == "tiers" and "ix_position_text" in database.missing_indexes():
+        if "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         answer = database.probe(report.name)
     out(solved_line(report.name, report.positions, report.moves, report.seconds, answer))
@@ -56,19 +54,11 @@ def solved_line(name: str, positions: int, moves: int, seconds: float, start: An
     return f"Solved {name}: {positions:,} positions, {moves:,} moves in {seconds:.2f} s. Start {start.position}: {start.player} to move, {value}."
 
 
-def say_tier_memory(game: Any, engine: str, limit: int | None) -> None:
-    """Before a tier solve: the memory it needs at most (from the family's bounds on its tiers) and the limit."""
-    from ..solvers.choice import STRATEGIES
-    from ..store.tuning import default_memory_limit, human_size
+def say_memory(game: Any, strategy: str, limit: int | None) -> None:
+    """Before a solve: what the strategy that solves it says first (the tier solver: the memory it needs at most)."""
+    from ..solvers.choice import announcement
+    from ..store.tuning import default_memory_limit
 
-    if engine not in ("auto", "tiers") or not STRATEGIES["tiers"].accepts(game):
-        return
-    from ..solvers.tiers import memory_estimate
-
-    estimate = memory_estimate(game)
-    if estimate is not None:
-        need, largest, second = estimate
-        err(
-            f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
-            f"memory limit {human_size(limit if limit is not None else default_memory_limit())}."
-        )
+    note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
+    if note is not None:
+        err(note)

@@ -2,7 +2,7 @@
 
 A family is a subclass of :class:`Game`. It declares its name, its options
 (:class:`Param`), its players, and implements the rules on its own state
-values (any hashable). The engine sees only integer codes (:meth:`encode`)
+values (any hashable). The solvers see only integer codes (:meth:`encode`)
 and the text form (:meth:`format`); it knows nothing about any family.
 """
 
@@ -213,7 +213,7 @@ class Game(ABC):
         """
         return None
 
-    # --- helpers for the engine -------------------------------------------
+    # --- helpers for the solvers -------------------------------------------
     def move_codes(self, state: State) -> list[tuple[str, int]]:
         """The legal moves as (label, child code): :meth:`moves` with each child encoded, as the stored
         rows are looked up (``gamedb query``). A family may compute the codes without building each child."""

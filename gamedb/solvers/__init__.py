@@ -1,1 +1,1 @@
-"""Solving strategies (issue 10 gathers the engines here); :mod:`.tiers` is the tier solver."""
+"""Solving strategies (issue 10 gathers the solvers here); :mod:`.tiers` is the tier solver."""

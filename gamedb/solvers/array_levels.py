@@ -1,6 +1,6 @@
 """One level of retrograde analysis on numpy arrays, for the in-memory graph solver and the tier solver.
 
-Both solve level by level with degree counters, as the SQL engine does
+Both solve level by level with degree counters, as the SQL solver does
 (:mod:`.graph_sql`): from the positions decided at level ``k``, a parent
 with a move to a ``lose`` wins at ``k + 1``; a parent all of whose moves
 lead to ``win`` loses at ``k + 1``; then, once no win or loss is left, a

@@ -25,7 +25,7 @@ def verify(db: sa.Engine, record: GameRecord, game: Game, *, progress: Progress 
     record.require_solved()
     with db.connect() as conn:
         _check_players(conn, record, game)
-        checked = choice.stored_by(game).verify(conn, record, game, progress=progress)
+        checked = choice.stored_by(record, game).load().verify(conn, record, game, progress=progress)
     return VerifyReport(record.name, checked)
 
 

@@ -3,12 +3,15 @@
 Every strategy is a row of :data:`STRATEGIES`: the solver class that
 implements :class:`~gamedb.solvers.protocol.Solver`, the capabilities of
 :class:`~gamedb.games.base.Capabilities` it requires, the optional ones it
-uses and what happens without them. The game's class declares what it
-provides; nothing here or anywhere else asks a game object what it is.
-:func:`plan` picks the solvers for a solve (with ``--engine``),
-:func:`stored_by` the one whose verifier and answerer read a stored game,
-and :func:`vector_rules` / :func:`move_lists` hand the optional
-capabilities to the solvers that use them.
+uses and what happens without them, its place in the order ``--strategy
+auto`` tries, and its hooks (memory need, what the command line says first,
+taking over another's unfinished solve, the stats summary, the answerer, a
+solve into a new file). The game's class declares what it provides; nothing
+here or anywhere else asks a game object what it is, and no module but this
+one names a strategy. :func:`plan` picks the strategies for a solve (with
+``--strategy``); the game row records which one stored it, and
+:func:`stored_by` reads that to verify and answer; :func:`vector_rules` /
+:func:`move_lists` hand the optional capabilities to the solvers that use them.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..errors import GamedbError, InputError
 from ..games.base import Game, TokenMoves
-from ..store.status import ENUMERATING
+from ..safe_text import shown
+from ..store.damage import damaged
 
 if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa
@@ -30,9 +34,9 @@ if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb q
     from ..store.record import GameRecord
     from .protocol import Solver
 
-#: values of ``--engine``: ``auto`` picks (tiers for a family that declares them, else by size),
-#: ``tiers`` the tier solver, ``sql`` and ``memory`` a graph solver
-ENGINES = ("auto", "tiers", "sql", "memory")
+#: values of ``--strategy``: ``auto`` picks (the first strategy, in the table's order, that takes the game), else
+#: the ``choice`` of a row: ``tiers`` the tier solver, ``sql`` and ``memory`` a graph solver
+AUTO = "auto"
 
 
 @dataclass(frozen=True)
@@ -46,35 +50,65 @@ class Need:
 
 @dataclass(frozen=True)
 class Strategy:
+    """One solving strategy and everything the rest of gamedb asks of it (the hooks are ``module:function``
+    names, imported on first use: numpy and SQLAlchemy stay unloaded until a hook that needs them runs)."""
+
+    #: stored in ``game.strategy`` by every solve, and read to verify and answer the game
     name: str
-    #: ``module:Class`` of the :class:`~gamedb.solvers.protocol.Solver`, imported on first use (numpy stays unloaded)
+    #: ``module:Class`` of the :class:`~gamedb.solvers.protocol.Solver`
     solver: str
     needs: tuple[Need, ...] = ()
     #: False: refuses impartial games (they need Grundy values this strategy does not compute)
     impartial: bool = True
-    #: the module whose ``probe_many(reader, record, game, positions, boards=...)`` answers from its tables
-    #: (no SQLAlchemy in it: the light read path of ``gamedb query`` uses it too)
+    #: the name ``--strategy`` takes for it; None: not chosen by name (taken whenever it accepts the game)
+    choice: str | None = None
+    #: with ``--strategy auto``: tried for a new game only (a stored game not begun by it keeps its own strategy)
+    auto_new_only: bool = False
+    #: the only strategy for a game it accepts, whatever ``--strategy`` says
+    exclusive: bool = False
+    #: refuses with :class:`~gamedb.solvers.protocol.TooLarge` before writing anything: ``auto`` then tries the next
+    gives_way: bool = False
+    #: the module whose ``probe_many(reader, record, game, positions, boards=...)`` answers from its tables (no SQLAlchemy)
     answerer: str = "gamedb.solvers.graph_answer"
+    #: ``(game, name) -> (bytes, what needs them, advice) | None``: checked before a solve it cannot give way in
+    memory_need: str | None = None
+    #: ``(game, limit) -> str | None``: what the command line says before a solve by this strategy starts
+    announce: str | None = None
+    #: ``(db, record) -> bool``: it may take over another's unfinished solve (nothing of it written yet)
+    takes_over: str | None = None
+    #: ``(conn, record) -> dict``: what ``gamedb stats`` adds for a game this strategy stored
+    summary: str | None = None
+    #: ``game -> bool`` and ``(sink, game, progress) -> Solved``: it solves a small game into a new file (:mod:`.new_file`)
+    new_file: tuple[str, str] | None = None
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
         return all(getattr(declared, need.capability) for need in self.needs if need.required) and (self.impartial or not game.impartial)
 
     def load(self) -> Solver:
-        module, _, cls = self.solver.partition(":")
-        solver: Solver = getattr(importlib.import_module(module), cls)()
+        solver: Solver = hook(self.solver)()
         return solver
+
+
+def hook(spec: str) -> Any:
+    """The function (or class) a strategy row names as ``module:name``, imported now."""
+    module, _, name = spec.partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 #: what a solver does when a game offers no array rules of either kind
 ONE_BY_ONE = "positions are expanded one by one in Python (Game.expand)"
 
+#: every strategy, in the order ``--strategy auto`` tries them
 STRATEGIES: dict[str, Strategy] = {
     "heaps": Strategy(
         "heaps",
         "gamedb.solvers.heaps.strategy:HeapSolver",
         needs=(Need("heap_rules", required=True),),
+        exclusive=True,
         answerer="gamedb.solvers.heaps.sums",
+        summary="gamedb.solvers.heaps.sums:stats_summary",
+        new_file=("gamedb.solvers.new_file:heaps_fit", "gamedb.solvers.new_file:solve_heaps"),
     ),
     "tiers": Strategy(
         "tiers",
@@ -84,6 +118,10 @@ STRATEGIES: dict[str, Strategy] = {
             Need("array_rules", required=False, without=ONE_BY_ONE),
         ),
         impartial=False,
+        choice="tiers",
+        auto_new_only=True,
+        memory_need="gamedb.solvers.tiers:memory_need",
+        announce="gamedb.solvers.tiers:memory_note",
     ),
     "graph-memory": Strategy(
         "graph-memory",
@@ -93,6 +131,11 @@ STRATEGIES: dict[str, Strategy] = {
             Need("token_moves", required=False, without="one move row is written per move"),
         ),
         impartial=False,
+        choice="memory",
+        gives_way=True,
+        memory_need="gamedb.solvers.graph_memory:memory_need",
+        takes_over="gamedb.solvers.enumeration:nothing_enumerated",
+        new_file=("gamedb.solvers.new_file:graph_fits", "gamedb.solvers.new_file:solve_graph"),
     ),
     "graph-sql": Strategy(
         "graph-sql",
@@ -101,94 +144,119 @@ STRATEGIES: dict[str, Strategy] = {
             Need("vector_rules", required=False, without=ONE_BY_ONE),
             Need("token_moves", required=False, without="one move row is written per move and the levels join through move(child)"),
         ),
+        choice="sql",
     ),
 }
 
-
-def stored_by(game: Game) -> Solver:
-    """The strategy whose tables hold ``game`` once solved: its verifier and answerer read them.
-
-    Both graph strategies write the same tables, so the SQL one answers for both.
-    """
-    return STRATEGIES["heaps" if STRATEGIES["heaps"].accepts(game) else "graph-sql"].load()
+#: the values of ``--strategy``
+CHOICES = (AUTO, *(s.choice for s in STRATEGIES.values() if s.choice is not None))
 
 
-def answered_by(game: Game) -> ModuleType:
+def stored_by(record: GameRecord, game: Game | None = None) -> Strategy:
+    """The strategy that stored ``record`` (its ``strategy`` column): its verifier and answerer read the game
+    (``game``, its rules: which the strategy must take, else the file was edited)."""
+    strategy = STRATEGIES.get(record.strategy)
+    if strategy is None:
+        raise damaged(record.name, f"strategy {shown(record.strategy, 40)} is none of {', '.join(STRATEGIES)}")
+    if game is not None and not strategy.accepts(game):
+        raise damaged(record.name, f"its strategy {strategy.name} cannot solve a game of its family {shown(record.family, 40)}")
+    return strategy
+
+
+def answered_by(record: GameRecord, game: Game) -> ModuleType:
     """The module that answers queries on a stored ``game`` (its ``probe_many``), from the strategy that stored it."""
-    return importlib.import_module(STRATEGIES["heaps" if STRATEGIES["heaps"].accepts(game) else "graph-sql"].answerer)
+    return importlib.import_module(stored_by(record, game).answerer)
 
 
-def refuse_early(game: Game, engine: str) -> None:
-    """Refuse an ``--engine`` choice the game cannot take, before anything is read or written."""
-    if engine not in ENGINES:
-        raise InputError(f"--engine must be one of {', '.join(ENGINES)}, got {engine!r}")
-    if engine == "memory" and not STRATEGIES["graph-memory"].accepts(game):
-        raise InputError("the in-memory engine cannot solve this game (impartial games get Grundy values from the SQL engine)")
+def check_choice(choice: str) -> None:
+    """Refuse a ``--strategy`` that names no strategy."""
+    if choice not in CHOICES:
+        raise InputError(f"--strategy must be one of {', '.join(CHOICES)}, got {choice!r}")
 
 
-def plan(db: sa.Engine, record: GameRecord | None, game: Game, engine: str) -> list[Solver]:
-    """The solvers to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next.
+def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
+    """The strategies ``game`` is solved with under ``--strategy choice``, in order (one that gives way passes
+    the game on to the next); refuses a choice that cannot take the game. ``new`` False: for a stored game."""
+    check_choice(choice)
+    chosen = next((s for s in STRATEGIES.values() if s.choice == choice), None)
+    if chosen is not None and not chosen.accepts(game):
+        missing = [need.capability for need in chosen.needs if need.required and not getattr(game.capabilities, need.capability)]
+        why = f"the {game.family} family declares no {', '.join(missing)}" if missing else "it takes no impartial game"
+        raise InputError(f"the {chosen.name} strategy cannot solve this game ({why})")
+    for strategy in STRATEGIES.values():
+        if strategy.exclusive and strategy.accepts(game):
+            return [strategy]
+    if chosen is not None:
+        return [chosen]
+    found: list[Strategy] = []
+    for strategy in STRATEGIES.values():
+        if strategy.accepts(game) and (new or not strategy.auto_new_only):
+            found.append(strategy)
+            if not strategy.gives_way:
+                return found
+    return found
 
-    Heap games: the heap solver. Others: in memory first when ``--engine``
-    is ``memory``, or ``auto`` on a game not begun in SQL (``record`` None:
-    a new game); then in SQL (not after an explicit ``memory``).
+
+def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> list[Strategy]:
+    """The strategies to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next.
+
+    A new game (``record`` None): :func:`candidates`. An unfinished one: the strategy that began it
+    (``record.strategy``), which resumes it, after one that may take it over because nothing of it is
+    written yet; ``--strategy`` must name one of them (or be ``auto``).
     """
-    if STRATEGIES["heaps"].accepts(game):
-        return [STRATEGIES["heaps"].load()]
-    if by_tiers(record, game, engine):
-        return [STRATEGIES["tiers"].load()]
-    solvers = []
-    if memory_first(db, record, game, engine):
-        solvers.append(STRATEGIES["graph-memory"].load())
-    if engine != "memory":
-        solvers.append(STRATEGIES["graph-sql"].load())
-    return solvers
+    found = candidates(game, choice, new=record is None)
+    if record is None or found[0].exclusive:
+        return found
+    begun = stored_by(record)
+    taking = [s for s in found if s is not begun and s.gives_way and s.takes_over and hook(s.takes_over)(db, record)]
+    if begun in found or choice == AUTO:
+        return [*taking, begun]
+    if taking:
+        return taking
+    raise InputError(
+        f"an unfinished solve of this game by the {begun.name} strategy is stored; "
+        f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force"
+    )
 
 
-def by_tiers(record: GameRecord | None, game: Game, engine: str) -> bool:
-    """Whether the tier solver solves (or resumes) the game: ``--engine tiers``, or ``auto`` for a
-    family that declares tiers (a new game, or one whose unfinished solve is the tier solver's)."""
-    begun = None if record is None else (record.progress or {}).get("engine")
-    tiered = STRATEGIES["tiers"].accepts(game)
-    if engine == "tiers":
-        if not tiered:
-            raise InputError(f"the tier solver cannot solve this game (the {game.family} family declares no tiers)")
-        if record is not None and begun != "tiers":
-            raise InputError("an unfinished solve of this game by another engine is stored; use --engine auto or --force")
-        return True
-    if begun == "tiers":
-        if engine != "auto":
-            raise InputError("an unfinished tier solve of this game is stored; use --engine tiers (or auto), or --force")
-        return True
-    return engine == "auto" and tiered and record is None
+def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | None:
+    """(bytes, what needs them, advice) of the strategy that solves a new ``game`` and cannot give way, or None."""
+    found = candidates(game, choice)
+    strategy = found[0]
+    if strategy.memory_need is None or (strategy.gives_way and len(found) > 1):
+        return None
+    need: tuple[int, str, str] | None = hook(strategy.memory_need)(game, name)
+    return need
+
+
+def announcement(game: Game, choice: str, limit: int) -> str | None:
+    """What the command line says before ``game`` is solved under ``--strategy choice`` (the memory it needs)."""
+    strategy = candidates(game, choice)[0]
+    return None if strategy.announce is None else hook(strategy.announce)(game, limit)
+
+
+def summary(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+    """What ``gamedb stats`` adds for ``record`` from the strategy that stored it."""
+    strategy = stored_by(record)
+    return {} if strategy.summary is None else hook(strategy.summary)(conn, record)
+
+
+def new_file_solver(game: Game) -> tuple[str, Any] | None:
+    """(strategy, function) that solves ``game`` straight into a new SQLite file's sink (see :mod:`.new_file`), or
+    None: the strategy ``--strategy auto`` tries first, when it has one and the game fits it."""
+    strategy = candidates(game, AUTO)[0]
+    if strategy.new_file is None:
+        return None
+    fits, solve = strategy.new_file
+    return (strategy.name, hook(solve)) if hook(fits)(game) else None
+
+
+# --- the optional capabilities, handed to the solvers that use them ----------------------------
 
 
 def array_rules(game: Game) -> TierArrayRules | None:
     """The game's rules on numpy arrays with tiers, or None when it declares none."""
     return game.array_rules() if game.capabilities.array_rules else None
-
-
-def memory_first(db: sa.Engine, record: GameRecord | None, game: Game, engine: str) -> bool:
-    """Whether to try the in-memory solver: asked for, or ``auto`` on a game not begun in SQL.
-
-    :func:`refuse_early` has already refused ``memory`` for a game the in-memory solver does not accept."""
-    accepted = STRATEGIES["graph-memory"].accepts(game)
-    if record is None:
-        return engine != "sql" and accepted
-    if engine == "sql" or not accepted or record.status != ENUMERATING:
-        if engine == "memory":
-            raise InputError("the in-memory engine cannot solve this game (an unfinished SQL solve of it is stored; use --engine sql or --force)")
-        return False
-    import sqlalchemy as sa
-
-    with db.connect() as conn:
-        begun = conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first()
-    if begun and engine == "memory":
-        raise InputError("the in-memory engine cannot resume an unfinished SQL solve; use --engine sql or --force")
-    return not begun
-
-
-# --- the optional capabilities, handed to the solvers that use them ----------------------------
 
 
 def vector_rules(game: Game) -> VectorRules | None:

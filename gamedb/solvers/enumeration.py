@@ -11,13 +11,13 @@ Rows go to the driver as tuples (no per-row SQLAlchemy work); on
 PostgreSQL through COPY and a staging table (:func:`~gamedb.store.bulk.insert_new_rows`). A family with
 a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
 numpy; a two-token game (cat and mouse, :mod:`gamedb.solvers.token_moves`) writes
-no move rows: its move lists are stored once and the engine works from them.
+no move rows: its move lists are stored once and the solver works from them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 
@@ -29,6 +29,9 @@ from ..store.database import refresh_statistics
 from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
 from . import choice, token_moves
+
+if TYPE_CHECKING:
+    from ..store.record import GameRecord
 
 _PAGE = sa.text(
     "SELECT code FROM solve_queue WHERE game_id = :g AND depth = :d AND code > :after ORDER BY code LIMIT :n"
@@ -181,3 +184,14 @@ def _expand_page_vector(game: Game, vector: VectorRules, codes: Sequence[int], w
         orders = ranks_within(exp.degree)
         move_rows = list(zip(parents.tolist(), orders.tolist(), exp.children.tolist(), vector.labels(parents, exp.children), strict=True))
     return pos_rows, move_rows, np.unique(exp.children).tolist()
+
+
+def nothing_enumerated(db: sa.Engine, record: GameRecord) -> bool:
+    """Whether the unfinished solve of ``record`` in SQL has written no position yet (another strategy may take it
+    over: a hook of :data:`gamedb.solvers.choice.STRATEGIES`)."""
+    from ..store.status import ENUMERATING
+
+    if record.status != ENUMERATING:
+        return False
+    with db.connect() as conn:
+        return conn.execute(sa.text("SELECT 1 FROM solve_queue WHERE game_id = :g LIMIT 1"), {"g": record.id}).first() is None

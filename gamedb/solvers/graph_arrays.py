@@ -62,12 +62,12 @@ class GameGraph:
 
 
 def estimate_bytes(positions: int, moves: int, text_bytes: int = 0) -> int:
-    """Memory the in-memory engine needs for a game of this size."""
+    """Memory the in-memory solver needs for a game of this size."""
     return positions * BYTES_PER_POSITION + moves * BYTES_PER_MOVE + text_bytes
 
 
 def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
-    """Memory the in-memory engine needs for ``game`` with this many positions and moves,
+    """Memory the in-memory solver needs for ``game`` with this many positions and moves,
     counted as the enumeration counts it (the position texts, unknown before, aside)."""
     need = estimate_bytes(positions, moves)
     if choice.vector_rules(game) is None:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..games.base import Game
 from ..store.sql_sink import SqlSink
-from . import graph_answer, graph_solution, graph_verify
+from ..store.tuning import human_size
+from . import graph_solution, graph_verify
 from .graph_arrays import estimate_bytes, estimate_game_bytes
 from .graph_solution import retrograde
 from .protocol import Solved, SolveJob, TooLarge
@@ -23,12 +25,20 @@ if TYPE_CHECKING:
 __all__ = ["GraphMemory", "TooLarge", "estimate_bytes", "estimate_game_bytes", "retrograde"]
 
 
+def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
+    estimate = game.estimate()
+    if estimate is None:
+        return None
+    need = estimate_game_bytes(game, estimate.positions, estimate.moves)
+    words = f"{name} needs up to {estimate.positions:,} positions and {estimate.moves:,} moves (~{human_size(need)} of memory in the in-memory solver)"
+    return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
+
+
 class GraphMemory:
     """The ``graph-memory`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``."""
 
-    engine = "memory"
     verify = staticmethod(graph_verify.verify_graph)
-    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Enumerate, solve and write the game in memory: the game row (created by ``job.begin``), the rows

@@ -52,7 +52,7 @@ class Solution:
     result: np.ndarray  # int8 [N], WIN/LOSE/TIE/DRAW
     remoteness: np.ndarray  # int32 [N], -1 for draws
     best: np.ndarray  # int32 [N], order of the best move, -1 for none
-    progress: dict[str, Any]  # what the SQL engine leaves in game.progress
+    progress: dict[str, Any]  # what the SQL solver leaves in game.progress
 
 
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
@@ -86,7 +86,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
 
 
 def retrograde(graph: GameGraph, *, progress: Progress | None = None) -> Solution:
-    """Result, remoteness and best move of every position, level by level like the SQL engine."""
+    """Result, remoteness and best move of every position, level by level like the SQL solver."""
     n = graph.positions
     degree = graph.degree
     parent_of_move = np.repeat(np.arange(n, dtype=graph.child.dtype), degree)

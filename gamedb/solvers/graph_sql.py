@@ -1,6 +1,6 @@
 """Retrograde propagation as batched, set-based SQL, one transaction per level.
 
-The engine knows nothing about any game: it reads the ``position`` and
+The solver knows nothing about any game: it reads the ``position`` and
 ``move`` tables that :mod:`gamedb.solvers.enumeration` filled and writes result,
 remoteness and best move (values for the player to move, Gamesman
 conventions, see :mod:`gamedb.values`).
@@ -40,7 +40,7 @@ from ..store.catalog import load_progress, save_progress
 from ..store.database import refresh_statistics
 from ..store.record import GameRecord
 from ..store.schema import position as position_table
-from . import choice, graph_answer, graph_verify, token_moves
+from . import choice, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
 
@@ -328,9 +328,7 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
 class GraphSql:
     """The ``graph-sql`` strategy (see :mod:`gamedb.solvers.protocol`): enumerate into SQL, then the levels above."""
 
-    engine = "sql"
     verify = staticmethod(graph_verify.verify_graph)
-    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         game, progress = job.game, job.progress

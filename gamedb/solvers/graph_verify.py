@@ -210,7 +210,7 @@ def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, 
 
     ``nodes``: code -> (primitive value or None, child codes); ``outside``:
     code -> (result, remoteness) of the children not in ``nodes``. Returns
-    code -> (result, remoteness) for ``nodes`` by the engine's rules: win/lose
+    code -> (result, remoteness) for ``nodes`` by the solver's rules: win/lose
     levels, then tie levels, the rest draws.
     """
     value: dict[int, _Value] = {}

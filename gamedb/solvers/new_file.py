@@ -20,7 +20,8 @@ from ..games.heaps import HeapGame
 from ..progress import Progress
 from ..store.insert_sql import DEFER_INDEXES_FROM
 from ..store.new_sqlite_file import NewSqliteFile
-from .choice import STRATEGIES
+from ..store.sink import Sink
+from .choice import new_file_solver
 from .protocol import Solved
 
 #: memory the enumeration of a game this small may take at most (it takes a few MB)
@@ -28,15 +29,8 @@ MEMORY_LIMIT = 1 << 30
 
 
 def fits(game: Game) -> bool:
-    """Whether ``game`` is solved this way into a new file (see the module) with the default engine."""
-    if STRATEGIES["heaps"].accepts(game):
-        from .heaps.solver import WRITE_BATCH
-
-        return cast(HeapGame, game).max_heap + 1 <= WRITE_BATCH  # heap rules: a heap game
-    if STRATEGIES["tiers"].accepts(game) or not STRATEGIES["graph-memory"].accepts(game):
-        return False  # the default engine solves it by tiers (or not in memory)
-    estimate = game.estimate()
-    return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
+    """Whether ``game`` is solved this way into a new file (see the module) with ``--strategy auto``."""
+    return new_file_solver(game) is not None
 
 
 def solve_new_file(path: Path, name: str, game: Game, revision: str, *, progress: Progress | None = None) -> Solved:
@@ -46,11 +40,37 @@ def solve_new_file(path: Path, name: str, game: Game, revision: str, *, progress
     appeared meanwhile, and whatever else went wrong; either way ``path`` was
     not touched.
     """
-    with NewSqliteFile(path, revision, name, game) as sink:
-        if STRATEGIES["heaps"].accepts(game):
-            from .heaps.solver import solve
+    found = new_file_solver(game)
+    assert found is not None, "a game that fits"
+    strategy, solve = found
+    with NewSqliteFile(path, revision, name, game, strategy) as sink:
+        solved: Solved = solve(sink, game, progress)
+        return solved
 
-            return solve(sink, cast(HeapGame, game), progress=progress)
-        from .graph_solution import solve as solve_graph
 
-        return solve_graph(sink, game, memory_limit=MEMORY_LIMIT, progress=progress)
+# --- the strategies' hooks (named by their rows in gamedb.solvers.choice.STRATEGIES) ------------
+
+
+def heaps_fit(game: Game) -> bool:
+    """A heap game of at most one write batch."""
+    from .heaps.solver import WRITE_BATCH
+
+    return cast(HeapGame, game).max_heap + 1 <= WRITE_BATCH
+
+
+def solve_heaps(sink: Sink, game: Game, progress: Progress | None) -> Solved:
+    from .heaps.solver import solve
+
+    return solve(sink, cast(HeapGame, game), progress=progress)
+
+
+def graph_fits(game: Game) -> bool:
+    """A game of at most :data:`~gamedb.store.insert_sql.DEFER_INDEXES_FROM` positions by its estimate."""
+    estimate = game.estimate()
+    return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
+
+
+def solve_graph(sink: Sink, game: Game, progress: Progress | None) -> Solved:
+    from .graph_solution import solve
+
+    return solve(sink, game, memory_limit=MEMORY_LIMIT, progress=progress)

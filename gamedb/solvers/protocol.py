@@ -15,30 +15,30 @@ are three, each a class implementing :class:`Solver`:
   one position per heap size, values computed in memory and written
   through a sink (:mod:`gamedb.store.sink`), resumable per batch.
 
-A solver is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
+A strategy is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
 capabilities the game declares (:class:`gamedb.games.base.Capabilities`)
-and the user's ``--engine``. To add a strategy (e.g. the tier solver,
-``gamedb/solvers/tiers.py``):
+and the user's ``--strategy``; the game row records which one stored it.
+To add a strategy (e.g. the tier solver, ``gamedb/solvers/tiers.py``):
 
-1. write a class with the three methods below (``solve`` writes into the
+1. write a class with the two methods below (``solve`` writes into the
    tables of :mod:`gamedb.store.schema` through ``job.begin`` -- a solver
    that computes outside the database writes through a sink,
    :mod:`gamedb.store.sink`, and then runs into every store --, reports
    through ``job.progress`` and resumes from what it committed; ``verify``
-   and ``probe`` read what it wrote -- a strategy that writes ordinary graph
-   rows reuses :func:`gamedb.solvers.graph_verify.verify_graph` and
-   :func:`gamedb.solvers.graph_answer.probe_many`);
+   reads what it wrote -- a strategy that writes ordinary graph rows reuses
+   :func:`gamedb.solvers.graph_verify.verify_graph`);
 2. add one :class:`~gamedb.solvers.choice.Strategy` row to
-   :data:`gamedb.solvers.choice.STRATEGIES` naming the capabilities it
-   requires and the optional ones it uses (and what happens without them);
-3. if users choose it by name, add the name to
-   :data:`gamedb.solvers.choice.ENGINES` (``--engine``).
+   :data:`gamedb.solvers.choice.STRATEGIES`, in the order ``--strategy auto``
+   tries it: the capabilities it requires and the optional ones it uses (and
+   what happens without them), the name ``--strategy`` takes, the module that
+   answers from its tables (:func:`gamedb.solvers.graph_answer.probe_many` for
+   ordinary graph rows) and its hooks.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -49,9 +49,7 @@ from ..progress import Progress
 if TYPE_CHECKING:  # TooLarge is raised by enumerations that run without SQLAlchemy (gamedb.solvers.new_file)
     import sqlalchemy as sa
 
-    from ..answers import Answer
     from ..store.record import GameRecord
-    from ..store.rows import Reader
 
 
 class TooLarge(GamedbError):
@@ -80,6 +78,8 @@ class SolveJob:
     #: positions per enumeration page
     batch: int
     progress: Progress | None = None
+    #: the strategy solving it (:data:`gamedb.solvers.choice.STRATEGIES`), recorded in the game row
+    strategy: str = ""
 
     def begin(self, conn: sa.Connection) -> GameRecord:
         """The game row to fill: the stored one, or one created now (a replaced game deleted first).
@@ -93,15 +93,15 @@ class SolveJob:
             if self.replace is not None:
                 catalog.delete(conn, self.replace)
                 self.replace = None
-            self.record = catalog.create(conn, self.name, self.game)
+            self.record = catalog.create(conn, self.name, self.game, self.strategy)
+        elif self.record.strategy != self.strategy:  # taken over before anything of it was written
+            catalog.update(conn, self.record, strategy=self.strategy)
+            self.record.strategy = self.strategy
         return self.record
 
 
 class Solver(Protocol):
-    """One solving strategy: solve into the database, check what it stored, answer from it."""
-
-    #: the name ``--engine`` and :class:`~gamedb.solvers.solve.SolveReport` use
-    engine: str
+    """One solving strategy: solve into the database and check what it stored."""
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Fill the tables for ``job`` (resuming what is stored) and mark the game solved."""
@@ -109,11 +109,6 @@ class Solver(Protocol):
 
     def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
         """Re-derive every stored value from the rules; return the positions checked or raise VerifyError."""
-        ...
-
-    def probe_many(self, reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-        """Answers (:class:`~gamedb.answers.Answer`) for positions (None: the start), an error in the place of one
-        that does not parse or is not stored; read through a reader (:class:`gamedb.store.rows.Reader`), SQLAlchemy's or sqlite3's."""
         ...
 
 

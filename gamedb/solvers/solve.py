@@ -30,8 +30,8 @@ class SolveReport:
     seconds: float
     already_solved: bool = False
     resumed: bool = False
-    #: which engine solved it: ``memory`` or ``sql``
-    engine: str = "sql"
+    #: the strategy that solved it (:data:`gamedb.solvers.choice.STRATEGIES`; empty when it was already solved)
+    strategy: str = ""
 
 
 def solve(
@@ -42,7 +42,7 @@ def solve(
     force: bool = False,
     progress: Progress | None = None,
     batch: int = 20000,
-    method: str = "auto",
+    strategy: str = choice.AUTO,
     memory_limit: int | None = None,
 ) -> SolveReport:
     """Solve ``game`` into the database under ``name`` (default: the family's name).
@@ -52,19 +52,20 @@ def solve(
     unless ``force`` (which deletes it first). A second solve of the same
     game while one runs is refused (:class:`~gamedb.store.locking.SolveInProgress`).
 
-    ``method`` picks the engine: ``sql`` (retrograde analysis inside the
-    database, memory bounded), ``memory`` (numpy, :mod:`gamedb.solvers.graph_memory`)
-    or ``auto``: in memory when the game fits ``memory_limit`` bytes (default:
-    half the available memory), else SQL. Both write identical tables.
+    ``strategy`` picks the solver (``--strategy``, :data:`gamedb.solvers.choice.CHOICES`): ``sql``
+    (retrograde analysis inside the database, memory bounded), ``memory`` (numpy,
+    :mod:`gamedb.solvers.graph_memory`), ``tiers`` (:mod:`gamedb.solvers.tiers`) or ``auto``: the
+    strategies in the order of :data:`gamedb.solvers.choice.STRATEGIES` (in memory when the game fits
+    ``memory_limit`` bytes, default half the available memory, else SQL). All write identical position rows.
 
     Before anything is written, a family that can estimate its size
     (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`) is checked
     against the free space beside a SQLite file (:class:`NotEnoughSpace`)
-    and, with ``method="memory"``, against the memory limit
+    and, for a strategy that holds it in memory, against the memory limit
     (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
     different game of the same name, a bad option) leaves the file untouched.
     """
-    choice.refuse_early(game, method)
+    choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if name is None:
@@ -80,13 +81,12 @@ def solve(
         _check_stored(record, game, name)
         if record.solved:
             return _already_solved(engine, record, name)
-        if method == "memory":
-            choice.memory_first(engine, record, game, method)  # refuses resuming a begun SQL solve in memory
+        choice.plan(engine, record, game, strategy)  # refuses a choice that cannot resume the stored solve
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
-        check_size(engine, game, name, method=method, memory_limit=limit, chosen=memory_limit is not None)
+        check_size(engine, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
     with solve_lock(engine, name), solve_settings(engine, limit, solve_tag(name)):
-        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, method=method, memory_limit=limit)
+        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, strategy=strategy, memory_limit=limit)
 
 
 def distinct_name(game: Game) -> str:
@@ -123,7 +123,7 @@ def _check_stored(record: GameRecord, game: Game, name: str) -> None:
 
 
 def _solve_locked(
-    engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, method: str, memory_limit: int
+    engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, strategy: str, memory_limit: int
 ) -> SolveReport:
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
@@ -138,17 +138,18 @@ def _solve_locked(
             if record.solved:
                 return _already_solved(engine, record, name)
             resumed = True
-    solvers = choice.plan(engine, record, game, method)
+    strategies = choice.plan(engine, record, game, strategy)
     job = SolveJob(name, game, record, replace, memory_limit=memory_limit, batch=batch, progress=progress)
-    for solver in solvers:
+    for chosen in strategies:
+        job.strategy = chosen.name
         try:
-            solved = solver.solve(engine, job)
+            solved = chosen.load().solve(engine, job)
             break
         except TooLarge:
-            if solver is solvers[-1]:
+            if chosen is strategies[-1]:
                 raise  # auto: the next strategy (in SQL) takes over; nothing was written
     _finish(engine, name)
-    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, engine=solver.engine)
+    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
 def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
@@ -179,7 +180,7 @@ def _finish(engine: sa.Engine, name: str) -> None:
 DISK_BYTES_PER_POSITION = 90
 DISK_BYTES_PER_MOVE = 40
 #: free space a solve needs while it writes, as a multiple of the finished size: the rows
-#: pass through the write-ahead log (or the SQL engine's work tables) before they settle
+#: pass through the write-ahead log (or the SQL solver's work tables) before they settle
 DISK_WORK_FACTOR = 2
 
 
@@ -192,9 +193,12 @@ def disk_bytes(positions: int, moves: int) -> int:
     return positions * DISK_BYTES_PER_POSITION + moves * DISK_BYTES_PER_MOVE
 
 
-def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto", memory_limit: int | None = None, chosen: bool = True) -> None:
-    """Refuse a game whose estimated size cannot fit the disk (SQLite) or, for ``method="memory"``,
-    the memory limit; the message gives the estimate. Families without :meth:`Game.estimate` pass.
+def check_size(
+    engine: sa.Engine, game: Game, name: str, *, strategy: str = choice.AUTO, memory_limit: int | None = None, chosen: bool = True
+) -> None:
+    """Refuse a game whose estimated size cannot fit the disk (SQLite) or the memory limit of the strategy that
+    solves it (one that cannot give way: :func:`gamedb.solvers.choice.memory_need`); the message gives the
+    estimate. Families without :meth:`Game.estimate` pass.
 
     ``memory_limit`` None means the default; ``chosen`` False says a given one is the default too (for the message)."""
     estimate = game.estimate()
@@ -215,28 +219,12 @@ def check_size(engine: sa.Engine, game: Game, name: str, *, method: str = "auto"
                 f"{size} (~{human_size(need)} on disk, ~{human_size(need * DISK_WORK_FACTOR)} free while solving) "
                 f"but only {human_size(free)} are free in {folder}"
             )
-    if method in ("auto", "tiers") and choice.STRATEGIES["tiers"].accepts(game) and estimate.tiers:
-        from .tiers import memory_estimate  # numpy: imported only to solve
-
-        need, largest, second = memory_estimate(game) or (0, 0, 0)
+    found = choice.memory_need(game, name, strategy)
+    if found is not None:
+        need, words, advice = found
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         if need > limit:
-            which = _limit_words(limit, memory_limit is not None and chosen)
-            raise TooLarge(
-                f"{name} needs up to ~{human_size(need)} of memory in the tier solver (tiers of up to {largest:,} and {second:,} positions) "
-                f"but {which}; use a larger --memory-limit"
-            )
-    if method == "memory":
-        from . import graph_memory  # numpy: imported only to solve
-
-        limit = memory_limit if memory_limit is not None else default_memory_limit()
-        need = graph_memory.estimate_game_bytes(game, positions, moves)
-        if need > limit:
-            which = _limit_words(limit, memory_limit is not None and chosen)
-            raise TooLarge(
-                f"{size} (~{human_size(need)} of memory in the in-memory engine) but {which}; "
-                "use --engine sql (or auto), or a larger --memory-limit"
-            )
+            raise TooLarge(f"{words} but {_limit_words(limit, memory_limit is not None and chosen)}; {advice}")
 
 
 def _limit_words(limit: int, chosen: bool) -> str:

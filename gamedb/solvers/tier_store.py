@@ -16,7 +16,7 @@ SQLite, ``COPY`` on PostgreSQL), in one transaction with the progress
 marker that says the tier is done.
 
 **Indexes.** The position table's secondary indexes (on the text, and on
-the remoteness for the SQL engine's levels) are dropped for a large load and
+the remoteness for the SQL solver's levels) are dropped for a large load and
 built once at the end, by one sort each, partial where the schema's
 revisions make them partial (:func:`~gamedb.store.bulk.create_index_sql`; on
 PostgreSQL Connect-Four 5x4 wrote in 41 s instead of 92 s, and the two
@@ -26,7 +26,7 @@ leaves them out: nothing gamedb does with a solved tier game needs them
 (``query`` and ``verify`` find positions by code through the rules), and
 for Connect-Four 5x5 they would cost a third of the time and 40 % of the
 file (docs/performance.md). ``gamedb db index`` builds them (a plain-SQL
-lookup by text scans the table without them); the SQL engine builds the
+lookup by text scans the table without them); the SQL solver builds the
 remoteness index itself before its levels.
 """
 

@@ -1,6 +1,6 @@
 """Values of one tier's positions from the values of their children.
 
-The rules are the engines' own (:mod:`.graph_sql`, :mod:`.graph_memory`):
+The rules are the solvers' own (:mod:`.graph_sql`, :mod:`.graph_memory`):
 win = 1 + the least remoteness of a ``lose`` child, best move the lowest
 move order among those; lose (every child a ``win``) = 1 + the greatest
 remoteness, best move the lowest order among those; else tie = 1 + the
@@ -10,7 +10,7 @@ to a drawing child). Primitive positions: their value, remoteness 0.
 :func:`from_children` computes them in one pass when every child's value is
 known (the moves all leave the tier). :func:`leveled` solves a tier whose
 moves may stay inside it, with cycles: the same level-by-level retrograde
-analysis with degree counters as the in-memory engine, where the positions
+analysis with degree counters as the in-memory solver, where the positions
 of later tiers enter at the level of their remoteness. Both give the same
 values on a tier without inner moves (a test runs both).
 """

@@ -13,14 +13,14 @@ see :mod:`gamedb.games.tier_rules`): no move goes to a smaller tier.
 2. **Backward**, from the last tier to the first: a tier's positions are
    expanded again, their children looked up (``searchsorted``) in the
    sorted codes of the tiers they reach, and the values computed by the
-   engines' exact rules (:mod:`.tier_values`); a tier with moves inside
+   solvers' exact rules (:mod:`.tier_values`); a tier with moves inside
    itself is solved level by level (cycles included). Memory holds the
    tier being solved and the values of the tiers its moves reach.
 3. Each solved tier's rows are written (:func:`~.tier_store.write_rows`)
    and committed with the progress marker ``solved_from`` (the lowest
    solved tier): a killed solve resumes at the next tier down.
 
-The ``position`` rows are identical to the other engines'. No ``move``
+The ``position`` rows are identical to the other solvers'. No ``move``
 rows are written: the moves follow from the rules, which ``query`` and
 ``verify`` use anyway (like a compacted game). On SQLite the position
 table's secondary indexes are dropped for the solve and built once at the
@@ -47,7 +47,7 @@ from ..store import catalog
 from ..store.schema import position
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
-from . import choice, graph_answer, graph_verify
+from . import choice, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_store import TierFolder, build_dropped_indexes, write_positions
 from .tier_values import TierValues, from_children, leveled
@@ -74,9 +74,7 @@ class TierSolver:
     """The ``tiers`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``
     (its position rows are the graph solvers'; the moves follow from the rules)."""
 
-    engine = "tiers"
     verify = staticmethod(graph_verify.verify_graph)
-    probe_many = staticmethod(graph_answer.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve.
@@ -104,7 +102,7 @@ class TierSolver:
                 folder.remove()
                 raise
             folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
-            state = {"engine": "tiers", "tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
+            state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
             with db.begin() as conn:
                 record = job.begin(conn)
                 conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
@@ -130,6 +128,29 @@ def memory_estimate(game: Game) -> tuple[int, int, int] | None:
         return None
     largest, second = (sorted(estimate.tiers.values(), reverse=True) + [0])[:2]
     return tier_bytes(largest, second), largest, second
+
+
+def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
+    estimate = memory_estimate(game)
+    if estimate is None:
+        return None
+    need, largest, second = estimate
+    words = f"{name} needs up to ~{human_size(need)} of memory in the tier solver (tiers of up to {largest:,} and {second:,} positions)"
+    return need, words, "use a larger --memory-limit"
+
+
+def memory_note(game: Game, limit: int) -> str | None:
+    """What the command line says before a tier solve: the memory it needs at most (from the family's bounds on
+    its tiers) and the limit."""
+    estimate = memory_estimate(game)
+    if estimate is None:
+        return None
+    need, largest, second = estimate
+    return (
+        f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
+        f"memory limit {human_size(limit)}."
+    )
 
 
 def solve_tiers(
@@ -167,7 +188,7 @@ def solve_tiers(
             moves=state["moves"],
             solve_seconds=round(time.perf_counter() - t1, 3),
             solved_at=catalog.now(),
-            progress={"phase": "done", "engine": "tiers", "tiers": len(counts)},
+            progress={"phase": "done", "tiers": len(counts)},
         )
     folder.remove()
     return total, state["moves"]

@@ -9,7 +9,7 @@ keeps those lists (``token_board``, ``token_move``: a few thousand rows)
 instead of one ``move`` row per move of every position (8 million on a
 1,000-node graph): the solved file is about half the size and is written in
 a fraction of the time. The ``moves`` view generates the moves with one
-join, and the SQL engine's level statements find a position's parents and
+join, and the SQL solver's level statements find a position's parents and
 children by arithmetic on the codes through these lists
 (:data:`gamedb.solvers.graph_sql.TOKEN_MOVES`, built from the expressions here). The
 Grundy statements of impartial games need move rows, so an impartial game

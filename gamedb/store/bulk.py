@@ -184,7 +184,7 @@ def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, o
 
     A large tier solve leaves the position table's secondary indexes out
     (:mod:`gamedb.solvers.tier_store`); ``gamedb db index`` and the SQL
-    engine (whose levels read the remoteness index) build them back.
+    solver (whose levels read the remoteness index) build them back.
     """
     built = []
     for index in missing_indexes(conn, tables):

@@ -96,10 +96,10 @@ def same_game(record: GameRecord, game: Game) -> bool:
     )
 
 
-def create(conn: sa.Connection, name: str, game: Game) -> GameRecord:
+def create(conn: sa.Connection, name: str, game: Game, strategy: str) -> GameRecord:
     if find(conn, name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
-    conn.execute(game_table.insert().values(**new_game_row(name, game)))
+    conn.execute(game_table.insert().values(**new_game_row(name, game, strategy)))
     record = get(conn, name)
     conn.execute(player_table.insert(), player_rows(record.id, game))
     return record
@@ -123,7 +123,7 @@ _SAVE_PROGRESS = sa.text("UPDATE game SET progress = :p WHERE id = :g")
 
 
 def load_progress(conn: sa.Connection, game_id: int) -> dict[str, Any]:
-    """Where an unfinished solve of the game stopped (the engines' own keys), or {}."""
+    """Where an unfinished solve of the game stopped (the solvers' own keys), or {}."""
     raw = conn.execute(sa.text("SELECT progress FROM game WHERE id = :g"), {"g": game_id}).scalar()
     if raw is None:
         return {}

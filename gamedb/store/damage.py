@@ -128,6 +128,7 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
         _text(data.get("start_position"), "start_position")
         _integer(data.get("positions"), "positions", nullable=True, least=0)
         _integer(data.get("moves"), "moves", nullable=True, least=0)
+        _text(data.get("strategy"), "strategy")
         for column in ("created_at", "solved_at", "gamedb_version"):
             _text(data.get(column), column, nullable=True)
         for column in ("enumerate_seconds", "solve_seconds"):

@@ -299,7 +299,7 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
     PostgreSQL plans from the statistics of its last ANALYZE: taken before a
     game was enumerated they say the new game has no rows, and the planner
     re-runs the frontier subquery for every parent (figures in
-    docs/performance.md). SQLite needs nothing: the engine pins its plans
+    docs/performance.md). SQLite needs nothing: the SQL solver pins its plans
     with INDEXED BY.
     """
     if engine.dialect.name == "sqlite":

@@ -55,11 +55,12 @@ def _encoded(row: dict[str, Any]) -> dict[str, Any]:
 class NewSqliteFile:
     """The :class:`~gamedb.store.sink.Sink` of a new file: ``with NewSqliteFile(path, revision, name, game) as sink: ...``; see the module."""
 
-    def __init__(self, path: Path, revision: str, name: str, game: Game) -> None:
+    def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str) -> None:
         self.path = path
         self.revision = revision
         self.name = name
         self.game = game
+        self.strategy = strategy
         self.temp = path.with_name(f".{path.name}.{os.getpid()}.new")
         self._conn: sqlite3.Connection | None = None
         self._id: int | None = None
@@ -90,7 +91,7 @@ class NewSqliteFile:
         return self
 
     def begin(self) -> Begun:
-        row = new_game_row(self.name, self.game)
+        row = new_game_row(self.name, self.game, self.strategy)
         cursor = self.conn.execute(f"INSERT INTO game ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})", _encoded(row))
         assert cursor.lastrowid is not None
         self._id = cursor.lastrowid

@@ -42,6 +42,8 @@ class GameRecord:
     gamedb_version: str
     info: dict[str, Any] | None
     progress: dict[str, Any] | None
+    #: the solving strategy that stored it (:data:`gamedb.solvers.choice.STRATEGIES`)
+    strategy: str
     #: what is wrong with a damaged row (then only ``id``, ``name`` and ``family`` mean anything;
     #: only :func:`record_or_damaged` makes such records, for listing)
     problem: str | None = None
@@ -147,5 +149,5 @@ def record_or_damaged(data: Mapping[Any, Any]) -> GameRecord:
             family=family if isinstance(family, str) else str(family),
             parameters={}, rules_version=0, impartial=False, status=DAMAGED, start_code=0, start_position="",
             positions=None, moves=None, created_at="", solved_at=None, enumerate_seconds=None, solve_seconds=None,
-            gamedb_version="", info=None, progress=None, problem=str(exc),
+            gamedb_version="", info=None, progress=None, strategy="", problem=str(exc),
         )

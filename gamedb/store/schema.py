@@ -40,6 +40,8 @@ game = sa.Table(
     sa.Column("gamedb_version", sa.Text, nullable=False),
     sa.Column("info", sa.JSON),
     sa.Column("progress", sa.JSON),
+    # the solving strategy that stored it (gamedb.solvers.choice.STRATEGIES), read to verify and answer (revision 0006)
+    sa.Column("strategy", sa.Text),
 )
 
 player = sa.Table(
@@ -63,7 +65,7 @@ position = sa.Table(
     sa.Column("best_move", sa.Text),
     sa.Column("grundy", sa.Integer),
     sa.Index("ix_position_text", "game_id", "text", unique=True),
-    # the SQL engine's frontier (remoteness = :k); draws and undecided positions are left out (revision 0004,
+    # the SQL solver's frontier (remoteness = :k); draws and undecided positions are left out (revision 0004,
     # which makes it partial on PostgreSQL too: naming postgresql_where here would import that dialect in
     # every process and slow a query's start-up; see docs/performance.md)
     sa.Index("ix_position_remoteness", "game_id", "remoteness", sqlite_where=sa.text("remoteness IS NOT NULL")),
@@ -87,7 +89,7 @@ move = sa.Table(
 # ``parts`` heaps -- 0: only when the heap had exactly ``take`` tokens; 1: the
 # rest as one heap; 2: the rest split into two non-empty heaps (of different
 # sizes when ``unequal``). ``idx`` orders the rules (moves are listed in rule
-# order, then by the smaller part). The engine generates every option of a
+# order, then by the smaller part). The heap solver generates every option of a
 # heap from these rows by joins over the stored heaps (no move rows); the
 # ``heap_moves`` view lists them for SQL users.
 heap_rule = sa.Table(
@@ -105,7 +107,7 @@ heap_rule = sa.Table(
 # ``(token0 * nodes + token1) * 2 + turn`` and the player to move moves its
 # own token (0 or 1, as ``player``) from ``node`` to ``target``. These few
 # rows describe every move of the game, so a solved token game stores no
-# ``move`` rows: the SQL engine finds parents through the index on target,
+# ``move`` rows: the SQL solver finds parents through the index on target,
 # and the ``moves`` view generates the moves from these rows.
 token_board = sa.Table(
     "token_board",

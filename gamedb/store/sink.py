@@ -127,8 +127,8 @@ def check_name(name: str) -> None:
         raise InputError(f"a game's name (--name) must not be empty or blank, got {name!r}")
 
 
-def new_game_row(name: str, game: Game) -> dict[str, Any]:
-    """The ``game`` row of a game about to be solved (status ``enumerating``), by column."""
+def new_game_row(name: str, game: Game, strategy: str) -> dict[str, Any]:
+    """The ``game`` row of a game about to be solved (status ``enumerating``) by ``strategy``, by column."""
     start = game.start()
     return {
         "name": name,
@@ -141,6 +141,7 @@ def new_game_row(name: str, game: Game) -> dict[str, Any]:
         "start_position": game.format(start),
         "created_at": now(),
         "gamedb_version": __version__,
+        "strategy": strategy,
     }
 
 

@@ -21,6 +21,7 @@ CREATE TABLE game (
     gamedb_version TEXT NOT NULL,
     info JSON,
     progress JSON,
+    strategy TEXT,
     CONSTRAINT pk_game PRIMARY KEY (id),
     CONSTRAINT uq_game_name UNIQUE (name)
 );

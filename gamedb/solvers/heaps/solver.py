@@ -10,7 +10,7 @@ the rows are then appended in batches, built column by column, into the
 SQLAlchemy (a hundred rows per INSERT on SQLite, ``COPY`` on PostgreSQL) or a
 new SQLite file. ``subtraction --set 1,2,5 --max 100000`` computes in about
 0.02 s (its values repeat a proven window from heap 12 on) and is written in
-about 0.3 s, where the SQL level engine this replaced ran one statement per
+about 0.3 s, where the SQL level solver this replaced ran one statement per
 heap (about 140 microseconds each, 14 s); on PostgreSQL it was slower still.
 
 Each batch of rows is committed with a progress marker in ``game.progress``

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, cast
 from ...games.heaps import HeapGame
 from ...store.sql_sink import SqlSink
 from ..protocol import Solved, SolveJob
-from . import solver, sums, verify
+from . import solver, verify
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -16,9 +16,7 @@ if TYPE_CHECKING:
 class HeapSolver:
     """The ``heaps`` strategy (see :mod:`gamedb.solvers.protocol`): :func:`gamedb.solvers.heaps.solver.solve` into the database."""
 
-    engine = "sql"
     verify = staticmethod(verify.verify_heaps)
-    probe_many = staticmethod(sums.probe_many)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         game = cast(HeapGame, job.game)  # the heaps strategy requires heap_rules (gamedb.solvers.choice)

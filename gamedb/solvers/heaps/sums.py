@@ -17,7 +17,7 @@ determined by theirs: it is searched (:mod:`gamedb.solvers.heaps.sum_remoteness`
 every component is a heap up to the game's ``remoteness_searched_to`` and
 the search fits :data:`QUERY_SEARCH_BUDGET` positions, and is null (not
 determined) otherwise. The best move of a single stored heap is the stored
-one; of a sum it follows the engine's rule (:mod:`gamedb.solvers.heaps.values`): a
+one; of a sum it follows the solver's rule (:mod:`gamedb.solvers.heaps.values`): a
 win moves to a zero-valued position, the quickest when all their
 remotenesses are known; a loss to the slowest when all are known; otherwise
 the lowest move order.
@@ -227,7 +227,7 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
 
 
 def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
-    """The engine's best-move rule applied to a full move list."""
+    """The heap solver's best-move rule applied to a full move list."""
     wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
     if not wanted:
         return None
@@ -323,6 +323,15 @@ def _move_value(
 ) -> MoveValue:
     label, child = game.option_move(state, index, idx, parts)
     return MoveValue(label, game.format(child), cresult, crem, value)
+
+
+def stats_summary(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+    """What ``gamedb stats`` adds for a heap game (the strategy's hook): its period and which heaps have a remoteness."""
+    if not (record.info and "periodicity" in record.info):
+        return {}
+    extra = periodicity_summary(record)
+    extra["remoteness"], unknown = remoteness_summary(conn, record)
+    return {"periodicity": record.info["periodicity"], "extra": extra, "remoteness_unknown": unknown}
 
 
 def periodicity_summary(record: GameRecord) -> dict[str, Any]:

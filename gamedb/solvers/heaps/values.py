@@ -25,7 +25,7 @@ window of values provably repeats and repeats it to N. Per heap:
   are known; ties and unknowns go to the lowest move order (rule order, then
   the smaller part of a split).
 
-The values are those of the SQL level engine this replaced (which treated
+The values are those of the SQL level solver this replaced (which treated
 every sum as unknown, i.e. ``search_budget=0``), tested row for row.
 """
 

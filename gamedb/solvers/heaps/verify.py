@@ -1,6 +1,6 @@
 """Rechecking a solved heap game: every stored heap against the rules, in Python.
 
-Independent of the engine's SQL: the options of each heap come from the
+Independent of the solver's SQL: the options of each heap come from the
 family's rules (:meth:`~gamedb.games.heaps.HeapGame.heap_options` order), their
 values from the stored values of smaller heaps, and the heap's grundy value,
 result, remoteness and best move must follow (the rules are those of

@@ -1,0 +1,125 @@
+"""The strategy table: the game row records which strategy stored a game, older files get it from `db upgrade`,
+`--strategy` chooses (`--engine` and `engine=` still do, saying they are deprecated), and a file that names a
+strategy gamedb does not have, or one that cannot have stored its game, is one line."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+from gamedb import Database, make_game
+from gamedb.solvers.choice import CHOICES
+
+ROOT = Path(__file__).resolve().parents[1]
+GRAPH = "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]"
+#: (name, solve arguments, the strategy that stores it)
+SOLVES = [
+    ("nim", ["nim", "--max", "20"], "heaps"),
+    ("tictactoe", ["tictactoe", "--strategy", "memory"], "graph-memory"),
+    ("cat-mouse", ["cat-mouse", "--graph", GRAPH, "--strategy", "sql"], "graph-sql"),
+    ("cat-mouse-auto", ["cat-mouse", "--graph", GRAPH, "--name", "cat-mouse-auto"], "graph-memory"),  # auto: fits in memory
+    ("connect4-4x3", ["connect4", "--width", "4", "--height", "3"], "tiers"),  # auto: a family with tiers
+]
+
+
+def _stored(path: Path) -> dict[str, str]:
+    with sqlite3.connect(path) as conn:
+        return dict(conn.execute("SELECT name, strategy FROM game"))
+
+
+@pytest.fixture
+def solved(cli, db_path) -> Path:
+    for _, args, _ in SOLVES:
+        run = cli("solve", *args, "-q")
+        assert run.exit_code == 0, run.stderr
+    return db_path
+
+
+def test_the_game_row_says_which_strategy_stored_it(solved):
+    assert _stored(solved) == {name: strategy for name, _, strategy in SOLVES}
+
+
+def test_a_small_solve_into_a_new_file_records_its_strategy(tmp_path):
+    """`gamedb solve nim --max 13` into a new file goes through the sink of a new file, without SQLAlchemy."""
+    path = tmp_path / "new.sqlite"
+    run = subprocess.run([sys.executable, "-c", "from gamedb.cli.quick import main; main()", "--db", str(path), "solve", "nim", "--max", "13"],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert _stored(path) == {"nim": "heaps"}
+
+
+def _outputs(cli, path: Path) -> dict[str, tuple[str, str, str]]:
+    found = {}
+    for name, _, _ in SOLVES:
+        found[name] = (cli("query", name, "--json").stdout, cli("stats", name).stdout, cli("verify", name).stdout)
+        assert all(found[name]), name
+    return found
+
+
+def test_a_file_at_revision_0005_answers_alike_after_db_upgrade(cli, solved):
+    """The column dropped as revision 0005 had none; `db upgrade` fills it from the guess gamedb made before
+    (heaps for a heap game, tiers for the tier solver's, else graph-sql) and every output stays as it was."""
+    before = _outputs(cli, solved)
+    down = subprocess.run([sys.executable, "-m", "alembic", "-x", f"db={solved}", "downgrade", "0005"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert down.returncode == 0, down.stderr
+    with sqlite3.connect(solved) as conn:
+        assert "strategy" not in [row[1] for row in conn.execute("PRAGMA table_info(game)")]
+    refused = cli("query", "nim", "3")
+    assert refused.exit_code == 1 and "gamedb db upgrade" in refused.stderr
+    assert cli("db", "upgrade").exit_code == 0
+    assert _stored(solved) == {"nim": "heaps", "tictactoe": "graph-sql", "cat-mouse": "graph-sql", "cat-mouse-auto": "graph-sql",
+                               "connect4-4x3": "tiers"}
+    assert _outputs(cli, solved) == before
+
+
+@pytest.mark.parametrize(
+    "strategy,message",
+    [
+        ("bogus", "strategy 'bogus' is none of heaps, tiers, graph-memory, graph-sql"),
+        ("heaps", "its strategy heaps cannot solve a game of its family 'tictactoe'"),
+        (None, "strategy is not text"),
+    ],
+)
+def test_a_strategy_the_file_makes_up_is_one_line(cli, solved, strategy, message):
+    with sqlite3.connect(solved) as conn:
+        conn.execute("UPDATE game SET strategy = ? WHERE name = 'tictactoe'", (strategy,))
+    for args in (["query", "tictactoe", "--json"], ["verify", "tictactoe"]):
+        run = cli(*args)
+        assert run.exit_code == 1 and message in run.stderr and "Traceback" not in run.stderr, run.stderr
+        assert run.stderr.count("\n") == 1
+    assert cli("query", "nim", "3").exit_code == 0  # the other games stay usable
+
+
+def test_strategy_choices_are_the_tables(cli):
+    assert CHOICES == ("auto", "tiers", "memory", "sql")  # the order --strategy auto tries them
+    bad = cli("solve", "tictactoe", "--strategy", "fast")
+    assert bad.exit_code == 2 and "'fast' is not one of 'auto', 'tiers', 'memory', 'sql'" in bad.stderr
+    assert "--strategy" in cli("solve", "tictactoe", "--help").stdout
+    assert "--engine" not in cli("solve", "tictactoe", "--help").stdout  # the deprecated alias is not offered
+
+
+def test_engine_is_a_deprecated_alias(cli, db_path):
+    run = cli("solve", "tictactoe", "--engine", "memory", "-q")
+    assert run.exit_code == 0
+    assert run.stderr == "Note: --engine is deprecated; use --strategy (it takes the same values).\n"
+    assert _stored(db_path) == {"tictactoe": "graph-memory"}
+    refused = cli("solve", "nim", "--engine", "memory")
+    assert refused.exit_code == 2 and "cannot solve this game" in refused.stderr
+
+
+def test_engine_keyword_warns_and_still_chooses(tmp_path):
+    with Database(tmp_path / "a.sqlite", create=True) as db:
+        with pytest.warns(DeprecationWarning, match="strategy="):
+            report = db.solve(make_game("tictactoe"), engine="sql")
+        assert report.strategy == "graph-sql" and not report.already_solved
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            report = db.solve(make_game("cat-mouse", graph=json.loads(GRAPH)), strategy="memory")
+        assert report.strategy == "graph-memory"
