@@ -10,14 +10,16 @@ or :mod:`gamedb.solvers.heaps.sums`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
-from .answers import Answer, MoveValue, impartial_players, set_delta_remoteness
+from .answers import Answer, MoveValue, set_delta_remoteness
 from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
+from .solvers.choice import answered_by
+from .solvers.graph_answer import answer_from_row
 from .store.record import GameRecord, record_from_mapping
-from .store.rows import PositionRow, Reader, result_of
+from .store.rows import Reader, result_of
 from .values import move_sort_key
 
 __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
@@ -95,40 +97,8 @@ def probe(reader: Reader, record: GameRecord, game: Game, position: str | None =
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
     """Answers for many positions (None: the start) from the strategy that stored the game; errors in their places."""
-    from .solvers.choice import answered_by
-
     answers: list[Answer | GamedbError] = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards)
     return answers
-
-
-def answer_from_row(
-    record: GameRecord,
-    row: PositionRow,
-    player_name: Callable[[int], str],
-    winner: Callable[[int, str, int | None], str | None] | None = None,
-) -> Answer:
-    """The position's own part of an answer (no moves) from its stored row.
-
-    ``player_name(index)`` names a player; ``winner(player, result,
-    remoteness)`` names the winner (the family's rule), by default the
-    player to move for a win and the other one for a loss. The row was
-    checked by the reader (:func:`~gamedb.store.damage.checked_position`):
-    a damaged file is one line naming the game.
-    """
-    result = row.result
-    assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
-    if record.impartial:
-        player, won_by = impartial_players(result)
-    else:
-        player = player_name(row.player)
-        if winner is not None:
-            won_by = winner(row.player, result, row.remoteness)
-        else:
-            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
-    # the fields in their order, without keywords: a stream of positions makes an answer for each
-    answer = Answer(record.name, row.text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
-    answer.impartial = record.impartial
-    return answer
 
 
 # --- without the rules ----------------------------------------------------------------------

@@ -65,6 +65,8 @@ def _outputs(cli, path: Path) -> dict[str, tuple[str, str, str]]:
 def test_a_file_at_revision_0005_answers_alike_after_db_upgrade(cli, solved):
     """The column dropped as revision 0005 had none; `db upgrade` fills it from the guess gamedb made before
     (heaps for a heap game, tiers for the tier solver's, else graph-sql) and every output stays as it was."""
+    with sqlite3.connect(solved) as conn:  # the tier solver's mark in the progress of a game gamedb solved at 0005
+        conn.execute("UPDATE game SET progress = json_set(progress, '$.engine', 'tiers') WHERE strategy = 'tiers'")
     before = _outputs(cli, solved)
     down = subprocess.run([sys.executable, "-m", "alembic", "-x", f"db={solved}", "downgrade", "0005"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
@@ -123,3 +125,24 @@ def test_engine_keyword_warns_and_still_chooses(tmp_path):
             warnings.simplefilter("error")
             report = db.solve(make_game("cat-mouse", graph=json.loads(GRAPH)), strategy="memory")
         assert report.strategy == "graph-memory"
+
+
+def test_a_postgresql_database_at_0005_answers_alike_after_db_upgrade(cli, pg_url):
+    import sqlalchemy as sa
+
+    for _, args, _ in SOLVES[:3]:
+        assert cli("solve", *args, "-q", db=pg_url).exit_code == 0
+    before = [cli("query", name, "--json", db=pg_url).stdout for name, _, _ in SOLVES[:3]]
+    down = subprocess.run([sys.executable, "-m", "alembic", "-x", f"db={pg_url}", "downgrade", "0005"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert down.returncode == 0, down.stderr
+    assert "gamedb db upgrade" in cli("query", "nim", "3", db=pg_url).stderr
+    assert cli("db", "upgrade", db=pg_url).exit_code == 0
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            stored = dict(conn.execute(sa.text("SELECT name, strategy FROM game")).all())
+    finally:
+        engine.dispose()
+    assert stored == {"nim": "heaps", "tictactoe": "graph-sql", "cat-mouse": "graph-sql"}
+    assert [cli("query", name, "--json", db=pg_url).stdout for name, _, _ in SOLVES[:3]] == before

@@ -7,10 +7,10 @@ answer with this one code; no SQLAlchemy here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 
-from ..answers import Answer, MoveValue, set_delta_remoteness
+from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import missing_child
@@ -26,8 +26,6 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     place instead of an answer, so one bad line does not stop a batch.
     ``boards=False`` leaves out the board pictures.
     """
-    from ..query import answer_from_row
-
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
@@ -61,6 +59,36 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
+
+
+def answer_from_row(
+    record: GameRecord,
+    row: PositionRow,
+    player_name: Callable[[int], str],
+    winner: Callable[[int, str, int | None], str | None] | None = None,
+) -> Answer:
+    """The position's own part of an answer (no moves) from its stored row.
+
+    ``player_name(index)`` names a player; ``winner(player, result,
+    remoteness)`` names the winner (the family's rule), by default the
+    player to move for a win and the other one for a loss. The row was
+    checked by the reader (:func:`~gamedb.store.damage.checked_position`):
+    a damaged file is one line naming the game.
+    """
+    result = row.result
+    assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
+    if record.impartial:
+        player, won_by = impartial_players(result)
+    else:
+        player = player_name(row.player)
+        if winner is not None:
+            won_by = winner(row.player, result, row.remoteness)
+        else:
+            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
+    # the fields in their order, without keywords: a stream of positions makes an answer for each
+    answer = Answer(record.name, row.text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
+    answer.impartial = record.impartial
+    return answer
 
 
 def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, int]]) -> list[MoveValue]:
