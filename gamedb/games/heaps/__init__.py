@@ -200,6 +200,24 @@ class HeapGame(Game):
     def start(self) -> State:
         return self.heap_state(self.max_heap)
 
+    #: the heaps ``gamedb play`` starts from (each at most --max): the classic small Nim opening
+    PLAY_HEAPS: ClassVar[tuple[int, ...]] = (3, 4, 5)
+
+    def play_start(self) -> State:
+        """Heaps 3 4 5 (each at most --max), not :meth:`start`.
+
+        The start of a heap game is its largest stored component (one heap of
+        --max, 100 for Nim by default): the end of the solved range, not an
+        opening. As a game it is either trivial (Nim: take the whole heap) or
+        has a move list as long as the heap; a sum of three small heaps is a
+        real game with a dozen moves.
+        """
+        return self.sum_state([min(n, self.max_heap) for n in self.PLAY_HEAPS])
+
+    def sum_state(self, sizes: Sequence[int]) -> State:
+        """The position made of components of these sizes, in this order."""
+        return tuple(n for n in sizes if n)
+
     def moves(self, state: State) -> list[tuple[str, State]]:
         return [(label, child) for label, child, _, _, _ in self.sum_moves(state)]
 

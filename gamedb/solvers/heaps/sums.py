@@ -37,7 +37,8 @@ from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
 from ...values import LOSE, WIN, move_sort_key
 from .periodicity import THEOREM, Periodicity, reduce
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .shared_sums import AnswerSums, SharedSums, shared_sums
+from .sum_remoteness import SEARCH_BUDGET, SumSearch
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -66,13 +67,16 @@ class ComponentValues:
         self.loaded_upto = -1
         #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
         self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
-        self._search: SumSearch | None = None
         #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
         self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        #: facts of sums kept between answers and batches (:mod:`.shared_sums`); None until a sum is asked about
+        self._shared: SharedSums | None = None
+        self._sums: AnswerSums | None = None
+        self._options: dict[int, list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
-        self._search = None
+        self._sums = None
 
     # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
@@ -127,25 +131,52 @@ class ComponentValues:
         """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
         return self.rows[n][3] if n <= self.top else None
 
+    def options(self, n: int) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]:
+        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves, sorted).
+
+        Kept for the stored heaps (a batch asks about the same few again and again); computed each time beyond.
+        """
+        found = self._options.get(n)
+        if found is None:
+            options = list(self.game.heap_options(n))
+            self.need(p for _, parts in options for p in parts)
+            found = []
+            for idx, parts in options:
+                value = 0
+                for p in parts:
+                    value ^= self.grundy(p)
+                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p)))))
+            if n <= self.top:
+                self._options[n] = found
+        return found
+
     def sum_remoteness(self, live: list[int]) -> int | None:
         """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
-        if not live:
+        return self.remoteness_of(tuple(sorted(live)))
+
+    def remoteness_of(self, heaps: tuple[int, ...]) -> int | None:
+        """:meth:`sum_remoteness` of heaps already sorted."""
+        if not heaps:
             return 0
-        if len(live) == 1:
-            return self.remoteness(live[0])
-        if max(live) > self.searched_to:
+        if len(heaps) == 1:
+            return self.remoteness(heaps[0])
+        if heaps[-1] > self.searched_to:
             return None
-        if self._search is None:
-            self.need_upto(self.searched_to)
-            column = [self.rows[n] for n in range(self.searched_to + 1)]
-            self._search = SumSearch(
-                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET,
-                max_visits=QUERY_SEARCH_VISITS, options=self._heap_options,
-            )
-        try:
-            return self._search.of(tuple(sorted(live)))
-        except SearchExhausted:
-            return None
+        if self._sums is None:
+            if self._shared is None:
+                self._shared = shared_sums(*self._columns(), QUERY_SEARCH_BUDGET)
+            self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
+        return self._sums.of(heaps)
+
+    def _new_search(self) -> SumSearch:
+        """A search of sums under one answer's budget."""
+        return SumSearch(*self._columns(), budget=QUERY_SEARCH_BUDGET, max_visits=QUERY_SEARCH_VISITS, options=self._heap_options)
+
+    def _columns(self) -> tuple[HeapGame, list[int], list[int], list[int | None]]:
+        """The game and the grundy, degree and remoteness of every heap 0..searched_to: what a search of sums reads."""
+        self.need_upto(self.searched_to)
+        column = [self.rows[n] for n in range(self.searched_to + 1)]
+        return self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column]
 
     def _beyond(self, n: int) -> str:
         game, per = self.game, self.periodicity
@@ -213,16 +244,22 @@ def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tupl
 
 
 def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
-    moves = list(game.sum_moves(state))
-    values.need(p for *_, parts in moves for p in parts)
+    """Every move in move order (component by component, each heap's options in rule order), valued."""
     listed: list[_Listed] = []
-    for order, (label, child, index, n, parts) in enumerate(moves):
-        value = total ^ values.grundy(n)
-        for p in parts:
-            value ^= values.grundy(p)
-        cresult = WIN if value else LOSE
-        crem = _child_remoteness(comps, live, index, parts, values)
-        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+    order = 0
+    for index, n in enumerate(comps):
+        options = values.options(n)
+        if not options:
+            continue
+        base = total ^ values.grundy(n)
+        others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
+        for idx, parts, parts_value, live_parts in options:
+            value = base ^ parts_value
+            cresult = WIN if value else LOSE
+            crem = values.remoteness_of(tuple(sorted(others + live_parts)) if live_parts else others)
+            label, child = game.option_move(state, index, idx, parts)
+            listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+            order += 1
     return listed
 
 
