@@ -161,6 +161,24 @@ class HeapGame(Game):
         heaps = tuple(state)
         return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
 
+    def option_texts(self, state: State, index: int, options: Sequence[Option]) -> list[tuple[str, str]]:
+        """(label, text of the position left) of each option played on component ``index``: :meth:`option_move`
+        and :meth:`format` of each, written here without building the positions when the family keeps both."""
+        cls = type(self)
+        if cls.option_move is not HeapGame.option_move or cls.format is not HeapGame.format:
+            return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
+        heaps = [str(n) for n in state]
+        head, tail = " ".join(heaps[:index]), " ".join(heaps[index + 1 :])
+        prefix = f"{index + 1}:"
+        texts = []
+        for _, parts in options:
+            if parts:
+                shown = [str(p) for p in parts]
+                texts.append((prefix + "+".join(shown), " ".join([t for t in (head, " ".join(shown), tail) if t])))
+            else:
+                texts.append((prefix + "0", " ".join([t for t in (head, tail) if t]) or "0"))
+        return texts
+
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
         """Label of an option as a move from the stored position of one heap of ``n``
         (the label :meth:`option_move` gives; a family overriding one overrides both)."""

@@ -91,10 +91,10 @@ class SharedSums:
         """
         with self._lock:
             if since is None and self.bytes > self.max_bytes:
-                self._known.clear()
-                self._frozen.clear()
+                self.generation += 1  # first: a reader without the lock checks it after reading
+                self._known = {}
+                self._frozen = {}
                 self.bytes = self._next_bit = 0
-                self.generation += 1
             elif since is not None and since != self.generation:
                 return None, self.generation, 0
             found = self._known.get(heaps, _MISSING)
@@ -260,7 +260,7 @@ def shared_sums(game: HeapGame, grundy: Sequence[int], degree: Sequence[int], re
     key = (type(game), game.rules, tuple(grundy), tuple(degree), tuple(remoteness), limit)
     with _shared_lock:
         if _shared is None or _shared[0] != key:
-            _shared = (key, SharedSums(game, list(grundy), list(degree), list(remoteness), limit))
+            _shared = (key, SharedSums(game, list(grundy), list(degree), list(remoteness), limit, CACHE_BYTES))
         return _shared[1]
 
 
@@ -274,6 +274,8 @@ class AnswerSums:
 
     def __init__(self, shared: SharedSums, new_search: Callable[[], SumSearch], max_visits: int):
         self.shared, self.new_search, self.max_visits = shared, new_search, max_visits
+        #: the most positions the memo of the answer's own search can hold with every search succeeding
+        self.fits = min(shared.limit, max_visits)
         #: every sum asked about, in order (replayed by the answer's own search if it has to run)
         self.asked: list[tuple[int, ...]] = []
         #: the union of the reaches of the sums asked: the memo of the answer's own search
@@ -288,6 +290,18 @@ class AnswerSums:
     def of(self, heaps: tuple[int, ...]) -> int | None:
         """Remoteness of the sum ``heaps`` (sorted, at least two, all with moves), None when the answer's search cannot tell."""
         if self.own is None:
+            shared = self.shared
+            if self.spent is None and self.generation is not None:
+                # the common case first, without the lock: a read of the dict is atomic, and a generation that
+                # has not changed since says the facts read are this answer's (emptying changes it first)
+                facts = shared._known.get(heaps)
+                if facts is not None and shared.generation == self.generation:
+                    remoteness, reach, deepest, bit = facts
+                    joined = self.reach | reach
+                    if joined == self.reach or (deepest <= SEARCH_MAX_DEPTH and joined.bit_count() <= self.fits):
+                        self.reach = joined
+                        self.asked.append(heaps)
+                        return remoteness
             found = self._told(heaps)
             if found is not _MISSING:
                 self.asked.append(heaps)
@@ -320,7 +334,7 @@ class AnswerSums:
             if self.reach >> bit & 1:
                 return remoteness  # memoized by an earlier search of this answer
             joined = self.reach | reach
-            if deepest <= SEARCH_MAX_DEPTH and joined.bit_count() <= min(shared.limit, self.max_visits):
+            if deepest <= SEARCH_MAX_DEPTH and joined.bit_count() <= self.fits:
                 self.generation, self.reach = generation, joined
                 return remoteness
         elif self.generation is not None and generation != self.generation:

@@ -253,12 +253,12 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
             continue
         base = total ^ values.grundy(n)
         others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
-        for idx, parts, parts_value, live_parts in options:
+        texts = game.option_texts(state, index, [(idx, parts) for idx, parts, _, _ in options])
+        for (_, _, parts_value, live_parts), (label, text) in zip(options, texts):
             value = base ^ parts_value
             cresult = WIN if value else LOSE
             crem = values.remoteness_of(tuple(sorted(others + live_parts)) if live_parts else others)
-            label, child = game.option_move(state, index, idx, parts)
-            listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+            listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, text, cresult, crem, value)))
             order += 1
     return listed
 
