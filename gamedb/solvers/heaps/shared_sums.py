@@ -36,8 +36,9 @@ from collections.abc import Callable, Iterator, Sequence
 from ...games.heaps import HeapGame
 from .sum_remoteness import SEARCH_MAX_DEPTH, SearchExhausted, SumSearch, options_by_value
 
-#: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its own bit) of one sum position
-Facts = tuple[int, int, int, int]
+#: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its own bit, the size of its reach)
+#: of one sum position
+Facts = tuple[int, int, int, int, int]
 
 #: about the most memory the kept facts take: each position is counted as its key (8 bytes a heap), its reach
 #: (a bit for every position kept before it) and 120 bytes of dict slot and tuple; 32 MiB holds the 8,000-odd
@@ -227,7 +228,7 @@ class SharedSums:
                         facts = self._search(child, depth + 1) if found is _MISSING else found
                         if facts is None:
                             return self._keep(heaps, None)
-                        r, child_reach, child_deepest, _ = facts  # type: ignore[misc]
+                        r, child_reach, child_deepest, _, _ = facts  # type: ignore[misc]
                         reach |= child_reach
                         deepest = max(deepest, child_deepest + 1)
                     else:
@@ -237,11 +238,12 @@ class SharedSums:
                     if best is None or (r < best if total else r > best):
                         best = r
         assert best is not None  # a sum of live heaps has moves, and a win has a zero-valued one
-        if reach.bit_count() + 1 > self.limit:
+        size = reach.bit_count() + 1
+        if size > self.limit:
             return self._keep(heaps, None)
         bit = self._next_bit
         self._next_bit += 1
-        return self._keep(heaps, (1 + best, reach | 1 << bit, deepest, bit))
+        return self._keep(heaps, (1 + best, reach | 1 << bit, deepest, bit, size))
 
     def _keep(self, heaps: tuple[int, ...], facts: Facts | None) -> Facts | None:
         self._known[heaps] = facts
@@ -278,8 +280,8 @@ class AnswerSums:
         self.fits = min(shared.limit, max_visits)
         #: every sum asked about, in order (replayed by the answer's own search if it has to run)
         self.asked: list[tuple[int, ...]] = []
-        #: the union of the reaches of the sums asked: the memo of the answer's own search
-        self.reach = 0
+        #: the union of the reaches of the sums asked: the memo of the answer's own search; at least its size
+        self.reach = self.size = 0
         #: the answer's first search spent its budget with this memo (:meth:`SharedSums.frozen`)
         self.spent: int | None = None
         self.generation: int | None = None
@@ -295,13 +297,15 @@ class AnswerSums:
                 # the common case first, without the lock: a read of the dict is atomic, and a generation that
                 # has not changed since says the facts read are this answer's (emptying changes it first)
                 facts = shared._known.get(heaps)
-                if facts is not None and shared.generation == self.generation:
-                    remoteness, reach, deepest, bit = facts
-                    joined = self.reach | reach
-                    if joined == self.reach or (deepest <= SEARCH_MAX_DEPTH and joined.bit_count() <= self.fits):
-                        self.reach = joined
+                if facts is not None and shared.generation == self.generation and facts[2] <= SEARCH_MAX_DEPTH:
+                    joined = self.reach | facts[1]
+                    size = self.size + facts[4]  # the sum of the sizes, never less than that of the union: counted when over
+                    if size > self.fits:
+                        size = joined.bit_count()
+                    if size <= self.fits:
+                        self.reach, self.size = joined, size
                         self.asked.append(heaps)
-                        return remoteness
+                        return facts[0]
             found = self._told(heaps)
             if found is not _MISSING:
                 self.asked.append(heaps)
@@ -330,12 +334,13 @@ class AnswerSums:
         facts, generation, searched = shared.facts(heaps, self.generation, self.allowance)
         self.allowance -= searched
         if facts is not None:
-            remoteness, reach, deepest, bit = facts
+            remoteness, reach, deepest, bit, _ = facts
             if self.reach >> bit & 1:
                 return remoteness  # memoized by an earlier search of this answer
             joined = self.reach | reach
-            if deepest <= SEARCH_MAX_DEPTH and joined.bit_count() <= self.fits:
-                self.generation, self.reach = generation, joined
+            size = joined.bit_count()
+            if deepest <= SEARCH_MAX_DEPTH and size <= self.fits:
+                self.generation, self.reach, self.size = generation, joined, size
                 return remoteness
         elif self.generation is not None and generation != self.generation:
             return _MISSING

@@ -26,6 +26,7 @@ the lowest move order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
@@ -215,7 +216,8 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
         best = _stored_best(game, state, comps, live, total, values) or _best_of(listed, result)
     elif degree:
         best = _best_by_search(game, state, comps, live, total, values)
-    moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
+    listed.sort(key=itemgetter(0))
+    moves = [mv for _, mv in listed]
     if best is not None:  # first, also where unknown remoteness leaves the sort undecided
         moves = [best] + [mv for mv in moves if mv.move != best.move]
     set_delta_remoteness(moves)
@@ -246,6 +248,7 @@ def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tupl
 def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
     """Every move in move order (component by component, each heap's options in rule order), valued."""
     listed: list[_Listed] = []
+    append, remoteness_of = listed.append, values.remoteness_of  # (this runs for every move of every answer)
     order = 0
     for index, n in enumerate(comps):
         options = values.options(n)
@@ -257,8 +260,8 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
         for (_, _, parts_value, live_parts), (label, text) in zip(options, texts):
             value = base ^ parts_value
             cresult = WIN if value else LOSE
-            crem = values.remoteness_of(tuple(sorted(others + live_parts)) if live_parts else others)
-            listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, text, cresult, crem, value)))
+            crem = remoteness_of(tuple(sorted(others + live_parts)) if live_parts else others)
+            append(((move_sort_key(cresult, crem, order), order), MoveValue(label, text, cresult, crem, value)))
             order += 1
     return listed
 
