@@ -17,6 +17,7 @@ import pytest
 from gamedb import Database
 from gamedb.solvers.heaps import shared_sums, sums
 from gamedb.solvers.heaps.sum_remoteness import SearchExhausted, SumSearch
+
 from oracles.impartial import octal_children, remoteness_by_search, subtraction_children
 
 
@@ -34,7 +35,7 @@ class OwnSearchOnly:
 
 
 def lines(db: Database, name: str, positions: list[str]) -> dict[str, str]:
-    return {p: a.json_line() for p, a in zip(positions, db.probe_many(name, positions, boards=False, batch=300))}
+    return {p: a.json_line() for p, a in zip(positions, db.probe_many(name, positions, boards=False, batch=300), strict=True)}
 
 
 def without_cache(db: Database, name: str, positions: list[str], monkeypatch) -> dict[str, str]:
@@ -125,3 +126,13 @@ def test_kayles_remoteness_against_minimax(cli):
         assert answer.remoteness == remoteness_by_search(children, heaps)[1], answer.position
         checked += 1
     assert checked == len(positions)
+
+
+def test_flip_strings(cli, monkeypatch):
+    # flip lists a run's mirror flips as two moves that leave the same runs (its own sum_moves)
+    assert cli("solve", "flip", "--max", "14", "-q").exit_code == 0
+    db = Database(cli.db_path)
+    rng = random.Random(11)
+    sample = ["-".join("+" * rng.randint(0, 12) for _ in range(rng.randint(2, 4))) for _ in range(120)] + ["++--+++", "+++++-+++++-++++"]
+    expected = without_cache(db, "flip", sample, monkeypatch)
+    assert lines(db, "flip", sample) == expected

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from ..answers import Answer, move_lines, value_text
@@ -99,9 +99,9 @@ def show_position(answer: Answer, shown: int | None = None) -> None:
     out(f"to move    {answer.player}: {value_text(answer.result, answer.remoteness)}{winner}")
     if answer.moves:
         out(f"moves (best first; value for {answer.player}, plies to the end):")
-        listed = answer if shown is None or len(answer.moves) <= shown else replace(answer, moves=answer.moves[:shown])
-        for line in moves_table(listed):
+        listed = answer.moves if shown is None else answer.moves[:shown]
+        for line in moves_table(replace(answer, moves=listed)):
             out(line)
-        if listed is not answer:
-            out(f"  ... and {len(answer.moves) - shown:,} more ({answer.degree:,} moves in all): type moves to list them all")
+        if len(listed) < len(answer.moves):
+            out(f"  ... and {len(answer.moves) - len(listed):,} more ({answer.degree:,} moves in all): type moves to list them all")
 

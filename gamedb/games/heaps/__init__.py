@@ -169,14 +169,19 @@ class HeapGame(Game):
             return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
         heaps = [str(n) for n in state]
         head, tail = " ".join(heaps[:index]), " ".join(heaps[index + 1 :])
+        before, after = (head + " " if head else ""), (" " + tail if tail else "")
         prefix = f"{index + 1}:"
+        gone = " ".join([t for t in (head, tail) if t]) or "0"  # the component taken whole
         texts = []
-        for _, parts in options:
-            if parts:
-                shown = [str(p) for p in parts]
-                texts.append((prefix + "+".join(shown), " ".join([t for t in (head, " ".join(shown), tail) if t])))
+        for _, parts in options:  # (this runs for every move of every answer: written out for one and two parts)
+            if len(parts) == 1:
+                (a,) = parts
+                texts.append((f"{prefix}{a}", f"{before}{a}{after}"))
+            elif len(parts) == 2:
+                a, b = parts
+                texts.append((f"{prefix}{a}+{b}", f"{before}{a} {b}{after}"))
             else:
-                texts.append((prefix + "0", " ".join([t for t in (head, tail) if t]) or "0"))
+                texts.append((prefix + "0", gone))
         return texts
 
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:

@@ -98,9 +98,8 @@ class SharedSums:
                 self.bytes = self._next_bit = 0
             elif since is not None and since != self.generation:
                 return None, self.generation, 0
-            found = self._known.get(heaps, _MISSING)
-            if found is not _MISSING:
-                return found, self.generation, 0  # type: ignore[return-value]
+            if heaps in self._known:
+                return self._known[heaps], self.generation, 0
             self._allowance = allowance
             try:
                 facts = self._search(heaps, 0)
@@ -131,10 +130,9 @@ class SharedSums:
         with self._lock:
             if since is not None and since != self.generation:
                 return None, self.generation
-            found = self._frozen.get(heaps, _MISSING) if not memo else _MISSING
-            if found is _MISSING:
-                found = self._spend(heaps, memo, max_visits)
-            return found, self.generation  # type: ignore[return-value]
+            if not memo and heaps in self._frozen:
+                return self._frozen[heaps], self.generation
+            return self._spend(heaps, memo, max_visits), self.generation
 
     def _spend(self, heaps: tuple[int, ...], memo: int, max_visits: int) -> int | None:
         """The search of :meth:`spent`, followed as :class:`SumSearch` runs it, skipping each option whose kept reach fits."""
@@ -154,8 +152,7 @@ class SharedSums:
                     if len(child) == 1 and self.remoteness[child[0]] is None:
                         raise _Abandoned  # the search stops on a heap without remoteness: not spent
                     continue
-                found = self._known.get(child, _MISSING)
-                facts = self._search(child, 0) if found is _MISSING else found
+                facts = self._known[child] if child in self._known else self._search(child, 0)
                 if facts is not None:
                     if memo >> facts[3] & 1:
                         continue  # memoized: the search takes its remoteness
@@ -224,13 +221,12 @@ class SharedSums:
                     child = tuple(sorted(others + parts))
                     r: int | None
                     if len(child) > 1:
-                        found = known.get(child, _MISSING)
-                        facts = self._search(child, depth + 1) if found is _MISSING else found
+                        facts = known[child] if child in known else self._search(child, depth + 1)
                         if facts is None:
                             return self._keep(heaps, None)
-                        r, child_reach, child_deepest, _, _ = facts  # type: ignore[misc]
-                        reach |= child_reach
-                        deepest = max(deepest, child_deepest + 1)
+                        r = facts[0]
+                        reach |= facts[1]
+                        deepest = max(deepest, facts[2] + 1)
                     else:
                         r = remoteness[child[0]] if child else 0
                         if r is None:

@@ -36,7 +36,7 @@ from ...games.heaps import HeapGame
 from ...store.damage import DamagedGame, checked_position
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
-from ...values import LOSE, WIN, move_sort_key
+from ...values import LOSE, WIN, move_rank, move_sort_key
 from .periodicity import THEOREM, Periodicity, reduce
 from .shared_sums import AnswerSums, SharedSums, shared_sums
 from .sum_remoteness import SEARCH_BUDGET, SumSearch
@@ -74,6 +74,7 @@ class ComponentValues:
         self._shared: SharedSums | None = None
         self._sums: AnswerSums | None = None
         self._options: dict[int, list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]] = {}
+        self._pairs: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
@@ -151,6 +152,23 @@ class ComponentValues:
                 self._options[n] = found
         return found
 
+    def option_pairs(self, n: int) -> list[tuple[int, tuple[int, ...]]]:
+        """(rule index, parts) of each option of one component of ``n``, as :meth:`options` lists them."""
+        found = self._pairs.get(n)
+        if found is None:
+            found = [(idx, parts) for idx, parts, _, _ in self.options(n)]
+            if n <= self.top:
+                self._pairs[n] = found
+        return found
+
+    def sums(self) -> AnswerSums:
+        """The searches of sums of the answer in progress (made at its first sum)."""
+        if self._sums is None:
+            if self._shared is None:
+                self._shared = shared_sums(*self._columns(), QUERY_SEARCH_BUDGET)
+            self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
+        return self._sums
+
     def sum_remoteness(self, live: list[int]) -> int | None:
         """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
         return self.remoteness_of(tuple(sorted(live)))
@@ -163,11 +181,7 @@ class ComponentValues:
             return self.remoteness(heaps[0])
         if heaps[-1] > self.searched_to:
             return None
-        if self._sums is None:
-            if self._shared is None:
-                self._shared = shared_sums(*self._columns(), QUERY_SEARCH_BUDGET)
-            self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
-        return self._sums.of(heaps)
+        return self.sums().of(heaps)
 
     def _new_search(self) -> SumSearch:
         """A search of sums under one answer's budget."""
@@ -246,9 +260,13 @@ def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tupl
 
 
 def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
-    """Every move in move order (component by component, each heap's options in rule order), valued."""
+    """Every move in move order (:meth:`HeapGame.sum_moves`: component by component, each heap's options in rule order), valued."""
+    if type(game).sum_moves is not HeapGame.sum_moves:
+        return _all_moves_of_family(game, state, comps, live, total, values)
     listed: list[_Listed] = []
-    append, remoteness_of = listed.append, values.remoteness_of  # (this runs for every move of every answer)
+    # (this runs for every move of every answer: the calls it makes per move are few, and bound to local names)
+    append, remoteness_of, searched_to = listed.append, values.remoteness_of, values.searched_to
+    sum_of = values.sums().of
     order = 0
     for index, n in enumerate(comps):
         options = values.options(n)
@@ -256,14 +274,35 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
             continue
         base = total ^ values.grundy(n)
         others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
-        texts = game.option_texts(state, index, [(idx, parts) for idx, parts, _, _ in options])
-        for (_, _, parts_value, live_parts), (label, text) in zip(options, texts):
+        texts = game.option_texts(state, index, values.option_pairs(n))
+        for (_, _, parts_value, live_parts), (label, text) in zip(options, texts, strict=True):
             value = base ^ parts_value
             cresult = WIN if value else LOSE
-            crem = remoteness_of(tuple(sorted(others + live_parts)) if live_parts else others)
-            append(((move_sort_key(cresult, crem, order), order), MoveValue(label, text, cresult, crem, value)))
+            heaps = tuple(sorted(others + live_parts)) if live_parts else others
+            crem = sum_of(heaps) if len(heaps) > 1 and heaps[-1] <= searched_to else remoteness_of(heaps)
+            rank, sign = _RANK_OF[cresult]
+            append((((rank, sign * crem if crem is not None else 0, order), order), MoveValue(label, text, cresult, crem, value)))
             order += 1
     return listed
+
+
+def _all_moves_of_family(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
+    """:func:`_all_moves` of a family with moves of its own (flip: a run's two mirror flips leave the same heaps)."""
+    moves = list(game.sum_moves(state))
+    values.need(p for *_, parts in moves for p in parts)
+    listed: list[_Listed] = []
+    for order, (label, child, index, n, parts) in enumerate(moves):
+        value = total ^ values.grundy(n)
+        for p in parts:
+            value ^= values.grundy(p)
+        cresult = WIN if value else LOSE
+        crem = _child_remoteness(comps, live, index, parts, values)
+        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+    return listed
+
+
+#: (rank, sign of the remoteness) of a move to a win or a loss, as :func:`~gamedb.values.move_sort_key` ranks them
+_RANK_OF = {result: move_rank(result, 1) for result in (WIN, LOSE)}
 
 
 def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
