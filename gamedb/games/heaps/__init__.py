@@ -161,28 +161,16 @@ class HeapGame(Game):
         heaps = tuple(state)
         return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
 
-    def option_texts(self, state: State, index: int, options: Sequence[Option]) -> list[tuple[str, str]]:
-        """(label, text of the position left) of each option played on component ``index``: :meth:`option_move`
-        and :meth:`format` of each, written here without building the positions when the family keeps both."""
+    @property
+    def plain_texts(self) -> bool:
+        """Whether positions and move labels are this class's own (heaps joined by spaces, ``I:REST``): the
+        listing of a sum's moves then writes them from the heaps' texts (:func:`gamedb.solvers.heaps.sums._all_moves`)."""
         cls = type(self)
-        if cls.option_move is not HeapGame.option_move or cls.format is not HeapGame.format:
-            return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
-        heaps = [str(n) for n in state]
-        head, tail = " ".join(heaps[:index]), " ".join(heaps[index + 1 :])
-        before, after = (head + " " if head else ""), (" " + tail if tail else "")
-        prefix = f"{index + 1}:"
-        gone = " ".join([t for t in (head, tail) if t]) or "0"  # the component taken whole
-        texts = []
-        for _, parts in options:  # (this runs for every move of every answer: written out for one and two parts)
-            if len(parts) == 1:
-                (a,) = parts
-                texts.append((f"{prefix}{a}", f"{before}{a}{after}"))
-            elif len(parts) == 2:
-                a, b = parts
-                texts.append((f"{prefix}{a}+{b}", f"{before}{a} {b}{after}"))
-            else:
-                texts.append((prefix + "0", gone))
-        return texts
+        return cls.option_move is HeapGame.option_move and cls.format is HeapGame.format and cls.heaps is HeapGame.heaps
+
+    def option_texts(self, state: State, index: int, options: Sequence[Option]) -> list[tuple[str, str]]:
+        """(label, text of the position left) of each option played on component ``index``."""
+        return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
 
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
         """Label of an option as a move from the stored position of one heap of ``n``

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 
 #: a listed move with its sort key (best first for the mover, then move order)
 _Listed = tuple[tuple[tuple[int, int, int], int], MoveValue]
+#: one option of a component (:meth:`ComponentValues.options`)
+_Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
@@ -73,7 +75,7 @@ class ComponentValues:
         #: facts of sums kept between answers and batches (:mod:`.shared_sums`); None until a sum is asked about
         self._shared: SharedSums | None = None
         self._sums: AnswerSums | None = None
-        self._options: dict[int, list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]] = {}
+        self._options: dict[int, list[_Option]] = {}
         self._pairs: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
@@ -133,8 +135,9 @@ class ComponentValues:
         """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
         return self.rows[n][3] if n <= self.top else None
 
-    def options(self, n: int) -> list[tuple[int, tuple[int, ...], int, tuple[int, ...]]]:
-        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves, sorted).
+    def options(self, n: int) -> list[_Option]:
+        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves,
+        sorted, and the parts as a plain heap game writes them in a label and in a position: ``1+3``, ``1 3``).
 
         Kept for the stored heaps (a batch asks about the same few again and again); computed each time beyond.
         """
@@ -147,7 +150,8 @@ class ComponentValues:
                 value = 0
                 for p in parts:
                     value ^= self.grundy(p)
-                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p)))))
+                shown = [str(p) for p in parts]
+                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p))), "+".join(shown) or "0", " ".join(shown)))
             if n <= self.top:
                 self._options[n] = found
         return found
@@ -156,7 +160,7 @@ class ComponentValues:
         """(rule index, parts) of each option of one component of ``n``, as :meth:`options` lists them."""
         found = self._pairs.get(n)
         if found is None:
-            found = [(idx, parts) for idx, parts, _, _ in self.options(n)]
+            found = [(option[0], option[1]) for option in self.options(n)]
             if n <= self.top:
                 self._pairs[n] = found
         return found
@@ -267,6 +271,8 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
     # (this runs for every move of every answer: the calls it makes per move are few, and bound to local names)
     append, remoteness_of, searched_to = listed.append, values.remoteness_of, values.searched_to
     sum_of = values.sums().of
+    plain = game.plain_texts
+    shown = [str(n) for n in comps]
     order = 0
     for index, n in enumerate(comps):
         options = values.options(n)
@@ -274,8 +280,17 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
             continue
         base = total ^ values.grundy(n)
         others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
-        texts = game.option_texts(state, index, values.option_pairs(n))
-        for (_, _, parts_value, live_parts), (label, text) in zip(options, texts, strict=True):
+        if plain:  # the label and the position left, from the texts of the heaps (HeapGame.option_move, format)
+            head, tail = " ".join(shown[:index]), " ".join(shown[index + 1 :])
+            before, after = (head + " " if head else ""), (" " + tail if tail else "")
+            gone, prefix = (head + after if head else tail or "0"), f"{index + 1}:"
+        else:
+            texts = game.option_texts(state, index, values.option_pairs(n))
+        for k, (_, _, parts_value, live_parts, label_rest, middle) in enumerate(options):
+            if plain:
+                label, text = prefix + label_rest, (before + middle + after if middle else gone)
+            else:
+                label, text = texts[k]
             value = base ^ parts_value
             cresult = WIN if value else LOSE
             heaps = tuple(sorted(others + live_parts)) if live_parts else others
