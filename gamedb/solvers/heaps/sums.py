@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
 
 #: a listed move with its sort key (best first for the mover, then move order)
-_Listed = tuple[tuple[tuple[int, int, int], int], MoveValue]
+_Listed = tuple[tuple[int, int, int], MoveValue]
 #: one option of a component (:meth:`ComponentValues.options`)
 _Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
 
@@ -236,7 +236,7 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
         best = _best_by_search(game, state, comps, live, total, values)
     listed.sort(key=itemgetter(0))
     moves = [mv for _, mv in listed]
-    if best is not None:  # first, also where unknown remoteness leaves the sort undecided
+    if best is not None and not (moves and moves[0] is best):  # first, also where unknown remoteness leaves the sort undecided
         moves = [best] + [mv for mv in moves if mv.move != best.move]
     set_delta_remoteness(moves)
     player, winner = impartial_players(result)
@@ -292,11 +292,10 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
             else:
                 label, text = texts[k]
             value = base ^ parts_value
-            cresult = WIN if value else LOSE
             heaps = tuple(sorted(others + live_parts)) if live_parts else others
             crem = sum_of(heaps) if len(heaps) > 1 and heaps[-1] <= searched_to else remoteness_of(heaps)
-            rank, sign = _RANK_OF[cresult]
-            append((((rank, sign * crem if crem is not None else 0, order), order), MoveValue(label, text, cresult, crem, value)))
+            cresult, (rank, sign) = (WIN, _TO_WIN) if value else (LOSE, _TO_LOSS)
+            append(((rank, sign * crem if crem is not None else 0, order), MoveValue(label, text, cresult, crem, value)))
             order += 1
     return listed
 
@@ -312,17 +311,17 @@ def _all_moves_of_family(game: HeapGame, state: State, comps: list[int], live: l
             value ^= values.grundy(p)
         cresult = WIN if value else LOSE
         crem = _child_remoteness(comps, live, index, parts, values)
-        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, game.format(child), cresult, crem, value)))
     return listed
 
 
-#: (rank, sign of the remoteness) of a move to a win or a loss, as :func:`~gamedb.values.move_sort_key` ranks them
-_RANK_OF = {result: move_rank(result, 1) for result in (WIN, LOSE)}
+#: (rank, sign of the remoteness) of a move to a win, and to a loss, as :func:`~gamedb.values.move_sort_key` ranks them
+_TO_WIN, _TO_LOSS = move_rank(WIN, 1), move_rank(LOSE, 1)
 
 
 def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
     """The engine's best-move rule applied to a full move list."""
-    wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
+    wanted = [(key[2], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
     if not wanted:
         return None
     known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
