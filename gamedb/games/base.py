@@ -159,6 +159,10 @@ class Game(ABC):
     def start(self) -> State:
         """The start position."""
 
+    def play_start(self) -> State:
+        """Where ``gamedb play`` starts when no position is given: :meth:`start` unless the family says otherwise."""
+        return self.start()
+
     def starts(self) -> Iterable[State]:
         """Every position enumeration starts from: :meth:`start`, and for a
         family that solves a whole range of starts (stone-ix: every stone

@@ -45,6 +45,9 @@ class Flip(HeapGame):
     def heap_state(self, n: int) -> str:
         return "+" * n if n else "-"
 
+    def sum_state(self, sizes: Sequence[int]) -> str:
+        return "-".join("+" * n for n in sizes if n) or "-"
+
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)
 

@@ -26,6 +26,7 @@ the lowest move order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
@@ -35,15 +36,18 @@ from ...games.heaps import HeapGame
 from ...store.damage import DamagedGame, checked_position
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
-from ...values import LOSE, WIN, move_sort_key
+from ...values import LOSE, WIN, move_rank, move_sort_key
 from .periodicity import THEOREM, Periodicity, reduce
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .shared_sums import AnswerSums, SharedSums, shared_sums
+from .sum_remoteness import SEARCH_BUDGET, SumSearch
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
 #: a listed move with its sort key (best first for the mover, then move order)
-_Listed = tuple[tuple[tuple[int, int, int], int], MoveValue]
+_Listed = tuple[tuple[int, int, int], MoveValue]
+#: one option of a component (:meth:`ComponentValues.options`)
+_Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
@@ -66,13 +70,17 @@ class ComponentValues:
         self.loaded_upto = -1
         #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
         self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
-        self._search: SumSearch | None = None
         #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
         self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        #: facts of sums kept between answers and batches (:mod:`.shared_sums`); None until a sum is asked about
+        self._shared: SharedSums | None = None
+        self._sums: AnswerSums | None = None
+        self._options: dict[int, list[_Option]] = {}
+        self._pairs: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
-        self._search = None
+        self._sums = None
 
     # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
@@ -127,25 +135,67 @@ class ComponentValues:
         """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
         return self.rows[n][3] if n <= self.top else None
 
+    def options(self, n: int) -> list[_Option]:
+        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves,
+        sorted, and the parts as a plain heap game writes them in a label and in a position: ``1+3``, ``1 3``).
+
+        Kept for the stored heaps (a batch asks about the same few again and again); computed each time beyond.
+        """
+        found = self._options.get(n)
+        if found is None:
+            options = list(self.game.heap_options(n))
+            self.need(p for _, parts in options for p in parts)
+            found = []
+            for idx, parts in options:
+                value = 0
+                for p in parts:
+                    value ^= self.grundy(p)
+                shown = [str(p) for p in parts]
+                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p))), "+".join(shown) or "0", " ".join(shown)))
+            if n <= self.top:
+                self._options[n] = found
+        return found
+
+    def option_pairs(self, n: int) -> list[tuple[int, tuple[int, ...]]]:
+        """(rule index, parts) of each option of one component of ``n``, as :meth:`options` lists them."""
+        found = self._pairs.get(n)
+        if found is None:
+            found = [(option[0], option[1]) for option in self.options(n)]
+            if n <= self.top:
+                self._pairs[n] = found
+        return found
+
+    def sums(self) -> AnswerSums:
+        """The searches of sums of the answer in progress (made at its first sum)."""
+        if self._sums is None:
+            if self._shared is None:
+                self._shared = shared_sums(*self._columns(), QUERY_SEARCH_BUDGET)
+            self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
+        return self._sums
+
     def sum_remoteness(self, live: list[int]) -> int | None:
         """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
-        if not live:
+        return self.remoteness_of(tuple(sorted(live)))
+
+    def remoteness_of(self, heaps: tuple[int, ...]) -> int | None:
+        """:meth:`sum_remoteness` of heaps already sorted."""
+        if not heaps:
             return 0
-        if len(live) == 1:
-            return self.remoteness(live[0])
-        if max(live) > self.searched_to:
+        if len(heaps) == 1:
+            return self.remoteness(heaps[0])
+        if heaps[-1] > self.searched_to:
             return None
-        if self._search is None:
-            self.need_upto(self.searched_to)
-            column = [self.rows[n] for n in range(self.searched_to + 1)]
-            self._search = SumSearch(
-                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET,
-                max_visits=QUERY_SEARCH_VISITS, options=self._heap_options,
-            )
-        try:
-            return self._search.of(tuple(sorted(live)))
-        except SearchExhausted:
-            return None
+        return self.sums().of(heaps)
+
+    def _new_search(self) -> SumSearch:
+        """A search of sums under one answer's budget."""
+        return SumSearch(*self._columns(), budget=QUERY_SEARCH_BUDGET, max_visits=QUERY_SEARCH_VISITS, options=self._heap_options)
+
+    def _columns(self) -> tuple[HeapGame, list[int], list[int], list[int | None]]:
+        """The game and the grundy, degree and remoteness of every heap 0..searched_to: what a search of sums reads."""
+        self.need_upto(self.searched_to)
+        column = [self.rows[n] for n in range(self.searched_to + 1)]
+        return self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column]
 
     def _beyond(self, n: int) -> str:
         game, per = self.game, self.periodicity
@@ -184,8 +234,9 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
         best = _stored_best(game, state, comps, live, total, values) or _best_of(listed, result)
     elif degree:
         best = _best_by_search(game, state, comps, live, total, values)
-    moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
-    if best is not None:  # first, also where unknown remoteness leaves the sort undecided
+    listed.sort(key=itemgetter(0))
+    moves = [mv for _, mv in listed]
+    if best is not None and not (moves and moves[0] is best):  # first, also where unknown remoteness leaves the sort undecided
         moves = [best] + [mv for mv in moves if mv.move != best.move]
     set_delta_remoteness(moves)
     player, winner = impartial_players(result)
@@ -213,6 +264,44 @@ def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tupl
 
 
 def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
+    """Every move in move order (:meth:`HeapGame.sum_moves`: component by component, each heap's options in rule order), valued."""
+    if type(game).sum_moves is not HeapGame.sum_moves:
+        return _all_moves_of_family(game, state, comps, live, total, values)
+    listed: list[_Listed] = []
+    # (this runs for every move of every answer: the calls it makes per move are few, and bound to local names)
+    append, remoteness_of, searched_to = listed.append, values.remoteness_of, values.searched_to
+    sum_of = values.sums().of
+    plain = game.plain_texts
+    shown = [str(n) for n in comps]
+    order = 0
+    for index, n in enumerate(comps):
+        options = values.options(n)
+        if not options:
+            continue
+        base = total ^ values.grundy(n)
+        others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
+        if plain:  # the label and the position left, from the texts of the heaps (HeapGame.option_move, format)
+            head, tail = " ".join(shown[:index]), " ".join(shown[index + 1 :])
+            before, after = (head + " " if head else ""), (" " + tail if tail else "")
+            gone, prefix = (head + after if head else tail or "0"), f"{index + 1}:"
+        else:
+            texts = game.option_texts(state, index, values.option_pairs(n))
+        for k, (_, _, parts_value, live_parts, label_rest, middle) in enumerate(options):
+            if plain:
+                label, text = prefix + label_rest, (before + middle + after if middle else gone)
+            else:
+                label, text = texts[k]
+            value = base ^ parts_value
+            heaps = tuple(sorted(others + live_parts)) if live_parts else others
+            crem = sum_of(heaps) if len(heaps) > 1 and heaps[-1] <= searched_to else remoteness_of(heaps)
+            cresult, (rank, sign) = (WIN, _TO_WIN) if value else (LOSE, _TO_LOSS)
+            append(((rank, sign * crem if crem is not None else 0, order), MoveValue(label, text, cresult, crem, value)))
+            order += 1
+    return listed
+
+
+def _all_moves_of_family(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
+    """:func:`_all_moves` of a family with moves of its own (flip: a run's two mirror flips leave the same heaps)."""
     moves = list(game.sum_moves(state))
     values.need(p for *_, parts in moves for p in parts)
     listed: list[_Listed] = []
@@ -222,13 +311,17 @@ def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], 
             value ^= values.grundy(p)
         cresult = WIN if value else LOSE
         crem = _child_remoteness(comps, live, index, parts, values)
-        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
+        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, game.format(child), cresult, crem, value)))
     return listed
+
+
+#: (rank, sign of the remoteness) of a move to a win, and to a loss, as :func:`~gamedb.values.move_sort_key` ranks them
+_TO_WIN, _TO_LOSS = move_rank(WIN, 1), move_rank(LOSE, 1)
 
 
 def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
     """The engine's best-move rule applied to a full move list."""
-    wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
+    wanted = [(key[2], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
     if not wanted:
         return None
     known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
