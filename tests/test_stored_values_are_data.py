@@ -99,6 +99,15 @@ def test_a_fifo_named_by_stored_parameters_blocks_nothing(db, tmp_path, game, pa
         assert run.returncode == 1, (command, run.stderr)
         assert f"game '{game}' is damaged in this file" in line and f"parameter '{parameter}' is the text" in line, line
         assert "opens no file" in line
+    from starlette.testclient import TestClient
+
+    from gamedb.web.app import create_app
+
+    client = TestClient(create_app(str(db)))
+    for _ in range(50):  # a FIFO here used up serve's threads after 45 requests
+        response = client.get(f"/api/games/{game}/positions")
+        assert response.status_code == 409 and f"parameter '{parameter}' is the text" in response.json()["error"]
+    assert client.get("/api/games/nim/positions").status_code == 200
     assert db.read_bytes() == pristine
 
 

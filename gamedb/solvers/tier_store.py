@@ -8,7 +8,10 @@ values. Only the tier being solved and the tiers its moves reach are read
 back (memory-mapped), so memory follows the largest tiers, not the game.
 The folder sits beside a SQLite file (``FILE.tiers-TAG``, from the game's name and rules) or in the
 temporary folder for a server, survives a killed solve (the resumed solve
-picks it up) and is deleted when the game is solved.
+picks it up) and is deleted when the game is solved. On a full disk
+(:mod:`gamedb.store.disk_full`) the tier solver removes it while the tiers
+are being enumerated (that work never resumes) and keeps it once tiers are
+solved, saying so.
 
 **Writing.** A solved tier's position rows go in code order through
 :func:`~gamedb.store.bulk.copy_columns` (a hundred rows per ``INSERT`` on
