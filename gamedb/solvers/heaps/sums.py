@@ -33,7 +33,7 @@ from ...answers import Answer, MoveValue, impartial_players, set_delta_remotenes
 from ...errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from ...games.base import State
 from ...games.heaps import HeapGame
-from ...store.damage import DamagedGame, checked_position
+from ...store.damage import DamagedGame, checked_heap_info, checked_position, damaged
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
 from ...values import LOSE, WIN, move_rank, move_sort_key
@@ -64,6 +64,9 @@ class ComponentValues:
     def __init__(self, reader: Reader, record: GameRecord, game: HeapGame):
         self.reader, self.record, self.game = reader, record, game
         self.top = game.max_heap
+        if record.positions is not None and record.positions != game.max_heap + 1:
+            raise damaged(record.name, f"its parameters give heaps 0..{game.max_heap}, the game row says {record.positions:,} positions")
+        checked_heap_info(record.name, record.info, game.max_heap, game.max_take)
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
         self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
@@ -96,13 +99,21 @@ class ComponentValues:
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
             self._add(self.reader.positions(self.record, codes, checked=False).values())
+            self._require(codes)
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
             self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
+            self._require(range(self.loaded_upto + 1, hi + 1))
             self.loaded_upto = hi
+
+    def _require(self, codes: Iterable[int]) -> None:
+        """Every heap 0..N is stored: one that is not was deleted from the file."""
+        missing = [code for code in codes if code not in self.rows]
+        if missing:
+            raise damaged(self.record.name, f"heap {missing[0]} is missing from the file (heaps 0..{self.top} are stored)")
 
     def _add(self, rows: Iterable[PositionRow]) -> None:
         """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
