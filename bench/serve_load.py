@@ -190,6 +190,8 @@ class Load:
         return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
     def summary(self) -> str:
+        if not self.latencies:
+            return f"no request answered in {self.seconds:.1f} s, {len(self.errors)} errors"
         return (
             f"{self.requests / self.seconds:,.0f} requests/s, p50 {1000 * statistics.median(self.latencies):.1f} ms, "
             f"p99 {1000 * self.percentile(0.99):.1f} ms, {len(self.errors)} errors, {self.retried} retried"
