@@ -8,7 +8,8 @@
 - a connection that does not send its headers in time is closed;
 - a port outside 0..65535 is refused; a Host header that does not name the server
   is a 400 (DNS rebinding); every answer carries the hardening headers;
-- Ctrl+C and SIGTERM stop a server promptly, while clients are connected.
+- Ctrl+C and SIGTERM stop a server promptly, while clients are connected, and while an
+  answer is still being computed in a worker thread.
 
 The load generator is bench/serve_load.py's (which also times it); nothing here is timed.
 """
@@ -23,6 +24,7 @@ import socket
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -353,3 +355,43 @@ def test_serve_stops_promptly_on_a_signal_while_clients_are_connected(sqlite_gam
     assert status == 0, (status, waited)  # ended by the signal, not killed after 20 s
     log = served.log()
     assert "Traceback" not in log, log
+
+
+def test_serve_stops_while_an_answer_is_still_being_computed(sqlite_games, tmp_path):
+    """A request stuck in its worker thread (here a query made to sleep ten minutes) does not keep the
+    server alive: after a few seconds it is answered 503 and the process ends, exit status 0, no traceback."""
+    started = tmp_path / "started"
+    script = tmp_path / "slow_serve.py"
+    script.write_text(
+        textwrap.dedent(
+            f"""
+            import pathlib, sys, time
+            import gamedb.api
+            def slow(self, *args):
+                pathlib.Path({str(started)!r}).touch()
+                time.sleep(600)
+            gamedb.api.Database.query_json = slow
+            from gamedb.cli.app import main
+            sys.argv = ["gamedb", "--db", sys.argv[1], "serve", "--port", "0"]
+            main()
+            """
+        )
+    )
+    served = Served.command([sys.executable, str(script), sqlite_games])
+    answer: list[int] = []
+
+    def ask() -> None:
+        conn = http.client.HTTPConnection(served.host, served.port, timeout=120)
+        conn.request("GET", "/api/games/nim/positions")
+        answer.append(conn.getresponse().status)
+
+    client = threading.Thread(target=ask)
+    client.start()
+    deadline = time.monotonic() + 60
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert started.exists()
+    assert served.stop(signal.SIGINT, timeout=60) == 0  # killed (-9) if it were still running after 60 s
+    client.join(timeout=60)
+    assert answer == [503]
+    assert "Traceback" not in served.log(), served.log()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from typing import Annotated
 
 import typer
@@ -29,6 +32,12 @@ def serve_command(
     from ..web import serve
 
     serve(settings(ctx).db, host=host, port=port, open_browser=open_browser, allow_hosts=allow_host or (), announce=err)
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        # an answer still being computed when the server stopped (it waited STOP_WAIT seconds): its worker
+        # thread would keep the process alive until it ends; nothing is left to write (the file is read-only)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
 
 
 def register(app: typer.Typer) -> None:

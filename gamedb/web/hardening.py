@@ -25,6 +25,7 @@ DENY`` (the same, for older browsers) and ``Referrer-Policy: no-referrer``.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import socket
@@ -130,8 +131,12 @@ class Hardened:
             await self.app(scope, receive, send)
             return
 
+        started = False
+
         async def send_hardened(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 present = {name.lower() for name, _ in message.get("headers", [])}
                 message["headers"] = [*message.get("headers", []), *((n, v) for n, v in self.headers if n not in present)]
             await send(message)
@@ -140,18 +145,26 @@ class Hardened:
             hosts = [value for name, value in scope.get("headers", []) if name == b"host"]
             header = hosts[0].decode("latin-1") if len(hosts) == 1 else None
             if not self.rule.accepts(header):
-                await self._refuse(send_hardened, self.rule, header, len(hosts))
+                await _answer(send_hardened, 400, f"{_what(header, len(hosts))} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
                 return
-        await self.app(scope, receive, send_hardened)
+        try:
+            await self.app(scope, receive, send_hardened)
+        except asyncio.CancelledError:
+            # the server is stopping and this answer took longer than it waits (its worker thread goes on
+            # and ends with the process): a 503 instead of uvicorn's 500 and a traceback in the log
+            if not started:
+                await _answer(send_hardened, 503, "the server is stopping")
 
-    @staticmethod
-    async def _refuse(send: Send, rule: HostRule, header: str | None, count: int) -> None:
-        if header is None:
-            what = "no Host header" if count == 0 else "more than one Host header"
-        else:
-            what = f"Host {json.dumps(header[:100])} does not name this server"
-        message = f"{what} ({rule.shown()}; gamedb serve --allow-host NAME accepts another name)"
-        body = json.dumps({"error": message}).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
-        await send({"type": "http.response.start", "status": 400, "headers": headers})
-        await send({"type": "http.response.body", "body": body})
+
+def _what(header: str | None, count: int) -> str:
+    if header is not None:
+        return f"Host {json.dumps(header[:100])} does not name this server"
+    return "no Host header" if count == 0 else "more than one Host header"
+
+
+async def _answer(send: Send, status: int, message: str) -> None:
+    """A JSON answer ``{"error": message}`` that closes the connection."""
+    body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
