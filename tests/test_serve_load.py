@@ -157,8 +157,9 @@ def test_serve_answers_others_while_1000_idle_connections_are_held(served_db, ha
             assert crowd.closed_by_server > 0  # the limit (1,024 - 256 files) closed the oldest waiting ones
     finally:
         log = _check_quiet_stop(served)
-    # no line per connection: at most a count when the first was closed and one at the stop
-    assert len(log.splitlines()) <= (2 if hard else 0), log[:3000]
+    # no line per connection: at most a count when the first was closed (with the hard limit, or the header
+    # timeout on a slow machine) and one at the stop
+    assert len(log.splitlines()) <= 2, log[:3000]
 
 
 def test_a_connection_that_sends_no_headers_in_time_is_closed(sqlite_games, tmp_path):
