@@ -116,6 +116,12 @@ class Game(ABC):
     Subclasses set the class attributes and implement the abstract methods.
     ``moves`` must return the legal moves in a fixed order with unique
     labels; a position with a primitive value has no moves.
+
+    One object may answer several threads at once (a shared
+    :class:`~gamedb.api.Database`, ``gamedb serve``): ``parse``, ``format``,
+    ``encode``, ``decode`` and ``moves`` must not change shared state, or
+    only in ways that are safe when threads interleave (a cache that is
+    replaced, never iterated while another thread may add to it).
     """
 
     #: family name used on the command line (``cat-mouse``)

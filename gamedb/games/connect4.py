@@ -261,10 +261,14 @@ class Connect4(Game):
             if found is None:
                 return None
             seq = tuple(found)
-        layer = self._layers.get(stones)
+        # threads may format boards at once (a shared Database): the memory is replaced, never iterated,
+        # and a sequence found by two threads is the same sequence
+        layers = self._layers
+        layer = layers.get(stones)
         if layer is None:
-            self._layers = {k: v for k, v in self._layers.items() if k == stones - 1}
-            layer = self._layers[stones] = {}
+            layer = {}
+            below = layers.get(stones - 1)
+            self._layers = {stones: layer} if below is None else {stones - 1: below, stones: layer}
         if len(layer) < _REMEMBER:
             layer[self.encode(state)] = seq
         return list(seq)

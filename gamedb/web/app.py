@@ -34,8 +34,12 @@ from ..store.record import GameRecord
 from ..store.status import DAMAGED
 
 STATIC = Path(__file__).with_name("static")
-#: the page loads only its own files: no script, style or font from elsewhere
-CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'"
+#: the page loads only its own files: no script, style or font from elsewhere, and no other site frames it
+#: (every answer of `gamedb serve` carries it: hardening.Hardened)
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def error_response(exc: Exception) -> JSONResponse | None:
