@@ -117,12 +117,16 @@ class Examples:
     ``options``: small options (the game solves in well under a second);
     ``positions``: position texts worth asking about beyond the start and
     its moves; ``bad_positions``: texts a user will mistype, each with a
-    phrase of the one-line error ``gamedb query`` must give (exit 2).
+    phrase of the one-line error ``gamedb query`` must give (exit 2);
+    ``command_line``: the options of the example in ``gamedb solve FAMILY
+    --help``, as a user types them (needed when the family has required
+    options; a test runs every help's example as written).
     """
 
     options: Mapping[str, Any] = field(default_factory=dict)
     positions: Sequence[str] = ()
     bad_positions: Sequence[tuple[str, str]] = ()
+    command_line: str = ""
 
 
 class Game(ABC):

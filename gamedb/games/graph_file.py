@@ -82,6 +82,7 @@ class GraphGame(Game):
         options={"file": EXAMPLE_FILE},
         positions=["b"],
         bad_positions=[("nowhere", "unknown position 'nowhere'")],
+        command_line="--file examples/graphs/tug-of-war.json",
     )
     params = (
         Param(

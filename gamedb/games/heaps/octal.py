@@ -32,6 +32,7 @@ class Octal(HeapGame):
         options={"code": "0.15", "max": 30},
         positions=["3 5 7", "1000000007"],
         bad_positions=[("x", "is not a heap size")],
+        command_line="--code 0.77",
     )
     params = (
         Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True),

@@ -23,6 +23,7 @@ class Subtraction(HeapGame):
         options={"set": "1,2,5", "max": 20},
         positions=["4 9"],
         bad_positions=[("4 x", "is not a heap size")],
+        command_line="--set 1,2,5",
     )
     params = (
         Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True),

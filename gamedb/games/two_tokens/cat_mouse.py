@@ -37,6 +37,7 @@ class CatMouse(TwoTokenCodes, Game):
         options={"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]},
         positions=[],
         bad_positions=[("mouse=1,cat=0,turn=mouse", "never be in the hole"), ("mouse=9,cat=2,turn=mouse", "not in the graph")],
+        command_line="--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
     )
     params = (
         Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),

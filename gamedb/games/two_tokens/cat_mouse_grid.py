@@ -90,6 +90,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         options={"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2},
         positions=[],
         bad_positions=[("mouse=r0c0,cat=r1c1", "turn= missing"), ("mouse=zz,cat=r1c1,turn=cat", "is not a cell")],
+        command_line='--grid \'["####F","#C...","M...."]\' --mouse-jump 2',
     )
     params = (
         Param(
