@@ -42,7 +42,9 @@ class TakeOneOrTwo(Game):
     params = (Param("stones", int, "Stones at the start.", required=True),)
     players = ("a", "b")
     capabilities = Capabilities(tiers=True, array_rules=True)
-    examples = Examples(options={"stones": 7}, positions=["4b", "0a"], bad_positions=[("5c", "bad toy position"), ("9a", "more than")])
+    examples = Examples(
+        options={"stones": 7}, positions=["4b", "0a"], bad_positions=[("5c", "bad toy position"), ("9a", "more than")], command_line="--stones 7"
+    )
 
     def __init__(self, stones: int):
         self.stones = int(stones)
@@ -147,6 +149,20 @@ def test_a_registered_toy_family_runs_through_every_generic_suite(monkeypatch, t
     db = solve_examples(tmp_path / "games.sqlite", ["toy-take"])
     check_both_paths(db, "toy-take")  # the light query path, byte for byte
     check_family_bad_inputs("toy-take", tmp_path)  # its bad positions and an unknown solve option
+    check_help_example("toy-take", tmp_path / "cli.sqlite")  # `gamedb solve toy-take --help` shows an example that runs
+
+
+def check_help_example(fam: str, db) -> None:
+    import shlex
+
+    from typer.testing import CliRunner
+
+    from gamedb.cli.app import app
+
+    shown = CliRunner().invoke(app, ["solve", fam, "--help"]).stdout
+    example = re.search(r"Example:\s+gamedb (.+)", shown).group(1)
+    run = CliRunner().invoke(app, ["--db", str(db), *shlex.split(example), "-q"])
+    assert run.exit_code == 0, (example, run.stderr)
 
 
 def test_the_suites_catch_array_rules_that_disagree_with_the_rules(monkeypatch, tmp_path):
