@@ -189,6 +189,9 @@ def test_every_file_and_module_the_docs_name_exists(doc):
             assert list(where.glob(path)), f"{doc.relative_to(ROOT)}: {path} matches nothing"
         else:
             assert (where / path).exists() or (where / path.rstrip(".")).exists(), f"{doc.relative_to(ROOT)}: {path} does not exist"
+    # paths inside the package, named from gamedb/ (``solvers/choice.py``, ``store/sqlite_ddl.sql``)
+    for path in sorted(set(re.findall(r"(?<![\w./-])((?:cli|games|solvers|store|web)/[\w./-]*\.(?:py|sql|js|css|html))", text))):
+        assert (ROOT / "gamedb" / path).exists(), f"{doc.relative_to(ROOT)}: gamedb/{path} does not exist"
     for module in sorted(set(re.findall(r"(?<![\w./])(gamedb(?:\.[a-z_]\w*)+)", text))):
         parts = module.split(".")
         if parts[1] == "sqlite":  # the default database file, gamedb.sqlite
