@@ -3,8 +3,8 @@
 `gamedb query NAME -` writes every answer with `json_line()`, which writes the
 usual answer out directly instead of building and encoding the object; the
 JSON object itself stays defined once, by `to_dict()`. Checked here for the
-answers of every family (solved small, as tests/test_conformance.py sizes
-them) and for made-up answers with every kind of text a file may hold.
+answers of every family (solved at the options each declares, ``Game.examples``)
+and for made-up answers with every kind of text a file may hold.
 """
 
 from __future__ import annotations
@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from gamedb import Database, make_game
+from gamedb import Database
 from gamedb.answers import Answer, MoveValue
 from gamedb.errors import GamedbError
 from gamedb.games import BUILTIN
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_conformance import SMALL  # noqa: E402  (the small options of every family)
+from registry import solve_examples  # noqa: E402  (the example game of every family)
 
 
 def _compact(answer: Answer) -> str:
@@ -37,11 +37,7 @@ def _stored_texts(path: Path, name: str) -> list[str]:
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("json-line") / "games.sqlite"
-    with Database(path, create=True) as db:
-        for family in BUILTIN:
-            db.solve(make_game(family, **SMALL[family]), family)
-    return path
+    return solve_examples(tmp_path_factory.mktemp("json-line") / "games.sqlite", list(BUILTIN))
 
 
 @pytest.mark.parametrize("family", list(BUILTIN))

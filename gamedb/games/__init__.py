@@ -17,7 +17,8 @@ from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
 
-#: family name -> "module:Class" (imported lazily)
+#: family name -> "module:Class" (imported lazily); a new built-in family is its module and one line here
+#: (its class declares its examples: the generic tests iterate this registry, see tests/registry.py)
 BUILTIN: dict[str, str] = {
     "cat-mouse": "gamedb.games.two_tokens.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Estimate, Examples, Game, Param, bounded_int, require_int, short_number
 
 #: (X stones, every stone) as bitboards, one bit per cell
 Board = tuple[int, int]
@@ -45,6 +45,11 @@ _SEPARATORS = re.compile(r"[,\s]+")
 
 
 class Connect4(Game):
+    examples = Examples(
+        options={"width": 3, "height": 3, "connect": 3},
+        positions=["2213"],
+        bad_positions=[("4", "there is no column 4"), ("1111", "column 1 is full"), ("a", "is not a column number")],
+    )
     capabilities = Capabilities(tiers=True, array_rules=True)
     family = "connect4"
     summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
