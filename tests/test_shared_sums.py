@@ -15,7 +15,7 @@ import random
 import pytest
 
 from gamedb import Database
-from gamedb.solvers.heaps import shared_sums, sums
+from gamedb.solvers.heaps import component_values, shared_sums
 from gamedb.solvers.heaps.sum_remoteness import SearchExhausted, SumSearch
 
 from oracles.impartial import octal_children, remoteness_by_search, subtraction_children
@@ -40,7 +40,7 @@ def lines(db: Database, name: str, positions: list[str]) -> dict[str, str]:
 
 def without_cache(db: Database, name: str, positions: list[str], monkeypatch) -> dict[str, str]:
     with monkeypatch.context() as m:
-        m.setattr(sums, "AnswerSums", OwnSearchOnly)
+        m.setattr(component_values, "AnswerSums", OwnSearchOnly)
         return lines(db, name, positions)
 
 

@@ -164,7 +164,7 @@ class HeapGame(Game):
     @property
     def plain_texts(self) -> bool:
         """Whether positions and move labels are this class's own (heaps joined by spaces, ``I:REST``): the
-        listing of a sum's moves then writes them from the heaps' texts (:func:`gamedb.solvers.heaps.sums._all_moves`)."""
+        listing of a sum's moves then writes them from the heaps' texts (:func:`gamedb.solvers.heaps.sum_moves.all_moves`)."""
         cls = type(self)
         return cls.option_move is HeapGame.option_move and cls.format is HeapGame.format and cls.heaps is HeapGame.heaps
 
