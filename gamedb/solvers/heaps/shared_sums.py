@@ -209,30 +209,21 @@ class SharedSums:
         best: int | None = None
         reach = 0
         deepest = len(heaps)
-        for i, h in enumerate(heaps):
-            if i and heaps[i - 1] == h:
-                continue  # the same heap again: the same options
-            others = heaps[:i] + heaps[i + 1 :]
-            by_value = options_by_value(self.game, grundy, self.degree, h, self._options)
-            # a win looks only at its zero-valued options, a loss at all (as SumSearch.of)
-            groups = [by_value.get(total ^ grundy[h], [])] if total else list(by_value.values())
-            for group in groups:
-                for parts in group:
-                    child = tuple(sorted(others + parts))
-                    r: int | None
-                    if len(child) > 1:
-                        facts = known[child] if child in known else self._search(child, depth + 1)
-                        if facts is None:
-                            return self._keep(heaps, None)
-                        r = facts[0]
-                        reach |= facts[1]
-                        deepest = max(deepest, facts[2] + 1)
-                    else:
-                        r = remoteness[child[0]] if child else 0
-                        if r is None:
-                            return self._keep(heaps, None)
-                    if best is None or (r < best if total else r > best):
-                        best = r
+        for child in self._children(heaps):
+            r: int | None
+            if len(child) > 1:
+                facts = known[child] if child in known else self._search(child, depth + 1)
+                if facts is None:
+                    return self._keep(heaps, None)
+                r = facts[0]
+                reach |= facts[1]
+                deepest = max(deepest, facts[2] + 1)
+            else:
+                r = remoteness[child[0]] if child else 0
+                if r is None:
+                    return self._keep(heaps, None)
+            if best is None or (r < best if total else r > best):
+                best = r
         assert best is not None  # a sum of live heaps has moves, and a win has a zero-valued one
         size = reach.bit_count() + 1
         if size > self.limit:
