@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -48,6 +49,16 @@ class Database:
     any one statement may run before it is stopped (for short reads of a
     file from someone else: ``gamedb query``, ``list``, ``play`` and ``serve``
     give :func:`gamedb.store.file_check.read_budget`); None: no limit.
+
+    **Threads.** One ``Database`` may be shared by several threads that read
+    at once (``gamedb serve`` does): :meth:`games`, :meth:`game`,
+    :meth:`rules`, :meth:`probe`, :meth:`get`, :meth:`probe_many`,
+    :meth:`query_json`, :meth:`stats`, :meth:`positions` and :meth:`verify`
+    each take a connection of their own from the engine's pool (five kept,
+    up to fifteen at once, on SQLite as on a server), and the rules kept
+    between calls are built by one thread at a time. Writing methods
+    (:meth:`solve`, :meth:`compact`, :meth:`build_indexes`, :meth:`copy_to`)
+    may run while other threads read, but one at a time per database.
     """
 
     def __init__(
@@ -60,11 +71,12 @@ class Database:
         budget: float | None = None,
     ) -> None:
         self.location = os.fspath(db)
-        self.game_classes = set(game_classes)
+        self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it (see solve)
         self.engine = open_engine(db, create=create, readonly=readonly, budget=budget)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
+        self._building = threading.Lock()  # one thread builds rules; the others wait and take them from the cache
 
     def close(self) -> None:
         self.engine.dispose()
@@ -125,9 +137,13 @@ class Database:
         cached = self._rules.get(name)
         if cached is not None and cached[0] == key:
             return cached[1], cached[2], cached[3]
-        record = catalog.record_from_row(row)
-        game, reason = record.rules_or_reason(self.game_classes)
-        self._rules[name] = (key, record, game, reason)
+        with self._building:
+            cached = self._rules.get(name)  # built by another thread meanwhile
+            if cached is not None and cached[0] == key:
+                return cached[1], cached[2], cached[3]
+            record = catalog.record_from_row(row)
+            game, reason = record.rules_or_reason(key[-1])
+            self._rules[name] = (key, record, game, reason)
         return record, game, reason
 
     # --- work -------------------------------------------------------------
@@ -156,7 +172,7 @@ class Database:
         limit = None if memory_limit is None else parse_size(memory_limit)
         key = catalog.family_key(game)
         if ":" in key:  # the caller handed us this class: its stored games may load it again
-            self.game_classes.add(key)
+            self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
         return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit)
 
     def probe(self, name: str, position: str | None = None) -> Answer:

@@ -11,8 +11,9 @@ import sqlalchemy as sa
 
 from .answers import impartial_players
 from .errors import InputError
-from .safe_text import json_escaped
+from .safe_text import escaped, json_escaped
 from .stats import positions
+from .store.damage import counted_positions
 from .store.record import GameRecord
 
 FORMATS = ("csv", "jsonl")
@@ -25,6 +26,9 @@ def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: 
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
     record.require_solved()
     game = record.rules(game_classes)
+    with engine.connect() as conn:  # before the first line: a damaged game writes nothing
+        counted = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": record.id}).scalar_one()
+    counted_positions(record.name, record.positions, counted)
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
@@ -50,5 +54,9 @@ def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: 
             yield json_escaped(json.dumps(item, ensure_ascii=False)) + "\n"
         else:
             buffer = io.StringIO()
-            csv.writer(buffer, lineterminator="\n").writerow(["" if item[c] is None else item[c] for c in COLUMNS])
+            # text from the file with its control characters written as escapes (\x1b): a CSV opened in a terminal
+            # or a spreadsheet gets no terminal escapes, and a newline in a position's text splits no row
+            csv.writer(buffer, lineterminator="\n").writerow(
+                ["" if item[c] is None else escaped(item[c]) if isinstance(item[c], str) else item[c] for c in COLUMNS]
+            )
             yield buffer.getvalue()

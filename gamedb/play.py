@@ -24,15 +24,27 @@ class PlaySession:
     name: str
     human: int
     history: list[str] = field(default_factory=list)
+    #: where the game in progress started (``new`` goes back there)
+    opening: str | None = None
 
     def __post_init__(self) -> None:
         self.record, self.game = self.db.rules(self.name)
         self.record.require_solved()
 
     def start(self, position: str | None = None) -> Answer:
-        answer = self.db.probe(self.name, position)
+        """A new game from ``position``, or from the game's play start (:meth:`Game.play_start`) when None.
+
+        Raises (a bad or unknown position) leaving the game in progress as it was.
+        """
+        text = self.game.format(self.game.play_start()) if position is None else position
+        answer = self.db.probe(self.name, text)
         self.history = [answer.position]
+        self.opening = answer.position
         return self._seen_by_players(answer)
+
+    def new_game(self, position: str | None = None) -> Answer:
+        """A new game from ``position``, or from where this game started when None."""
+        return self.start(self.opening if position is None else position)
 
     @property
     def position(self) -> str:
@@ -42,7 +54,11 @@ class PlaySession:
         return self._seen_by_players(self.db.probe(self.name, self.position))
 
     def mover(self) -> int:
-        """Index of the player to move now.
+        """Index of the player to move now (:meth:`mover_at` the last position played)."""
+        return self.mover_at(len(self.history) - 1)
+
+    def mover_at(self, ply: int) -> int:
+        """Index of the player to move at ``history[ply]``.
 
         A partisan position says whose turn it is. A position of an impartial
         game does not (``3 5`` is the same game whoever faces it): the player
@@ -50,8 +66,8 @@ class PlaySession:
         plies alternate from there.
         """
         if self.record.impartial:
-            return (len(self.history) - 1) % 2
-        return self.game.to_move(self.game.parse(self.position))
+            return ply % 2
+        return self.game.to_move(self.game.parse(self.history[ply]))
 
     def humans_turn(self, answer: Answer) -> bool:
         return self.mover() == self.human
@@ -79,8 +95,7 @@ class PlaySession:
         label = self.game.parse_move(state, typed)
         chosen = next((m for m in answer.moves if m.move == label), None)
         if chosen is None:
-            legal = ", ".join(m.move for m in answer.moves)
-            raise InputError(f"{typed.strip()!r} is not a legal move here (legal: {legal})")
+            raise InputError(f"{typed.strip()!r} is not a legal move here")
         self.history.append(chosen.position)
         return self.answer()
 
@@ -91,10 +106,9 @@ class PlaySession:
         return answer.best_move
 
     def undo(self) -> bool:
-        """Go back to the human's previous turn; False if there is nothing to undo."""
-        start = len(self.history)
-        while len(self.history) > 1:
-            self.history.pop()
-            if self.humans_turn(self.answer()) and len(self.history) < start:
+        """Take back the human's last move, and the computer's reply to it; False if the human has not moved yet."""
+        for ply in range(len(self.history) - 2, -1, -1):
+            if self.mover_at(ply) == self.human:
+                del self.history[ply + 1 :]
                 return True
-        return len(self.history) < start
+        return False

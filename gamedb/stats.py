@@ -8,6 +8,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from .solvers.choice import summary
+from .store.damage import counted_positions
 from .store.record import GameRecord
 from .store.rows import read_position, stream_positions
 from .values import RESULTS
@@ -21,6 +22,8 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
         sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
     ):
         by_result[result] = count
+    if record.solved:
+        counted_positions(record.name, record.positions, sum(by_result.values()))
     primitive = conn.execute(
         sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
     ).scalar()

@@ -54,22 +54,16 @@ EXPLICIT_CASES = [
 
 
 def _cases():
-    """The explicit cases, plus the default options of any other registered family."""
+    """The explicit cases, plus the example options (``Game.examples``) of any other registered family."""
     cases = list(EXPLICIT_CASES)
     covered = {fam for _, fam, _ in cases}
     for fam in BUILTIN:
-        if fam not in covered and not any(p.required for p in family(fam).params):
-            cases.append((f"{fam}-defaults", fam, {}))
+        if fam not in covered:
+            cases.append((f"{fam}-examples", fam, dict(family(fam).examples.options)))
     return cases
 
 
 CASES = _cases()
-
-
-def test_every_family_has_a_backend_case():
-    covered = {fam for _, fam, _ in CASES}
-    missing = sorted(set(BUILTIN) - covered)
-    assert not missing, f"add a small case for {missing} to EXPLICIT_CASES in {Path(__file__).name}"
 
 
 @pytest.mark.parametrize("case_id,fam,options", CASES, ids=[c[0] for c in CASES])

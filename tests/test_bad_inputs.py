@@ -21,6 +21,11 @@ Click's runner; ``test_real_entry_point`` runs a few through
   by content, a dump of every table), the other files given to the command,
   and no new file beside them (the missing database stays missing).
 
+Every family also declares the bad positions a user will type
+(``Game.examples.bad_positions``); ``test_every_family_refuses_its_bad_positions``
+runs them, and an option the family does not have, for every registered
+family, so a new family adds no row here.
+
 Cases that fail because of a product bug outside the game families are
 marked ``xfail(strict=True)`` with the symptom, so fixing the bug flips them.
 """
@@ -40,6 +45,7 @@ from typer.testing import CliRunner
 from gamedb.cli.app import app
 
 from bad_input_cases import CASES, SOLVED, Case
+from registry import builtin, examples, solve_examples
 
 # --- fixtures ---------------------------------------------------------------------------------------
 
@@ -160,10 +166,6 @@ def test_the_table_is_large_and_covers_every_command():
     words = {a for c in cases for a in c.args}
     for command in ("solve", "query", "stats", "verify", "export", "play", "copy", "compact", "list", "upgrade", "--game"):
         assert command in words, f"no case for {command}"
-    from gamedb.games import BUILTIN
-
-    solved = {c.args[1] for c in cases if c.args[:1] == ("solve",) and len(c.args) > 1}
-    assert set(BUILTIN) <= solved, f"no solve case for {set(BUILTIN) - solved}"
     assert {1, 2} == {c.code for c in cases}
 
 
@@ -196,3 +198,36 @@ def test_real_entry_point(case_id: str, pristine: Path, workdir: Path):
     )
     check_one_line_error(run.returncode, run.stdout, run.stderr, c)
     assert_untouched(pristine, workdir)
+
+
+# --- every family: the bad positions it declares (``Game.examples.bad_positions``) ----------------------
+
+
+@pytest.fixture(scope="module")
+def family_examples(tmp_path_factory) -> Path:
+    """A folder whose ``games.sqlite`` holds every built-in family's example game, under the family's name."""
+    folder = tmp_path_factory.mktemp("bad-inputs-families")
+    solve_examples(folder / "games.sqlite", builtin())
+    return folder
+
+
+@pytest.mark.parametrize("fam", builtin())
+def test_every_family_refuses_its_bad_positions(fam: str, family_examples: Path):
+    assert examples(fam).bad_positions, f"declare the bad positions a user will type in {fam}'s examples (Game.examples.bad_positions)"
+    check_family_bad_inputs(fam, family_examples)
+
+
+def check_family_bad_inputs(fam: str, folder: Path) -> None:
+    """``gamedb query FAMILY TEXT`` for each bad position the family declares, and ``gamedb solve FAMILY`` with an
+    option it does not have: one ``Error:`` line each (exit 2), no traceback, the database untouched.
+    ``folder/games.sqlite`` holds the family's example game under the family's name."""
+    db = folder / "games.sqlite"
+    before = content_digest(db)
+    cases = [Case(("query", fam, text), 2, phrase) for text, phrase in examples(fam).bad_positions]
+    cases.append(Case(("solve", fam, "--no-such-option", "1"), 2, "No such option: --no-such-option"))
+    for c in cases:
+        result = _invoke(["--db", db, *c.args])
+        unexpected = result.exception if not isinstance(result.exception, (SystemExit, type(None))) else None
+        assert unexpected is None, f"{c.args}: raised {type(unexpected).__name__}: {unexpected}"
+        check_one_line_error(result.exit_code, result.stdout, result.stderr, c)
+    assert content_digest(db) == before, f"a bad input changed the database ({fam})"

@@ -1,4 +1,4 @@
-"""One conformance test for every game family: built-in and the example plugin.
+"""One conformance test for every game family: built-in, installed plugins and the example plugin.
 
 Random playouts from the start check, at every position reached: the
 encode/decode and format/parse round trips, unique move labels, primitive
@@ -9,42 +9,25 @@ position of its own (it round-trips too), codes fit in a signed 64-bit
 column, and the player to move is 0 or 1.
 """
 
+import dataclasses
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
+from gamedb import Database
 from gamedb.errors import PositionError
-from gamedb.games import BUILTIN, family, family_names
 from gamedb.games.heaps import HeapGame
 from gamedb.games.two_tokens import code_of
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
+from registry import example_game, registered
 
-#: small options for each family; a new family must add an entry here
-SMALL = {
-    "cat-mouse": {"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]},
-    "tictactoe": {},
-    "connect4": {"width": 4, "height": 4},
-    "graph": {"file": str(Path(__file__).resolve().parents[1] / "examples" / "graphs" / "tug-of-war.json")},
-    "cat-mouse-grid": {"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2},
-    "flip": {"max": 12},
-    "octal": {"code": "0.137", "max": 30},
-    "grundy": {"max": 20},
-    "nim": {"max": 7},
-    "subtraction": {"set": "1,2,5", "max": 20},
-    "stone-ix": {"max": 3},
-    "gamedb_takeaway:TakeAway": {"matches": 12, "max_take": 3},
-    "takeaway": {"matches": 12, "max_take": 3},  # the same plugin, when installed
-}
-
-FAMILIES = list(BUILTIN) + ["gamedb_takeaway:TakeAway"]
+#: every registered family and the example plugin; each runs on the options it declares (``Game.examples``)
+FAMILIES = registered()
 
 
-def test_every_family_has_conformance_options():
-    missing = [name for name in family_names() if name not in SMALL]
-    assert not missing, f"add small options for {missing} to SMALL"
+def test_every_family_declares_examples_that_build():
+    for name in FAMILIES:
+        example_game(name)  # a family with required options must declare them in ``examples``
 
 
 def _has_code(game, state) -> bool:
@@ -97,7 +80,11 @@ def _check_position(game, state):
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_random_playouts(name):
-    game = family(name).from_options(**SMALL[name])
+    check_playouts(name)
+
+
+def check_playouts(name):
+    game = example_game(name)
     rng = random.Random(2024)
     assert game.players and len(game.players) == 2
     for _ in range(60):
@@ -125,19 +112,20 @@ def _token_children(tokens, code):
     return [(label, code_of(t, second, 1, n) if turn == 0 else code_of(first, t, 0, n)) for _o, t, label in rows]
 
 
-def _has_fast_path(name):
-    game = family(name).from_options(**SMALL[name])
-    return game.capabilities.vector_rules or game.capabilities.token_moves
-
-
-@pytest.mark.parametrize("name", [name for name in FAMILIES if _has_fast_path(name)])
+@pytest.mark.parametrize("name", FAMILIES)
 def test_fast_paths_agree_with_the_rules_along_playouts(name):
+    check_fast_paths(name)
+
+
+def check_fast_paths(name):
     """Children seen two other ways must be the rules' own: a family's numpy path, and a two-token game's move lists."""
     import numpy as np
 
     from gamedb.games.vector import RESULT_NAMES
 
-    game = family(name).from_options(**SMALL[name])
+    game = example_game(name)
+    if not (game.capabilities.vector_rules or game.capabilities.token_moves):
+        return
     from gamedb.solvers.choice import move_lists, vector_rules
 
     vector, tokens = vector_rules(game), move_lists(game)
@@ -165,11 +153,73 @@ def test_fast_paths_agree_with_the_rules_along_playouts(name):
 
 @pytest.mark.parametrize("name", FAMILIES)
 def test_rebuilds_from_stored_parameters(name):
+    check_rebuild(name)
+
+
+def check_rebuild(name):
     import json
 
-    cls = family(name)
-    game = cls.from_options(**SMALL[name])
+    game = example_game(name)
+    cls = type(game)
     stored = json.loads(json.dumps(game.parameters()))  # what the game table keeps
     again = cls.from_parameters(stored)
     assert again.parameters() == game.parameters()
     assert again.format(again.start()) == game.format(game.start())
+
+
+#: reachable positions the array rules are held to, at most (breadth first from the start), and random ones beyond
+ARRAY_RULES_POSITIONS = 6000
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_array_rules_agree_with_the_rules(name):
+    check_array_rules(name)
+
+
+def check_array_rules(name):
+    """A family's array rules (``array_rules()``: tier_rules.py, its ``*_arrays.py``) give the per-position rules'
+    player, end of game, children in order, labels, tier and text, on every reachable position of the example
+    (up to :data:`ARRAY_RULES_POSITIONS`) and on random playouts."""
+    from gamedb.solvers.choice import array_rules
+
+    from test_tier_arrays import check_conformance, random_positions, reachable
+
+    game = example_game(name)
+    if array_rules(game) is None:
+        return
+    check_conformance(game, reachable(game, ARRAY_RULES_POSITIONS) + random_positions(game, 100, seed=11))
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_fast_rules_and_tiers_store_the_plain_rules_values(name, tmp_path):
+    check_values(name, tmp_path)
+
+
+def check_values(name, folder):
+    """Values: every engine a family's own fast rules or tiers open (the in-memory engine on its vector rules or
+    move lists, the tier solver on its array rules or tiers) stores the positions the in-memory engine stores
+    from the plain per-position rules alone, row for row."""
+    from tables import game_rows
+
+    game = example_game(name)
+    caps = game.capabilities
+    if caps.heap_rules or not (caps.array_rules or caps.vector_rules or caps.token_moves or caps.tiers):
+        return
+    plain = example_game(name)
+    plain.capabilities = dataclasses.replace(caps, array_rules=False, vector_rules=False, token_moves=False)  # type: ignore[misc]
+    engines = ["memory"] + (["tiers"] if caps.tiers else [])
+    with Database(folder / "fast.sqlite", create=True) as fast, Database(folder / "plain.sqlite", create=True) as reference:
+        reference.solve(plain, "plain", strategy="memory")
+        want = game_rows(reference, "plain")["position"]
+        for engine in engines:
+            fast.solve(game, engine, strategy=engine)
+            assert game_rows(fast, engine)["position"] == want, f"{name}: the {engine} engine"
+
+
+def check_family(name, folder):
+    """Every check of this module on one family (tests/test_new_family.py runs them on a toy family)."""
+    check_playouts(name)
+    check_fast_paths(name)
+    check_rebuild(name)
+    check_array_rules(name)
+    check_values(name, folder)

@@ -37,6 +37,9 @@ Path(__file__).with_name("TRACE").write_text("evilmod ran")
 from gamedb.games.heaps.nim import Nim as Evil
 """
 
+#: a file a crafted game's parameters name: its content must never be shown
+SECRET = '[["TOPSECRET ssh-rsa AAAA"], [0]]'
+
 #: the games of the file: name -> solve arguments
 GAMES = {
     "ttt": ["tictactoe", "--strategy", "sql"],  # move rows, which the child-deleted craft removes
@@ -101,6 +104,28 @@ CRAFTS = [
     craft("remoteness-text", "ttt", update_start("remoteness = 'far'"), refused_by=VALUES),
     craft("grundy-text", "nim", update_start("grundy = 'big'"), refused_by=VALUES),
     craft("degree-negative", "cm", update_start("degree = -3"), refused_by=VALUES),
+    # parameters from a file are data: a path in them is never opened (SECRET's file lies beside the crafted one)
+    craft("parameters-a-path", "cm", update_game("parameters = json_object('graph', 'secret.json')"), refused_by=RULES),
+    craft("parameters-stdin", "cm", update_game("parameters = json_object('graph', '/dev/stdin')"), refused_by=RULES),
+    craft("parameters-inline-text", "cm", update_game("parameters = json_object('graph', '[[1], [0]]')"), refused_by=RULES),
+    # the heap solver's stored values and notes, against what it reads
+    craft(
+        "heap-row-deleted", "kayles",
+        "DELETE FROM position WHERE game_id = (SELECT id FROM game WHERE name = 'kayles') AND code = 5",
+        refused_by=RULES | {"stats"},
+    ),
+    craft("searched-to-text", "nim", update_game("info = json_set(info, '$.remoteness_searched_to', 'lots')"), refused_by=GAME_ROW),
+    craft("searched-to-null", "nim", update_game("info = json_set(info, '$.remoteness_searched_to', json('null'))"), refused_by=GAME_ROW),
+    craft(
+        "period-huge", "kayles",
+        update_game("info = json_set(info, '$.periodicity', json('{\"proven\": true, \"checked_to\": 40, \"max_take\": 2, "
+                    "\"period\": 9000000000000000000, \"preperiod\": 0}'))"),
+        refused_by=RULES - {"export"},
+    ),
+    craft("checked-to-huge", "kayles", update_game("info = json_set(info, '$.periodicity.checked_to', 9000000000000000000)"),
+          refused_by=RULES - {"export"}),
+    craft("max-take-wrong", "kayles", update_game("info = json_set(info, '$.periodicity.max_take', 7)"), refused_by=RULES - {"export"}),
+    craft("heap-max-removed", "nim", update_game("parameters = json_remove(parameters, '$.max')"), refused_by=RULES - {"export"}),
     craft(
         "child-deleted", "ttt",
         "DELETE FROM move WHERE game_id = (SELECT id FROM game WHERE name = 'ttt') AND child = "
@@ -210,6 +235,7 @@ def test_every_command_on_a_crafted_file(c: Craft, solved, answers, tmp_path, mo
     folder = tmp_path / "share"
     folder.mkdir()
     (folder / "evilmod.py").write_text(EVIL)
+    (folder / "secret.json").write_text(SECRET)
     crafted = folder / "crafted.sqlite"
     shutil.copy(solved, crafted)
     with sqlite3.connect(crafted) as con:
@@ -229,6 +255,7 @@ def test_every_command_on_a_crafted_file(c: Craft, solved, answers, tmp_path, mo
         unexpected = result.exception if not isinstance(result.exception, (SystemExit, type(None))) else None
         assert unexpected is None, f"{what} raised {type(unexpected).__name__}: {unexpected}"
         assert "Traceback" not in result.stdout + result.stderr, what
+        assert "TOPSECRET" not in result.stdout + result.stderr, f"{what} showed a file the game's parameters name"
         assert result.exit_code in (0, 1), f"{what}: exit {result.exit_code}: {result.stderr}"
         if command in c.refused_by:
             assert result.exit_code == 1, f"{what} should refuse the crafted game; stdout: {result.stdout[-300:]}"
@@ -268,6 +295,7 @@ def _serve(c: Craft, db: Path, folder: Path) -> None:
     for url in (f"/api/games/{c.game}", f"/api/games/{c.game}/positions"):
         response = client.get(url)
         assert response.status_code in (200, 400, 404, 409), (c.id, url, response.status_code, response.text)
+        assert "TOPSECRET" not in response.text, (c.id, url, "showed a file the game's parameters name")
         if response.status_code != 200:
             assert re.search(rf"\b{c.game}\b", response.json()["error"]), (c.id, url, response.text)
         elif url.endswith("positions"):

@@ -206,7 +206,7 @@ def test_cli_kayles_heap_3_has_a_remoteness_and_stats_qualify_the_max(cli):
         ("UPDATE position SET best_move = '1:2+8' WHERE game_id = :g AND code = 12", "'12'.*best move"),
         ({"remoteness_searched_to": 5}, "'6'.*remoteness"),  # claims less than is stored
         ({"remoteness_searched_to": 199}, "remoteness"),  # claims more than is stored (and than a search reaches)
-        ({"remoteness_searched_to": "all"}, "not a heap size"),
+        ({"remoteness_searched_to": "all"}, "remoteness_searched_to is not a whole number"),  # refused where the row is read
     ],
 )
 def test_verify_rederives_searched_remoteness(fresh_db, change, message):

@@ -66,4 +66,6 @@ def test_pip_install_then_solve_and_query_elsewhere(tmp_path):
         text=True,
         env=env,
     )
-    assert static.stdout.split() == sorted(["app.js", "boards.js", "chart.js", "favicon.svg", "graph_board.js", "index.html", "style.css", "values.js"])
+    assert static.stdout.split() == sorted(
+        ["app.js", "boards.js", "chart.js", "favicon.svg", "graph_board.js", "graph_layout.js", "index.html", "style.css", "values.js"]
+    )

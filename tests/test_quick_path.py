@@ -7,47 +7,23 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from gamedb import Database, make_game
+from gamedb import Database
 from gamedb.cli.app import app
 from gamedb.cli.quick import QueryRequest, answer_text, parse_query
-from gamedb.games import BUILTIN
 
-from conftest import SEED_GRAPH_1
+from registry import builtin, examples, solve_examples
 
-ROOT = Path(__file__).resolve().parents[1]
-
-#: one small game of every built-in family, and extra positions worth asking about
-GAMES = {
-    "cat-mouse": ({"graph": SEED_GRAPH_1}, []),
-    "tictactoe": ({}, ["X...O....", "XX.OO...."]),
-    "connect4": ({"width": 3, "height": 3, "connect": 3}, ["2213"]),
-    "graph": ({"file": str(ROOT / "examples" / "graphs" / "tug-of-war.json")}, []),
-    "cat-mouse-grid": ({"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2}, []),
-    "flip": ({"max": 12}, ["++--+++", "+--+"]),
-    "octal": ({"code": "0.77", "max": 200}, ["3 5 7", "1000000007"]),
-    "grundy": ({"max": 20}, ["7 4"]),
-    "nim": ({"max": 7}, ["3 5 7", "1 2 3", "0"]),
-    "subtraction": ({"set": "1,2,5", "max": 20}, ["4 9"]),
-    "stone-ix": ({"max": 3}, ["5,1,2,4,3"]),
-}
-
-
-def test_every_builtin_family_is_covered():
-    assert sorted(GAMES) == sorted(BUILTIN)
+#: every built-in family, at the options and with the positions it declares (``Game.examples``)
+FAMILIES = builtin()
 
 
 @pytest.fixture(scope="module")
 def solved(tmp_path_factory):
-    path = tmp_path_factory.mktemp("quick") / "games.sqlite"
-    with Database(path, create=True) as db:
-        for fam, (options, _) in GAMES.items():
-            db.solve(make_game(fam, **options), fam)
-    return path
+    return solve_examples(tmp_path_factory.mktemp("quick") / "games.sqlite", FAMILIES)
 
 
 def _full(path, *args):
@@ -58,11 +34,16 @@ def _full(path, *args):
 def _positions(path, fam):
     with Database(path, readonly=True) as db:
         start = db.probe(fam)
-    return [None, *[m.position for m in start.moves[:3]], *GAMES[fam][1]]
+    return [None, *[m.position for m in start.moves[:3]], *examples(fam).positions]
 
 
-@pytest.mark.parametrize("fam", sorted(GAMES))
+@pytest.mark.parametrize("fam", FAMILIES)
 def test_both_paths_print_the_same(solved, fam):
+    check_both_paths(solved, fam)
+
+
+def check_both_paths(solved, fam):
+    """The light path answers the family's start, its first moves and its example positions as the full command line does."""
     for position in _positions(solved, fam):
         for as_json in (False, True):
             args = ["query", fam] + ([position] if position is not None else []) + (["--json"] if as_json else [])

@@ -167,3 +167,39 @@ def test_the_new_file_ddl_is_generated_from_the_tables():
     assert GENERATED.read_text() == generated_text(), "the tables changed: run `python -m gamedb.store.sqlite_schema`"
     assert generated_statements() == compiled_statements()
     assert len(compiled_statements()) == 14  # 9 tables, 5 indexes
+
+
+def test_a_column_is_the_schema_one_revision_and_the_row_type(tmp_path):
+    """Where a column goes (README, Development, "a new column"), checked to agree column for column:
+
+    1. its table in ``gamedb/store/schema.py`` (the SQLAlchemy tables);
+    2. one Alembic revision in ``migrations/versions/`` (the migrations build the same columns, in the same order);
+    3. the row type: ``PositionRow`` (``gamedb/store/rows.py``) for the position table, ``GameRecord``
+       (``gamedb/store/record.py``) for the game table.
+
+    The SQLite DDL of a new file (``gamedb/store/sqlite_ddl.sql``) is generated from 1 by
+    ``python -m gamedb.store.sqlite_schema``, not written (``test_the_new_file_ddl_is_generated_from_the_tables``).
+    """
+    from dataclasses import fields
+
+    import sqlalchemy as sa
+
+    from gamedb.store.database import upgrade
+    from gamedb.store.record import GameRecord
+    from gamedb.store.rows import PositionRow
+    from gamedb.store.schema import game, metadata, position
+
+    # 1 and 3: the tables and the row types
+    assert PositionRow._fields == tuple(c.name for c in position.columns if c.name != "game_id")
+    assert [f.name for f in fields(GameRecord) if f.name != "problem"] == [c.name for c in game.columns]
+    # 1 and 2: the tables and the migrations
+    migrated = tmp_path / "migrated.sqlite"
+    engine = sa.create_engine(f"sqlite:///{migrated}")
+    with engine.begin() as conn:
+        upgrade(conn)
+    engine.dispose()
+    with sqlite3.connect(migrated) as conn:
+        for table in metadata.sorted_tables:
+            built = [row[1] for row in conn.execute(f"PRAGMA table_info({table.name})")]
+            assert built == [c.name for c in table.columns], f"the migrations build {table.name} as {built}"
+    conn.close()

@@ -81,6 +81,14 @@ def report_failure(exc: BaseException) -> int | None:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+    from ..store.disk_full import is_disk_full
+
+    if is_disk_full(exc):  # SQLite's "database or disk is full", ENOSPC: say it plainly
+        err(
+            "Error: no space left on device while writing the database; what was committed before is kept: "
+            "free space on that disk and run the same command again"
+        )
+        return 1
     if isinstance(exc, OSError):  # a file we cannot read or write
         where = f": {exc.filename}" if exc.filename else ""
         err(f"Error: {exc.strerror or exc}{where}")

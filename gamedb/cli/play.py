@@ -2,15 +2,57 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
-from ..errors import InputError
+from ..errors import GamedbError, InputError
 from ..safe_text import escaped
 from .common import handle_errors, open_database, out, stored_name
 from .options import GameClassOption
 from .render import show_position, value_text
+
+if TYPE_CHECKING:
+    from ..answers import Answer
+    from ..play import PlaySession
+
+#: moves listed at each turn, best first (``moves`` lists them all)
+MOVES_SHOWN = 9
+
+#: the commands typed at the prompt: (names, arguments, what it does); a move label wins over a command of the same name
+COMMANDS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("MOVE",), "", "play that move (a move label, as listed)"),
+    (("hint", "h", "?"), "", "show the best move and its value"),
+    (("moves", "m"), "", "list every move of this position, best first"),
+    (("undo", "u"), "", "take back your last move (and the computer's reply to it)"),
+    (("new", "n"), "[POSITION]", "start a new game: from where this one started, or from POSITION"),
+    (("help",), "", "list these commands"),
+    (("quit", "q", "exit"), "", "stop playing"),
+)
+
+
+def command_help() -> list[str]:
+    """The lines ``help`` prints: every command, its short names and what it does."""
+    lines = ["Commands:"]
+    for names, args, text in COMMANDS:
+        aliases = f" ({', '.join(names[1:])})" if len(names) > 1 else ""
+        usage = f"{names[0]}{aliases} {args}".rstrip()
+        lines.append(f"  {usage:<24} {text}")
+    return lines
+
+
+def _command(word: str) -> str | None:
+    """The command's first name for a word typed at the prompt (any of its names, any case), or None."""
+    for names, _, _ in COMMANDS[1:]:
+        if word.lower() in names:
+            return names[0]
+    return None
+
+
+def _legal_summary(answer: Answer) -> str:
+    if len(answer.moves) <= MOVES_SHOWN:
+        return f"legal: {', '.join(m.move for m in answer.moves)}"
+    return f"{answer.degree:,} legal moves: type moves to list them"
 
 
 @handle_errors
@@ -20,7 +62,15 @@ def play_command(
     as_player: Annotated[
         Optional[str], typer.Option("--as", metavar="PLAYER", help="The player you play (default: the player who moves first).")
     ] = None,
-    start: Annotated[Optional[str], typer.Option("--from", metavar="POSITION", help="Start from this position instead of the start.")] = None,
+    position: Annotated[
+        Optional[str],
+        typer.Option(
+            "--position",
+            "--from",
+            metavar="TEXT",
+            help="Start from this position (default: the game's start; heap games: heaps 3 4 5, each at most --max).",
+        ),
+    ] = None,
     game_class: GameClassOption = None,
 ) -> None:
     """Play against perfect play in the terminal; the value of every move is shown after each move."""
@@ -38,51 +88,66 @@ def play_command(
             raise InputError(f"--as must be one of {', '.join(players)}, got {as_player!r}")
         human = lowered.index(as_player.lower())
     session = PlaySession(db, name, human)
-    answer = session.start(start)
-    out(f"You play {players[human]}; gamedb plays {players[1 - human]} perfectly. Type a move, hint, undo or quit.")
+    answer = session.start(position)
+    out(f"You play {players[human]}; gamedb plays {players[1 - human]} perfectly. Type a move, or help for the commands.")
+    _conversation(session, answer, players[human])
+
+
+def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
+    """Turns until quit or the end of input: the computer's moves, the human's moves and commands."""
+    shown = False
     while True:
-        show_position(answer)
-        if not answer.moves:
-            if answer.winner:
-                verdict = "You win!" if answer.winner == players[human] else f"{answer.winner} wins."
-            else:
-                verdict = f"Game over: {answer.result}."
-            out(f"Game over. {verdict}")
-            return
-        if not session.humans_turn(answer):
-            move = session.perfect_move(answer)
-            out(f"{answer.player} plays {move}")
-            answer = session.play(answer, move)
-            continue
+        if not shown:
+            show_position(answer, shown=MOVES_SHOWN)
+            shown = True
+            if not answer.moves:
+                verdict = ("You win!" if answer.winner == human else f"{answer.winner} wins.") if answer.winner else f"A {answer.result}."
+                out(f"Game over. {verdict} Type new for another game, undo to take back your move, or quit.")
+            elif not session.humans_turn(answer):
+                move = session.perfect_move(answer)
+                out(f"{answer.player} plays {move}")
+                answer, shown = session.play(answer, move), False
+                continue
         try:
-            typed = input(escaped(f"{answer.player} to move> "))
+            typed = input(escaped(f"{answer.player} to move> " if answer.moves else "game over> "))
         except EOFError:
             out("")
             return
-        command = typed.strip().lower()
-        if typed.strip() in {m.move for m in answer.moves}:  # a move label wins over a command of the same name
-            command = "move"
-        if command in ("quit", "q", "exit"):
+        word, _, rest = typed.strip().partition(" ")
+        command = None if typed.strip() in {m.move for m in answer.moves} else _command(word)
+        if command == "quit":
             return
-        if command in ("hint", "h", "?"):
-            out(f"hint: {answer.best_move} ({value_text(answer.result, answer.remoteness)} for {answer.player})")
-            continue
-        if command in ("undo", "u"):
-            if not session.undo():
-                out("Nothing to undo.")
-            answer = session.answer()
-            continue
-        if not command:
-            continue
-        try:
-            answer = session.play(answer, typed)
-        except InputError as exc:
-            out(str(exc))
+        if command == "help":
+            for line in command_help():
+                out(line)
+        elif command == "hint":
+            if answer.best_move is None:
+                out("No move: the game is over.")
+            else:
+                out(f"hint: {answer.best_move} ({value_text(answer.result, answer.remoteness)} for {answer.player})")
+        elif command == "moves":
+            show_position(answer)
+        elif command == "undo":
+            if session.undo():
+                answer, shown = session.answer(), False
+            else:
+                out("Nothing to undo: you have not moved yet.")
+        elif command == "new":
+            try:
+                answer, shown = session.new_game(rest.strip() or None), False
+            except GamedbError as exc:
+                out(f"{exc} (the game in progress goes on)")
+        elif typed.strip():
+            try:
+                answer, shown = session.play(answer, typed), False
+            except InputError as exc:
+                out(f"{exc} ({_legal_summary(answer)}; help lists the commands)" if answer.moves else f"{exc}: the game is over (help lists the commands)")
 
 
 def register(app: typer.Typer) -> None:
     """Add these commands to the root command, in the order ``--help`` lists them."""
+    lines = "\n\n".join(line.strip() for line in command_help()[1:])
     app.command(
-    "play",
-    epilog="Example:  gamedb play tictactoe --as O\n\nAt your turn type a move label, or hint, undo, quit.",
-)(play_command)
+        "play",
+        epilog=f"Example:  gamedb play nim --position '3 5 7'\n\nAt your turn type a move label or a command:\n\n{lines}",
+    )(play_command)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from ..answers import Answer, move_lines, value_text
@@ -87,7 +88,8 @@ def moves_table(answer: Answer) -> list[str]:
     return move_lines(answer)
 
 
-def show_position(answer: Answer) -> None:
+def show_position(answer: Answer, shown: int | None = None) -> None:
+    """The position, its value and its moves, best first (only the ``shown`` best, and a count of the others)."""
     out("")
     out(f"position   {answer.position}")
     if answer.board:
@@ -97,6 +99,9 @@ def show_position(answer: Answer) -> None:
     out(f"to move    {answer.player}: {value_text(answer.result, answer.remoteness)}{winner}")
     if answer.moves:
         out(f"moves (best first; value for {answer.player}, plies to the end):")
-        for line in moves_table(answer):
+        listed = answer.moves if shown is None else answer.moves[:shown]
+        for line in moves_table(replace(answer, moves=listed)):
             out(line)
+        if len(listed) < len(answer.moves):
+            out(f"  ... and {len(answer.moves) - len(listed):,} more ({answer.degree:,} moves in all): type moves to list them all")
 

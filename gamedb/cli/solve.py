@@ -97,16 +97,6 @@ def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     return options
 
 
-#: values for the required options of built-in families, so that each help's example runs as written
-EXAMPLE_OPTIONS = {
-    "cat-mouse": "--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
-    "graph": "--file examples/graphs/tug-of-war.json",
-    "cat-mouse-grid": "--grid '[\"####F\",\"#C...\",\"M....\"]' --mouse-jump 2",
-    "octal": "--code 0.77",
-    "subtraction": "--set 1,2,5",
-}
-
-
 def _solve_command(fam: str) -> None:
     """Add ``gamedb solve FAMILY`` with the family's declared options."""
     cls = family(fam)
@@ -199,7 +189,7 @@ def _solve_command(fam: str) -> None:
     # Typer reads the options from the signature; a function object declares no __signature__, so it goes in its __dict__
     vars(command)["__signature__"] = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"
-    given = EXAMPLE_OPTIONS.get(fam)
+    given = cls.examples.command_line  # the family's own example options; else the required options' names
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
     solve_app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))

@@ -17,7 +17,8 @@ from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
 
-#: family name -> "module:Class" (imported lazily)
+#: family name -> "module:Class" (imported lazily); a new built-in family is its module and one line here
+#: (its class declares its examples: the generic tests iterate this registry, see tests/registry.py)
 BUILTIN: dict[str, str] = {
     "cat-mouse": "gamedb.games.two_tokens.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",
@@ -162,8 +163,15 @@ def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
 
 
 def game_from_parameters(name: str, parameters: dict[str, Any], allowed: Collection[str] = ()) -> Game:
-    """Rebuild a stored game from its family and stored parameters (see :func:`stored_family`)."""
-    return stored_family(name, allowed).from_parameters(parameters)
+    """Rebuild a stored game from its family and stored parameters (see :func:`stored_family`).
+
+    The parameters are data: a JSON option given as text (which could name a path) is refused
+    (:func:`~gamedb.games.json_option.stored_parameters`)."""
+    from .json_option import stored_parameters
+
+    cls = stored_family(name, allowed)
+    with stored_parameters():
+        return cls.from_parameters(parameters)
 
 
 __all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]

@@ -9,8 +9,8 @@ and the text form (:meth:`format`); it knows nothing about any family.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from ..errors import InputError
@@ -110,12 +110,37 @@ class Expanded(NamedTuple):
     moves: list[tuple[str, int]]
 
 
+@dataclass(frozen=True)
+class Examples:
+    """What a family shows the generic tests (tests/registry.py runs every suite on every family's examples).
+
+    ``options``: small options (the game solves in well under a second);
+    ``positions``: position texts worth asking about beyond the start and
+    its moves; ``bad_positions``: texts a user will mistype, each with a
+    phrase of the one-line error ``gamedb query`` must give (exit 2);
+    ``command_line``: the options of the example in ``gamedb solve FAMILY
+    --help``, as a user types them (needed when the family has required
+    options; a test runs every help's example as written).
+    """
+
+    options: Mapping[str, Any] = field(default_factory=dict)
+    positions: Sequence[str] = ()
+    bad_positions: Sequence[tuple[str, str]] = ()
+    command_line: str = ""
+
+
 class Game(ABC):
     """Rules of one game, with fixed parameters.
 
     Subclasses set the class attributes and implement the abstract methods.
     ``moves`` must return the legal moves in a fixed order with unique
     labels; a position with a primitive value has no moves.
+
+    One object may answer several threads at once (a shared
+    :class:`~gamedb.api.Database`, ``gamedb serve``): ``parse``, ``format``,
+    ``encode``, ``decode`` and ``moves`` must not change shared state, or
+    only in ways that are safe when threads interleave (a cache that is
+    replaced, never iterated while another thread may add to it).
     """
 
     #: family name used on the command line (``cat-mouse``)
@@ -132,6 +157,8 @@ class Game(ABC):
     rules_version: ClassVar[int] = 1
     #: what the family provides beyond the required rules (see :class:`Capabilities`)
     capabilities: ClassVar[Capabilities] = Capabilities()
+    #: small options and positions the generic tests run the family on (see :class:`Examples`)
+    examples: ClassVar[Examples] = Examples()
 
     players: tuple[str, str] = ("first", "second")
 
@@ -158,6 +185,10 @@ class Game(ABC):
     @abstractmethod
     def start(self) -> State:
         """The start position."""
+
+    def play_start(self) -> State:
+        """Where ``gamedb play`` starts when no position is given: :meth:`start` unless the family says otherwise."""
+        return self.start()
 
     def starts(self) -> Iterable[State]:
         """Every position enumeration starts from: :meth:`start`, and for a

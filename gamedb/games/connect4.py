@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, PositionError
 from ..values import LOSE, TIE
-from .base import Capabilities, Estimate, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Estimate, Examples, Game, Param, bounded_int, require_int, short_number
 
 #: (X stones, every stone) as bitboards, one bit per cell
 Board = tuple[int, int]
@@ -45,6 +45,11 @@ _SEPARATORS = re.compile(r"[,\s]+")
 
 
 class Connect4(Game):
+    examples = Examples(
+        options={"width": 3, "height": 3, "connect": 3},
+        positions=["2213"],
+        bad_positions=[("4", "there is no column 4"), ("1111", "column 1 is full"), ("a", "is not a column number")],
+    )
     capabilities = Capabilities(tiers=True, array_rules=True)
     family = "connect4"
     summary = "Connect-Four on a small board (gravity; X moves first; a line of --connect wins)"
@@ -261,10 +266,14 @@ class Connect4(Game):
             if found is None:
                 return None
             seq = tuple(found)
-        layer = self._layers.get(stones)
+        # threads may format boards at once (a shared Database): the memory is replaced, never iterated,
+        # and a sequence found by two threads is the same sequence
+        layers = self._layers
+        layer = layers.get(stones)
         if layer is None:
-            self._layers = {k: v for k, v in self._layers.items() if k == stones - 1}
-            layer = self._layers[stones] = {}
+            layer = {}
+            below = layers.get(stones - 1)
+            self._layers = {stones: layer} if below is None else {stones - 1: below, stones: layer}
         if len(layer) < _REMEMBER:
             layer[self.encode(state)] = seq
         return list(seq)

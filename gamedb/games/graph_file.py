@@ -48,7 +48,7 @@ from typing import Any, NoReturn
 
 from ..errors import GraphError, InputError, PositionError
 from ..values import LOSE, TIE, WIN
-from .base import Game, Param
+from .base import Examples, Game, Param
 from .json_option import load_json_option
 
 TERMINAL_VALUES = (WIN, LOSE, TIE)
@@ -67,10 +67,23 @@ class GraphFileError(GraphError):
         super().__init__(f"{prefix}{path}: {problem}")
 
 
+#: a game file of four positions with a cycle, a tie and a loss (the family's example, inline JSON)
+EXAMPLE_FILE = (
+    '{"start": "a", "positions": {"a": {"player": "first", "moves": ["b", "c"]}, "b": {"player": "second", "moves": ["a", "d"]}, '
+    '"c": {"player": "second", "value": "tie"}, "d": {"player": "first", "value": "lose"}}}'
+)
+
+
 class GraphGame(Game):
     family = "graph"
     summary = "Any finite game given as a JSON file of positions, moves and end values (--file)"
     position_syntax = "the position's name as written in the file (e.g. 3L)"
+    examples = Examples(
+        options={"file": EXAMPLE_FILE},
+        positions=["b"],
+        bad_positions=[("nowhere", "unknown position 'nowhere'")],
+        command_line="--file examples/graphs/tug-of-war.json",
+    )
     params = (
         Param(
             "file",

@@ -1,8 +1,17 @@
-"""Options that take JSON either inline or as a file path (``--graph``, ``--grid``)."""
+"""Options that take JSON either inline or as a file path (``--graph``, ``--grid``).
+
+A path is the user's word on the command line only. Parameters that come
+from a database file are data: a stored graph is the graph itself, and
+while a stored game's rules are rebuilt (:func:`stored_parameters`) a text
+value is refused without opening, or even looking up, anything it names.
+"""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +22,38 @@ from ..safe_text import shown
 MAX_JSON_BYTES = 64 << 20
 
 
+#: set while a game is rebuilt from a stored row: JSON options then take only the data itself
+_FROM_STORED_ROW: ContextVar[bool] = ContextVar("gamedb_from_stored_row", default=False)
+
+
+@contextmanager
+def stored_parameters() -> Iterator[None]:
+    """Within: the parameters being read came from a database file, so :func:`load_json_option`
+    takes only already-parsed JSON (a list, an object) and refuses text, which could name a path."""
+    token = _FROM_STORED_ROW.set(True)
+    try:
+        yield
+    finally:
+        _FROM_STORED_ROW.reset(token)
+
+
+class StoredPathRefused(GraphError):
+    """A stored parameter is text where gamedb stores the data itself: never opened."""
+
+
 def load_json_option(value: Any, option: str) -> Any:
     """Parse ``value`` as inline JSON, or read it from the file it names.
 
     Already-parsed values (lists, dicts from Python callers) pass through.
+    Within :func:`stored_parameters` only those do: text is refused.
     """
     if not isinstance(value, str):
         return value
+    if _FROM_STORED_ROW.get():
+        raise StoredPathRefused(
+            f"parameter {option!r} is the text {shown(value, 40)}, not the {option} itself "
+            "(gamedb stores the data, and opens no file that a database names)"
+        )
     text = value.strip()
     if not text:
         raise GraphError(f"--{option} is empty")

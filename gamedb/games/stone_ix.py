@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from ..errors import LARGER_MAX, BeyondSolvedRange, PositionError
 from ..values import LOSE, WIN
-from .base import Capabilities, Game, Param, bounded_int, require_int, short_number
+from .base import Capabilities, Examples, Game, Param, bounded_int, require_int, short_number
 
 ALICE, BOB = 0, 1
 _NAMES = ("alice", "bob")
@@ -52,6 +52,11 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
+    examples = Examples(
+        options={"max": 3},
+        positions=["5,1,2,4,3"],
+        bad_positions=[("", "no stones"), ("1,-2,3", "not negative")],
+    )
     capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"

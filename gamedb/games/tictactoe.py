@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import PositionError
 from ..values import LOSE, TIE
-from .base import Capabilities, Game
+from .base import Capabilities, Examples, Game
 
 if TYPE_CHECKING:
     from .tictactoe_arrays import TicTacToeArrays
@@ -47,6 +47,11 @@ class TicTacToe(Game):
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
+    examples = Examples(
+        options={},
+        positions=["X...O....", "XX.OO...."],
+        bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")],
+    )
     players = ("X", "O")
 
     def start(self) -> Board:

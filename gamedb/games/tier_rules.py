@@ -12,8 +12,9 @@ solves and the values of the tiers its moves reach.
 :meth:`Game.array_rules <gamedb.games.base.Game.array_rules>`: its rules on
 numpy arrays of codes (children of a whole array of positions, end of game,
 texts, move labels, tiers). They must agree exactly with the per-position
-rules (same moves in the same order, same codes and texts); a family's
-tests compare the two. A family with tiers but without array rules is
+rules (same moves in the same order, same codes and texts);
+tests/test_conformance.py compares the two, and the values the tier solver
+stores from them, for every registered family that has them. A family with tiers but without array rules is
 expanded one position at a time (:class:`PositionRules`).
 
 A family whose text is the smallest move sequence reaching the position

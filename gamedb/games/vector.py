@@ -6,7 +6,8 @@ The solvers then expand a page (SQL engine) or the whole game (memory
 engine) with a few numpy operations instead of one Python call per position.
 It must agree exactly with the family's per-position rules (``expand``):
 same players, primitive values, moves in the same order, same text and
-labels; a family's tests compare the two.
+labels; tests/test_conformance.py compares the two (children along random
+playouts, and every stored value) for every registered family that has them.
 
 numpy is imported only by the modules that use this path.
 """

@@ -8,7 +8,10 @@ values. Only the tier being solved and the tiers its moves reach are read
 back (memory-mapped), so memory follows the largest tiers, not the game.
 The folder sits beside a SQLite file (``FILE.tiers-TAG``, from the game's name and rules) or in the
 temporary folder for a server, survives a killed solve (the resumed solve
-picks it up) and is deleted when the game is solved.
+picks it up) and is deleted when the game is solved. On a full disk
+(:mod:`gamedb.store.disk_full`) the tier solver removes it while the tiers
+are being enumerated (that work never resumes) and keeps it once tiers are
+solved, saying so.
 
 **Writing.** A solved tier's position rows go in code order through
 :func:`~gamedb.store.bulk.copy_columns` (a hundred rows per ``INSERT`` on
@@ -32,10 +35,14 @@ remoteness index itself before its levels.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
 import shutil
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +55,7 @@ from ..progress import Progress
 from ..store.bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, rows_before_load
 from ..store.catalog import save_progress
 from ..store.database import sqlite_file
+from ..store.disk_full import is_disk_full
 from ..store.rows import columns_except
 from ..store.schema import position
 
@@ -84,7 +92,9 @@ class TierFolder:
 
     def write_manifest(self, data: dict[str, Any]) -> None:
         tmp = self.path / "manifest.json.tmp"
-        tmp.write_text(json.dumps(data))
+        text = json.dumps(data)
+        with _full_disk_said(tmp, len(text)):
+            tmp.write_text(text)
         tmp.replace(self.path / "manifest.json")
 
     def reset(self) -> None:
@@ -99,7 +109,8 @@ class TierFolder:
         """Save atomically (a killed solve never leaves half a file under the final name)."""
         final = self.path / f"{kind}-{tier}.npy"
         tmp = self.path / f"{kind}-{tier}.tmp.npy"
-        np.save(tmp, array)
+        with _full_disk_said(tmp, array.nbytes):
+            np.save(tmp, array)
         tmp.replace(final)
 
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
@@ -125,6 +136,19 @@ class TierFolder:
 
     def has(self, kind: str, tier: int) -> bool:
         return (self.path / f"{kind}-{tier}.npy").exists()
+
+
+@contextmanager
+def _full_disk_said(path: Path, size: int) -> Iterator[None]:
+    """Write ``size`` bytes to ``path``; a short write is removed, and one on a full disk raised as ENOSPC
+    (numpy reports ``N requested and M written`` without an errno)."""
+    try:
+        yield
+    except OSError as exc:
+        path.unlink(missing_ok=True)
+        if exc.errno is None and is_disk_full(exc, path.parent, size):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path)) from None
+        raise
 
 
 def write_positions(

@@ -44,6 +44,7 @@ from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
 from ..store import catalog
+from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
 from ..store.schema import position
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
@@ -98,17 +99,40 @@ class TierSolver:
             folder.reset()
             try:
                 counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
+                folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
             except TooLarge:
                 folder.remove()
                 raise
-            folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
+            except OSError as exc:
+                if not is_disk_full(exc):
+                    raise
+                written = folder_bytes(folder.path)
+                folder.remove()  # an enumeration that stopped is never resumed (no manifest): its files would only fill the disk
+                raise DiskFull(
+                    f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
+                    f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
+                    "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
+                ) from None
             state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
             with db.begin() as conn:
                 record = job.begin(conn)
                 conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
                 catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
         assert job.record is not None  # stored before the tiers were enumerated, or just now
-        return Solved(*solve_tiers(db, job.record, rules, folder, state, progress=job.progress))
+        try:
+            return Solved(*solve_tiers(db, job.record, rules, folder, state, progress=job.progress))
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
+            what = (
+                f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
+                else f"writing the positions of {job.name} into the database (what was committed before is kept)"
+            )
+            raise DiskFull(
+                f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
+                "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
+                "or delete the folder to give its space back"
+            ) from None
 
 
 def rules_of(game: Game) -> TierArrayRules:

@@ -5,7 +5,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -79,7 +82,29 @@ def stored_name(conn: sa.Connection, name: str) -> str:
 
 def all_games(conn: sa.Connection) -> list[GameRecord]:
     """Every stored game by name; a damaged one as a record with its ``problem`` (status ``damaged``)."""
-    return [record_or_damaged(row._mapping) for row in conn.execute(_ALL_GAMES)]
+    with _undecodable_text_kept(conn):
+        return [record_or_damaged(row._mapping) for row in conn.execute(_ALL_GAMES)]
+
+
+#: SQLite text that is not UTF-8, read as a str whose bad bytes are lone surrogates (checked_game_row says so)
+_SURROGATE_ESCAPE = functools.partial(bytes.decode, encoding="utf-8", errors="surrogateescape")
+
+
+@contextmanager
+def _undecodable_text_kept(conn: sa.Connection) -> Iterator[None]:
+    """Within: a SQLite text value that is not UTF-8 (a crafted game name) reads as text with its bad
+    bytes kept, not as an error that would fail the whole listing. Only around reads of the small
+    ``game`` table: a Python decoder on every text value would double the cost of reading positions."""
+    if conn.dialect.name != "sqlite":  # a PostgreSQL text column holds only valid text
+        yield
+        return
+    raw = conn.connection.driver_connection
+    saved = raw.text_factory  # type: ignore[union-attr]
+    raw.text_factory = _SURROGATE_ESCAPE  # type: ignore[union-attr]
+    try:
+        yield
+    finally:
+        raw.text_factory = saved  # type: ignore[union-attr]
 
 
 def game_key(game: Game) -> str:

@@ -25,8 +25,22 @@ class DamagedGame(VerifyError):
     A :class:`~gamedb.errors.VerifyError`: to ``verify`` it is one more stored value the rules do not give."""
 
 
+def is_utf8(text: str) -> bool:
+    """False for text read with its bad bytes kept as lone surrogates (``errors="surrogateescape"``)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def readable(text: str) -> str:
+    """Text that may hold bad bytes as lone surrogates, with them written as ``\\xff``: printable, encodable."""
+    return text if is_utf8(text) else text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def damaged(name: Any, problem: str) -> DamagedGame:
-    return DamagedGame(f"game {shown(name)} is damaged in this file: {problem}")
+    return DamagedGame(f"game {shown(readable(name) if isinstance(name, str) else name)} is damaged in this file: {problem}")
 
 
 def _json_object(value: Any, column: str, *, nullable: bool) -> dict[str, Any] | None:
@@ -96,6 +110,37 @@ def _periodicity(info: dict[str, Any] | None) -> None:
     _text(data.get("reason"), "info.periodicity.reason", nullable=True)
 
 
+def _info(info: dict[str, Any] | None) -> None:
+    """What a solve noted about the game: the heap solver's period and how far sums were searched, compact's time."""
+    if info is None:
+        return
+    _periodicity(info)
+    if "remoteness_searched_to" in info:  # heap games (files solved before the sum search have none: 0)
+        _integer(info["remoteness_searched_to"], "info.remoteness_searched_to", least=0)
+    _text(info.get("compacted_at"), "info.compacted_at", nullable=True)
+
+
+def checked_heap_info(name: str, info: dict[str, Any] | None, max_heap: int, max_take: int) -> None:
+    """The heap solver's notes against the rules the stored parameters give (heaps 0..``max_heap`` stored,
+    moves take at most ``max_take``): a period read beyond the stored heaps, or one whose proof
+    needs heaps that were never computed, would send a query to a row that is not there."""
+    from ..solvers.heaps.periodicity import proof_end
+
+    data = (info or {}).get("periodicity")
+    if not data:
+        return
+    checked_to = data["checked_to"]
+    if checked_to > max_heap:
+        raise damaged(name, f"info.periodicity.checked_to is {checked_to}, beyond the stored heaps 0..{max_heap}")
+    if data["max_take"] != max_take:
+        raise damaged(name, f"info.periodicity.max_take is {data['max_take']}, the rules take at most {max_take}")
+    if data["proven"] and proof_end(data["preperiod"], data["period"], max_take) > checked_to:
+        raise damaged(
+            name,
+            f"info.periodicity claims period {data['period']} from {data['preperiod']}, which heaps 0..{checked_to} cannot prove",
+        )
+
+
 def _progress(progress: dict[str, Any] | None) -> None:
     """Where an unfinished solve stopped: a phase name and level numbers."""
     if progress is None:
@@ -112,7 +157,8 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
     try:
         out = dict(data)
         _integer(data.get("id"), "id")
-        _text(name, "name")
+        if not is_utf8(_text(name, "name") or ""):  # read with its bad bytes kept (catalog.all_games)
+            raise ValueError("its name is not valid UTF-8")
         _text(data.get("family"), "family")
         out["parameters"] = _json_object(data.get("parameters"), "parameters", nullable=False)
         out["info"] = _json_object(data.get("info"), "info", nullable=True)
@@ -133,7 +179,7 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
             _text(data.get(column), column, nullable=True)
         for column in ("enumerate_seconds", "solve_seconds"):
             out[column] = _seconds(data.get(column), column)
-        _periodicity(out["info"])
+        _info(out["info"])
         _progress(out["progress"])
     except ValueError as exc:
         raise damaged(name, str(exc)) from None
@@ -220,6 +266,12 @@ def _draws_only(columns: dict[str, tuple[Any, ...]]) -> bool:
     if results is None:
         return True
     return all(result == "draw" for result, remoteness in zip(results, columns["remoteness"], strict=True) if remoteness is None)
+
+
+def counted_positions(game_name: str, stored: int | None, counted: int) -> None:
+    """A solved game's row says how many positions it has; rows deleted from (or added to) the file show here."""
+    if stored is not None and counted != stored:
+        raise damaged(game_name, f"{counted:,} positions are stored, the game row says {stored:,}")
 
 
 def missing_child(game_name: str, text: str, label: str) -> DamagedGame:

@@ -221,9 +221,14 @@ def open_engine(
         check_file(path, os.fspath(db))  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)
+            # the URL names no file, so SQLAlchemy would pick the pool of an in-memory database
+            # (SingletonThreadPool: one connection per thread, five at most, the others closed under
+            # the threads using them); a file's pool instead, as for a writable file: each thread
+            # checks out a connection of its own (Database is shared by serve's threads)
             engine = sa.create_engine(
                 "sqlite://",
                 creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
+                poolclass=sa.pool.QueuePool,
             )
         else:
             engine = sa.create_engine(url)

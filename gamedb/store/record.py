@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import GamedbError
 from ..safe_text import shown
-from .damage import DamagedGame, checked_game_row, damaged
+from .damage import DamagedGame, checked_game_row, damaged, readable
 from .status import DAMAGED, SOLVED
 
 if TYPE_CHECKING:
@@ -96,8 +96,11 @@ class GameRecord:
         return stored_family(self.family, game_classes)
 
     def _from_parameters(self, cls: type[Game]) -> Game:
+        from ..games.json_option import stored_parameters
+
         try:
-            return cls.from_parameters(self.parameters)
+            with stored_parameters():  # data from the file: never a path to open
+                return cls.from_parameters(self.parameters)
         except Exception as exc:  # the family's own check of parameters that came from a file, whatever it raises
             raise damaged(self.name, f"its parameters do not make a {shown(self.family)} game: {exc}") from None
 
@@ -145,7 +148,7 @@ def record_or_damaged(data: Mapping[Any, Any]) -> GameRecord:
         name, family = data.get("name"), data.get("family")
         return GameRecord(
             id=data.get("id"),  # type: ignore[arg-type]  # whatever the file holds; only shown
-            name=name if isinstance(name, str) else str(name),
+            name=readable(name) if isinstance(name, str) else str(name),  # shown, never looked up
             family=family if isinstance(family, str) else str(family),
             parameters={}, rules_version=0, impartial=False, status=DAMAGED, start_code=0, start_position="",
             positions=None, moves=None, created_at="", solved_at=None, enumerate_seconds=None, solve_seconds=None,

@@ -8,11 +8,16 @@ Starlette and uvicorn come with the ``web`` extra (``pip install 'gamedb[web]'``
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import signal
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from ..errors import GamedbError
+from ..errors import GamedbError, InputError
+from .connections import ACCEPT_BURST
 
 INSTALL_HINT = "pip install 'gamedb[web]'"
 
@@ -30,18 +35,24 @@ def require_web_extra() -> None:
         raise MissingExtra(f"gamedb serve needs the web extra ({exc.name} is missing): {INSTALL_HINT}") from None
 
 
+#: seconds a stop (Ctrl+C, SIGTERM) waits for answers in progress before cancelling them
+STOP_WAIT = 5
+
+
 def listen(host: str, port: int) -> socket.socket:
     """A listening TCP socket on ``host``:``port`` (0: any free port), or a one-line error."""
+    if not 0 <= port <= 65535:
+        raise InputError(f"cannot listen on port {port}: a port is 0 to 65535 (0: any free port)")
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    except socket.gaierror as exc:
-        raise GamedbError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    except (socket.gaierror, UnicodeError) as exc:
+        raise GamedbError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
     family, kind, proto, _, address = infos[0]
     sock = socket.socket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
-        sock.listen(128)
+        sock.listen(ACCEPT_BURST)
     except OSError as exc:
         sock.close()
         raise GamedbError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
@@ -72,28 +83,75 @@ def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     open_browser: bool = False,
+    allow_hosts: Sequence[str] = (),
+    max_connections: int | None = None,
+    header_timeout: float | None = None,
     announce: Callable[[str], None] = lambda line: None,
 ) -> None:
     """Serve the games of ``db`` (a SQLite path, opened read-only, or a URL) until interrupted.
 
     ``announce`` receives one line with the address once the server listens.
+    Requests must name the server in their ``Host`` header (or a name of
+    ``allow_hosts``; see :mod:`.hardening`); at most ``max_connections``
+    connections are open and each must send a request's headers within
+    ``header_timeout`` seconds (see :mod:`.connections`). Ctrl+C or SIGTERM
+    stops it, waiting :data:`STOP_WAIT` seconds at most for answers in progress.
     """
     require_web_extra()
     import uvicorn
 
-    from .app import create_app
+    from .app import CSP, create_app
+    from .connections import HEADER_TIMEOUT, MAX_CONNECTIONS, ConnectionGuard, protocol_class
+    from .hardening import Hardened, HostRule, hardening_headers
 
     web_app = create_app(db)  # opens the database first: a missing file is reported before listening
+    guard = ConnectionGuard.for_this_process(max_connections or MAX_CONNECTIONS, header_timeout or HEADER_TIMEOUT)
     sock = listen(host, port)
     url = page_url(sock)
+    rule = HostRule.bound(sock.getsockname()[0], sock.getsockname()[1], allow_hosts)
     count = len(web_app.state.database.games())
     announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
     if open_browser:
         threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
-    config = uvicorn.Config(web_app, log_level="warning", access_log=False, lifespan="off")
+    config = uvicorn.Config(
+        Hardened(web_app, rule, hardening_headers(CSP)),
+        http=protocol_class(guard),
+        loop="asyncio",
+        log_level="warning",
+        access_log=False,
+        lifespan="off",
+        backlog=ACCEPT_BURST,  # asyncio listens again with it
+        timeout_graceful_shutdown=STOP_WAIT,
+    )
+    server = uvicorn.Server(config)
+
+    async def run() -> None:
+        asyncio.get_running_loop().set_exception_handler(guard.loop_exception)  # a failed accept is counted, not a traceback
+        await server.serve(sockets=[sock])
+
+    # uvicorn stops on Ctrl+C or SIGTERM, then raises the signal again with the handler found before it
+    # started: Ctrl+C's KeyboardInterrupt, and for SIGTERM the same here, so that both end the same way
+    previous = _on_sigterm(_interrupt)
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    uvicorn_log.addFilter(guard)
     try:
-        uvicorn.Server(config).run(sockets=[sock])
-    except KeyboardInterrupt:  # uvicorn shuts down on Ctrl+C, then raises it again: stopping is the normal end
+        asyncio.run(run())
+    except KeyboardInterrupt:  # stopping is the normal end
         pass
     finally:
+        _on_sigterm(signal.SIG_DFL if previous is None else previous)
+        uvicorn_log.removeFilter(guard)
+        guard.report("since the last count, until the server stopped")
         sock.close()
+        web_app.state.database.close()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _on_sigterm(handler: Any) -> Any:
+    """Set SIGTERM's handler (in the main thread only: elsewhere Python cannot); the one it had."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, handler)

@@ -27,13 +27,19 @@ from starlette.staticfiles import StaticFiles
 from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
+from ..store.damage import DamagedGame
 from ..store.database import describe, without_budget
 from ..store.file_check import read_budget
 from ..store.record import GameRecord
+from ..store.status import DAMAGED
 
 STATIC = Path(__file__).with_name("static")
-#: the page loads only its own files: no script, style or font from elsewhere
-CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'self'"
+#: the page loads only its own files: no script, style or font from elsewhere, and no other site frames it
+#: (every answer of `gamedb serve` carries it: hardening.Hardened)
+CSP = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 
 def error_response(exc: Exception) -> JSONResponse | None:
@@ -87,10 +93,14 @@ class Explorer:
             return cached[1]
         summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
         if record.solved:
-            with self.database.engine.connect() as conn, without_budget(conn):  # a scan of the game: as long as it is large
-                data = stats(conn, record)
-            summary["results"] = data["results"]
-            summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
+            try:
+                with self.database.engine.connect() as conn, without_budget(conn):  # a scan of the game: as long as it is large
+                    data = stats(conn, record)
+            except DamagedGame as exc:  # listed as damaged, as `gamedb list` shows it; the other games still list
+                summary.update(status=DAMAGED, problem=str(exc))
+            else:
+                summary["results"] = data["results"]
+                summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
         self._summaries[record.name] = (key, summary)
         return summary
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from gamedb.errors import InputError, PositionError
-from gamedb.games.base import Capabilities, Game, Param
+from gamedb.games.base import Capabilities, Examples, Game, Param
 from gamedb.games.tier_rules import TierArrayRules
 from gamedb.games.vector import LOSE, UNDECIDED, Expansion, ranks_within
 
@@ -33,6 +33,12 @@ class TakeAway(Game):
         Param("max_take", int, "Most matches one move may take.", default=3),
     )
     players = ("alice", "bob")
+    #: small options and positions gamedb's generic tests (and yours) run the family on
+    examples = Examples(
+        options={"matches": 12, "max_take": 3},
+        positions=["matches=5,turn=bob"],
+        bad_positions=[("matches=x", "bad take-away position")],
+    )
     #: tiers (the matches taken) and array rules: solved by the tier solver
     capabilities = Capabilities(tiers=True, array_rules=True)
 

@@ -161,6 +161,17 @@ class HeapGame(Game):
         heaps = tuple(state)
         return _label(index, parts), heaps[:index] + parts + heaps[index + 1 :]
 
+    @property
+    def plain_texts(self) -> bool:
+        """Whether positions and move labels are this class's own (heaps joined by spaces, ``I:REST``): the
+        listing of a sum's moves then writes them from the heaps' texts (:func:`gamedb.solvers.heaps.sum_moves.all_moves`)."""
+        cls = type(self)
+        return cls.option_move is HeapGame.option_move and cls.format is HeapGame.format and cls.heaps is HeapGame.heaps
+
+    def option_texts(self, state: State, index: int, options: Sequence[Option]) -> list[tuple[str, str]]:
+        """(label, text of the position left) of each option played on component ``index``."""
+        return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
+
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
         """Label of an option as a move from the stored position of one heap of ``n``
         (the label :meth:`option_move` gives; a family overriding one overrides both)."""
@@ -199,6 +210,24 @@ class HeapGame(Game):
 
     def start(self) -> State:
         return self.heap_state(self.max_heap)
+
+    #: the heaps ``gamedb play`` starts from (each at most --max): the classic small Nim opening
+    PLAY_HEAPS: ClassVar[tuple[int, ...]] = (3, 4, 5)
+
+    def play_start(self) -> State:
+        """Heaps 3 4 5 (each at most --max), not :meth:`start`.
+
+        The start of a heap game is its largest stored component (one heap of
+        --max, 100 for Nim by default): the end of the solved range, not an
+        opening. As a game it is either trivial (Nim: take the whole heap) or
+        has a move list as long as the heap; a sum of three small heaps is a
+        real game with a dozen moves.
+        """
+        return self.sum_state([min(n, self.max_heap) for n in self.PLAY_HEAPS])
+
+    def sum_state(self, sizes: Sequence[int]) -> State:
+        """The position made of components of these sizes, in this order."""
+        return tuple(n for n in sizes if n)
 
     def moves(self, state: State) -> list[tuple[str, State]]:
         return [(label, child) for label, child, _, _, _ in self.sum_moves(state)]

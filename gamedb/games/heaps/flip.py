@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ...errors import PositionError
+from ..base import Examples
 from . import HeapGame, max_param, octal_rules
 
 
@@ -24,6 +25,11 @@ class Flip(HeapGame):
     family = "flip"
     summary = "The flip game: turn ++ into -- (octal game 0.07 on the + runs); any +/- string answered"
     position_syntax = "a string of + and - (e.g. ++--+++); moves are the index (from 0) of the first + flipped"
+    examples = Examples(
+        options={"max": 12},
+        positions=["++--+++", "+--+"],
+        bad_positions=[("++x", "'x' is not + or -")],
+    )
     params = (
         max_param(
             100,
@@ -44,6 +50,9 @@ class Flip(HeapGame):
 
     def heap_state(self, n: int) -> str:
         return "+" * n if n else "-"
+
+    def sum_state(self, sizes: Sequence[int]) -> str:
+        return "-".join("+" * n for n in sizes if n) or "-"
 
     def heap_degree(self, n: int) -> int:
         return max(n - 1, 0)

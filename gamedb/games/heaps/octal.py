@@ -19,7 +19,7 @@ import re
 from typing import Any
 
 from ...errors import InputError
-from ..base import Param
+from ..base import Examples, Param
 from . import HeapGame, max_param, octal_rules
 
 _CODE = re.compile(r"^\s*(\d*)\.(\d*)\s*$")
@@ -28,6 +28,12 @@ _CODE = re.compile(r"^\s*(\d*)\.(\d*)\s*$")
 class Octal(HeapGame):
     family = "octal"
     summary = "Octal games by code (0.07 flip game, 0.77 Kayles, 0.137 Dawson's chess, 4.07, ...); periods proven"
+    examples = Examples(
+        options={"code": "0.15", "max": 30},
+        positions=["3 5 7", "1000000007"],
+        bad_positions=[("x", "is not a heap size")],
+        command_line="--code 0.77",
+    )
     params = (
         Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True),
         max_param(1000),

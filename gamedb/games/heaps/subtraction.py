@@ -12,13 +12,19 @@ from __future__ import annotations
 from typing import Any
 
 from ...errors import InputError
-from ..base import Param, bounded_int, short_number
+from ..base import Examples, Param, bounded_int, short_number
 from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 
 
 class Subtraction(HeapGame):
     family = "subtraction"
     summary = "Subtraction games: remove a number of tokens from a set, e.g. --set 1,2,5; periods proven"
+    examples = Examples(
+        options={"set": "1,2,5", "max": 20},
+        positions=["4 9"],
+        bad_positions=[("4 x", "is not a heap size")],
+        command_line="--set 1,2,5",
+    )
     params = (
         Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True),
         max_param(1000),

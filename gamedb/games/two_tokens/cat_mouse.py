@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import GraphError, PositionError
 from ...safe_text import shown
 from ...values import LOSE, WIN
-from ..base import Capabilities, Estimate, Game, Param, TokenMoves, bounded_int, short_number
+from ..base import Capabilities, Estimate, Examples, Game, Param, TokenMoves, bounded_int, short_number
 from ..json_option import load_json_option
 from . import CAT, HOLE, MOUSE, State, TwoTokenCodes
 from . import reach as _reach
@@ -33,6 +33,12 @@ class CatMouse(TwoTokenCodes, Game):
     family = "cat-mouse"
     summary = "Cat and mouse on an undirected graph (LeetCode 913); draws by repetition"
     position_syntax = "mouse=M,cat=C,turn=mouse|cat  (e.g. mouse=1,cat=2,turn=mouse)"
+    examples = Examples(
+        options={"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]},
+        positions=[],
+        bad_positions=[("mouse=1,cat=0,turn=mouse", "never be in the hole"), ("mouse=9,cat=2,turn=mouse", "not in the graph")],
+        command_line="--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
+    )
     params = (
         Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),
     )

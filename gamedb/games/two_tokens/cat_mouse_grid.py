@@ -64,7 +64,7 @@ from typing import Any
 
 from ...errors import GraphError, PositionError
 from ...values import LOSE, WIN
-from ..base import Estimate, Game, Param, bounded_int, require_int
+from ..base import Estimate, Examples, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
 from . import CAT, MOUSE, State, TwoTokenCodes, reach
 
@@ -86,6 +86,12 @@ class CatMouseGrid(TwoTokenCodes, Game):
     family = "cat-mouse-grid"
     summary = "Cat and mouse on a grid with walls and food, jumps up to a length (LeetCode 1728)"
     position_syntax = "mouse=rRcC,cat=rRcC,turn=mouse|cat  (0-based row R, column C; e.g. mouse=r2c0,cat=r1c1,turn=mouse)"
+    examples = Examples(
+        options={"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2},
+        positions=[],
+        bad_positions=[("mouse=r0c0,cat=r1c1", "turn= missing"), ("mouse=zz,cat=r1c1,turn=cat", "is not a cell")],
+        command_line='--grid \'["####F","#C...","M...."]\' --mouse-jump 2',
+    )
     params = (
         Param(
             "grid",

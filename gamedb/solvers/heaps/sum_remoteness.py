@@ -111,13 +111,20 @@ class SumSearch:
 
     def _options_of(self, n: int) -> dict[int, list[tuple[int, ...]]]:
         """Options of one heap of ``n``: value -> the live heaps each option leaves."""
-        found = self._options.get(n)
-        if found is None:
-            found = {}
-            for _, parts in self.game.heap_options(n):
-                value = 0
-                for p in parts:
-                    value ^= self.grundy[p]
-                found.setdefault(value, []).append(self.live(parts))
-            self._options[n] = found
-        return found
+        return options_by_value(self.game, self.grundy, self.degree, n, self._options)
+
+
+def options_by_value(
+    game: HeapGame, grundy: Sequence[int], degree: Sequence[int], n: int, known: dict[int, dict[int, list[tuple[int, ...]]]]
+) -> dict[int, list[tuple[int, ...]]]:
+    """Options of one heap of ``n``: value -> the live heaps (sorted) each option leaves, in move order; kept in ``known``."""
+    found = known.get(n)
+    if found is None:
+        found = {}
+        for _, parts in game.heap_options(n):
+            value = 0
+            for p in parts:
+                value ^= grundy[p]
+            found.setdefault(value, []).append(tuple(sorted(p for p in parts if degree[p])))
+        known[n] = found
+    return found

@@ -25,143 +25,26 @@ the lowest move order.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ...answers import Answer, MoveValue, impartial_players, set_delta_remoteness
-from ...errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
-from ...games.base import State
+from ...answers import Answer, impartial_players, set_delta_remoteness
+from ...errors import GamedbError
 from ...games.heaps import HeapGame
-from ...store.damage import DamagedGame, checked_position
+from ...store.damage import DamagedGame
 from ...store.record import GameRecord
-from ...store.rows import PositionRow, Reader
-from ...values import LOSE, WIN, move_sort_key
-from .periodicity import THEOREM, Periodicity, reduce
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from ...store.rows import Reader
+from ...values import LOSE, WIN
+from .component_values import ComponentValues
+from .periodicity import THEOREM, Periodicity
+from .sum_moves import all_moves, best_by_search, best_of, stored_best
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-#: a listed move with its sort key (best first for the mover, then move order)
-_Listed = tuple[tuple[tuple[int, int, int], int], MoveValue]
-
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
-#: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
-QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
-#: sum positions one answer looks at, at most, memoized or not (its children's searches included): a bound on the
-#: time of a sum of hundreds of heaps; ordinary sums look at about QUERY_SEARCH_BUDGET at most
-QUERY_SEARCH_VISITS = 20 * QUERY_SEARCH_BUDGET
-
-
-class ComponentValues:
-    """Values of single components: the stored heaps 0..N, and beyond N the proven period."""
-
-    def __init__(self, reader: Reader, record: GameRecord, game: HeapGame):
-        self.reader, self.record, self.game = reader, record, game
-        self.top = game.max_heap
-        info = (record.info or {}).get("periodicity")
-        self.periodicity = Periodicity.from_dict(info) if info else None
-        self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
-        self.loaded_upto = -1
-        #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
-        self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
-        self._search: SumSearch | None = None
-        #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
-        self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
-
-    def new_search(self) -> None:
-        """Start the remoteness search of sums afresh (its budget is per position answered)."""
-        self._search = None
-
-    # --- loading -------------------------------------------------------------
-    def check(self, sizes: Iterable[int]) -> None:
-        """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
-        for n in sizes:
-            if n > self.top and not (self.periodicity and self.periodicity.proven):
-                raise BeyondSolvedRange(self._beyond(n))
-
-    def need(self, sizes: Iterable[int]) -> None:
-        """Load the stored rows the given component sizes map to."""
-        sizes = set(sizes)
-        self.check(sizes)
-        codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
-        if codes:
-            self._add(self.reader.positions(self.record, codes, checked=False).values())
-
-    def need_upto(self, hi: int) -> None:
-        """Load every stored heap 0..min(hi, N)."""
-        hi = min(hi, self.top)
-        if hi > self.loaded_upto:
-            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
-            self.loaded_upto = hi
-
-    def _add(self, rows: Iterable[PositionRow]) -> None:
-        """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
-        for row in rows:
-            if row.grundy is None:
-                raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
-            checked_position(  # the columns a heap's answer reads
-                self.record.name, True, {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
-            )
-            self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
-
-    def _stored(self, n: int) -> int:
-        if n <= self.top:
-            return n
-        if self.periodicity is None:  # check() refuses such a component first
-            raise BeyondSolvedRange(self._beyond(n))
-        return reduce(n, self.periodicity)
-
-    # --- values ----------------------------------------------------------------
-    def grundy(self, n: int) -> int:
-        return self.rows[self._stored(n)][0]
-
-    def remoteness(self, n: int) -> int | None:
-        return self.rows[n][1] if n <= self.top else (0 if self.degree(n) == 0 else None)
-
-    def degree(self, n: int) -> int:
-        return self.rows[n][2] if n <= self.top else self.game.heap_degree(n)
-
-    def best_move(self, n: int) -> str | None:
-        """The stored best move of one heap of ``n`` (None beyond the stored heaps)."""
-        return self.rows[n][3] if n <= self.top else None
-
-    def sum_remoteness(self, live: list[int]) -> int | None:
-        """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
-        if not live:
-            return 0
-        if len(live) == 1:
-            return self.remoteness(live[0])
-        if max(live) > self.searched_to:
-            return None
-        if self._search is None:
-            self.need_upto(self.searched_to)
-            column = [self.rows[n] for n in range(self.searched_to + 1)]
-            self._search = SumSearch(
-                self.game, [r[0] for r in column], [r[2] for r in column], [r[1] for r in column], budget=QUERY_SEARCH_BUDGET,
-                max_visits=QUERY_SEARCH_VISITS, options=self._heap_options,
-            )
-        try:
-            return self._search.of(tuple(sorted(live)))
-        except SearchExhausted:
-            return None
-
-    def _beyond(self, n: int) -> str:
-        game, per = self.game, self.periodicity
-        what = f"{game.component_name} {n} is larger than --max {self.top} of game {self.record.name!r}"
-        if not game.theorem_applies:
-            why = f"the {THEOREM} does not apply to {game.rules_name}, so only components up to {self.top} are known"
-        elif per is None:
-            why = f"no period of {game.rules_name} is stored"
-        else:
-            why = f"the values of {game.rules_name} were not proven periodic within 0..{self.top}"
-            if per.candidate_period:
-                why += (
-                    f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod};"
-                    f" the proof needs --max {per.needs_max})"
-                )
-        return f"{what}, and {why}; {LARGER_MAX}"
 
 
 def probe_sum(values: ComponentValues, position: str | None = None, *, move_limit: int | None = MOVE_LIST_LIMIT) -> Answer:
@@ -180,12 +63,13 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
 
     listed, best = [], None
     if degree and (move_limit is None or degree <= move_limit):
-        listed = _all_moves(game, state, comps, live, total, values)
-        best = _stored_best(game, state, comps, live, total, values) or _best_of(listed, result)
+        listed = all_moves(game, state, comps, live, total, values)
+        best = stored_best(game, state, comps, live, total, values) or best_of(listed, result)
     elif degree:
-        best = _best_by_search(game, state, comps, live, total, values)
-    moves = [mv for _, mv in sorted(listed, key=lambda pair: pair[0])]
-    if best is not None:  # first, also where unknown remoteness leaves the sort undecided
+        best = best_by_search(game, state, comps, live, total, values)
+    listed.sort(key=itemgetter(0))
+    moves = [mv for _, mv in listed]
+    if best is not None and not (moves and moves[0] is best):  # first, also where unknown remoteness leaves the sort undecided
         moves = [best] + [mv for mv in moves if mv.move != best.move]
     set_delta_remoteness(moves)
     player, winner = impartial_players(result)
@@ -204,125 +88,6 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
         moves_complete=not degree or bool(listed),
         impartial=True,
     )
-
-
-def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tuple[int, ...], values: ComponentValues) -> int | None:
-    """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
-    others = [comps[j] for j in live if j != index]
-    return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
-
-
-def _all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
-    moves = list(game.sum_moves(state))
-    values.need(p for *_, parts in moves for p in parts)
-    listed: list[_Listed] = []
-    for order, (label, child, index, n, parts) in enumerate(moves):
-        value = total ^ values.grundy(n)
-        for p in parts:
-            value ^= values.grundy(p)
-        cresult = WIN if value else LOSE
-        crem = _child_remoteness(comps, live, index, parts, values)
-        listed.append(((move_sort_key(cresult, crem, order), order), MoveValue(label, game.format(child), cresult, crem, value)))
-    return listed
-
-
-def _best_of(listed: list[_Listed], result: str) -> MoveValue | None:
-    """The heap solver's best-move rule applied to a full move list."""
-    wanted = [(key[1], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
-    if not wanted:
-        return None
-    known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
-    if len(known) == len(wanted):
-        sign = 1 if result == WIN else -1
-        return min(known, key=lambda found: (sign * found[1], found[0]))[2]
-    return min(wanted, key=lambda pair: pair[0])[1]
-
-
-def _best_by_search(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
-    """The best move of a position with too many moves to list, found without listing them."""
-    stored = _stored_best(game, state, comps, live, total, values)
-    if stored is not None:
-        return stored
-    if not total:  # a loss with unknown remoteness: the first move
-        index = live[0]
-        idx, parts = next(iter(game.heap_options(comps[index])))
-        return _option_move(game, state, comps, live, total, index, idx, parts, values)
-    for index in live:
-        n = comps[index]
-        found = _first_option_with_value(game, n, total ^ values.grundy(n), values)
-        if found is not None:
-            return _option_move(game, state, comps, live, total, index, *found, values)
-    raise AssertionError("a position with a non-zero grundy value has a move to zero")
-
-
-def _stored_best(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
-    """With one live component, a stored heap: its stored best move, played on it in this position (else None).
-
-    The solver chose it knowing the remoteness of every sum its options
-    leave up to ``remoteness_searched_to``, which a query's smaller search
-    may not reach; the position's value is that heap's, so is its best move.
-    """
-    if len(live) != 1 or comps[live[0]] > values.top:
-        return None
-    index = live[0]
-    n = comps[index]
-    label = values.best_move(n)
-    for idx, parts in game.heap_options(n):
-        if game.heap_label(n, idx, parts) == label:
-            return _option_move(game, state, comps, live, total, index, idx, parts, values)
-    return None
-
-
-def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
-    """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
-
-    Beyond the stored heaps the period bounds the search: for splits ``a + b``
-    with ``a >= n0 + p`` the value repeats that of ``(a - p) + (b + p)``.
-    """
-    per = values.periodicity
-    for idx, rule in enumerate(game.rules):
-        rest = n - rule.take
-        if rule.parts == 0:
-            if rest == 0 and target == 0:
-                return idx, ()
-        elif rule.parts == 1:
-            if rest >= 1:
-                values.need([rest])
-                if values.grundy(rest) == target:
-                    return idx, (rest,)
-        elif rest >= 2:
-            amax = (rest - rule.unequal) // 2
-            if n > values.top:
-                if per is None or per.preperiod is None or per.period is None:  # check() refuses such a component first
-                    raise BeyondSolvedRange(values._beyond(n))
-                amax = min(amax, per.preperiod + per.period - 1)
-                values.need_upto(amax)
-                values.need(rest - a for a in range(1, amax + 1))
-            else:
-                values.need_upto(rest)
-            for a in range(1, amax + 1):
-                if values.grundy(a) ^ values.grundy(rest - a) == target:
-                    return idx, (a, rest - a)
-    return None
-
-
-def _option_move(
-    game: HeapGame, state: State, comps: list[int], live: list[int], total: int, index: int, idx: int, parts: tuple[int, ...], values: ComponentValues
-) -> MoveValue:
-    n = comps[index]
-    values.need(parts)
-    value = total ^ values.grundy(n)
-    for p in parts:
-        value ^= values.grundy(p)
-    crem = _child_remoteness(comps, live, index, parts, values)
-    return _move_value(game, state, index, idx, parts, WIN if value else LOSE, crem, value)
-
-
-def _move_value(
-    game: HeapGame, state: State, index: int, idx: int, parts: tuple[int, ...], cresult: str, crem: int | None, value: int
-) -> MoveValue:
-    label, child = game.option_move(state, index, idx, parts)
-    return MoveValue(label, game.format(child), cresult, crem, value)
 
 
 def stats_summary(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:

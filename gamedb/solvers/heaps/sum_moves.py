@@ -1,0 +1,185 @@
+"""The moves of a heap-game sum, each valued, and its best move (:func:`gamedb.solvers.heaps.sums.probe_sum` lists them).
+
+A move replaces one component by the heaps it leaves; its value is the sum's
+XOR with that component's value replaced, and its remoteness the remoteness
+of the sum left (searched, :mod:`gamedb.solvers.heaps.sum_remoteness`, through
+the component values' shared cache, :mod:`gamedb.solvers.heaps.shared_sums`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...answers import MoveValue
+from ...errors import BeyondSolvedRange
+from ...games.base import State
+from ...games.heaps import HeapGame
+from ...values import LOSE, WIN, move_rank, move_sort_key
+
+if TYPE_CHECKING:
+    from .component_values import ComponentValues
+
+#: a listed move with its sort key (best first for the mover, then move order)
+_Listed = tuple[tuple[int, int, int], MoveValue]
+
+def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tuple[int, ...], values: ComponentValues) -> int | None:
+    """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
+    others = [comps[j] for j in live if j != index]
+    return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
+
+
+def all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
+    """Every move in move order (:meth:`HeapGame.sum_moves`: component by component, each heap's options in rule order), valued."""
+    if type(game).sum_moves is not HeapGame.sum_moves:
+        return _all_moves_of_family(game, state, comps, live, total, values)
+    listed: list[_Listed] = []
+    # (this runs for every move of every answer: the calls it makes per move are few, and bound to local names)
+    append, remoteness_of, searched_to = listed.append, values.remoteness_of, values.searched_to
+    sum_of = values.sums().of
+    plain = game.plain_texts
+    shown = [str(n) for n in comps]
+    order = 0
+    for index, n in enumerate(comps):
+        options = values.options(n)
+        if not options:
+            continue
+        base = total ^ values.grundy(n)
+        others = tuple(sorted(comps[j] for j in live if j != index))  # the other live components
+        if plain:  # the label and the position left, from the texts of the heaps (HeapGame.option_move, format)
+            head, tail = " ".join(shown[:index]), " ".join(shown[index + 1 :])
+            before, after = (head + " " if head else ""), (" " + tail if tail else "")
+            gone, prefix = (head + after if head else tail or "0"), f"{index + 1}:"
+        else:
+            texts = game.option_texts(state, index, values.option_pairs(n))
+        for k, (_, _, parts_value, live_parts, label_rest, middle) in enumerate(options):
+            if plain:
+                label, text = prefix + label_rest, (before + middle + after if middle else gone)
+            else:
+                label, text = texts[k]
+            value = base ^ parts_value
+            heaps = tuple(sorted(others + live_parts)) if live_parts else others
+            crem = sum_of(heaps) if len(heaps) > 1 and heaps[-1] <= searched_to else remoteness_of(heaps)
+            cresult, (rank, sign) = (WIN, _TO_WIN) if value else (LOSE, _TO_LOSS)
+            append(((rank, sign * crem if crem is not None else 0, order), MoveValue(label, text, cresult, crem, value)))
+            order += 1
+    return listed
+
+
+def _all_moves_of_family(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
+    """:func:`_all_moves` of a family with moves of its own (flip: a run's two mirror flips leave the same heaps)."""
+    moves = list(game.sum_moves(state))
+    values.need(p for *_, parts in moves for p in parts)
+    listed: list[_Listed] = []
+    for order, (label, child, index, n, parts) in enumerate(moves):
+        value = total ^ values.grundy(n)
+        for p in parts:
+            value ^= values.grundy(p)
+        cresult = WIN if value else LOSE
+        crem = _child_remoteness(comps, live, index, parts, values)
+        listed.append((move_sort_key(cresult, crem, order), MoveValue(label, game.format(child), cresult, crem, value)))
+    return listed
+
+
+#: (rank, sign of the remoteness) of a move to a win, and to a loss, as :func:`~gamedb.values.move_sort_key` ranks them
+_TO_WIN, _TO_LOSS = move_rank(WIN, 1), move_rank(LOSE, 1)
+
+
+def best_of(listed: list[_Listed], result: str) -> MoveValue | None:
+    """The engine's best-move rule applied to a full move list."""
+    wanted = [(key[2], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
+    if not wanted:
+        return None
+    known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
+    if len(known) == len(wanted):
+        sign = 1 if result == WIN else -1
+        return min(known, key=lambda found: (sign * found[1], found[0]))[2]
+    return min(wanted, key=lambda pair: pair[0])[1]
+
+
+def best_by_search(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
+    """The best move of a position with too many moves to list, found without listing them."""
+    stored = stored_best(game, state, comps, live, total, values)
+    if stored is not None:
+        return stored
+    if not total:  # a loss with unknown remoteness: the first move
+        index = live[0]
+        idx, parts = next(iter(game.heap_options(comps[index])))
+        return _option_move(game, state, comps, live, total, index, idx, parts, values)
+    for index in live:
+        n = comps[index]
+        found = _first_option_with_value(game, n, total ^ values.grundy(n), values)
+        if found is not None:
+            return _option_move(game, state, comps, live, total, index, *found, values)
+    raise AssertionError("a position with a non-zero grundy value has a move to zero")
+
+
+def stored_best(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
+    """With one live component, a stored heap: its stored best move, played on it in this position (else None).
+
+    The solver chose it knowing the remoteness of every sum its options
+    leave up to ``remoteness_searched_to``, which a query's smaller search
+    may not reach; the position's value is that heap's, so is its best move.
+    """
+    if len(live) != 1 or comps[live[0]] > values.top:
+        return None
+    index = live[0]
+    n = comps[index]
+    label = values.best_move(n)
+    for idx, parts in game.heap_options(n):
+        if game.heap_label(n, idx, parts) == label:
+            return _option_move(game, state, comps, live, total, index, idx, parts, values)
+    return None
+
+
+def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
+    """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
+
+    Beyond the stored heaps the period bounds the search: for splits ``a + b``
+    with ``a >= n0 + p`` the value repeats that of ``(a - p) + (b + p)``.
+    """
+    per = values.periodicity
+    for idx, rule in enumerate(game.rules):
+        rest = n - rule.take
+        if rule.parts == 0:
+            if rest == 0 and target == 0:
+                return idx, ()
+        elif rule.parts == 1:
+            if rest >= 1:
+                values.need([rest])
+                if values.grundy(rest) == target:
+                    return idx, (rest,)
+        elif rest >= 2:
+            amax = (rest - rule.unequal) // 2
+            if n > values.top:
+                if per is None or per.preperiod is None or per.period is None:  # check() refuses such a component first
+                    raise BeyondSolvedRange(values._beyond(n))
+                amax = min(amax, per.preperiod + per.period - 1)
+                values.need_upto(amax)
+                values.need(rest - a for a in range(1, amax + 1))
+            else:
+                values.need_upto(rest)
+            for a in range(1, amax + 1):
+                if values.grundy(a) ^ values.grundy(rest - a) == target:
+                    return idx, (a, rest - a)
+    return None
+
+
+def _option_move(
+    game: HeapGame, state: State, comps: list[int], live: list[int], total: int, index: int, idx: int, parts: tuple[int, ...], values: ComponentValues
+) -> MoveValue:
+    n = comps[index]
+    values.need(parts)
+    value = total ^ values.grundy(n)
+    for p in parts:
+        value ^= values.grundy(p)
+    crem = _child_remoteness(comps, live, index, parts, values)
+    return _move_value(game, state, index, idx, parts, WIN if value else LOSE, crem, value)
+
+
+def _move_value(
+    game: HeapGame, state: State, index: int, idx: int, parts: tuple[int, ...], cresult: str, crem: int | None, value: int
+) -> MoveValue:
+    label, child = game.option_move(state, index, idx, parts)
+    return MoveValue(label, game.format(child), cresult, crem, value)
+
+

@@ -1,0 +1,170 @@
+"""What every answer of ``gamedb serve`` carries, and which requests it answers at all.
+
+**Host header.** A web page from anywhere can make the browser that shows it
+send requests to ``http://127.0.0.1:8000/`` -- and by *DNS rebinding* (a name
+of the attacker's that resolves to 127.0.0.1 a moment later) read the
+answers, as if they were its own. Such a request names the attacker's host
+in its ``Host`` header, so the server answers only requests whose ``Host``
+names what it listens on (:class:`HostRule`), and answers any other 400:
+
+- bound to a loopback address (``127.0.0.1``, ``::1``): that address or
+  ``localhost``, with the port it listens on;
+- bound to another address: that address, with the port;
+- bound to every address (``0.0.0.0``, ``::``): ``localhost``, this machine's
+  name (:func:`socket.gethostname`) or any IP address (an address typed in
+  the browser cannot be rebound), with the port;
+- and any name given with ``--allow-host`` (with any port, e.g. behind a
+  reverse proxy); ``--allow-host '*'`` accepts every ``Host``.
+
+**Headers.** Every answer says ``X-Content-Type-Options: nosniff`` (a
+browser takes a file for what its ``Content-Type`` says, nothing else), a
+``Content-Security-Policy`` (the page's own files only, and
+``frame-ancestors 'none'``: no other site may frame it), ``X-Frame-Options:
+DENY`` (the same, for older browsers) and ``Referrer-Policy: no-referrer``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import socket
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+def split_host(value: str) -> tuple[str, int | None] | None:
+    """``Host`` header text as (host in lower case, port or None); None if it is not ``name[:port]`` or ``[v6][:port]``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        host, rest = value[1:end], value[end + 1 :]
+        if _address(host) is None:
+            return None
+    else:
+        host, colon, port_text = value.partition(":")
+        rest = colon + port_text
+    if not rest:
+        return (host, None) if host else None
+    if not rest.startswith(":") or not rest[1:].isdigit() or len(rest) > 6:  # ":" and at most 5 digits
+        return None
+    return (host, int(rest[1:])) if host else None
+
+
+@dataclass(frozen=True)
+class HostRule:
+    """The ``Host`` values a server bound to ``address``:``port`` answers (see the module's docstring)."""
+
+    address: str
+    port: int
+    names: frozenset[str]  # accepted with the bound port
+    allowed: frozenset[str] = frozenset()  # --allow-host names, with any port
+    any_address: bool = False  # bound to every address: any IP address too
+
+    @classmethod
+    def bound(cls, address: str, port: int, allow: Sequence[str] = ()) -> HostRule:
+        address = address.lower()
+        ip = _address(address)
+        names = {address}
+        if ip is not None and ip.is_unspecified:
+            names = {"localhost", socket.gethostname().lower()}
+        elif ip is not None and ip.is_loopback:
+            names.add("localhost")
+        allowed = frozenset(name.strip().lower().removeprefix("[").removesuffix("]") for name in allow)
+        return cls(address, port, frozenset(names), allowed, ip is not None and ip.is_unspecified)
+
+    def accepts(self, header: str | None) -> bool:
+        if "*" in self.allowed:
+            return True
+        parsed = None if header is None else split_host(header)
+        if parsed is None:
+            return False
+        host, port = parsed
+        if host in self.allowed:
+            return True
+        if port != self.port and not (port is None and self.port == 80):
+            return False
+        return host in self.names or (self.any_address and _address(host) is not None)
+
+    def shown(self) -> str:
+        host = f"[{self.address}]" if ":" in self.address else self.address
+        return f"{host}:{self.port}"
+
+
+#: what every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)
+def hardening_headers(csp: str) -> list[tuple[str, str]]:
+    return [
+        ("X-Content-Type-Options", "nosniff"),
+        ("Content-Security-Policy", csp),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+
+
+class Hardened:
+    """ASGI middleware around the whole application: ``headers`` on every answer (its own, the
+    application's and the framework's 404 and 500), and a 400 for a ``Host`` that ``rule`` does not accept."""
+
+    def __init__(self, app: ASGIApp, rule: HostRule | None, headers: Sequence[tuple[str, str]]):
+        self.app = app
+        self.rule = rule
+        self.headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        started = False
+
+        async def send_hardened(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                message["headers"] = [*message.get("headers", []), *((n, v) for n, v in self.headers if n not in present)]
+            await send(message)
+
+        if self.rule is not None:
+            hosts = [value for name, value in scope.get("headers", []) if name == b"host"]
+            header = hosts[0].decode("latin-1") if len(hosts) == 1 else None
+            if not self.rule.accepts(header):
+                await _answer(send_hardened, 400, f"{_what(header, len(hosts))} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
+                return
+        try:
+            await self.app(scope, receive, send_hardened)
+        except asyncio.CancelledError:
+            # the server is stopping and this answer took longer than it waits (its worker thread goes on
+            # and ends with the process): a 503 instead of uvicorn's 500 and a traceback in the log
+            if not started:
+                await _answer(send_hardened, 503, "the server is stopping")
+
+
+def _what(header: str | None, count: int) -> str:
+    if header is not None:
+        return f"Host {json.dumps(header[:100])} does not name this server"
+    return "no Host header" if count == 0 else "more than one Host header"
+
+
+async def _answer(send: Send, status: int, message: str) -> None:
+    """A JSON answer ``{"error": message}`` that closes the connection."""
+    body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
