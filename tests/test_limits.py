@@ -267,7 +267,7 @@ def test_refused_errors_are_gamedb_errors():
 
 def test_the_tier_solver_says_its_memory_first_and_refuses_beyond_the_limit(cli, db_path, stored):
     """Connect-Four's tier bounds (the boards of k stones, lines ignored) give the tier solver's memory before it starts."""
-    from gamedb.solvers.tiers import memory_estimate, tier_bytes
+    from gamedb.solvers.tier_memory import memory_estimate, tier_bytes
 
     game = make_game("connect4", width=4, height=4)
     need, largest, second = memory_estimate(game)

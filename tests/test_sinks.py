@@ -27,15 +27,15 @@ from tables import RUN_COLUMNS, game_row, game_rows
 class ListSink:
     """A store of lists: every method of the Sink protocol, nothing else."""
 
-    def __init__(self, name, game):
-        self.name, self.game = name, game
+    def __init__(self, name, game, strategy):
+        self.name, self.game, self.strategy = name, game, strategy
         self.row: dict = {}
         self.tables: dict[str, list[dict]] = defaultdict(list)
         self.commits = 0
         self.finished = False
 
     def begin(self) -> Begun:
-        self.row = {**{c.name: None for c in metadata.tables["game"].columns}, "id": 7, **new_game_row(self.name, self.game)}
+        self.row = {**{c.name: None for c in metadata.tables["game"].columns}, "id": 7, **new_game_row(self.name, self.game, self.strategy)}
         self.rows("player", player_rows(7, self.game))
         return Begun(7, self.row["status"], {}, False)
 
@@ -95,7 +95,7 @@ GAMES = [
 @pytest.mark.parametrize("fam,options,commits", GAMES)
 def test_a_store_of_lists_gets_what_the_database_gets(tmp_path, monkeypatch, fam, options, commits):
     game = make_game(fam, **options)
-    sink: Sink = ListSink("g", game)
+    sink: Sink = ListSink("g", game, "heaps" if game.capabilities.heap_rules else "graph-memory")
     monkeypatch.setattr(heap_solver, "WRITE_BATCH", 100)  # several committed batches for the larger heap game
     if game.capabilities.heap_rules:
         solved = heap_solver.solve(sink, game)
@@ -104,8 +104,10 @@ def test_a_store_of_lists_gets_what_the_database_gets(tmp_path, monkeypatch, fam
     with Database(tmp_path / "full.sqlite", create=True) as db:
         db.solve(game, "g")
         expected_rows, expected_game = game_rows(db, "g"), game_row(db, "g", ignore=RUN_COLUMNS)
+        expected_strategy = game_row(db, "g")["strategy"]
     assert sink.finished and sink.row["status"] == SOLVED and sink.commits == commits
     assert (solved.positions, solved.moves) == (expected_game["positions"], expected_game["moves"])
     assert {k: v for k, v in sink.row.items() if k not in RUN_COLUMNS} == expected_game
+    assert sink.row["strategy"] == expected_strategy  # the strategy the full path recorded
     assert sink.stored() == expected_rows
     assert expected_rows["position"]

@@ -120,8 +120,8 @@ STRATEGIES: dict[str, Strategy] = {
         impartial=False,
         choice="tiers",
         auto_new_only=True,
-        memory_need="gamedb.solvers.tiers:memory_need",
-        announce="gamedb.solvers.tiers:memory_note",
+        memory_need="gamedb.solvers.tier_memory:memory_need",
+        announce="gamedb.solvers.tier_memory:memory_note",
     ),
     "graph-memory": Strategy(
         "graph-memory",

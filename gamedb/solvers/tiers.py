@@ -50,6 +50,7 @@ from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
 from . import choice, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
+from .tier_memory import tier_bytes
 from .tier_store import TierFolder, build_dropped_indexes, write_positions
 from .tier_values import TierValues, from_children, leveled
 
@@ -64,13 +65,6 @@ _Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
 POSITION_CHUNK = 4096
-#: memory per position of the tier being solved and of the next tier (codes, values, the
-#: sequences of path texts, the children of a page and their lookups), measured on Connect-Four 5x5
-BYTES_PER_TIER_POSITION = 100
-#: memory outside the tiers: pages being expanded and written, numpy and SQLAlchemy
-BASE_BYTES = 300 << 20
-
-
 class TierSolver:
     """The ``tiers`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``
     (its position rows are the graph solvers'; the moves follow from the rules)."""
@@ -137,44 +131,6 @@ class TierSolver:
 
 def rules_of(game: Game) -> TierArrayRules:
     return choice.array_rules(game) or PositionRules(game)
-
-
-def tier_bytes(largest: int, next_largest: int) -> int:
-    """Memory the tier solver needs when its largest tier (and the largest tier one reaches) has this many positions."""
-    return BASE_BYTES + (largest + next_largest) * BYTES_PER_TIER_POSITION
-
-
-def memory_estimate(game: Game) -> tuple[int, int, int] | None:
-    """(bytes, positions of the largest tier, of the next largest) the tier solver needs at most, from the
-    family's bounds on its tiers (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`); None: no bounds."""
-    estimate = game.estimate()
-    if estimate is None or not estimate.tiers:
-        return None
-    largest, second = (sorted(estimate.tiers.values(), reverse=True) + [0])[:2]
-    return tier_bytes(largest, second), largest, second
-
-
-def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
-    """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
-    estimate = memory_estimate(game)
-    if estimate is None:
-        return None
-    need, largest, second = estimate
-    words = f"{name} needs up to ~{human_size(need)} of memory in the tier solver (tiers of up to {largest:,} and {second:,} positions)"
-    return need, words, "use a larger --memory-limit"
-
-
-def memory_note(game: Game, limit: int) -> str | None:
-    """What the command line says before a tier solve: the memory it needs at most (from the family's bounds on
-    its tiers) and the limit."""
-    estimate = memory_estimate(game)
-    if estimate is None:
-        return None
-    need, largest, second = estimate
-    return (
-        f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
-        f"memory limit {human_size(limit)}."
-    )
 
 
 def solve_tiers(
