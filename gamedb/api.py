@@ -23,7 +23,8 @@ from .games.base import Game
 from .query import answer_positions, name_holders
 from .stats import positions, stats
 from .store import catalog
-from .store.database import DEFAULT_PATH, open_engine
+from .store.database import open_engine
+from .store.location import DEFAULT_PATH, Location, locate
 from .store.record import GameRecord
 from .store.rows import reader_of
 
@@ -63,16 +64,17 @@ class Database:
 
     def __init__(
         self,
-        db: str | os.PathLike[str] = DEFAULT_PATH,
+        db: str | os.PathLike[str] | Location = DEFAULT_PATH,
         *,
         create: bool = False,
         readonly: bool = False,
         game_classes: Iterable[str] = (),
         budget: float | None = None,
     ) -> None:
-        self.location = os.fspath(db)
+        where = locate(db)
+        self.location = where.text
         self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it (see solve)
-        self.engine = open_engine(db, create=create, readonly=readonly, budget=budget)
+        self.engine = open_engine(where, create=create, readonly=readonly, budget=budget)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)

@@ -18,6 +18,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..games import family_names
+from ..store.location import DEFAULT_PATH
 from . import data, info, maintenance, play, serve, solve
 from .argv import hoist_global_options
 from .common import ARGS_KEY, EXIT_INTERRUPTED, Settings, err, out
@@ -121,7 +122,7 @@ def main_options(
             envvar="GAMEDB_DB",
             help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
         ),
-    ] = "gamedb.sqlite",
+    ] = DEFAULT_PATH,
     version: Annotated[
         Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = None,

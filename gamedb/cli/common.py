@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import GamedbError, NoDatabase
 from ..safe_text import cut_middle, escaped, json_escaped
+from ..store.location import DEFAULT_PATH, locate
 
 if TYPE_CHECKING:
     import typer
@@ -29,7 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class Settings:
     """The root command's options, kept on Typer's context object (``ctx.obj``) for every command."""
 
-    db: str = "gamedb.sqlite"
+    db: str = DEFAULT_PATH
 
 
 def err(message: str, limit: int = 400) -> None:
@@ -131,10 +132,10 @@ def open_database(
     from ..api import Database
     from ..store.file_check import read_budget
 
-    db = settings(ctx).db
+    db = locate(settings(ctx).db)
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
-    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes, budget=budget)
+    return Database(db, create=create, readonly=readonly and db.is_file, game_classes=classes, budget=budget)
 
 
 def stored_name(db: Database, name: str) -> str:

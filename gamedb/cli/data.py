@@ -26,8 +26,9 @@ def copy_command(
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
     from ..api import Database
+    from ..store.location import locate
 
-    source = Database(src, readonly="://" not in src)
+    source = Database(src, readonly=locate(src).is_file)
     for name in games or ():  # an unknown name is refused before the destination is created
         source.game(name)
     target = Database(dst, create=True)

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..store.location import locate
 from .argv import global_options
 
 if TYPE_CHECKING:
@@ -172,7 +173,8 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
     """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
     (:mod:`gamedb.solvers.new_file`): a small game it takes, a plain path that does not exist yet in a
     folder that does, the default engine and memory limit. None: the full path solves it."""
-    if "://" in request.db or request.engine != "auto" or request.memory_limit is not None:
+    location = locate(request.db)
+    if not location.is_file or location.path is None or request.engine != "auto" or request.memory_limit is not None:
         return None
     from ..solvers.new_file import fits
 
@@ -181,7 +183,7 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
     from ..errors import DatabaseError
     from ..store.sqlite_file import check_sqlite_version, newest_revision
 
-    path = Path(request.db).expanduser().absolute()
+    path = location.path
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
     try:

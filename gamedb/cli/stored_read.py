@@ -9,8 +9,9 @@ same code that builds every answer (:mod:`gamedb.query`, :mod:`gamedb.answers`).
 from __future__ import annotations
 
 import sqlite3
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from ..store.location import locate
 
 if TYPE_CHECKING:
     from ..games.base import Game
@@ -26,10 +27,9 @@ def open_solved(db: str, name: str) -> Prepared | None:
     ``record.name`` says which) in the SQLite file ``db``, opened read-only;
     None when only the full path can read it: a server URL, no such file, an older or newer schema, no such
     game, an unsolved one, a plugin's family or a ``module:Class`` the file names."""
-    if "://" in db:
-        return None
-    path = Path(db).expanduser().absolute()
-    if not path.is_file():
+    location = locate(db)
+    path = location.path
+    if not location.is_file or path is None or not path.is_file():
         return None
     from ..games import BUILTIN
     from ..store.file_check import check_file, check_schema, read_budget

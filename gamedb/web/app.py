@@ -28,8 +28,9 @@ from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.damage import DamagedGame
-from ..store.database import describe, without_budget
+from ..store.database import without_budget
 from ..store.file_check import read_budget
+from ..store.location import locate
 from ..store.record import GameRecord
 from ..store.status import DAMAGED
 
@@ -125,7 +126,8 @@ def page(request: Request) -> FileResponse:
 
 def create_app(db: str) -> Starlette:
     """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
-    database = Database(db, readonly="://" not in str(db), budget=read_budget())  # each request's reads are short
+    location = locate(db)
+    database = Database(location, readonly=location.is_file, budget=read_budget())  # each request's reads are short
     explorer = Explorer(database)
     app = Starlette(
         routes=[
@@ -137,5 +139,5 @@ def create_app(db: str) -> Starlette:
         ]
     )
     app.state.database = database
-    app.state.location = describe(db)
+    app.state.location = location.shown
     return app
