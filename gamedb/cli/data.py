@@ -97,7 +97,7 @@ def export_command(
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)
     record = db.game(name)
-    lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
+    lines = export_lines(db.read, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)

@@ -28,7 +28,6 @@ from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.damage import DamagedGame
-from ..store.database import without_budget
 from ..store.file_check import read_budget
 from ..store.location import locate
 from ..store.record import GameRecord
@@ -95,8 +94,8 @@ class Explorer:
         summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
         if record.solved:
             try:
-                with self.database.engine.connect() as conn, without_budget(conn):  # a scan of the game: as long as it is large
-                    data = stats(conn, record)
+                with self.database.read(scan=True) as reader:  # a scan of the game: as long as it is large
+                    data = stats(reader, record)
             except DamagedGame as exc:  # listed as damaged, as `gamedb list` shows it; the other games still list
                 summary.update(status=DAMAGED, problem=str(exc))
             else:
