@@ -49,10 +49,10 @@ class Database:
     file from someone else: ``gamedb query``, ``list``, ``play`` and ``serve``
     give :func:`gamedb.store.file_check.read_budget`); None: no limit.
 
-    **Reading.** A SQLite file is read through the standard library's
-    ``sqlite3`` (:mod:`gamedb.store.file_connections`, checked as any file
-    is); SQLAlchemy is imported, and :attr:`engine` built, only to write, to
-    verify or to reach a server.
+    **Reading.** A SQLite file opened ``readonly`` is read through the
+    standard library's ``sqlite3`` (:mod:`gamedb.store.file_connections`,
+    checked as any file is); SQLAlchemy is imported, and :attr:`engine`
+    built, only to write, to verify or to reach a server.
 
     **Threads.** One ``Database`` may be shared by several threads that read
     at once (``gamedb serve`` does): :meth:`games`, :meth:`game`,
@@ -81,8 +81,9 @@ class Database:
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
         self._files: FileConnections | None = None
-        if where.is_file and not create and "mode=memory" not in where.url:
-            self._files = _file_at_newest(where, readonly=readonly, budget=budget)
+        if where.is_file and readonly and not create and "mode=memory" not in where.url:  # (a writer: the engine,
+            # whose connections a solve empties to leave WAL mode; an idle sqlite3 connection beside them would hold it)
+            self._files = _file_at_newest(where, budget=budget)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
             from .store.database import open_engine
 
@@ -371,12 +372,12 @@ class Database:
 
 
 
-def _file_at_newest(where: Location, *, readonly: bool, budget: float | None) -> FileConnections | None:
+def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | None:
     """The file's connections when it holds gamedb's newest schema; None when it does not (no schema, an older
     or newer revision: the full check, :func:`gamedb.store.database.open_engine`, says why in its words)."""
     from .store.sqlite_file import newest_revision
 
-    files = FileConnections(where, readonly=readonly, budget=budget)
+    files = FileConnections(where, budget=budget)
     if files.revision is not None and files.revision == newest_revision():
         return files
     files.close()

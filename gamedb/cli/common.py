@@ -129,13 +129,20 @@ def open_database(
     """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`);
     ``short``: the command's reads are short (list, query, play), so each statement gets a time budget
     (:func:`gamedb.store.file_check.read_budget`); long work (verify, export, stats of a large game, solve) has none."""
+    return database_at(settings(ctx).db, create=create, readonly=readonly, game_class=game_class, short=short)
+
+
+def database_at(
+    db: str, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
+) -> Database:
+    """The database ``db`` as every command opens it (:func:`open_database`; the light query path too)."""
     from ..api import Database
     from ..store.file_check import read_budget
 
-    db = locate(settings(ctx).db)
+    where = locate(db)
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
-    return Database(db, create=create, readonly=readonly and db.is_file, game_classes=classes, budget=budget)
+    return Database(where, create=create, readonly=readonly and where.is_file, game_classes=classes, budget=budget)
 
 
 def stored_name(db: Database, name: str) -> str:

@@ -197,13 +197,12 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
 def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
     """Solve into the new file and print the full path's report; False (nothing printed, nothing
     left behind) when that could not be done and the full path must solve it."""
-    from ..query import answer_positions
+    from ..api import Database
     from ..solvers.new_file import solve_new_file
     from ..store.sink import check_name
     from .common import out
     from .render import ProgressBars
     from .solve_run import solved_line
-    from .stored_read import open_solved
 
     name = request.name if request.name is not None else game.default_name()
     check_name(name)  # refused as the full path refuses it
@@ -213,14 +212,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
             done = solve_new_file(path, name, game, revision, progress=bars)
     except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
         return False
-    prepared = open_solved(str(path), name)
-    assert prepared is not None  # the file was just written at this revision, solved, by a built-in family
-    conn, reader, record, rules = prepared
-    try:
-        (start,) = answer_positions(reader, record, rules, None, [None])
-    finally:
-        conn.close()
-    if isinstance(start, Exception):
-        raise start
+    with Database(path, readonly=True) as db:  # read back as `gamedb query` reads it
+        start = db.probe(name)
     out(solved_line(name, done.positions, done.moves, time.perf_counter() - t0, start))
     return True

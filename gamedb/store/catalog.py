@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from ..errors import GameExists
 from ..games.base import Game
 from . import game_reads
-from .record import GameRecord, record_from_mapping
+from .record import GameRecord
 from .rows import reader_of
 from .schema import game as game_table
 from .schema import metadata
@@ -21,11 +21,6 @@ from .schema import player as player_table
 from .sink import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
 from .sink import new_game_row, player_rows
 from .sink import now as now
-
-
-def record_from_row(row: sa.Row[Any]) -> GameRecord:
-    """A game row as read by ``SELECT * FROM game``, checked; raises :class:`~gamedb.store.damage.DamagedGame`."""
-    return record_from_mapping(row._mapping)
 
 
 def find(conn: sa.Connection, name: str, *, damaged: bool = False) -> GameRecord | None:

@@ -31,16 +31,6 @@ from .sqlite_file import readonly_uri as _readonly_uri
 if TYPE_CHECKING:
     from alembic.config import Config
 
-def to_url(db: str | os.PathLike[str] | Location) -> str:
-    """A SQLAlchemy URL for a path or URL given by the user (:attr:`Location.url`)."""
-    return locate(db).url
-
-
-def describe(db: str | os.PathLike[str] | Location) -> str:
-    """The database as it may be shown to a user: a path, or a URL with its password hidden (:attr:`Location.shown`)."""
-    return locate(db).shown
-
-
 def _create_server_engine(url: str, db: Location) -> sa.Engine:
     try:
         return sa.create_engine(url)
@@ -367,4 +357,4 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
         conn.exec_driver_sql(f"VACUUM (ANALYZE) {', '.join(tables)}")
 
 
-__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]
+__all__ = ["open_engine", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]

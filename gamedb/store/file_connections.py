@@ -1,4 +1,4 @@
-"""A SQLite file opened for reading with the standard library's ``sqlite3``: one connection per thread.
+"""A SQLite file opened read-only with the standard library's ``sqlite3``: one connection per thread.
 
 :class:`gamedb.api.Database` reads a SQLite file through this, and imports
 SQLAlchemy only to write or to reach a server. The file is checked as the
@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from ..errors import DatabaseError, NoDatabase
 from .file_check import check_file, check_schema, set_budget
 from .location import Location
-from .sqlite_file import check_sqlite_version, readonly_uri, uri_path
+from .sqlite_file import check_sqlite_version, readonly_uri
 
 #: gamedb's settings of every SQLite connection (as :func:`gamedb.store.database.open_engine` sets them)
 PRAGMAS = (
@@ -37,14 +37,14 @@ class FileConnections:
     another revision than the newest.
     """
 
-    def __init__(self, location: Location, *, readonly: bool, budget: float | None) -> None:
+    def __init__(self, location: Location, *, budget: float | None) -> None:
         path = location.path
         assert location.is_file and path is not None
         check_sqlite_version()
         if not path.exists():
             raise NoDatabase(f"no database at {path}")
         check_file(path, location.text)  # before SQLite opens it: a FIFO would block the open
-        self.uri = readonly_uri(path) if readonly else f"file:{uri_path(path)}?mode=rw"
+        self.uri = readonly_uri(path)  # nothing written, in the file or beside it
         self.budget = budget
         self._local = threading.local()
         self._opened: list[sqlite3.Connection] = []
