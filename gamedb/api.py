@@ -13,29 +13,28 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Literal, overload
-
-import sqlalchemy as sa
 
 from .answers import Answer
 from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
 from .stats import positions, stats
-from .store import catalog
-from .store.database import DEFAULT_PATH, open_engine
-from .store.record import GameRecord
-from .store.rows import reader_of
+from .store import game_reads
+from .store.file_connections import FileConnections
+from .store.location import DEFAULT_PATH, Location, locate
+from .store.record import GameRecord, record_from_mapping
+from .store.rows import Reader
 
-if TYPE_CHECKING:  # solving, verifying and sharing are imported when used: a query process starts faster
+if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported when used: a read starts faster
+    import sqlalchemy as sa
+
     from .progress import Progress
     from .solvers.checks import VerifyReport
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
     from .store.transfer import CopyReport
-
-
-_GAME_ROW = sa.text("SELECT * FROM game WHERE name = :n")
 
 
 class Database:
@@ -50,36 +49,87 @@ class Database:
     file from someone else: ``gamedb query``, ``list``, ``play`` and ``serve``
     give :func:`gamedb.store.file_check.read_budget`); None: no limit.
 
+    **Reading.** A SQLite file opened ``readonly`` is read through the
+    standard library's ``sqlite3`` (:mod:`gamedb.store.file_connections`,
+    checked as any file is); SQLAlchemy is imported, and :attr:`engine`
+    built, only to write, to verify or to reach a server.
+
     **Threads.** One ``Database`` may be shared by several threads that read
     at once (``gamedb serve`` does): :meth:`games`, :meth:`game`,
     :meth:`rules`, :meth:`probe`, :meth:`get`, :meth:`probe_many`,
     :meth:`query_json`, :meth:`stats`, :meth:`positions` and :meth:`verify`
-    each take a connection of their own from the engine's pool (five kept,
-    up to fifteen at once, on SQLite as on a server), and the rules kept
-    between calls are built by one thread at a time. Writing methods
+    each read on a connection of their own (on a SQLite file one per thread;
+    on a server from the engine's pool, five kept, up to fifteen at once),
+    and the rules kept between calls are built by one thread at a time. Writing methods
     (:meth:`solve`, :meth:`compact`, :meth:`build_indexes`, :meth:`copy_to`)
     may run while other threads read, but one at a time per database.
     """
 
     def __init__(
         self,
-        db: str | os.PathLike[str] = DEFAULT_PATH,
+        db: str | os.PathLike[str] | Location = DEFAULT_PATH,
         *,
         create: bool = False,
         readonly: bool = False,
         game_classes: Iterable[str] = (),
         budget: float | None = None,
     ) -> None:
-        self.location = os.fspath(db)
+        where = locate(db)
+        self.location = where.text
         self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it (see solve)
-        self.engine = open_engine(db, create=create, readonly=readonly, budget=budget)
+        self._where, self._readonly, self._budget = where, readonly, budget
+        self._engine: sa.Engine | None = None
+        self._engine_lock = threading.Lock()
+        self._files: FileConnections | None = None
+        if where.is_file and readonly and not create and "mode=memory" not in where.url:  # (a writer: the engine,
+            # whose connections a solve empties to leave WAL mode; an idle sqlite3 connection beside them would hold it)
+            self._files = _file_at_newest(where, budget=budget)
+        if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
+            from .store.database import open_engine
+
+            self._engine = open_engine(where, create=create, readonly=readonly, budget=budget)
         # (family, rules version, parameters) -> the rules: building them (a
         # large graph validated) costs more than a query
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
         self._building = threading.Lock()  # one thread builds rules; the others wait and take them from the cache
 
+    @property
+    def engine(self) -> sa.Engine:
+        """The SQLAlchemy engine of the database (built on first use when a SQLite file is read through ``sqlite3``)."""
+        if self._engine is None:
+            with self._engine_lock:
+                if self._engine is None:
+                    from .store.database import open_engine
+
+                    self._engine = open_engine(self._where, readonly=self._readonly, budget=self._budget)
+        return self._engine
+
+    @contextmanager
+    def read(self, *, scan: bool = False) -> Iterator[Reader]:
+        """A :class:`~gamedb.store.rows.Reader` on a connection of this thread's own, for one short read;
+        ``scan``: without the time budget, for a read known to scan a whole game (``gamedb serve``'s counts)."""
+        if self._files is not None:
+            if scan:
+                with self._files.unbudgeted() as conn:
+                    yield Reader(conn)
+            else:
+                yield Reader(self._files.connection())
+            return
+        from .store.database import without_budget
+        from .store.rows import reader_of
+
+        with self.engine.connect() as conn:
+            if scan:
+                with without_budget(conn):
+                    yield reader_of(conn)
+            else:
+                yield reader_of(conn)
+
     def close(self) -> None:
-        self.engine.dispose()
+        if self._files is not None:
+            self._files.close()
+        if self._engine is not None:
+            self._engine.dispose()
 
     def __enter__(self) -> Database:
         return self
@@ -94,13 +144,13 @@ class Database:
         >>> [g.name for g in db.games()]
         ['nim', 'tictactoe']
         """
-        with self.engine.connect() as conn:
-            return catalog.all_games(conn)
+        with self.read() as reader:
+            return game_reads.all_games(reader)
 
     def game(self, name: str) -> GameRecord:
         """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`."""
-        with self.engine.connect() as conn:
-            return catalog.get(conn, name)
+        with self.read() as reader:
+            return game_reads.get(reader, name)
 
     def stored_name(self, name: str) -> str:
         """The name of the stored game ``name`` stands for: ``name`` itself, or, when no game has that
@@ -113,8 +163,8 @@ class Database:
         >>> db.stored_name("tictactoe")
         'tictactoe'
         """
-        with self.engine.connect() as conn:
-            return catalog.stored_name(conn, name)
+        with self.read() as reader:
+            return game_reads.stored_name(reader, name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
         """The stored game and its rules.
@@ -123,17 +173,17 @@ class Database:
         same family, rules version and parameters: rebuilding them (parsing
         and validating a large graph) costs far more than answering a query.
         """
-        with self.engine.connect() as conn:
-            record, game, _ = self._rules_on(conn, name)
+        with self.read() as reader:
+            record, game, _ = self._rules_on(reader, name)
         return record, game if game is not None else record.rules(self.game_classes)  # raises, saying why
 
-    def _rules_on(self, conn: sa.Connection, name: str) -> tuple[GameRecord, Game | None, str | None]:
+    def _rules_on(self, reader: Reader, name: str) -> tuple[GameRecord, Game | None, str | None]:
         # one read of the game row, its JSON left as stored: while the row is unchanged the
         # record and the rules (parsing and validating a large graph) come from the cache
-        row = conn.execute(_GAME_ROW, {"n": name}).first()
+        row = reader.game_row(name)
         if row is None:
-            raise catalog.not_found(conn, name)
-        key = (*tuple(row), frozenset(self.game_classes))  # a class trusted later loads then
+            raise game_reads.not_found(reader, name)
+        key = (*row.values(), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
         if cached is not None and cached[0] == key:
             return cached[1], cached[2], cached[3]
@@ -141,7 +191,7 @@ class Database:
             cached = self._rules.get(name)  # built by another thread meanwhile
             if cached is not None and cached[0] == key:
                 return cached[1], cached[2], cached[3]
-            record = catalog.record_from_row(row)
+            record = record_from_mapping(row)
             game, reason = record.rules_or_reason(key[-1])
             self._rules[name] = (key, record, game, reason)
         return record, game, reason
@@ -162,6 +212,7 @@ class Database:
 
         ``engine`` is its old name, deprecated (a :class:`DeprecationWarning`)."""
         from .solvers.solve import solve
+        from .store import catalog
         from .store.tuning import parse_size
 
         if engine is not None:
@@ -240,11 +291,11 @@ class Database:
             yield from self._answer_batch(name, pending, errors, boards)
 
     def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list[Answer | GamedbError]:
-        with self.engine.connect() as conn:  # one connection for the game's rules and the lookups
-            record, game, reason = self._rules_on(conn, name)
-            answers = answer_positions(reader_of(conn), record, game, reason, positions, boards=boards)
+        with self.read() as reader:  # one connection for the game's rules and the lookups
+            record, game, reason = self._rules_on(reader, name)
+            answers = answer_positions(reader, record, game, reason, positions, boards=boards)
             if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
-                answers = name_holders(reader_of(conn), record, positions, answers, self.game_classes)
+                answers = name_holders(reader, record, positions, answers, self.game_classes)
         if errors == "raise":
             for answer in answers:
                 if isinstance(answer, GamedbError):
@@ -267,8 +318,8 @@ class Database:
         {'win': 2836, 'lose': 1574, 'tie': 1068, 'draw': 0}
         """
         record = self.game(name)
-        with self.engine.connect() as conn:
-            return stats(conn, record)
+        with self.read() as reader:
+            return stats(reader, record)
 
     def positions(self, name: str) -> Iterator[dict[str, Any]]:
         """Every stored position of a solved game as a dict of its row, streamed in pages ordered by code.
@@ -278,7 +329,7 @@ class Database:
         """
         record = self.game(name)
         record.require_solved()
-        return positions(self.engine, record)
+        return positions(self.read, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
         """Re-derive every stored value of ``name`` from its rules and its children's stored values.
@@ -327,3 +378,15 @@ class Database:
 
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
+
+
+def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | None:
+    """The file's connections when it holds gamedb's newest schema; None when it does not (no schema, an older
+    or newer revision: the full check, :func:`gamedb.store.database.open_engine`, says why in its words)."""
+    from .store.sqlite_file import newest_revision
+
+    files = FileConnections(where, budget=budget)
+    if files.revision is not None and files.revision == newest_revision():
+        return files
+    files.close()
+    return None

@@ -6,8 +6,7 @@ import csv
 import io
 import json
 from collections.abc import Collection, Iterator
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING
 
 from .answers import impartial_players
 from .errors import InputError
@@ -16,25 +15,28 @@ from .stats import positions
 from .store.damage import counted_positions
 from .store.record import GameRecord
 
+if TYPE_CHECKING:
+    from .store.rows import Reads
+
 FORMATS = ("csv", "jsonl")
 COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "code")
 
 
-def export_lines(engine: sa.Engine, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
+def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
     """Lines (with their newline) of the export, streamed page by page (``game_classes``: see :meth:`GameRecord.rules`)."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
     record.require_solved()
     game = record.rules(game_classes)
-    with engine.connect() as conn:  # before the first line: a damaged game writes nothing
-        counted = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": record.id}).scalar_one()
+    with reads() as reader:  # before the first line: a damaged game writes nothing
+        ((counted,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ?", (record.id,))
     counted_positions(record.name, record.positions, counted)
     if fmt == "csv":
         buffer = io.StringIO()
         writer = csv.writer(buffer, lineterminator="\n")
         writer.writerow(COLUMNS)
         yield buffer.getvalue()
-    for row in positions(engine, record):
+    for row in positions(reads, record):
         if record.impartial:  # the player to move is "next", a winner "next" or "previous", as query says
             player, winner = impartial_players(row["result"])
         else:

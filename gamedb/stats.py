@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
-
-import sqlalchemy as sa
+from typing import TYPE_CHECKING, Any
 
 from .solvers.choice import summary
 from .store.damage import counted_positions
 from .store.record import GameRecord
-from .store.rows import read_position, stream_positions
+from .store.rows import Reader, stream_positions
 from .values import RESULTS
 
+if TYPE_CHECKING:
+    from .store.rows import Reads
 
-def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+
+def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
     """Counts by result, by player, the start position's value and timings."""
-    g = {"g": record.id}
+    g = (record.id,)
     by_result = dict.fromkeys(RESULTS, 0)
-    for result, count in conn.execute(
-        sa.text("SELECT result, COUNT(*) FROM position WHERE game_id = :g GROUP BY result"), g
-    ):
+    for result, count in reader.fetch("SELECT result, COUNT(*) FROM position WHERE game_id = ? GROUP BY result", g):
         by_result[result] = count
     if record.solved:
         counted_positions(record.name, record.positions, sum(by_result.values()))
-    primitive = conn.execute(
-        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND degree = 0"), g
-    ).scalar()
-    max_rem = conn.execute(sa.text("SELECT MAX(remoteness) FROM position WHERE game_id = :g"), g).scalar()
-    start = read_position(conn, record, record.start_code, checked=False)
+    ((primitive,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ? AND degree = 0", g)
+    ((max_rem,),) = reader.fetch("SELECT MAX(remoteness) FROM position WHERE game_id = ?", g)
+    start = reader.position(record, record.start_code, checked=False)
     data: dict[str, Any] = {
         "game": record.name,
         "family": record.family,
@@ -51,12 +48,12 @@ def stats(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
     }
     if record.impartial and start is not None:
         data["start"]["grundy"] = start.grundy
-    data.update(summary(conn, record))  # what the strategy that stored the game adds
+    data.update(summary(reader, record))  # what the strategy that stored the game adds
     return data
 
 
-def positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
+def positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
     """Every stored position with its values, streamed in pages ordered by code, each row checked
     (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
-    for row in stream_positions(engine, record, batch=batch):
+    for row in stream_positions(reads, record, batch=batch):
         yield row._asdict()

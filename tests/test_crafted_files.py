@@ -303,14 +303,14 @@ def _serve(c: Craft, db: Path, folder: Path) -> None:
 
 
 def test_the_light_path_took_part():
-    """The console script's light query path met the crafted files itself: answered where it could
-    (an untouched game's start, the stored rows read), refused a damaged row read from stdin in one line."""
+    """The console script's light query path met the crafted files itself: it runs the command's own body
+    (gamedb.cli.query_run) on every plain query, so it answered or refused each file as the checks above expect."""
     if len(PATHS) < len(CRAFTS):
         pytest.skip("runs after the whole crafted-file suite")
     assert PATHS["player-five"]["gamedb query -"] == "quick"  # the damaged row met half way: reported by the light path
     assert PATHS["grundy-text"]["gamedb query -"] == "quick"
-    assert PATHS["family-names-code"]["gamedb query"] == "full"  # not a built-in family: the full path answers from the rows
-    assert PATHS["progress-not-json"]["gamedb query"] == "full"  # a damaged game row: the full path says what is wrong
+    assert PATHS["family-names-code"]["gamedb query"] == "quick"  # not a built-in family: answered from the rows
+    assert PATHS["progress-not-json"]["gamedb query"] == "quick"  # a damaged game row: said what is wrong
 
 
 def test_the_crafts_cover_what_was_found():

@@ -143,17 +143,18 @@ def test_without_the_class_query_answers_the_stored_values(crafted, tmp_path):
 
 
 def test_the_light_query_path_loads_rules_through_the_one_loader(monkeypatch, tmp_path):
-    """gamedb.cli.quick (plain sqlite3) rebuilds a stored game with gamedb.games.stored_family, like every other reader."""
+    """gamedb.cli.quick (no Typer) rebuilds a stored game with gamedb.games.stored_family, like every other reader."""
     import gamedb.games
-    from gamedb.cli.quick import QueryRequest, answer_text
+
+    from test_quick_path import light
 
     with Database(tmp_path / "g.sqlite", create=True) as db:
         db.solve(make_game("nim", max=4), "heaps")
     asked = []
     real = gamedb.games.stored_family
     monkeypatch.setattr(gamedb.games, "stored_family", lambda name, allowed=(): asked.append((name, tuple(allowed))) or real(name, allowed))
-    found = answer_text(QueryRequest(str(tmp_path / "g.sqlite"), "heaps", "3"))
-    assert found is not None and "win" in found[0]
+    found = light("--db", tmp_path / "g.sqlite", "query", "heaps", "3")
+    assert found is not None and found[0] == 0 and "win" in found[1]
     assert asked == [("nim", ())]
 
 

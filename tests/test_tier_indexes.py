@@ -15,10 +15,10 @@ import sqlite3
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.cli.quick import answer_text, parse_query
 from gamedb.solvers import tier_store
 
 from tables import game_rows
+from test_quick_path import light
 
 INDEXES = {"ix_position_text", "ix_position_remoteness"}
 
@@ -45,8 +45,8 @@ def test_query_and_verify_need_no_index(solved_without_indexes, fresh_db):
     cli = solved_without_indexes
     full = json.loads(cli("query", "connect4-4x4", "12", "--json").stdout)
     assert full["result"] == "tie" and len(full["moves"]) == full["degree"] == 4
-    quick = answer_text(parse_query(["--db", str(cli.db_path), "query", "connect4-4x4", "12", "--json"]))
-    assert quick is not None and json.loads(quick[0]) == full
+    quick = light("--db", cli.db_path, "query", "connect4-4x4", "12", "--json")
+    assert quick is not None and json.loads(quick[1]) == full
     assert cli("verify", "connect4-4x4").exit_code == 0
     # the rows are the same as with the indexes (an uninterrupted solve at the usual threshold)
     reference = fresh_db()

@@ -4,7 +4,8 @@ Data goes to stdout, messages and progress bars to stderr. Errors raised by
 the library (:mod:`gamedb.errors`) become one-line ``Error: ...`` messages
 in one place (:func:`gamedb.cli.common.handle_errors`): exit 1 for
 operational errors, 2 for malformed input. One module per command group
-registers its commands here, in the order ``gamedb --help`` lists them.
+registers its commands (``register``); the root builds a command, importing its module, only when
+it is called or help lists it (:data:`COMMANDS`, :mod:`.lazy`).
 """
 
 from __future__ import annotations
@@ -18,15 +19,26 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..games import family_names
-from . import data, info, maintenance, play, serve, solve
+from ..store.location import DEFAULT_PATH
 from .argv import hoist_global_options
 from .common import ARGS_KEY, EXIT_INTERRUPTED, Settings, err, out
 from .help_format import use_plain_argument_names
+from .lazy import LazyGroup, commands_of
 
 use_plain_argument_names()
 
+#: each command -> the module (``gamedb.cli.NAME``) whose ``register`` adds it, in the order ``gamedb --help`` lists them
+COMMANDS = {
+    **dict.fromkeys(("games", "list", "query", "stats", "verify"), "info"),
+    **dict.fromkeys(("copy", "compact", "export"), "data"),
+    "play": "play",
+    "solve": "solve",
+    "db": "maintenance",
+    "serve": "serve",
+}
 
-class OneLineErrors(typer.core.TyperGroup):
+
+class OneLineErrors(LazyGroup):
     """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
 
     Click would print the usage block, a hint and the error on four lines;
@@ -67,9 +79,44 @@ class OneLineErrors(typer.core.TyperGroup):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+    def names(self) -> list[str]:
+        return list(COMMANDS)
+
+    def build(self, name: str) -> Any:
+        return commands_of(command_group(COMMANDS[name]).register).get(name)
+
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
         ctx.meta[ARGS_KEY] = list(args)  # the command line as typed (after hoisting): `query NAME -- -` reads it
         return super().parse_args(ctx, args)
+
+
+def command_group(group: str) -> ModuleType:
+    """The module of a command group (:data:`COMMANDS`), imported now: plain imports, which a reader can follow."""
+    if group == "info":
+        from . import info
+
+        return info
+    if group == "data":
+        from . import data
+
+        return data
+    if group == "play":
+        from . import play
+
+        return play
+    if group == "solve":
+        from . import solve
+
+        return solve
+    if group == "maintenance":
+        from . import maintenance
+
+        return maintenance
+    if group == "serve":
+        from . import serve
+
+        return serve
+    raise KeyError(group)
 
 
 def _click_exceptions() -> ModuleType:
@@ -121,7 +168,7 @@ def main_options(
             envvar="GAMEDB_DB",
             help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
         ),
-    ] = "gamedb.sqlite",
+    ] = DEFAULT_PATH,
     version: Annotated[
         Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
     ] = None,
@@ -135,10 +182,6 @@ def main_options(
         gamedb query tictactoe X...O....
     """
     ctx.obj = Settings(db=db)
-
-
-for _group in (info, data, play, solve, maintenance, serve):
-    _group.register(app)
 
 
 def main() -> None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 
+from ..store.location import DEFAULT_PATH
+
 #: the root command's options that take a value / take none
 GLOBAL_VALUE_OPTIONS = ("--db",)
 GLOBAL_FLAGS = ("--version",)
@@ -52,7 +54,7 @@ def hoist_global_options(args: list[str]) -> list[str]:
 def global_options(argv: list[str], command: str) -> tuple[str, list[str]] | None:
     """(the database, ``argv`` from ``command`` on without the global options) when ``argv`` runs ``command``
     with no global option but ``--db`` (before or after the command), else None."""
-    db = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
+    db = os.environ.get("GAMEDB_DB") or DEFAULT_PATH
     args = hoist_global_options(list(argv))
     while args and args[0] != command:  # global options before the command
         if args[0] == "--db" and len(args) >= 2:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import GamedbError, NoDatabase
 from ..safe_text import cut_middle, escaped, json_escaped
+from ..store.location import DEFAULT_PATH, locate
 
 if TYPE_CHECKING:
     import typer
@@ -29,7 +30,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 class Settings:
     """The root command's options, kept on Typer's context object (``ctx.obj``) for every command."""
 
-    db: str = "gamedb.sqlite"
+    db: str = DEFAULT_PATH
 
 
 def err(message: str, limit: int = 400) -> None:
@@ -128,13 +129,20 @@ def open_database(
     """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`);
     ``short``: the command's reads are short (list, query, play), so each statement gets a time budget
     (:func:`gamedb.store.file_check.read_budget`); long work (verify, export, stats of a large game, solve) has none."""
+    return database_at(settings(ctx).db, create=create, readonly=readonly, game_class=game_class, short=short)
+
+
+def database_at(
+    db: str, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
+) -> Database:
+    """The database ``db`` as every command opens it (:func:`open_database`; the light query path too)."""
     from ..api import Database
     from ..store.file_check import read_budget
 
-    db = settings(ctx).db
+    where = locate(db)
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
-    return Database(db, create=create, readonly=readonly and "://" not in db, game_classes=classes, budget=budget)
+    return Database(where, create=create, readonly=readonly and where.is_file, game_classes=classes, budget=budget)
 
 
 def stored_name(db: Database, name: str) -> str:

@@ -26,8 +26,9 @@ def copy_command(
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
     from ..api import Database
+    from ..store.location import locate
 
-    source = Database(src, readonly="://" not in src)
+    source = Database(src, readonly=locate(src).is_file)
     for name in games or ():  # an unknown name is refused before the destination is created
         source.game(name)
     target = Database(dst, create=True)
@@ -96,7 +97,7 @@ def export_command(
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)
     record = db.game(name)
-    lines = export_lines(db.engine, record, fmt.lower(), db.game_classes)
+    lines = export_lines(db.read, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import shlex
-import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..errors import BeyondSolvedRange, GamedbError, InputError
+from ..errors import InputError
 from ..games import family, family_names
-from ..safe_text import NOTE_LIMIT
 from .argv import dash_reads_stdin
 from .common import command_args, err, handle_errors, open_database, out, show_json, stored_name
 from .options import GameClassOption
 from .render import ProgressBars, value_text
 
 if TYPE_CHECKING:
-    from ..answers import Answer
+    pass
 
 
 @handle_errors
@@ -117,9 +113,8 @@ def query_command(
     game_class: GameClassOption = None,
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
-    from ..answer_output import FORMATS, one_answer_text, read_positions, write_many
-    from ..answers import rules_missing_note
-    from .collector import collect_less_often
+    from ..answer_output import FORMATS
+    from .query_run import run_query
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")
@@ -131,32 +126,7 @@ def query_command(
     fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
-    db = open_database(ctx, readonly=True, game_class=game_class, short=True)
-    name = stored_name(db, name)
-    if stdin:
-        db.game(name).require_solved()  # before reading anything
-
-        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
-            return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
-
-        collect_less_often()
-        done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
-        sys.stdout.flush()
-        if failed:
-            raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
-        return
-    try:
-        answer = db.probe(name, position)
-    except BeyondSolvedRange as exc:  # another stored game holds it: the command that answers it
-        if not exc.holders:
-            raise
-        asked = f" {shlex.quote(position)}" if position is not None else ""
-        raise BeyondSolvedRange(f"{exc}: gamedb query {exc.holders[0]}{asked}", exc.holders) from None
-    note = rules_missing_note(answer) if fmt == "table" else None
-    sys.stdout.write(one_answer_text(answer, fmt))
-    sys.stdout.flush()
-    if note:
-        err(note, NOTE_LIMIT)
+    run_query(open_database(ctx, readonly=True, game_class=game_class, short=True), name, position, fmt, stdin)
 
 
 @handle_errors

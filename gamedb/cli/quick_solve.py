@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..store.location import locate
 from .argv import global_options
 
 if TYPE_CHECKING:
@@ -172,7 +173,8 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
     """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
     (:mod:`gamedb.solvers.new_file`): a small game it takes, a plain path that does not exist yet in a
     folder that does, the default strategy and memory limit. None: the full path solves it."""
-    if "://" in request.db or request.strategy != "auto" or request.memory_limit is not None:
+    location = locate(request.db)
+    if not location.is_file or location.path is None or request.strategy != "auto" or request.memory_limit is not None:
         return None
     from ..solvers.new_file import fits
 
@@ -181,7 +183,7 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
     from ..errors import DatabaseError
     from ..store.sqlite_file import check_sqlite_version, newest_revision
 
-    path = Path(request.db).expanduser().absolute()
+    path = location.path
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
     try:
@@ -195,13 +197,12 @@ def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | Non
 def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
     """Solve into the new file and print the full path's report; False (nothing printed, nothing
     left behind) when that could not be done and the full path must solve it."""
-    from ..query import answer_positions
+    from ..api import Database
     from ..solvers.new_file import solve_new_file
     from ..store.sink import check_name
     from .common import out
     from .render import ProgressBars
     from .solve_run import solved_line
-    from .stored_read import open_solved
 
     name = request.name if request.name is not None else game.default_name()
     check_name(name)  # refused as the full path refuses it
@@ -211,14 +212,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
             done = solve_new_file(path, name, game, revision, progress=bars)
     except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
         return False
-    prepared = open_solved(str(path), name)
-    assert prepared is not None  # the file was just written at this revision, solved, by a built-in family
-    conn, reader, record, rules = prepared
-    try:
-        (start,) = answer_positions(reader, record, rules, None, [None])
-    finally:
-        conn.close()
-    if isinstance(start, Exception):
-        raise start
+    with Database(path, readonly=True) as db:  # read back as `gamedb query` reads it
+        start = db.probe(name)
     out(solved_line(name, done.positions, done.moves, time.perf_counter() - t0, start))
     return True

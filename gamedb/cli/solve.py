@@ -13,6 +13,7 @@ from ..games import family, family_names
 from ..games.base import Game
 from ..solvers.choice import AUTO, CHOICES
 from .common import err, handle_errors, out, settings
+from .lazy import LazyGroup, commands_of
 from .solve_run import run_solve
 
 #: the choices of ``--strategy`` (:data:`gamedb.solvers.choice.CHOICES`), listed by ``--help``
@@ -21,7 +22,18 @@ StrategyChoice = Enum("StrategyChoice", {choice: choice for choice in CHOICES}, 
 ENGINE_DEPRECATED = "Note: --engine is deprecated; use --strategy (it takes the same values)."
 
 
+class FamilyCommands(LazyGroup):
+    """``gamedb solve``: a subcommand per family, built (the family imported) when it is called or help lists it."""
+
+    def names(self) -> list[str]:
+        return family_names()
+
+    def build(self, name: str) -> Any:
+        return commands_of(lambda app: _solve_command(app, name)).get(name)
+
+
 solve_app = typer.Typer(
+    cls=FamilyCommands,
     help="Solve a game: enumerate every reachable position and store its value. One subcommand per family.",
     rich_markup_mode=None,
 )
@@ -97,8 +109,8 @@ def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     return options
 
 
-def _solve_command(fam: str) -> None:
-    """Add ``gamedb solve FAMILY`` with the family's declared options."""
+def _solve_command(app: typer.Typer, fam: str) -> None:
+    """Add ``gamedb solve FAMILY`` to ``app`` with the family's declared options."""
     cls = family(fam)
 
     def command(ctx: typer.Context, **kwargs: Any) -> None:
@@ -192,11 +204,7 @@ def _solve_command(fam: str) -> None:
     given = cls.examples.command_line  # the family's own example options; else the required options' names
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
-    solve_app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
-
-
-for _fam in family_names():
-    _solve_command(_fam)
+    app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
 
 
 def register(app: typer.Typer) -> None:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb q
     from ..games.tier_rules import TierArrayRules
     from ..games.vector import VectorRules
     from ..store.record import GameRecord
+    from ..store.rows import Reader
     from .protocol import Solver
 
 #: values of ``--strategy``: ``auto`` picks (the first strategy, in the table's order, that takes the game), else
@@ -235,10 +236,10 @@ def announcement(game: Game, choice: str, limit: int) -> str | None:
     return None if strategy.announce is None else hook(strategy.announce)(game, limit)
 
 
-def summary(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     """What ``gamedb stats`` adds for ``record`` from the strategy that stored it."""
     strategy = stored_by(record)
-    return {} if strategy.summary is None else hook(strategy.summary)(conn, record)
+    return {} if strategy.summary is None else hook(strategy.summary)(reader, record)
 
 
 def new_file_solver(game: Game) -> tuple[str, Any] | None:

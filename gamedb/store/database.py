@@ -1,8 +1,8 @@
 """Opening a database: URLs, SQLite settings, schema version checks, migrations;
 finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM).
 
-A plain path means SQLite (``gamedb.sqlite``); anything with ``://`` is a
-SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``).
+Where the database is (a SQLite file or a SQLAlchemy URL) is read once, by
+:func:`gamedb.store.location.locate`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from sqlalchemy import event
 from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .file_check import check_file, check_schema, set_budget
+from .location import DEFAULT_PATH, Location, locate
 from .schema import metadata
 from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
 from .sqlite_file import readonly_uri as _readonly_uri
@@ -30,49 +31,16 @@ from .sqlite_file import readonly_uri as _readonly_uri
 if TYPE_CHECKING:
     from alembic.config import Config
 
-DEFAULT_PATH = "gamedb.sqlite"
-
-
-def to_url(db: str | os.PathLike[str]) -> str:
-    """A SQLAlchemy URL for a path or URL given by the user.
-
-    ``postgresql://`` and ``postgres://`` (as found in DATABASE_URL
-    variables) mean the psycopg driver that gamedb ships with.
-    """
-    text = os.fspath(db)
-    if "://" in text:
-        scheme, rest = text.split("://", 1)
-        if scheme in ("postgresql", "postgres"):
-            return f"postgresql+psycopg://{rest}"
-        return text
-    return f"sqlite:///{Path(text).expanduser().absolute()}"
-
-
-def describe(db: str | os.PathLike[str]) -> str:
-    """The database as it may be shown to a user: a path, or a URL with its password hidden."""
-    text = os.fspath(db)
-    if "://" not in text:
-        return text
-    try:
-        return sa.engine.make_url(text).render_as_string(hide_password=True)
-    except (sa.exc.ArgumentError, ValueError):
-        return text.split("://", 1)[0] + "://..."
-
-
-def _create_server_engine(url: str, db: str | os.PathLike[str]) -> sa.Engine:
+def _create_server_engine(url: str, db: Location) -> sa.Engine:
     try:
         return sa.create_engine(url)
     except sa.exc.NoSuchModuleError:
-        raise DatabaseError(f"{describe(db)}: SQLAlchemy has no driver for {url.split('://', 1)[0]!r}") from None
+        raise DatabaseError(f"{db.shown}: SQLAlchemy has no driver for {url.split('://', 1)[0]!r}") from None
     except (sa.exc.ArgumentError, ValueError):
-        raise DatabaseError(f"{describe(db)} is not a database URL (e.g. postgresql+psycopg://user@host/dbname)") from None
+        raise DatabaseError(f"{db.shown} is not a database URL (e.g. postgresql+psycopg://user@host/dbname)") from None
     except ImportError as exc:
         extra = " (pip install 'gamedb[postgres]')" if url.startswith("postgresql+psycopg://") else ""
-        raise DatabaseError(f"{describe(db)}: the database driver is not installed: {exc}{extra}") from None
-
-
-def is_sqlite_url(url: str) -> bool:
-    return url.startswith("sqlite")
+        raise DatabaseError(f"{db.shown}: the database driver is not installed: {exc}{extra}") from None
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: object) -> None:
@@ -199,7 +167,7 @@ def create_schema(conn: sa.Connection) -> None:
 
 
 def open_engine(
-    db: str | os.PathLike[str], *, create: bool = False, readonly: bool = False, budget: float | None = None
+    db: str | os.PathLike[str] | Location, *, create: bool = False, readonly: bool = False, budget: float | None = None
 ) -> sa.Engine:
     """Open (and if ``create``, create) a gamedb database and check its schema.
 
@@ -208,17 +176,18 @@ def open_engine(
     has objects gamedb did not create (:mod:`gamedb.store.file_check`), or has
     another schema revision. ``budget``: seconds each statement may run (short reads).
     """
-    url = to_url(db)
-    if is_sqlite_url(url):
+    where = locate(db)
+    url = where.url
+    if where.is_sqlite:
         check_sqlite_version()
-        path = Path(url.split("///", 1)[1]) if "///" in url else None
+        path = where.path
         if path is None or str(path) in ("", ".", ":memory:") or "mode=memory" in url:
             raise InputError(
-                f"{shown(os.fspath(db))} is a SQLite database in memory, gone when the command ends: give a file path"
+                f"{shown(where.text)} is a SQLite database in memory, gone when the command ends: give a file path"
             )
         if not path.exists() and not create:
             raise NoDatabase(f"no database at {path}")
-        check_file(path, os.fspath(db))  # before SQLite opens it: a FIFO would block the open
+        check_file(path, where.text)  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)
             # the URL names no file, so SQLAlchemy would pick the pool of an in-memory database
@@ -234,18 +203,18 @@ def open_engine(
             engine = sa.create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
     else:
-        engine = _create_server_engine(url, db)
+        engine = _create_server_engine(url, where)
     _with_budget(engine, budget)
     try:
         with engine.begin() as conn:
-            _check_schema(conn, describe(db), create=create and not readonly, budget=budget)
+            _check_schema(conn, where.shown, create=create and not readonly, budget=budget)
     except DatabaseError:
         engine.dispose()
         raise
     except sa.exc.DatabaseError as exc:
         engine.dispose()
         reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
-        raise DatabaseError(f"cannot open {describe(db)} as a gamedb database: {reason.splitlines()[0] if reason else reason}") from None
+        raise DatabaseError(f"cannot open {where.shown} as a gamedb database: {reason.splitlines()[0] if reason else reason}") from None
     return engine
 
 
@@ -388,4 +357,4 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
         conn.exec_driver_sql(f"VACUUM (ANALYZE) {', '.join(tables)}")
 
 
-__all__ = ["open_engine", "to_url", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]
+__all__ = ["open_engine", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]

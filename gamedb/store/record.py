@@ -1,8 +1,7 @@
 """One stored game as a value: a row of the ``game`` table.
 
-Kept free of SQLAlchemy so that the light read path (:mod:`gamedb.cli.quick`)
-builds the same record from a plain ``sqlite3`` row as the full path does
-from a SQLAlchemy one.
+Kept free of SQLAlchemy: every read builds it from a row of the driver
+(:mod:`gamedb.store.game_reads`), on ``sqlite3`` as on a server.
 """
 
 from __future__ import annotations

@@ -30,9 +30,15 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .damage import checked_position, checked_positions, stored_as_written
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
     import sqlalchemy as sa
 
     from .record import GameRecord
+
+    #: a source of short reads: each call opens one (:meth:`gamedb.api.Database.read`)
+    Reads = Callable[[], AbstractContextManager["Reader"]]
 
 
 class PositionRow(NamedTuple):
@@ -106,6 +112,10 @@ class Reader:
         self.connection = connection
         self.format = paramstyle in ("format", "pyformat")
 
+    def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of any read ``sql`` (``?`` placeholders) as the driver's tuples."""
+        return self._execute(sql, params)[0]
+
     def _execute(self, sql: str, params: Sequence[object]) -> tuple[list[tuple[Any, ...]], list[str]]:
         """The rows ``sql`` (``?`` placeholders) finds, and its column names."""
         if self.format:
@@ -126,6 +136,24 @@ class Reader:
         """The ``game`` row named ``name`` as a mapping (JSON columns may still be text), or None."""
         rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
         return dict(zip(names, rows[0], strict=True)) if rows else None
+
+    def game_rows(self) -> list[dict[str, Any]]:
+        """Every ``game`` row by name, as mappings; SQLite text that is not UTF-8 (a crafted name) read with its
+        bad bytes kept, not as an error that would fail the whole listing (only here: a Python decoder on every
+        text value would double the cost of reading positions)."""
+        import sqlite3
+
+        conn = self.connection
+        if not isinstance(conn, sqlite3.Connection):  # a PostgreSQL text column holds only valid text
+            rows, names = self._execute("SELECT * FROM game ORDER BY name", ())
+        else:
+            saved = conn.text_factory
+            conn.text_factory = _SURROGATE_ESCAPE
+            try:
+                rows, names = self._execute("SELECT * FROM game ORDER BY name", ())
+            finally:
+                conn.text_factory = saved
+        return [dict(zip(names, row, strict=True)) for row in rows]
 
     def names_of_family(self, family: str) -> list[str]:
         """The names of the stored games of ``family`` (its name, or ``module:Class``), by name."""
@@ -173,6 +201,10 @@ class Reader:
         return [name for (name,) in rows]
 
 
+#: SQLite text that is not UTF-8, read as a str whose bad bytes are lone surrogates (checked_game_row says so)
+_SURROGATE_ESCAPE = functools.partial(bytes.decode, encoding="utf-8", errors="surrogateescape")
+
+
 def _padded(codes: list[int]) -> list[int]:
     """``codes`` with the last one repeated up to a round length (at most 1/16 more): batches of a stream then
     ask with the same statement text, which the driver compiles once (compiling took 4/5 of binding a code)."""
@@ -207,16 +239,17 @@ def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *
     return reader_of(conn).page(record, after, limit, checked=checked)
 
 
-def stream_positions(engine: sa.Engine, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
-    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short connection each).
+def stream_positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
+    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short read each:
+    ``reads()`` opens one, e.g. :meth:`gamedb.api.Database.read`).
 
     Each row is checked as it is handed on, so the rows before a damaged one
     are still streamed (``gamedb export`` writes them, then the error).
     """
     after = -1  # codes are non-negative
     while True:
-        with engine.connect() as conn:
-            rows = read_page(conn, record, after, batch, checked=False)
+        with reads() as reader:
+            rows = reader.page(record, after, batch, checked=False)
         if not rows:
             return
         if stored_as_written(record.impartial, rows):

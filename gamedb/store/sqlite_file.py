@@ -1,8 +1,8 @@
 """A SQLite file as gamedb reads it, with the standard library only.
 
-Shared by the full path (:mod:`.database`, SQLAlchemy) and the light read
-path of a ``gamedb query`` process (:mod:`gamedb.cli.quick`), which must not
-import SQLAlchemy or Alembic.
+Shared by the writers' path (:mod:`.database`, SQLAlchemy) and the readers'
+(:mod:`.file_connections`: every read command, which must not import
+SQLAlchemy or Alembic).
 """
 
 from __future__ import annotations

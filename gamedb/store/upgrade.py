@@ -11,8 +11,9 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from ..errors import DatabaseError
-from .database import current_revision, describe, head_revision, is_sqlite_url, to_url, upgrade
+from .database import current_revision, head_revision, upgrade
 from .file_check import check_file, check_revision, check_schema
+from .location import locate
 from .sqlite_file import check_sqlite_version
 
 
@@ -36,12 +37,13 @@ def upgrade_database(db: str) -> UpgradeReport:
     what the migrations build up to its revision: no migration runs into a
     file with a trigger or a view gamedb did not make.
     """
-    url = to_url(db)
+    location = locate(db)
+    url = location.url
     path = None
-    where = describe(db)
-    if is_sqlite_url(url):
+    where = location.shown
+    if location.is_sqlite and location.path is not None:
         check_sqlite_version()
-        path = Path(url.split("///", 1)[1])
+        path = location.path
         if not path.exists():
             raise DatabaseError(f"no database at {path}")
         check_file(path, where)

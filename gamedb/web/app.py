@@ -28,8 +28,8 @@ from ..api import Database
 from ..errors import GamedbError, GameNotFound, PositionNotFound
 from ..stats import stats
 from ..store.damage import DamagedGame
-from ..store.database import describe, without_budget
 from ..store.file_check import read_budget
+from ..store.location import locate
 from ..store.record import GameRecord
 from ..store.status import DAMAGED
 
@@ -94,8 +94,8 @@ class Explorer:
         summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
         if record.solved:
             try:
-                with self.database.engine.connect() as conn, without_budget(conn):  # a scan of the game: as long as it is large
-                    data = stats(conn, record)
+                with self.database.read(scan=True) as reader:  # a scan of the game: as long as it is large
+                    data = stats(reader, record)
             except DamagedGame as exc:  # listed as damaged, as `gamedb list` shows it; the other games still list
                 summary.update(status=DAMAGED, problem=str(exc))
             else:
@@ -125,7 +125,8 @@ def page(request: Request) -> FileResponse:
 
 def create_app(db: str) -> Starlette:
     """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
-    database = Database(db, readonly="://" not in str(db), budget=read_budget())  # each request's reads are short
+    location = locate(db)
+    database = Database(location, readonly=location.is_file, budget=read_budget())  # each request's reads are short
     explorer = Explorer(database)
     app = Starlette(
         routes=[
@@ -137,5 +138,5 @@ def create_app(db: str) -> Starlette:
         ]
     )
     app.state.database = database
-    app.state.location = describe(db)
+    app.state.location = location.shown
     return app

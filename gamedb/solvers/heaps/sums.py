@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ...answers import Answer, impartial_players, set_delta_remoteness
 from ...errors import GamedbError
@@ -39,9 +39,6 @@ from ...values import LOSE, WIN
 from .component_values import ComponentValues
 from .periodicity import THEOREM, Periodicity
 from .sum_moves import all_moves, best_by_search, best_of, stored_best
-
-if TYPE_CHECKING:
-    import sqlalchemy as sa
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
@@ -90,12 +87,12 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
     )
 
 
-def stats_summary(conn: sa.Connection, record: GameRecord) -> dict[str, Any]:
+def stats_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     """What ``gamedb stats`` adds for a heap game (the strategy's hook): its period and which heaps have a remoteness."""
     if not (record.info and "periodicity" in record.info):
         return {}
     extra = periodicity_summary(record)
-    extra["remoteness"], unknown = remoteness_summary(conn, record)
+    extra["remoteness"], unknown = remoteness_summary(reader, record)
     return {"periodicity": record.info["periodicity"], "extra": extra, "remoteness_unknown": unknown}
 
 
@@ -115,13 +112,9 @@ def periodicity_summary(record: GameRecord) -> dict[str, Any]:
     return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
 
 
-def remoteness_summary(conn: sa.Connection, record: GameRecord) -> tuple[str, int]:
+def remoteness_summary(reader: Reader, record: GameRecord) -> tuple[str, int]:
     """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
-    import sqlalchemy as sa  # stats only: the light read path imports this module
-
-    unknown = conn.execute(
-        sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g AND remoteness IS NULL"), {"g": record.id}
-    ).scalar()
+    ((unknown,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ? AND remoteness IS NULL", (record.id,))
     searched_to = (record.info or {}).get("remoteness_searched_to", 0)
     if not unknown:
         return "known for every heap", 0

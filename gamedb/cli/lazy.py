@@ -1,0 +1,58 @@
+"""A command group whose commands are built when one is called or listed, not when the program starts.
+
+Building a command means importing its module (and, for ``gamedb solve
+FAMILY``, the family's): ``gamedb query`` need not pay for ``solve``'s
+families, ``serve``'s web framework or ``play``. Help lists every command,
+so it builds them all, in the order :meth:`LazyGroup.names` gives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import MutableMapping
+from typing import Any
+
+import typer.core
+
+
+class LazyGroup(typer.core.TyperGroup):
+    """A Typer group that builds each command on first use (:meth:`build`) from the names it lists (:meth:`names`)."""
+
+    def names(self) -> list[str]:
+        """The commands' names, in the order help lists them."""
+        raise NotImplementedError
+
+    def build(self, name: str) -> Any:  # a Click command of Typer's, or None: no such command
+        """The command ``name``, built now (its module imported)."""
+        raise NotImplementedError
+
+    @property
+    def commands(self) -> MutableMapping[str, Any]:
+        """Every command, built (for a walk of the whole tree: help, tests)."""
+        for name in self.names():
+            self.get_command(None, name)
+        return self._built
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, Any]) -> None:  # (Typer's own registered commands, if any)
+        self._built: dict[str, Any] = dict(value)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return self.names()
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = self._built.get(cmd_name)
+        if found is None and cmd_name in self.names():
+            found = self.build(cmd_name)
+            if found is not None:
+                self._built[cmd_name] = found
+        return found
+
+
+def commands_of(register: Any) -> dict[str, Any]:
+    """The Click commands a module's ``register(app)`` adds to a Typer app, built as the root's would be."""
+    import typer
+    import typer.main
+
+    app = typer.Typer(rich_markup_mode=None, add_completion=False)
+    register(app)
+    return dict(typer.main.get_group(app).commands)

@@ -1,0 +1,67 @@
+"""Where a database is: the ``--db`` text (or the API's argument) read once into one value.
+
+A plain path means a SQLite file (default :data:`DEFAULT_PATH`); anything
+with ``://`` is a SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``,
+or ``sqlite:///file`` spelled as one). Every place that needs to know which
+(open a file read-only, take the light path, show it to a user) reads a
+:class:`Location`, not the text. Standard library only: the light paths read it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+#: the database a command uses when neither ``--db`` nor ``GAMEDB_DB`` names one
+DEFAULT_PATH = "gamedb.sqlite"
+
+
+@dataclass(frozen=True)
+class Location:
+    """A database as given: a SQLite file path (``kind == "file"``) or a SQLAlchemy URL (``kind == "url"``)."""
+
+    #: the text as the user gave it
+    text: str
+    #: "file": a plain path to a SQLite file; "url": a SQLAlchemy URL (a server, or SQLite spelled as a URL)
+    kind: str
+    #: the SQLAlchemy URL that reaches it (a file's absolute path as ``sqlite:///...``; ``postgresql://`` means psycopg)
+    url: str
+    #: the SQLite file, absolute (a plain path, or the file a ``sqlite:///`` URL names); None for a server
+    path: Path | None
+
+    @property
+    def is_file(self) -> bool:
+        """A plain path to a SQLite file: read through ``sqlite3``, opened read-only for reads."""
+        return self.kind == "file"
+
+    @property
+    def is_sqlite(self) -> bool:
+        """SQLite, as a plain path or as a ``sqlite`` URL."""
+        return self.url.startswith("sqlite")
+
+    @property
+    def shown(self) -> str:
+        """The database as it may be shown to a user: the path as given, or the URL with its password hidden."""
+        if self.is_file:
+            return self.text
+        import sqlalchemy as sa  # (a server is reached through SQLAlchemy anyway)
+
+        try:
+            return sa.engine.make_url(self.text).render_as_string(hide_password=True)
+        except (sa.exc.ArgumentError, ValueError):
+            return self.text.split("://", 1)[0] + "://..."
+
+
+def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
+    """The :class:`Location` of a path or URL given by a user (a Location is returned as it is)."""
+    if isinstance(db, Location):
+        return db
+    text = os.fspath(db)
+    if "://" not in text:
+        path = Path(text).expanduser().absolute()
+        return Location(text, "file", f"sqlite:///{path}", path)
+    scheme, rest = text.split("://", 1)
+    url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
+    named = Path(url.split("///", 1)[1]) if url.startswith("sqlite") and "///" in url else None
+    return Location(text, "url", url, named)

@@ -1,0 +1,37 @@
+"""The database location is read once (gamedb.store.location): a plain path is a SQLite file, ``://`` a URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gamedb.store.location import DEFAULT_PATH, locate
+
+
+def test_plain_path_is_a_file(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    where = locate("x.sqlite")
+    assert (where.kind, where.is_file, where.is_sqlite) == ("file", True, True)
+    assert where.path == tmp_path / "x.sqlite"
+    assert where.url == f"sqlite:///{tmp_path / 'x.sqlite'}"
+    assert where.shown == "x.sqlite"
+    assert locate().text == DEFAULT_PATH == "gamedb.sqlite"
+    assert locate(where) is where
+
+
+def test_home_is_expanded(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    assert locate("~/g.sqlite").path == tmp_path / "g.sqlite"
+
+
+def test_server_url_hides_its_password() -> None:
+    where = locate("postgresql://me:secret@127.0.0.1/games")
+    assert (where.kind, where.is_file, where.is_sqlite, where.path) == ("url", False, False, None)
+    assert where.url == "postgresql+psycopg://me:secret@127.0.0.1/games"
+    assert "secret" not in where.shown and where.shown.startswith("postgresql://me:")
+    assert locate("postgres://h/db").url == "postgresql+psycopg://h/db"
+
+
+def test_sqlite_url_names_its_file() -> None:
+    where = locate("sqlite:////tmp/a b.sqlite")
+    assert (where.is_file, where.is_sqlite, where.path) == (False, True, Path("/tmp/a b.sqlite"))
+    assert locate("sqlite://").path is None
