@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -15,8 +16,12 @@ PLUGIN = ROOT / "examples" / "plugin"
 @pytest.fixture(scope="module")
 def plugin_path(tmp_path_factory):
     target = tmp_path_factory.mktemp("site")
+    # built from a copy: pip builds a local folder in place, and its build/ and *.egg-info left in examples/plugin
+    # would register the plugin's entry point for every later test that puts that folder on the path
+    source = tmp_path_factory.mktemp("plugin-source") / "plugin"
+    shutil.copytree(PLUGIN, source, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__"))
     run = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", str(target), str(PLUGIN)],
+        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps", "--target", str(target), str(source)],
         capture_output=True, text=True, timeout=600,
     )
     assert run.returncode == 0, run.stdout + run.stderr

@@ -136,6 +136,10 @@ def test_game_whose_rules_cannot_load_answers_from_its_rows(web_db, monkeypatch)
         body = response.json()
         assert body["result"] in ("win", "lose") and "gamedb_takeaway" in body["rules_missing"]
         assert client.get("/api/games").status_code == 200  # the list still answers
+        info = client.get("/api/games/takeaway")  # the game's own page: its stored players, and why no rules
+        assert info.status_code == 200, info.text
+        assert info.json()["players"] == ["alice", "bob"] and "gamedb_takeaway" in info.json()["rules_missing"]
+        assert info.json()["position_syntax"] is None
 
 
 def test_postgresql_answers_as_sqlite(client, pg_url):

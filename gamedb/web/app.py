@@ -25,7 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Database
-from ..errors import GamedbError, GameNotFound, PositionNotFound
+from ..errors import FamilyLoadError, GamedbError, GameNotFound, PositionNotFound, StoredCodeRefused, UnknownFamily
 from ..stats import stats
 from ..store.damage import DamagedGame
 from ..store.file_check import read_budget
@@ -105,7 +105,24 @@ class Explorer:
         return summary
 
     def game(self, request: Request) -> dict[str, Any]:
-        record, rules = self.database.rules(request.path_params["name"])
+        name = request.path_params["name"]
+        try:
+            record, rules = self.database.rules(name)
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError) as exc:
+            # the rules are not available here (a plugin not installed, a class not trusted): the stored rows still
+            # answer, as `gamedb query` does (the page then shows positions as text), and the reason is said
+            record = self.database.game(name)
+            with self.database.read() as reader:
+                players = [row[0] for row in reader.fetch("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (record.id,))]
+            return {
+                **record.list_json(),
+                "impartial": bool(record.impartial),
+                "parameters": record.parameters,
+                "players": players,
+                "position_syntax": None,
+                "summary": None,
+                "rules_missing": str(exc),
+            }
         return {
             **record.list_json(),
             "impartial": bool(record.impartial),

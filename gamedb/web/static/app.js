@@ -152,8 +152,13 @@ async function showGame(game, line, index) {
     }
     $("game-body").hidden = false;
     $("not-found").hidden = true;
-    $("game-summary").textContent = `${view.info.family}: ${view.info.summary}`;
-    $("syntax").textContent = `Position text: ${view.info.position_syntax}`;
+    if (view.info.rules_missing) {  // a plugin's game whose rules are not available here: its stored rows, as text
+      $("game-summary").textContent = `${view.info.family}: answered from the stored rows (${view.info.rules_missing})`;
+      $("syntax").textContent = "";
+    } else {
+      $("game-summary").textContent = `${view.info.family}: ${view.info.summary}`;
+      $("syntax").textContent = `Position text: ${view.info.position_syntax}`;
+    }
     chooseSides();
   }
   document.title = `${game} - gamedb`;
