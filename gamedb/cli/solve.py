@@ -109,6 +109,11 @@ def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     return options
 
 
+def _keyword(name: str, default: Any, annotation: Any) -> inspect.Parameter:
+    """A keyword-only parameter of a generated command: Typer reads its option from ``annotation``."""
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
 def _solve_command(app: typer.Typer, fam: str) -> None:
     """Add ``gamedb solve FAMILY`` to ``app`` with the family's declared options."""
     cls = family(fam)
@@ -128,42 +133,33 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
         default = ... if p.required else p.default
         annotation = p.type if p.required else Optional[p.type]
         params.append(
-            inspect.Parameter(
-                p.name,
-                inspect.Parameter.KEYWORD_ONLY,
-                default=default,
-                annotation=Annotated[annotation, typer.Option(p.flag, metavar=p.name.upper(), help=p.help, show_default=not p.required)],
-            )
+            _keyword(p.name, default, Annotated[annotation, typer.Option(p.flag, metavar=p.name.upper(), help=p.help, show_default=not p.required)])
         )
     params += [
-        inspect.Parameter(
+        _keyword(
             "name",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=None,
-            annotation=Annotated[
+            None,
+            Annotated[
                 Optional[str],
                 typer.Option(
                     "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it)."
                 ),
             ],
         ),
-        inspect.Parameter(
+        _keyword(
             "force",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=False,
-            annotation=Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")],
+            False,
+            Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")],
         ),
-        inspect.Parameter(
+        _keyword(
             "quiet",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=False,
-            annotation=Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
+            False,
+            Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
         ),
-        inspect.Parameter(
+        _keyword(
             "strategy",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=StrategyChoice(AUTO),
-            annotation=Annotated[
+            StrategyChoice(AUTO),
+            Annotated[
                 StrategyChoice,
                 typer.Option(
                     "--strategy",
@@ -175,20 +171,18 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
                 ),
             ],
         ),
-        inspect.Parameter(
+        _keyword(
             "engine",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=None,
-            annotation=Annotated[
+            None,
+            Annotated[
                 Optional[StrategyChoice],
                 typer.Option("--engine", metavar=f"[{'|'.join(CHOICES)}]", hidden=True, help="Deprecated: the old name of --strategy."),
             ],
         ),
-        inspect.Parameter(
+        _keyword(
             "memory_limit",
-            inspect.Parameter.KEYWORD_ONLY,
-            default=None,
-            annotation=Annotated[
+            None,
+            Annotated[
                 Optional[str],
                 typer.Option(
                     "--memory-limit", metavar="SIZE",
