@@ -9,8 +9,7 @@ A position of an impartial game (Nim, octal games, flip, plugins declaring
 ``export`` call the player to move ``next`` and a winner ``next`` (an
 N-position) or ``previous`` (a P-position). The view said the stored player
 names, ``first`` and ``second``, for the same rows. Only the view changes:
-a file at 0004 still answers every read (``gamedb.store.revisions.READABLE_OLDER``),
-and ``gamedb db upgrade`` brings its view up to date.
+a file at 0004 asks for ``gamedb db upgrade``, which brings its view up to date.
 """
 from collections.abc import Sequence
 
