@@ -18,7 +18,7 @@ from gamedb import Database, make_game
 from gamedb.solvers import graph_solution
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.store.schema import metadata
-from gamedb.store.sink import Begun, Sink, new_game_row, player_rows
+from gamedb.store.sink import Begun, Sink, new_game_row, player_rows, values_of
 from gamedb.store.status import SOLVED
 
 from tables import RUN_COLUMNS, game_row, game_rows
@@ -46,13 +46,11 @@ class ListSink:
     def rows(self, table, rows):
         self.tables[table] += [dict(row) for row in rows]
 
-    def tuples(self, table, columns, rows):
-        self.tables[table] += [{"game_id": 7, **dict(zip(columns, row, strict=True))} for row in rows]
-
     def columns(self, table, columns):
-        self.tuples(table, list(columns), list(zip(*columns.values(), strict=True)))
+        values = [values_of(column) for column in columns.values()]
+        self.tables[table] += [{"game_id": 7, **dict(zip(columns, row, strict=True))} for row in zip(*values, strict=True)]
 
-    def loading(self, table, rows):
+    def loading(self, table, rows, notes=None):
         return nullcontext()
 
     def update(self, **values):

@@ -15,7 +15,7 @@ import sqlite3
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.solvers import tier_store
+from gamedb.store import sql_sink
 
 from tables import game_rows
 from test_quick_path import light
@@ -33,7 +33,7 @@ def position_indexes(path) -> set[str]:
 
 @pytest.fixture
 def solved_without_indexes(cli, monkeypatch):
-    monkeypatch.setattr(tier_store, "LEAVE_INDEXES_FROM", 100_000)
+    monkeypatch.setattr(sql_sink, "LEAVE_INDEXES_FROM", 100_000)
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--quiet")
     assert run.exit_code == 0, run.stderr
     assert "gamedb db index" in run.stderr  # the solve says so

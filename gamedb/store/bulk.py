@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-from .insert_sql import DEFER_INDEXES_FROM, column_inserts, names_values
+from .sink import DEFER_INDEXES_FROM, Column, column_inserts, values_of
 
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
@@ -46,50 +45,25 @@ def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) ->
     conn.exec_driver_sql(sql, rows)
 
 
-def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, game_id: int | None = None) -> None:
-    """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
+def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Column], *, game_id: int | None = None) -> None:
+    """Append rows given as columns (:data:`~gamedb.store.sink.Column`, by name) to ``table``, each with ``game_id``.
 
-    With ``game_id``, the tuples leave the ``game_id`` column out and every
-    row gets this one. PostgreSQL gets the rows through ``COPY ... FROM
-    STDIN`` (several times faster than any INSERT); other databases through
-    :func:`executemany`. Runs inside the connection's transaction.
+    PostgreSQL gets them through ``COPY ... FROM STDIN`` (several times faster
+    than any INSERT), SQLite through :func:`~gamedb.store.sink.column_inserts`.
+    Runs inside the connection's transaction.
     """
     constants = {} if game_id is None else {"game_id": game_id}
-    if conn.dialect.name == "postgresql":
-        _copy_in(conn, table.name, columns, rows, constants)
-        return
-    names, values = names_values(columns, constants)
-    with _no_garbage_collection():  # the batch's tuples hold no cycles; collecting them cost 20 % of the write
-        executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
-
-
-@contextmanager
-def _no_garbage_collection() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a while (back on after, if it was on)."""
     was = gc.isenabled()
-    gc.disable()
+    gc.disable()  # the batch's values hold no cycles; collecting them cost 20 % of the write
     try:
-        yield
+        if conn.dialect.name == "postgresql":
+            _copy_in(conn, table.name, list(columns), zip(*map(values_of, columns.values()), strict=True), constants)
+        else:
+            for sql, rows in column_inserts(table.name, columns, constants):
+                executemany(conn, sql, rows)
     finally:
         if was:
             gc.enable()
-
-
-def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, list[Any]], *, game_id: int | None = None) -> None:
-    """:func:`copy_rows` for rows given as columns (lists of equal length, by column name).
-
-    SQLite gets the multi-row INSERT statements of
-    :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each).
-    """
-    names = list(columns)
-    values = list(columns.values())
-    if conn.dialect.name == "postgresql" or not values or not values[0]:
-        copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
-        return
-    constants = {} if game_id is None else {"game_id": game_id}
-    with _no_garbage_collection():
-        for sql, rows in column_inserts(table.name, columns, constants):
-            executemany(conn, sql, rows)
 
 
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
@@ -104,7 +78,7 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
     """
     if not rows:
         return
-    names, values = names_values(columns, constants)
+    names = ", ".join([*constants, *columns])
     if conn.dialect.name == "postgresql":
         stage = f"stage_{table.name}"  # one per session, emptied at every commit
         conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table.name}) ON COMMIT DELETE ROWS")
@@ -112,6 +86,7 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
         conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING")
         conn.exec_driver_sql(f"TRUNCATE {stage}")
         return
+    values = ", ".join([*(str(int(v)) for v in constants.values()), *["?"] * len(columns)])
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
 
 
@@ -125,26 +100,6 @@ def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows:
     with cursor.copy(f"COPY {table_name} ({names}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(fixed + tuple(row))
-
-
-@contextmanager
-def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> Iterator[None]:
-    """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
-
-    On SQLite, when the rows about to be inserted outnumber those already
-    there (:func:`rows_before_load`), the indexes are dropped and created
-    again after the load: one sort builds an index several times faster than
-    updating its B-tree row by row (the text index of 2 million positions, in
-    random text order). Inside the caller's transaction, so a failed load
-    rolls the indexes back with the rows. Servers, small loads and large
-    tables keep their indexes.
-    """
-    if conn.dialect.name != "sqlite" or rows_before_load(conn, table, new_rows) is None:
-        yield
-        return
-    drop_secondary_indexes(conn, table)
-    yield
-    build_secondary_indexes(conn, table)
 
 
 def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int | None:
