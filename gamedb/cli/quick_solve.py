@@ -17,7 +17,7 @@ reads it or says what is wrong in its usual words.
 
 A small game solved into a file that does not exist yet (a heap game, or
 cat and mouse) does not import SQLAlchemy at all: it is written by
-:mod:`gamedb.solvers.new_file`
+:func:`gamedb.solvers.solve.solve` into a new file's sink
 (the same rows, from the same row builders, a test compares them) and its
 report line is the full path's (:func:`gamedb.cli.solve_run.solved_line`),
 from the start's answer read back as ``gamedb query`` reads it.
@@ -34,7 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..store.location import locate
 from .argv import global_options
 
 if TYPE_CHECKING:
@@ -171,34 +170,18 @@ def try_solve(argv: list[str]) -> None:
 
 def new_file_target(request: SolveRequest, game: Game) -> tuple[Path, str] | None:
     """(file, schema revision) when the solve can go straight into a new SQLite file without SQLAlchemy
-    (:mod:`gamedb.solvers.new_file`): a small game it takes, a plain path that does not exist yet in a
+    (:func:`gamedb.solvers.solve.solve` into a new file's sink): a small game it takes, a plain path that does not exist yet in a
     folder that does, the default strategy and memory limit. None: the full path solves it."""
-    location = locate(request.db)
-    if not location.is_file or location.path is None or request.strategy != "auto" or request.memory_limit is not None:
-        return None
-    from ..solvers.new_file import fits
+    from ..solvers.solve import new_file
 
-    if not fits(game):
-        return None
-    from ..errors import DatabaseError
-    from ..store.sqlite_file import check_sqlite_version, newest_revision
-
-    path = location.path
-    if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
-        return None
-    try:
-        check_sqlite_version()
-    except DatabaseError:
-        return None  # the full path says why not
-    revision = newest_revision()
-    return None if revision is None else (path, revision)
+    return None if request.memory_limit is not None else new_file(request.db, game, request.strategy)
 
 
 def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision: str) -> bool:
     """Solve into the new file and print the full path's report; False (nothing printed, nothing
     left behind) when that could not be done and the full path must solve it."""
     from ..api import Database
-    from ..solvers.new_file import solve_new_file
+    from ..solvers.solve import NewFile, solve
     from ..store.sink import check_name
     from .common import out
     from .render import ProgressBars
@@ -209,7 +192,7 @@ def solve_into_new_file(request: SolveRequest, game: Game, path: Path, revision:
     t0 = time.perf_counter()
     try:
         with ProgressBars(request.quiet) as bars:
-            done = solve_new_file(path, name, game, revision, progress=bars)
+            done = solve(NewFile(path, revision), game, name, progress=bars)
     except Exception:  # another process made the file meanwhile, a folder that will not take it, ...: the full path decides
         return False
     with Database(path, readonly=True) as db:  # read back as `gamedb query` reads it

@@ -132,7 +132,9 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
         raise
 
 
-def write_positions(sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None) -> None:
+def write_positions(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None
+) -> None:
     """Write every solved position row, in code order across the tiers, a committed range at a time.
 
     The tiers are merged by code ranges (:func:`code_ranges`), so the table's
@@ -158,14 +160,14 @@ def write_positions(sink: Sink, rules: TierArrayRules, folder: TierFolder, count
                     parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
-            texts = np.array([text for p in parts for text in p[1]], dtype=object)[order]
+            text = np.array([x for p in parts for x in p[1]], dtype=object)[order]
             player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
             page = page[order]
             has = best >= 0
             labels = np.full(len(page), None, dtype=object)
             if has.any():
                 labels[has] = rules.labels(page[has], best[has])
-            values = (page, texts, player, names[result], np.ma.masked_less(remoteness, 0), degree, labels)
+            values = (page, text, player, names[result], np.ma.masked_less(remoteness, 0), degree, labels)
             sink.columns("position", dict(zip(_COLUMNS, values, strict=True)))
             state["written_below"] = hi
             sink.update(progress=state)

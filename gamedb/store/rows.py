@@ -155,6 +155,10 @@ class Reader:
                 conn.text_factory = saved
         return [dict(zip(names, row, strict=True)) for row in rows]
 
+    def players(self, game_id: int) -> list[str]:
+        """The stored names of a game's players (its ``player`` rows), by index."""
+        return [name for (name,) in self.fetch("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))]
+
     def names_of_family(self, family: str) -> list[str]:
         """The names of the stored games of ``family`` (its name, or ``module:Class``), by name."""
         rows, _ = self._execute("SELECT name FROM game WHERE family = ? ORDER BY name", (family,))

@@ -104,7 +104,7 @@ class Sink(Protocol):
 def values_of(column: Column) -> list[Any]:
     """A column's values as a list (a masked entry as None), for a store that writes rows."""
     tolist = getattr(column, "tolist", None)
-    return tolist() if tolist is not None else list(column)  # type: ignore[no-any-return]
+    return tolist() if tolist is not None else list(column)
 
 
 def column_inserts(table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:

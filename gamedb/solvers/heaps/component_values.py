@@ -16,7 +16,7 @@ from ...games.heaps import HeapGame
 from ...store.damage import checked_heap_info, checked_position, damaged
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
-from .periodicity import THEOREM, Periodicity, reduce
+from .periodicity import THEOREM, Periodicity, proof_end, reduce
 from .shared_sums import AnswerSums, SharedSums, shared_sums
 from .sum_remoteness import SEARCH_BUDGET, SumSearch
 
@@ -38,7 +38,7 @@ class ComponentValues:
         self.top = game.max_heap
         if record.positions is not None and record.positions != game.max_heap + 1:
             raise damaged(record.name, f"its parameters give heaps 0..{game.max_heap}, the game row says {record.positions:,} positions")
-        checked_heap_info(record.name, record.info, game.max_heap, game.max_take)
+        checked_heap_info(record.name, record.info, game.max_heap, game.max_take, proof_end)
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
         self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
