@@ -22,8 +22,8 @@ import pytest
 from gamedb import Database, make_game
 from gamedb.cli.quick_solve import SolveRequest, solve_into_new_file
 from gamedb.games import family
-from gamedb.solvers.solve import NewFile, new_file, solve
 from gamedb.solvers.heaps import solver as heap_solver
+from gamedb.solvers.solve import NewFile, new_file, solve
 from gamedb.store.new_sqlite_file import NewSqliteFile, TargetTaken
 from gamedb.store.revisions import head_from_files
 from gamedb.store.schema import game as game_table

@@ -9,6 +9,7 @@ declare (``gamedb.games.base.Capabilities``); its key is its name.
 from __future__ import annotations
 
 import dataclasses
+
 import pytest
 
 from gamedb.games.base import Capabilities
