@@ -283,12 +283,7 @@ def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
 
 
 def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> list[Strategy]:
-    """The strategies to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next.
-
-    A new game (``record`` None): :func:`candidates`. An unfinished one: the strategy that began it
-    (``record.strategy``), which resumes it, after one that may take it over because nothing of it is
-    written yet; ``--strategy`` must name one of them (or be ``auto``).
-    """
+    """The strategies to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next."""
     found = candidates(game, choice, new=record is None)
     if record is None or found[0].exclusive:
         return found

@@ -1,14 +1,4 @@
-"""A game's whole graph as numpy arrays: every reachable position and its moves, breadth first.
-
-The first stage of the in-memory solver (:mod:`gamedb.solvers.graph_memory`).
-A family that declares vector rules (:class:`~gamedb.games.vector.VectorRules`)
-expands a whole depth with a few array operations; any other family is
-expanded one position at a time with :meth:`Game.expand
-<gamedb.games.base.Game.expand>`. Positions get indices in discovery order;
-moves are kept as a CSR table (the moves of position ``i`` are
-``offset[i]:offset[i+1]``, in the family's order). Memory is checked
-against a budget while enumerating: :class:`~gamedb.solvers.protocol.TooLarge`.
-"""
+"""A game's whole graph as numpy arrays: every reachable position and its moves, breadth first."""
 
 from __future__ import annotations
 

@@ -43,12 +43,7 @@ class Solution:
 
 
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
-    """Enumerate, solve and write ``game`` into ``sink``, and mark it solved, all in one commit.
-
-    Raises :class:`~gamedb.solvers.protocol.TooLarge`, with nothing written,
-    when the game outgrows ``memory_limit`` bytes. A killed or failed solve
-    leaves nothing: the sink commits only when it finishes.
-    """
+    """Enumerate, solve and write ``game`` into ``sink``, and mark it solved, all in one commit."""
     t0 = time.perf_counter()
     graph = enumerate_graph(game, memory_limit=memory_limit, progress=progress)
     t1 = time.perf_counter()

@@ -1,12 +1,4 @@
-"""Re-derive every stored value from the rules and the children's stored values.
-
-For each stored position (in pages, ordered by code) the rules give its
-player, text, primitive value and moves; the children's stored values then
-fix what its result, remoteness, degree and best move must be
-(:func:`gamedb.values.value_from_children`). Win and lose remoteness are
-checked exactly, so by induction on remoteness a table that passes is right
-everywhere, draws included.
-"""
+"""Re-derive every stored value from the rules and the children's stored values."""
 
 from __future__ import annotations
 
@@ -31,18 +23,7 @@ MAX_FAILURES = 100_000
 _Value = tuple[str | None, int | None]
 
 def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
-    """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
-
-    The whole table is checked. A hand-edited value makes its parents
-    disagree too, so the position named is chosen among those that disagree:
-    first one whose own stored row is impossible (wrong text, player or
-    degree, a malformed result or remoteness, a grundy value in a partisan
-    game); else the values of the disagreeing positions are derived again
-    from the rules with the values of the agreeing ones, and the position
-    named is one that still disagrees (in code order, preferring one whose
-    children all agree). A malformed stored value never raises anything but
-    :class:`VerifyError`.
-    """
+    """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one."""
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     _check_token_moves(conn, record, game)
@@ -188,14 +169,7 @@ def _culprit(failures: dict[int, _Failure], impartial: bool) -> tuple[PositionRo
 
 
 def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, str]:
-    """The disagreeing positions that still disagree once the values of all of them are derived again.
-
-    The positions that agree keep their stored values; the others get the
-    values the rules give them from those (:func:`_resolve`). A position
-    that disagreed only because a child's stored value was wrong then
-    agrees: on a cycle of draws this tells the edited position from its
-    neighbours, which plain "first whose children agree" cannot.
-    """
+    """The disagreeing positions that still disagree once the values of all of them are derived again."""
     if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
         return {}
     stored: dict[int, PositionRow] = {}
@@ -216,13 +190,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
 
 
 def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, _Value]) -> dict[int, _Value]:
-    """Retrograde analysis of a part of the game, the rest fixed.
-
-    ``nodes``: code -> (primitive value or None, child codes); ``outside``:
-    code -> (result, remoteness) of the children not in ``nodes``. Returns
-    code -> (result, remoteness) for ``nodes`` by the solver's rules: win/lose
-    levels, then tie levels, the rest draws.
-    """
+    """Retrograde analysis of a part of the game, the rest fixed."""
     value: dict[int, _Value] = {}
     parents: dict[int, list[int]] = defaultdict(list)
     pending: dict[int, int] = {}

@@ -56,11 +56,7 @@ class SolveJob:
     strategy: str = ""
 
     def begin(self, conn: sa.Connection) -> GameRecord:
-        """The game row to fill: the stored one, or one created now (a replaced game deleted first).
-
-        A solver calls this inside the transaction that makes its first write,
-        so a solve refused or killed before that leaves the database as it was.
-        """
+        """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""
         from ..store import catalog
 
         if self.record is None:
@@ -97,11 +93,7 @@ def solve_in_stages(
     propagate: Callable[[GameRecord], object],
 ) -> Solved:
     """The SQL solver's course (``graph-sql``): ``fill`` the positions (status ``enumerating``), then
-    ``propagate`` values (status ``solving``), then mark the game solved.
-
-    Each stage commits as it goes and resumes from what it committed; the
-    game row records which stage a killed solve reached.
-    """
+    ``propagate`` values (status ``solving``), then mark the game solved."""
     from ..store import catalog
     from ..store.status import ENUMERATING, SOLVED, SOLVING
 

@@ -76,18 +76,7 @@ def solve(
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
 ) -> SolveReport:
-    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name).
-
-    A game already solved with the same rules is left alone; an unfinished solve
-    of it resumes; another game of that name is refused unless ``force``
-    (which replaces it); a second solve of the same game at once is refused
-    (:class:`~gamedb.store.locking.SolveInProgress`). ``strategy`` is
-    ``--strategy`` (:data:`gamedb.solvers.choice.CHOICES`). Before anything is
-    written the estimated size is checked against the free disk space and the
-    strategy's memory limit (default half the available memory); every refusal
-    leaves the file untouched. A new file raises
-    :class:`~gamedb.store.new_sqlite_file.TargetTaken` when another process made it meanwhile.
-    """
+    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
     choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
@@ -135,10 +124,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
 
 
 def distinct_name(game: Game) -> str:
-    """The family's default name with a digest of what the game is (family, rules version, parameters).
-
-    Two different games never share it; the same game always gets it.
-    """
+    """The family's default name with a digest of what the game is (family, rules version, parameters)."""
     import hashlib
 
     from ..store import catalog

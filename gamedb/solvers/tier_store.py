@@ -135,12 +135,7 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
 def write_positions(
     sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None
 ) -> None:
-    """Write every solved position row, in code order across the tiers, a committed range at a time.
-
-    The tiers are merged by code ranges (:func:`code_ranges`), so the table's
-    B-tree only grows at its end; each range is committed with
-    ``state["written_below"]`` (a killed write resumes after it).
-    """
+    """Write every solved position row, in code order across the tiers, a committed range at a time."""
     tiers = sorted(counts)
     total = sum(counts.values())
     codes = {t: folder.load("codes", t) for t in tiers}  # mapped for the binary searches (a few pages each)

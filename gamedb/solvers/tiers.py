@@ -61,12 +61,7 @@ class TierSolver:
     verify = staticmethod(graph_verify.verify_graph)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
-        """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve.
-
-        The tiers are enumerated before anything is written, so a solve refused for
-        its memory (:class:`TooLarge`) or killed while it enumerates leaves the
-        database as it was.
-        """
+        """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve."""
         t0 = time.perf_counter()
         game = job.game
         rules = rules_of(game)

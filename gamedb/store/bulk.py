@@ -31,13 +31,7 @@ def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
 
 
 def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver.
-
-    Tuples go to the DBAPI ``executemany`` without SQLAlchemy's per-row
-    processing, which is most of the cost of bulk writes. ``?`` becomes
-    ``%s`` for drivers with the ``format``/``pyformat`` style (psycopg).
-    Callers pass batches of some ten thousand rows.
-    """
+    """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver."""
     if not rows:
         return
     if conn.dialect.paramstyle in ("format", "pyformat"):
@@ -46,12 +40,7 @@ def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) ->
 
 
 def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Column], *, game_id: int | None = None) -> None:
-    """Append rows given as columns (:data:`~gamedb.store.sink.Column`, by name) to ``table``, each with ``game_id``.
-
-    PostgreSQL gets them through ``COPY ... FROM STDIN`` (several times faster
-    than any INSERT), SQLite through :func:`~gamedb.store.sink.column_inserts`.
-    Runs inside the connection's transaction.
-    """
+    """Append rows given as columns (:data:`~gamedb.store.sink.Column`, by name) to ``table``, each with ``game_id``."""
     constants = {} if game_id is None else {"game_id": game_id}
     was = gc.isenabled()
     gc.disable()  # the batch's values hold no cycles; collecting them cost 20 % of the write
@@ -67,15 +56,7 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Col
 
 
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
-    """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
-
-    ``constants`` gives integer columns the same value in every row (the
-    game id, a depth). SQLite: one :func:`executemany` of ``INSERT ... ON
-    CONFLICT DO NOTHING``. PostgreSQL: the rows are copied (``COPY``) into a
-    temporary staging table and inserted from it by one ``INSERT ... SELECT
-    ... ON CONFLICT DO NOTHING``, several times faster than an INSERT per
-    row. Runs inside the caller's transaction.
-    """
+    """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored."""
     if not rows:
         return
     names = ", ".join([*constants, *columns])
@@ -135,12 +116,7 @@ def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.
 
 
 def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, only: Sequence[str] | None = None) -> list[str]:
-    """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names.
-
-    A large tier solve leaves the position table's secondary indexes out
-    (:mod:`gamedb.solvers.tier_store`); ``gamedb db index`` and the SQL
-    solver (whose levels read the remoteness index) build them back.
-    """
+    """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names."""
     built = []
     for index in missing_indexes(conn, tables):
         if only is None or index.name in only:
@@ -150,13 +126,7 @@ def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, o
 
 
 def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
-    """``CREATE INDEX`` for ``index`` on the connection's database.
-
-    A partial index declares its condition once, for SQLite
-    (``sqlite_where``: naming ``postgresql_where`` too would import that
-    dialect in every process, :mod:`gamedb.store.schema`); a server gets the
-    same condition, as revision 0004 gives it.
-    """
+    """``CREATE INDEX`` for ``index`` on the connection's database."""
     sql = str(sa.schema.CreateIndex(index).compile(dialect=conn.dialect))
     where = index.dialect_options["sqlite"]["where"]
     if conn.dialect.name != "sqlite" and where is not None:

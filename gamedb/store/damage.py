@@ -1,11 +1,4 @@
-"""Reading stored rows defensively: a database file is data from someone else.
-
-A file may be damaged or crafted: a JSON column that does not parse, a
-count that is text, a status gamedb never writes, a period of 0. Every game
-row is checked here, where it is read (:func:`checked_game_row`), and a
-problem becomes one :class:`DamagedGame` line naming the game and what is
-wrong -- never a traceback, and the other games of the file stay usable.
-"""
+"""Reading stored rows defensively: a database file is data from someone else."""
 
 from __future__ import annotations
 
@@ -20,9 +13,7 @@ from .status import STATUSES
 
 
 class DamagedGame(VerifyError):
-    """A stored game breaks gamedb's format: the file was damaged or edited by hand.
-
-    A :class:`~gamedb.errors.VerifyError`: to ``verify`` it is one more stored value the rules do not give."""
+    """A stored game breaks gamedb's format: the file was damaged or edited by hand."""
 
 
 def is_utf8(text: str) -> bool:
@@ -215,13 +206,7 @@ def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> di
 
 
 def checked_positions(game_name: str, impartial: bool, rows: Sequence[Any]) -> None:
-    """:func:`checked_position` of every row (named tuples of position columns), with the same error.
-
-    Most files are as gamedb wrote them: one test of each column over the
-    whole batch, in a few C calls, passes only rows that the row by row
-    check passes too; when it does not pass, the row by row check runs, in
-    the rows' order, and names the first damaged row as it always has.
-    """
+    """:func:`checked_position` of every row (named tuples of position columns), with the same error."""
     if rows and not stored_as_written(impartial, rows):
         for row in rows:
             checked_position(game_name, impartial, row._asdict())

@@ -53,10 +53,7 @@ class Begun(NamedTuple):
 
 
 class Sink(Protocol):
-    """Where a writer's rows go; tables and columns are named as in :mod:`gamedb.store.schema`.
-
-    Used as a context manager: leaving the block drops what was not committed.
-    """
+    """Where a writer's rows go; tables and columns are named as in :mod:`gamedb.store.schema`."""
 
     def begin(self) -> Begun:
         """The game row to write into: created (with its player rows) or, resuming, the stored one."""
@@ -75,13 +72,7 @@ class Sink(Protocol):
         ...
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
-        """Around the appends of ``rows`` rows to ``table``: a store may set its indexes aside and build them after.
-
-        ``notes``: the load spans several commits; the store records there what it
-        did, and the writer keeps them with its progress and hands them back when
-        it resumes the load. A large load into an empty table may then leave the
-        indexes out (``gamedb db index`` builds them).
-        """
+        """Around the appends of ``rows`` rows to ``table``: a store may set its indexes aside and build them after."""
         ...
 
     def update(self, **values: Any) -> None:

@@ -61,13 +61,7 @@ def copy_games(
     force: bool = False,
     progress: Progress | None = None,
 ) -> CopyReport:
-    """Copy solved games (all of them, or those named) from ``src`` into ``dst``.
-
-    A game whose name is already taken in ``dst`` is refused before anything
-    is written (:class:`~gamedb.errors.GameExists`), unless ``force``
-    replaces it. Unfinished games are skipped when copying everything and
-    refused when named.
-    """
+    """Copy solved games (all of them, or those named) from ``src`` into ``dst``."""
     if same_database(src, dst):
         raise GamedbError("the source and the destination are the same database")
     with src.connect() as conn:
