@@ -15,17 +15,18 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import GamedbError, InputError
-from ..games.base import Game, TokenMoves
+from ..errors import InputError
+from ..games.base import Game
 from ..safe_text import shown
 from ..store.damage import damaged
+from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
+from .capabilities import move_lists as move_lists
+from .capabilities import vector_rules as vector_rules
 
 if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa
 
     from ..games.heaps import HeapGame
-    from ..games.tier_rules import TierArrayRules
-    from ..games.vector import VectorRules
     from ..store.record import GameRecord
     from ..store.rows import Reader
     from ..store.sink import Sink
@@ -325,25 +326,3 @@ def new_file_strategy(game: Game) -> Strategy | None:
     when it writes into any sink and the game is small enough; else None."""
     strategy = candidates(game, AUTO)[0]
     return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None
-
-
-# --- the optional capabilities, handed to the solvers that use them ----------------------------
-
-
-def array_rules(game: Game) -> TierArrayRules | None:
-    """The game's rules on numpy arrays with tiers, or None when it declares none."""
-    return game.array_rules() if game.capabilities.array_rules else None
-
-
-def vector_rules(game: Game) -> VectorRules | None:
-    """The game's rules on numpy arrays, or None when it declares none."""
-    return game.vector() if game.capabilities.vector_rules else None
-
-
-def move_lists(game: Game) -> TokenMoves | None:
-    """The game's two-token move lists, or None for a game stored with move rows."""
-    if not game.capabilities.token_moves:
-        return None
-    if game.impartial:
-        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
-    return game.token_moves()

@@ -14,7 +14,7 @@ from ..store.bulk import insert_new_rows, insert_rows
 from ..store.database import refresh_statistics
 from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
-from . import choice, token_moves
+from . import capabilities, token_moves
 
 if TYPE_CHECKING:
     from ..store.record import GameRecord
@@ -52,11 +52,11 @@ def enumerate_game(
             {"g": game_id},
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
-    vector = choice.vector_rules(game)
+    vector = capabilities.vector_rules(game)
     queued_before = _Queued.fitting(vector, memory_limit)
     if queued_before is not None:
         queued_before.add(list(starts))
-    tokens = choice.move_lists(game)
+    tokens = capabilities.move_lists(game)
     if tokens is not None:  # a two-token game: its moves are its move lists, no move rows
         with engine.begin() as conn:
             token_moves.store(conn, game_id, tokens)

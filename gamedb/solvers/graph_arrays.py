@@ -10,7 +10,7 @@ import numpy as np
 from ..games.base import Game
 from ..games.vector import RESULT_CODES, UNDECIDED, VectorRules, check_moves, stuck_error
 from ..progress import Progress
-from . import choice
+from . import capabilities
 from .protocol import TooLarge
 
 #: bytes of memory per position and per move while solving (measured on
@@ -60,7 +60,7 @@ def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
     """Memory the in-memory solver needs for ``game`` with this many positions and moves,
     counted as the enumeration counts it (the position texts, unknown before, aside)."""
     need = estimate_bytes(positions, moves)
-    if choice.vector_rules(game) is None:
+    if capabilities.vector_rules(game) is None:
         need += positions * BYTES_PER_PYTHON_POSITION
     return need
 
@@ -70,7 +70,7 @@ def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
 
 def enumerate_graph(game: Game, *, memory_limit: int, progress: Progress | None = None) -> GameGraph:
     """Every position reachable from the start, with its moves; :class:`TooLarge` over budget."""
-    vector = choice.vector_rules(game)
+    vector = capabilities.vector_rules(game)
     if vector is not None:
         return _enumerate_vector(game, vector, memory_limit, progress)
     return _enumerate_python(game, memory_limit, progress)

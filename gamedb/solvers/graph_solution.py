@@ -22,7 +22,7 @@ from ..store.rows import columns_except
 from ..store.sink import Column, Sink, now
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
-from .choice import move_lists
+from .capabilities import move_lists
 from .graph_arrays import GameGraph, enumerate_graph
 from .protocol import Solved
 

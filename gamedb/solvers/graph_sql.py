@@ -13,7 +13,7 @@ from ..store.catalog import load_progress, save_progress
 from ..store.database import refresh_statistics
 from ..store.record import GameRecord
 from ..store.schema import position as position_table
-from . import choice, graph_verify, token_moves
+from . import capabilities, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
 
@@ -305,7 +305,7 @@ class GraphSql:
             return Solved(*enumerate_game(db, record.id, game, batch=batch, memory_limit=job.memory_limit, progress=progress))
 
         def levels(record: GameRecord) -> None:
-            propagate(db, record.id, progress=progress, move_lists=choice.move_lists(game) is not None)
+            propagate(db, record.id, progress=progress, move_lists=capabilities.move_lists(game) is not None)
             if game.impartial:
                 propagate_grundy(db, record.id, progress=progress)
 

@@ -15,7 +15,7 @@ from ..safe_text import shown
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, read_page, read_position, read_positions
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
-from . import choice
+from . import capabilities
 
 MAX_FAILURES = 100_000
 
@@ -29,7 +29,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     _check_token_moves(conn, record, game)
     if read_position(conn, record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
-    vector = None if record.impartial else choice.vector_rules(game)
+    vector = None if record.impartial else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 
@@ -256,7 +256,7 @@ def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> N
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 
-    tokens = choice.move_lists(game)
+    tokens = capabilities.move_lists(game)
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
     stored = conn.execute(
         sa.select(token_move.c.player, token_move.c.node, token_move.c.ord, token_move.c.target, token_move.c.label)

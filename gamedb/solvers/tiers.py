@@ -40,7 +40,7 @@ from ..store.sink import Sink, now
 from ..store.sql_sink import SqlSink
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
-from . import choice, graph_verify
+from . import capabilities, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_memory import tier_bytes
 from .tier_store import TierFolder, write_positions
@@ -111,7 +111,7 @@ class TierSolver:
 
 
 def rules_of(game: Game) -> TierArrayRules:
-    return choice.array_rules(game) or PositionRules(game)
+    return capabilities.array_rules(game) or PositionRules(game)
 
 
 def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None) -> tuple[int, int]:
