@@ -13,7 +13,7 @@ from ..games.base import Expanded, Game
 from ..progress import Progress
 from ..safe_text import shown
 from ..store.record import GameRecord
-from ..store.rows import PositionRow, read_page, read_position, read_positions
+from ..store.rows import PositionRow, reader_of
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
 from . import capabilities
 
@@ -27,7 +27,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     _check_token_moves(conn, record, game)
-    if read_position(conn, record, record.start_code, checked=False) is None:
+    if reader_of(conn).position(record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
     vector = None if record.impartial else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
@@ -38,12 +38,12 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             if agreed is not None:
                 return _counted(record, agreed)
     while True:
-        rows = read_page(conn, record, after, batch, checked=False)  # judged below, with the rules
+        rows = reader_of(conn).page(record, after, batch, checked=False)  # judged below, with the rules
         if not rows:
             break
         after = rows[-1].code
         expanded = [_expanded(game, record, row) for row in rows]
-        values = read_positions(conn, record, [child for exp in expanded for _, child in exp.moves])  # checked: a damaged child is one line naming the game
+        values = reader_of(conn).positions(record, [child for exp in expanded for _, child in exp.moves])  # checked: a damaged child is one line
         for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:

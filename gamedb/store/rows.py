@@ -130,10 +130,6 @@ class Reader:
                 conn.text_factory = saved
         return [dict(zip(names, row, strict=True)) for row in rows]
 
-    def players(self, game_id: int) -> list[str]:
-        """The stored names of a game's players (its ``player`` rows), by index."""
-        return [name for (name,) in self.fetch("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))]
-
     def names_of_family(self, family: str) -> list[str]:
         """The names of the stored games of ``family`` (its name, or ``module:Class``), by name."""
         rows, _ = self._execute("SELECT name FROM game WHERE family = ? ORDER BY name", (family,))
@@ -176,6 +172,7 @@ class Reader:
         return moves
 
     def player_names(self, game_id: int) -> list[str]:
+        """The stored names of a game's players (its ``player`` rows), by index."""
         rows, _ = self._execute("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))
         return [name for (name,) in rows]
 
@@ -198,24 +195,9 @@ def reader_of(conn: sa.Connection) -> Reader:
     return Reader(driver, paramstyle=conn.dialect.paramstyle)
 
 
-def read_position(conn: sa.Connection, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
-    """The stored row of one position of ``record``'s game, or None."""
-    return reader_of(conn).position(record, code, checked=checked)
-
-
-def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
-    """code -> stored row for those of ``codes`` that are stored."""
-    return reader_of(conn).positions(record, codes, checked=checked)
-
-
 def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
     """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
     return reader_of(conn).positions_between(record, low, high, checked=checked)
-
-
-def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
-    """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
-    return reader_of(conn).page(record, after, limit, checked=checked)
 
 
 def stream_positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:

@@ -113,7 +113,7 @@ class Explorer:
             # answer, as `gamedb query` does (the page then shows positions as text), and the reason is said
             record = self.database.game(name)
             with self.database.read() as reader:
-                players = reader.players(record.id)
+                players = reader.player_names(record.id)
             return {
                 **record.list_json(),
                 "impartial": bool(record.impartial),
