@@ -81,6 +81,12 @@ def test_no_import_cycles_in_gamedb():
     assert _cycle(graph) is None
 
 
+def test_the_store_imports_nothing_from_the_solvers():
+    """Layers look down: gamedb.store is below gamedb.solvers (lazy imports included)."""
+    up = {name: sorted(t for t in targets if t.startswith("gamedb.solvers")) for name, targets in _graph().items() if name.startswith("gamedb.store")}
+    assert {name: targets for name, targets in up.items() if targets} == {}
+
+
 def test_no_module_over_400_lines():
     long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
