@@ -1,11 +1,4 @@
-"""The values of a heap game's single components, as a query of a sum reads them.
-
-The stored heaps 0..N, read a batch at a time and kept for the answer; beyond
-N the proven period (:mod:`gamedb.solvers.heaps.periodicity`). Each component's
-options (its moves, with the parts they leave) and the remoteness of sums of
-several live components (searched, and shared across a stream of answers:
-:mod:`gamedb.solvers.heaps.shared_sums`) come from here too.
-"""
+"""The values of a heap game's single components as a query of a sum reads them: stored heaps 0..N, the period beyond."""
 
 from __future__ import annotations
 
@@ -18,7 +11,7 @@ from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
 from .periodicity import THEOREM, Periodicity, reduce
 from .shared_sums import AnswerSums, SharedSums, shared_sums
-from .sum_remoteness import SEARCH_BUDGET, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, OptionsByValue, SumSearch, nim_sum
 
 #: one option of a component (:meth:`ComponentValues.options`)
 _Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
@@ -46,18 +39,16 @@ class ComponentValues:
         #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
         self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
         #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
-        self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        self._heap_options: OptionsByValue = {}
         #: facts of sums kept between answers and batches (:mod:`.shared_sums`); None until a sum is asked about
         self._shared: SharedSums | None = None
         self._sums: AnswerSums | None = None
         self._options: dict[int, list[_Option]] = {}
-        self._pairs: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
         self._sums = None
 
-    # --- loading -------------------------------------------------------------
     def check(self, sizes: Iterable[int]) -> None:
         """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
         for n in sizes:
@@ -104,7 +95,6 @@ class ComponentValues:
             raise BeyondSolvedRange(self._beyond(n))
         return reduce(n, self.periodicity)
 
-    # --- values ----------------------------------------------------------------
     def grundy(self, n: int) -> int:
         return self.rows[self._stored(n)][0]
 
@@ -119,33 +109,19 @@ class ComponentValues:
         return self.rows[n][3] if n <= self.top else None
 
     def options(self, n: int) -> list[_Option]:
-        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves,
-        sorted, and the parts as a plain heap game writes them in a label and in a position: ``1+3``, ``1 3``).
-
-        Kept for the stored heaps (a batch asks about the same few again and again); computed each time beyond.
-        """
+        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the live parts sorted, and the
+        parts as a plain heap game writes them in a label and a position: ``1+3``, ``1 3``); kept for the stored heaps."""
         found = self._options.get(n)
         if found is None:
             options = list(self.game.heap_options(n))
             self.need(p for _, parts in options for p in parts)
             found = []
             for idx, parts in options:
-                value = 0
-                for p in parts:
-                    value ^= self.grundy(p)
                 shown = [str(p) for p in parts]
-                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p))), "+".join(shown) or "0", " ".join(shown)))
+                live = tuple(sorted(p for p in parts if self.degree(p)))
+                found.append((idx, parts, nim_sum(map(self.grundy, parts)), live, "+".join(shown) or "0", " ".join(shown)))
             if n <= self.top:
                 self._options[n] = found
-        return found
-
-    def option_pairs(self, n: int) -> list[tuple[int, tuple[int, ...]]]:
-        """(rule index, parts) of each option of one component of ``n``, as :meth:`options` lists them."""
-        found = self._pairs.get(n)
-        if found is None:
-            found = [(option[0], option[1]) for option in self.options(n)]
-            if n <= self.top:
-                self._pairs[n] = found
         return found
 
     def sums(self) -> AnswerSums:

@@ -1,23 +1,9 @@
-"""Solving heap games: values computed in memory, written in batches into a sink.
+"""Solving heap games: values computed in memory (:mod:`.values`), written into a sink a batch at a time.
 
-A heap game (:mod:`gamedb.games.heaps`) stores one position per heap size
-0..N (code = size) and its move rules in ``heap_rule``; it has no move rows.
-Heap n's options are made of smaller heaps, so one pass over n = 0..N in
-memory (:mod:`gamedb.solvers.heaps.values`: a loop over the rules, numpy over the
-splits) gives every heap's grundy value, result, remoteness and best move;
-the rows are then appended in batches, built column by column, into the
-:class:`~gamedb.store.sink.Sink` :func:`solve` is given: a database through
-SQLAlchemy (a hundred rows per INSERT on SQLite, ``COPY`` on PostgreSQL) or a
-new SQLite file. ``subtraction --set 1,2,5 --max 100000`` computes in about
-0.02 s (its values repeat a proven window from heap 12 on) and is written in
-about 0.3 s, where the SQL level solver this replaced ran one statement per
-heap (about 140 microseconds each, 14 s); on PostgreSQL it was slower still.
-
-Each batch of rows is committed with a progress marker in ``game.progress``
-(``{"phase": "rows", "written": k, "searched_to": K}``): a killed solve
-computes the values again (a fraction of the writing time) and resumes
-writing at heap k. The last batch stores the period of the values
-(:mod:`gamedb.solvers.heaps.periodicity`) and ``remoteness_searched_to`` in the game's info.
+Each batch is committed with ``{"phase": "rows", "written": k, "searched_to":
+K}`` in ``game.progress``: a killed solve computes the values again (a
+fraction of the writing time) and resumes writing at heap k. The last batch
+stores the period and ``remoteness_searched_to`` in the game's info.
 """
 
 from __future__ import annotations
@@ -60,7 +46,7 @@ def solve(sink: Sink, game: HeapGame, *, progress: Progress | None = None) -> So
 
 def _write_positions(sink: Sink, game: HeapGame, state: dict[str, Any], progress: Progress | None) -> None:
     """Compute every heap's values and append the position rows from where ``state`` says, a committed batch at a time."""
-    if state.get("phase") != "rows":  # a solve begun by an older engine: its rows are written again
+    if state.get("phase") != "rows":  # a solve begun by another version: its rows are written again
         sink.clear(("position",))
         sink.commit()
         state = {"phase": "rows", "written": 0}

@@ -1,10 +1,4 @@
-"""The moves of a heap-game sum, each valued, and its best move (:func:`gamedb.solvers.heaps.sums.probe_sum` lists them).
-
-A move replaces one component by the heaps it leaves; its value is the sum's
-XOR with that component's value replaced, and its remoteness the remoteness
-of the sum left (searched, :mod:`gamedb.solvers.heaps.sum_remoteness`, through
-the component values' shared cache, :mod:`gamedb.solvers.heaps.shared_sums`).
-"""
+"""The moves of a heap-game sum, each valued (a component replaced by the heaps it leaves), and its best move."""
 
 from __future__ import annotations
 
@@ -15,12 +9,14 @@ from ...errors import BeyondSolvedRange
 from ...games.base import State
 from ...games.heaps import HeapGame
 from ...values import LOSE, WIN, move_rank, move_sort_key
+from .sum_remoteness import nim_sum
 
 if TYPE_CHECKING:
     from .component_values import ComponentValues
 
 #: a listed move with its sort key (best first for the mover, then move order)
 _Listed = tuple[tuple[int, int, int], MoveValue]
+
 
 def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tuple[int, ...], values: ComponentValues) -> int | None:
     """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
@@ -50,7 +46,7 @@ def all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], t
             before, after = (head + " " if head else ""), (" " + tail if tail else "")
             gone, prefix = (head + after if head else tail or "0"), f"{index + 1}:"
         else:
-            texts = game.option_texts(state, index, values.option_pairs(n))
+            texts = game.option_texts(state, index, [(option[0], option[1]) for option in options])
         for k, (_, _, parts_value, live_parts, label_rest, middle) in enumerate(options):
             if plain:
                 label, text = prefix + label_rest, (before + middle + after if middle else gone)
@@ -71,9 +67,7 @@ def _all_moves_of_family(game: HeapGame, state: State, comps: list[int], live: l
     values.need(p for *_, parts in moves for p in parts)
     listed: list[_Listed] = []
     for order, (label, child, index, n, parts) in enumerate(moves):
-        value = total ^ values.grundy(n)
-        for p in parts:
-            value ^= values.grundy(p)
+        value = total ^ values.grundy(n) ^ nim_sum(map(values.grundy, parts))
         cresult = WIN if value else LOSE
         crem = _child_remoteness(comps, live, index, parts, values)
         listed.append((move_sort_key(cresult, crem, order), MoveValue(label, game.format(child), cresult, crem, value)))
@@ -116,9 +110,7 @@ def best_by_search(game: HeapGame, state: State, comps: list[int], live: list[in
 def stored_best(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
     """With one live component, a stored heap: its stored best move, played on it in this position (else None).
 
-    The solver chose it knowing the remoteness of every sum its options
-    leave up to ``remoteness_searched_to``, which a query's smaller search
-    may not reach; the position's value is that heap's, so is its best move.
+    The solver's search of sums went further than a query's, and the position's value is that heap's, so is its best move.
     """
     if len(live) != 1 or comps[live[0]] > values.top:
         return None
@@ -134,8 +126,7 @@ def stored_best(game: HeapGame, state: State, comps: list[int], live: list[int],
 def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
     """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
 
-    Beyond the stored heaps the period bounds the search: for splits ``a + b``
-    with ``a >= n0 + p`` the value repeats that of ``(a - p) + (b + p)``.
+    Beyond the stored heaps the period bounds the splits ``a + b`` looked at: ``a >= n0 + p`` repeats ``(a - p) + (b + p)``.
     """
     per = values.periodicity
     for idx, rule in enumerate(game.rules):
@@ -167,19 +158,9 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
 def _option_move(
     game: HeapGame, state: State, comps: list[int], live: list[int], total: int, index: int, idx: int, parts: tuple[int, ...], values: ComponentValues
 ) -> MoveValue:
-    n = comps[index]
     values.need(parts)
-    value = total ^ values.grundy(n)
-    for p in parts:
-        value ^= values.grundy(p)
-    crem = _child_remoteness(comps, live, index, parts, values)
-    return _move_value(game, state, index, idx, parts, WIN if value else LOSE, crem, value)
-
-
-def _move_value(
-    game: HeapGame, state: State, index: int, idx: int, parts: tuple[int, ...], cresult: str, crem: int | None, value: int
-) -> MoveValue:
+    value = total ^ values.grundy(comps[index]) ^ nim_sum(map(values.grundy, parts))
     label, child = game.option_move(state, index, idx, parts)
-    return MoveValue(label, game.format(child), cresult, crem, value)
+    return MoveValue(label, game.format(child), WIN if value else LOSE, _child_remoteness(comps, live, index, parts, values), value)
 
 

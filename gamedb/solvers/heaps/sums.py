@@ -1,26 +1,10 @@
-"""Answering positions of heap games: sums of stored components, by XOR.
+"""Answering positions of heap games: a sum of stored components valued by XOR (Sprague-Grundy), heaps above N by the period.
 
-The database of a heap game (:mod:`gamedb.games.heaps`) holds single heaps
-0..N. A position is a sum of components (the heaps of ``3 5 7``, the ``+``
-runs of ``++--+++``); by the Sprague-Grundy theorem its value is the XOR of
-the components' values, looked up without enumerating the sum. Heaps above N
-are answered from the proven period (:mod:`gamedb.solvers.heaps.periodicity`), without
-computing anything; if no period is proven, such a query fails naming why.
-
-Every move of the sum is still listed (up to :data:`MOVE_LIST_LIMIT`), each
-with the value of the position it leads to: the sum's XOR with the moved
-component's value replaced by that of the heaps it leaves.
-
-Remoteness of a sum with at most one component that has moves is that
-component's. The remoteness of a sum of several live components is not
-determined by theirs: it is searched (:mod:`gamedb.solvers.heaps.sum_remoteness`) when
-every component is a heap up to the game's ``remoteness_searched_to`` and
-the search fits :data:`QUERY_SEARCH_BUDGET` positions, and is null (not
-determined) otherwise. The best move of a single stored heap is the stored
-one; of a sum it follows the solver's rule (:mod:`gamedb.solvers.heaps.values`): a
-win moves to a zero-valued position, the quickest when all their
-remotenesses are known; a loss to the slowest when all are known; otherwise
-the lowest move order.
+Every move is listed (up to :data:`MOVE_LIST_LIMIT`) and valued. A sum with at
+most one live component has that component's remoteness; several live
+components' remoteness is searched within a query's budget
+(:mod:`.component_values`), null beyond. The best move follows the solver's
+rule (:mod:`.values`).
 """
 
 from __future__ import annotations
@@ -39,6 +23,7 @@ from ...values import LOSE, WIN
 from .component_values import ComponentValues
 from .periodicity import THEOREM, Periodicity
 from .sum_moves import all_moves, best_by_search, best_of, stored_best
+from .sum_remoteness import nim_sum
 
 #: list every move only when the position has at most this many
 MOVE_LIST_LIMIT = 10_000
@@ -50,9 +35,7 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
     state = game.start() if position is None else game.parse(position)
     comps = game.heaps(state)
     values.need(comps)
-    total = 0
-    for n in comps:
-        total ^= values.grundy(n)
+    total = nim_sum(map(values.grundy, comps))
     live = [i for i, n in enumerate(comps) if values.degree(n)]
     degree = sum(values.degree(n) for n in comps)
     remoteness = values.sum_remoteness([comps[i] for i in live])
@@ -89,49 +72,31 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
 
 def stats_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     """What ``gamedb stats`` adds for a heap game (the strategy's hook): its period and which heaps have a remoteness."""
-    if not (record.info and "periodicity" in record.info):
+    info = record.info or {}
+    if "periodicity" not in info:
         return {}
-    extra = periodicity_summary(record)
-    extra["remoteness"], unknown = remoteness_summary(reader, record)
-    return {"periodicity": record.info["periodicity"], "extra": extra, "remoteness_unknown": unknown}
-
-
-def periodicity_summary(record: GameRecord) -> dict[str, Any]:
-    """Lines for ``stats``: the period, pre-period and last exceptional value, or why there is none."""
-    info = (record.info or {}).get("periodicity")
-    if info is None:
-        return {"period": "not looked for: the octal periodicity theorem does not apply to these rules"}
-    per = Periodicity.from_dict(info)
-    if per.proven:
-        return {
+    extra: dict[str, Any]
+    if info["periodicity"] is None:
+        extra = {"period": "not looked for: the octal periodicity theorem does not apply to these rules"}
+    elif (per := Periodicity.from_dict(info["periodicity"])).proven:
+        extra = {
             "period": per.period,
             "pre-period": per.preperiod,
             "last exceptional": per.last_exceptional if per.last_exceptional is not None else "none",
             "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
         }
-    return {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
-
-
-def remoteness_summary(reader: Reader, record: GameRecord) -> tuple[str, int]:
-    """The ``stats`` line on which heaps have a remoteness, and the number of heaps without one."""
+    else:
+        extra = {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
     ((unknown,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ? AND remoteness IS NULL", (record.id,))
-    searched_to = (record.info or {}).get("remoteness_searched_to", 0)
-    if not unknown:
-        return "known for every heap", 0
-    return (
-        f"exact for heaps 0..{searched_to} (sums of heaps searched); null (not determined) for {unknown:,} larger heaps "
-        "that need the remoteness of a sum of two heaps with moves beyond the search",
-        unknown,
+    extra["remoteness"] = "known for every heap" if not unknown else (
+        f"exact for heaps 0..{info.get('remoteness_searched_to', 0)} (sums of heaps searched); null (not determined) for {unknown:,} "
+        "larger heaps that need the remoteness of a sum of two heaps with moves beyond the search"
     )
+    return {"periodicity": info["periodicity"], "extra": extra, "remoteness_unknown": unknown}
 
 
 def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-    """Answers for many positions (None: the start); a position that fails gives its error in its place.
-
-    The components read for one position are kept for the next (one
-    :class:`ComponentValues` per batch); the search of sums' remoteness starts
-    afresh for each, so a position gets the same answer alone or in a batch.
-    """
+    """Answers for many positions (None: the start), the components read kept for the batch; a failure gives its error in its place."""
     values = ComponentValues(reader, record, game)
     answers: list[Answer | GamedbError] = []
     for position in positions:

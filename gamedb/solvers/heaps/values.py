@@ -1,43 +1,31 @@
-"""The values of heaps 0..N of a heap game, computed in memory.
+"""The values of heaps 0..N of a heap game, computed in memory in one pass over n = 0..N.
 
-Heap n's options are made of smaller heaps (and, for splits taking no token,
-of two smaller ones), so one pass over n = 0..N finds every value from those
-already found: a Python loop over the rules that leave nothing or one heap,
-and numpy over the splits (the values of ``a + (rest - a)`` for every ``a``
-are one XOR of two slices). A game without splits (subtraction games) goes
-to :mod:`gamedb.solvers.heaps.single_heap`, which stops the loop where a
-window of values provably repeats and repeats it to N. Per heap:
+A Python loop over the rules that leave at most one heap, numpy over splits (the
+values of every ``a + (rest - a)`` are one XOR of two slices); games without
+splits go to :mod:`.single_heap`. Per heap (the rules ``verify`` checks):
 
-- **grundy**: the mex of its options' values (an option's value is the XOR
-  of the heaps it leaves); **result** ``win`` iff grundy > 0.
-- **remoteness** (Gamesman rules): 0 without moves; a win is 1 + the least
-  remoteness of its zero-valued options, a loss 1 + the greatest of all its
-  options. An option leaving no heap with moves has remoteness 0, one such
-  heap that heap's remoteness, two such heaps a *sum*, whose remoteness only
-  a search of the sum gives (:mod:`gamedb.solvers.heaps.sum_remoteness`). Heaps are
-  searched in order while the search fits its budget: every heap up to
-  ``searched_to`` has its exact remoteness. Above it a sum's remoteness is
-  unknown, and so is (NULL) that of a heap which needs one -- a win with a
-  zero-valued sum option, a loss with any sum option. Games without splits
-  (subtraction, Nim) never meet a sum: every heap has its remoteness.
-- **best move**: a win moves to a zero-valued option, the quickest one when
-  all their remotenesses are known; a loss to the slowest option when all
-  are known; ties and unknowns go to the lowest move order (rule order, then
-  the smaller part of a split).
-
-The values are those of the SQL level solver this replaced (which treated
-every sum as unknown, i.e. ``search_budget=0``), tested row for row.
+- **grundy**: the mex of its options' values (an option's value is the XOR of
+  the heaps it leaves); **result** ``win`` iff grundy > 0.
+- **remoteness**: 0 without moves; a win 1 + the least remoteness of its
+  zero-valued options, a loss 1 + the greatest of all. An option leaving two
+  heaps with moves is a sum, searched (:mod:`.sum_remoteness`) heap by heap
+  while the budget lasts: every heap up to ``searched_to`` is exact; above it
+  a heap that needs a sum's remoteness has none (NULL).
+- **best move**: a win to a zero-valued option, a loss to any, the quickest
+  (slowest) when all remotenesses are known; ties and unknowns to the lowest
+  move order (rule order, then the smaller part of a split).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...games.heaps import HeapGame
+from ...values import mex
 from .single_heap import single_heap_values
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, nim_sum
 
 if TYPE_CHECKING:
     import numpy as np
@@ -110,11 +98,9 @@ def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch)
     """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
     options = []  # (value, remoteness, order, (rule index, smaller part))
     for order, (idx, parts) in enumerate(game.heap_options(n)):
-        value = 0
-        for p in parts:
-            value ^= grundy[p]
+        value = nim_sum(grundy[p] for p in parts)
         options.append((value, search.of(search.live(parts)), order, (idx, parts[0] if len(parts) == 2 else 0)))
-    g = _mex_of(value for value, *_ in options)
+    g = mex(value for value, *_ in options)
     if not options:
         return g, 0, None
     if g:
@@ -122,13 +108,6 @@ def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch)
     else:
         _, _, r, chosen = min((-r, order, r, key) for value, r, order, key in options)
     return g, 1 + r, chosen
-
-
-def _mex_of(values: Iterable[int]) -> int:
-    mask = 0
-    for v in values:
-        mask |= 1 << v
-    return (~mask & (mask + 1)).bit_length() - 1
 
 
 def _heap(
@@ -188,14 +167,10 @@ def _heap(
             candidates.append((False, base + int(a[0]), int(rems[k]), base + int(a[k])))
     first = min(c[1] for c in candidates)
     if any(c[0] for c in candidates):
-        return g, None, _key(first, stride)
+        return g, None, divmod(first, stride)
     if g:
         r, order = min((c[2], c[3]) for c in candidates)
     else:
         neg, order = min((-c[2], c[3]) for c in candidates)
         r = -neg
-    return g, 1 + r, _key(order, stride)
-
-
-def _key(order: int, stride: int) -> tuple[int, int]:
-    return divmod(order, stride)
+    return g, 1 + r, divmod(order, stride)

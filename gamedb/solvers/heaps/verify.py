@@ -1,18 +1,8 @@
-"""Rechecking a solved heap game: every stored heap against the rules, in Python.
+"""Rechecking a solved heap game in Python, independently of the solver: every heap against its options, by induction.
 
-Independent of the solver's SQL: the options of each heap come from the
-family's rules (:meth:`~gamedb.games.heaps.HeapGame.heap_options` order), their
-values from the stored values of smaller heaps, and the heap's grundy value,
-result, remoteness and best move must follow (the rules are those of
-:mod:`gamedb.solvers.heaps.solver`). By induction on the heap size a table that passes
-is right everywhere. The stored rules (``heap_rule``) and the stored period
-are checked too: the period is found again from the stored values.
-
-Remoteness of an option that is a sum of two heaps with moves is searched
-(:class:`~gamedb.solvers.heaps.sum_remoteness.SumSearch`, over the stored values of the
-smaller heaps) for the heaps up to the stored ``remoteness_searched_to``, and
-unknown above it; a stored ``remoteness_searched_to`` the search cannot
-reach within a few times the solver's budget is refused.
+Sums of two live heaps are searched (:class:`.sum_remoteness.SumSearch`) up to
+the stored ``remoteness_searched_to``; one the search cannot reach within a few
+times the solver's budget is refused. The stored rules and period are checked too.
 """
 
 from __future__ import annotations
@@ -28,7 +18,7 @@ from ...store.record import GameRecord
 from ...store.rows import PositionRow, read_range
 from ...values import LOSE, WIN, is_remoteness, mex
 from .solver import analyse_values
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, nim_sum
 
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
 VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
@@ -95,9 +85,7 @@ def _check_heap(
         return f"stored remoteness {row.remoteness!r} is not a non-negative integer"
     options = []  # (order, idx, parts, value, remoteness or None)
     for order, (idx, parts) in enumerate(game.heap_options(n)):
-        value = 0
-        for p in parts:
-            value ^= grundy[p]
+        value = nim_sum(grundy[p] for p in parts)
         live = tuple(sorted(p for p in parts if degree[p]))
         if len(live) <= 1:
             rem = remoteness[live[0]] if live else 0
