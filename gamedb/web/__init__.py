@@ -1,10 +1,4 @@
-"""``gamedb serve``: a read-only web explorer of the solved games in one database.
-
-The page (``static/``: plain HTML, JavaScript and CSS shipped in the package,
-no build step, nothing fetched from elsewhere) draws a position's board and
-colours every move by its value; it reads the JSON API of :mod:`.app`.
-Starlette and uvicorn come with the ``web`` extra (``pip install 'gamedb[web]'``).
-"""
+"""``gamedb serve``: a read-only web explorer (``static/``: the page, no build step) over the JSON API of :mod:`.app`."""
 
 from __future__ import annotations
 
@@ -78,25 +72,11 @@ def open_page(url: str, announce: Callable[[str], None]) -> None:
 
 
 def serve(
-    db: str,
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    open_browser: bool = False,
-    allow_hosts: Sequence[str] = (),
-    max_connections: int | None = None,
-    header_timeout: float | None = None,
-    announce: Callable[[str], None] = lambda line: None,
+    db: str, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, allow_hosts: Sequence[str] = (),
+    max_connections: int | None = None, header_timeout: float | None = None, announce: Callable[[str], None] = lambda line: None,
 ) -> None:
-    """Serve the games of ``db`` (a SQLite path, opened read-only, or a URL) until interrupted.
-
-    ``announce`` receives one line with the address once the server listens.
-    Requests must name the server in their ``Host`` header (or a name of
-    ``allow_hosts``; see :mod:`.hardening`); at most ``max_connections``
-    connections are open and each must send a request's headers within
-    ``header_timeout`` seconds (see :mod:`.connections`). Ctrl+C or SIGTERM
-    stops it, waiting :data:`STOP_WAIT` seconds at most for answers in progress.
-    """
+    """Serve the games of ``db`` (a SQLite path, opened read-only, or a URL) until Ctrl+C or SIGTERM; ``announce`` gets the
+    address once it listens. Hosts: :mod:`.hardening`; connections and their header timeout: :mod:`.connections`."""
     require_web_extra()
     import uvicorn
 
@@ -114,14 +94,8 @@ def serve(
     if open_browser:
         threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
     config = uvicorn.Config(
-        Hardened(web_app, rule, hardening_headers(CSP)),
-        http=protocol_class(guard),
-        loop="asyncio",
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        backlog=ACCEPT_BURST,  # asyncio listens again with it
-        timeout_graceful_shutdown=STOP_WAIT,
+        Hardened(web_app, rule, hardening_headers(CSP)), http=protocol_class(guard), loop="asyncio", log_level="warning", access_log=False,
+        lifespan="off", backlog=ACCEPT_BURST, timeout_graceful_shutdown=STOP_WAIT,  # backlog: asyncio listens again with it
     )
     server = uvicorn.Server(config)
 

@@ -1,15 +1,11 @@
-"""The ASGI application behind ``gamedb serve``: the page and its JSON API.
+"""The ASGI application behind ``gamedb serve``: the page and its JSON API, read-only.
 
     GET /                                        the page (static/index.html)
-    GET /api/games                               every stored game: what `gamedb list --json` shows,
-                                                 with its counts by result and start value
+    GET /api/games                               `gamedb list --json`, with counts by result and the start value
     GET /api/games/{name}                        one game: family, parameters, players, position syntax
-    GET /api/games/{name}/positions?position=T   the object `gamedb query NAME T --json` prints
-                                                 (the start when position is absent)
+    GET /api/games/{name}/positions?position=T   `gamedb query NAME T --json` (the start without T)
 
-A mistake (unknown game, bad position) is a 4xx whose JSON ``error`` is the
-one-line message the CLI prints after ``Error:``. The database is opened
-read-only and never written.
+A mistake is a 4xx whose JSON ``error`` is the message the CLI prints after ``Error:``.
 """
 
 from __future__ import annotations
@@ -34,8 +30,7 @@ from ..store.record import GameRecord
 from ..store.status import DAMAGED
 
 STATIC = Path(__file__).with_name("static")
-#: the page loads only its own files: no script, style or font from elsewhere, and no other site frames it
-#: (every answer of `gamedb serve` carries it: hardening.Hardened)
+#: the page loads only its own files, and no other site frames it (on every answer: hardening.Hardened)
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -79,7 +74,7 @@ class Explorer:
 
     def __init__(self, database: Database):
         self.database = database
-        # counts by result cost a scan of the game's positions: kept while its row is unchanged
+        #: counts by result cost a scan of the game's positions: kept while its row is unchanged
         self._summaries: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     def games(self, request: Request) -> list[dict[str, Any]]:

@@ -1,30 +1,15 @@
-"""How ``gamedb serve`` meets many connections at once, slow clients among them.
+"""How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
 
-uvicorn keeps every connection it accepts for as long as the client keeps
-it: a client that opens connections and never finishes a request (a slow
-client, or a "slowloris" attack) holds a file descriptor with each, and at
-the process's open-file limit (1,024 by default on Linux) the server could
-accept no one else, nor open the database or a static file, and logged each
-failed accept with a traceback (about 140,000 in 12 seconds). So:
-
-- the soft open-file limit is raised toward the hard one
-  (:func:`raise_open_file_limit`), as far as the connections need;
-- at most ``max_connections`` connections are open, a number kept below the
-  open-file limit with :data:`RESERVED_FILES` to spare (a burst of accepts,
-  the database, the page's files), so that accepting never runs out of file
-  descriptors; a connection beyond it closes the one that has waited
-  longest for a request's headers, or when every connection is in the middle
-  of a request, is answered 503 and closed at once;
-- a connection must send a request's headers within ``header_timeout``
-  seconds of opening, or of the end of its previous answer, else it is
-  closed (uvicorn's own keep-alive timeout is cancelled by a single byte);
-- what was closed this way, and requests that are not HTTP at all (which
-  uvicorn answers 400 and logs, a line each), are counted in one log line a
-  minute at most (and one when the server stops).
-
-The connection class is uvicorn's h11 protocol with these hooks
-(:func:`protocol_class`), so the server runs on h11 whatever else is
-installed.
+Each connection holds a file descriptor, and at the open-file limit the server
+could accept no one, nor open the database, and logged every failed accept
+with a traceback. So the soft limit is raised toward the hard one; at most
+``max_connections`` (kept :data:`RESERVED_FILES` below the limit) are open, a
+new one beyond closing the one waiting longest for headers (or answered 503
+when all are busy); a connection must send a request's headers within
+``header_timeout`` seconds (uvicorn's keep-alive timeout is reset by one
+byte); and what was closed, with the non-HTTP requests uvicorn logs a line
+each, is counted in one log line a minute at most. The hooks sit on uvicorn's
+h11 protocol (:func:`protocol_class`).
 """
 
 from __future__ import annotations
@@ -66,16 +51,11 @@ _INVALID_REQUEST_LINES = ("Invalid HTTP request received.",)
 
 
 def raise_open_file_limit(wanted: int) -> int:
-    """Raise this process's soft limit of open files to ``wanted`` (at most the hard limit); the soft limit now.
-
-    Raising the soft limit up to the hard one needs no privilege; where the
-    system refuses (a hard limit of "unlimited" beyond the kernel's maximum),
-    the limit is left as it was. Without the ``resource`` module (Windows):
-    ``wanted``.
-    """
+    """Raise this process's soft limit of open files to ``wanted`` (at most the hard limit, where the system allows);
+    the soft limit now (``wanted`` on Windows, which has no such limit)."""
     try:
         import resource
-    except ImportError:  # Windows: no such per-process limit
+    except ImportError:
         return wanted
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:

@@ -1,26 +1,15 @@
 """What every answer of ``gamedb serve`` carries, and which requests it answers at all.
 
-**Host header.** A web page from anywhere can make the browser that shows it
-send requests to ``http://127.0.0.1:8000/`` -- and by *DNS rebinding* (a name
-of the attacker's that resolves to 127.0.0.1 a moment later) read the
-answers, as if they were its own. Such a request names the attacker's host
-in its ``Host`` header, so the server answers only requests whose ``Host``
-names what it listens on (:class:`HostRule`), and answers any other 400:
+**Host header.** By DNS rebinding a page from anywhere could read answers from
+``127.0.0.1``; such a request names the attacker's host, so only a ``Host``
+naming what the server listens on is answered (:class:`HostRule`), any other
+gets 400: a loopback bind accepts its address or ``localhost``; another
+address itself; every address (``0.0.0.0``, ``::``) ``localhost``, this
+machine's name or any IP address (one typed in cannot be rebound) -- each with
+the port; and ``--allow-host`` names with any port (``'*'``: every ``Host``).
 
-- bound to a loopback address (``127.0.0.1``, ``::1``): that address or
-  ``localhost``, with the port it listens on;
-- bound to another address: that address, with the port;
-- bound to every address (``0.0.0.0``, ``::``): ``localhost``, this machine's
-  name (:func:`socket.gethostname`) or any IP address (an address typed in
-  the browser cannot be rebound), with the port;
-- and any name given with ``--allow-host`` (with any port, e.g. behind a
-  reverse proxy); ``--allow-host '*'`` accepts every ``Host``.
-
-**Headers.** Every answer says ``X-Content-Type-Options: nosniff`` (a
-browser takes a file for what its ``Content-Type`` says, nothing else), a
-``Content-Security-Policy`` (the page's own files only, and
-``frame-ancestors 'none'``: no other site may frame it), ``X-Frame-Options:
-DENY`` (the same, for older browsers) and ``Referrer-Policy: no-referrer``.
+**Headers.** ``nosniff``, the page's ``Content-Security-Policy`` (no framing by
+other sites), ``X-Frame-Options: DENY`` and ``Referrer-Policy: no-referrer``.
 """
 
 from __future__ import annotations
@@ -29,15 +18,12 @@ import asyncio
 import ipaddress
 import json
 import socket
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -107,8 +93,8 @@ class HostRule:
         return f"{host}:{self.port}"
 
 
-#: what every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)
 def hardening_headers(csp: str) -> list[tuple[str, str]]:
+    """What every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)."""
     return [
         ("X-Content-Type-Options", "nosniff"),
         ("Content-Security-Policy", csp),

@@ -49,16 +49,12 @@ class ComponentValues:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
         self._sums = None
 
-    def check(self, sizes: Iterable[int]) -> None:
-        """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
+    def need(self, sizes: Iterable[int]) -> None:
+        """Load the stored rows the given component sizes map to; :class:`BeyondSolvedRange` for one beyond N without a period."""
+        sizes = set(sizes)
         for n in sizes:
             if n > self.top and not (self.periodicity and self.periodicity.proven):
                 raise BeyondSolvedRange(self._beyond(n))
-
-    def need(self, sizes: Iterable[int]) -> None:
-        """Load the stored rows the given component sizes map to."""
-        sizes = set(sizes)
-        self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
             self._add(self.reader.positions(self.record, codes, checked=False).values())
@@ -91,7 +87,7 @@ class ComponentValues:
     def _stored(self, n: int) -> int:
         if n <= self.top:
             return n
-        if self.periodicity is None:  # check() refuses such a component first
+        if self.periodicity is None:  # need() refuses such a component first
             raise BeyondSolvedRange(self._beyond(n))
         return reduce(n, self.periodicity)
 
@@ -132,12 +128,8 @@ class ComponentValues:
             self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
         return self._sums
 
-    def sum_remoteness(self, live: list[int]) -> int | None:
-        """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
-        return self.remoteness_of(tuple(sorted(live)))
-
     def remoteness_of(self, heaps: tuple[int, ...]) -> int | None:
-        """:meth:`sum_remoteness` of heaps already sorted."""
+        """Remoteness of the sum of ``heaps`` (sorted, all with moves); None when not determined here."""
         if not heaps:
             return 0
         if len(heaps) == 1:

@@ -9,7 +9,7 @@ from ...errors import BeyondSolvedRange
 from ...games.base import State
 from ...games.heaps import HeapGame
 from ...values import LOSE, WIN, move_rank, move_sort_key
-from .sum_remoteness import nim_sum
+from .sum_remoteness import best_option, nim_sum
 
 if TYPE_CHECKING:
     from .component_values import ComponentValues
@@ -21,7 +21,7 @@ _Listed = tuple[tuple[int, int, int], MoveValue]
 def _child_remoteness(comps: list[int], live: list[int], index: int, parts: tuple[int, ...], values: ComponentValues) -> int | None:
     """Remoteness of the sum left when component ``index`` becomes ``parts`` (None if not determined)."""
     others = [comps[j] for j in live if j != index]
-    return values.sum_remoteness(others + [p for p in parts if values.degree(p)])
+    return values.remoteness_of(tuple(sorted(others + [p for p in parts if values.degree(p)])))
 
 
 def all_moves(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> list[_Listed]:
@@ -79,15 +79,9 @@ _TO_WIN, _TO_LOSS = move_rank(WIN, 1), move_rank(LOSE, 1)
 
 
 def best_of(listed: list[_Listed], result: str) -> MoveValue | None:
-    """The engine's best-move rule applied to a full move list."""
-    wanted = [(key[2], mv) for key, mv in listed if result == LOSE or mv.result == LOSE]
-    if not wanted:
-        return None
-    known = [(order, mv.remoteness, mv) for order, mv in wanted if mv.remoteness is not None]
-    if len(known) == len(wanted):
-        sign = 1 if result == WIN else -1
-        return min(known, key=lambda found: (sign * found[1], found[0]))[2]
-    return min(wanted, key=lambda pair: pair[0])[1]
+    """The solver's best-move rule applied to a full move list (in move order)."""
+    found = best_option(((0 if mv.result == LOSE else 1, mv.remoteness, mv) for _, mv in listed), result == WIN)
+    return None if found is None else found[1]
 
 
 def best_by_search(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
@@ -142,7 +136,7 @@ def _first_option_with_value(game: HeapGame, n: int, target: int, values: Compon
         elif rest >= 2:
             amax = (rest - rule.unequal) // 2
             if n > values.top:
-                if per is None or per.preperiod is None or per.period is None:  # check() refuses such a component first
+                if per is None or per.preperiod is None or per.period is None:  # need() refuses such a component first
                     raise BeyondSolvedRange(values._beyond(n))
                 amax = min(amax, per.preperiod + per.period - 1)
                 values.need_upto(amax)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from functools import reduce
 from operator import xor
+from typing import TypeVar
 
 from ...games.heaps import HeapGame
 
@@ -26,6 +27,7 @@ SEARCH_MAX_DEPTH = 400
 
 #: the options of each heap by value (:func:`options_by_value`), kept by heap size
 OptionsByValue = dict[int, dict[int, list[tuple[int, ...]]]]
+T = TypeVar("T")
 
 
 class SearchExhausted(Exception):
@@ -37,18 +39,25 @@ def nim_sum(values: Iterable[int]) -> int:
     return reduce(xor, values, 0)
 
 
+def best_option(options: Iterable[tuple[int, int | None, T]], win: bool) -> tuple[int | None, T] | None:
+    """(remoteness, payload) of the option a position plays, of its options (value, remoteness or None, payload) in move
+    order: a win the quickest zero-valued one, a loss the slowest, ties to the first; with any remoteness unknown, the first."""
+    wanted = [option for option in options if option[0] == 0 or not win]
+    if not wanted:
+        return None
+    if any(option[1] is None for option in wanted):
+        return None, wanted[0][2]
+    sign = 1 if win else -1
+    _, _, r, payload = min((sign * r, order, r, payload) for order, (_, r, payload) in enumerate(wanted))  # type: ignore[operator]
+    return r, payload
+
+
 class SumSearch:
     """Remoteness of sums of heaps from the Grundy values, degrees and single-heap remoteness known so far."""
 
     def __init__(
-        self,
-        game: HeapGame,
-        grundy: Sequence[int],
-        degree: Sequence[int],
-        remoteness: Sequence[int | None],
-        budget: int = SEARCH_BUDGET,
-        max_visits: int | None = None,
-        options: OptionsByValue | None = None,
+        self, game: HeapGame, grundy: Sequence[int], degree: Sequence[int], remoteness: Sequence[int | None],
+        budget: int = SEARCH_BUDGET, max_visits: int | None = None, options: OptionsByValue | None = None,
     ):
         self.game, self.grundy, self.degree, self.remoteness = game, grundy, degree, remoteness
         self.budget = budget

@@ -38,7 +38,7 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
     total = nim_sum(map(values.grundy, comps))
     live = [i for i, n in enumerate(comps) if values.degree(n)]
     degree = sum(values.degree(n) for n in comps)
-    remoteness = values.sum_remoteness([comps[i] for i in live])
+    remoteness = values.remoteness_of(tuple(sorted(comps[i] for i in live)))
     result = WIN if total else LOSE
 
     listed, best = [], None
@@ -54,19 +54,9 @@ def probe_sum(values: ComponentValues, position: str | None = None, *, move_limi
     set_delta_remoteness(moves)
     player, winner = impartial_players(result)
     return Answer(
-        game=record.name,
-        position=game.format(state),
-        player=player,
-        result=result,
-        winner=winner,
-        remoteness=remoteness,
-        degree=degree,
-        best_move=best.move if best is not None else None,
-        grundy=total,
-        moves=moves,
-        board=game.describe(state),
-        moves_complete=not degree or bool(listed),
-        impartial=True,
+        game=record.name, position=game.format(state), player=player, result=result, winner=winner, remoteness=remoteness, degree=degree,
+        best_move=best.move if best is not None else None, grundy=total, moves=moves, board=game.describe(state),
+        moves_complete=not degree or bool(listed), impartial=True,
     )
 
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from ...games.heaps import HeapGame
 from ...values import mex
 from .single_heap import single_heap_values
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, nim_sum
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, best_option, nim_sum
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,30 +96,20 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
 
 def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch) -> _HeapValue:
     """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
-    options = []  # (value, remoteness, order, (rule index, smaller part))
-    for order, (idx, parts) in enumerate(game.heap_options(n)):
-        value = nim_sum(grundy[p] for p in parts)
-        options.append((value, search.of(search.live(parts)), order, (idx, parts[0] if len(parts) == 2 else 0)))
-    g = mex(value for value, *_ in options)
-    if not options:
+    options = [
+        (nim_sum(grundy[p] for p in parts), search.of(search.live(parts)), (idx, parts[0] if len(parts) == 2 else 0)) for idx, parts in game.heap_options(n)
+    ]
+    g = mex(value for value, _, _ in options)
+    found = best_option(options, g != 0)
+    if found is None:
         return g, 0, None
-    if g:
-        r, _, _, chosen = min((r, order, value, key) for value, r, order, key in options if value == 0)
-    else:
-        _, _, r, chosen = min((-r, order, r, key) for value, r, order, key in options)
-    return g, 1 + r, chosen
+    assert found[0] is not None  # every option's remoteness is searched here
+    return g, 1 + found[0], found[1]
 
 
 def _heap(
-    n: int,
-    simple: list[tuple[int, int, int]],
-    splits: list[tuple[int, int, int]],
-    grundy: list[int],
-    remoteness: list[int | None],
-    grundy_np: np.ndarray,
-    remoteness_np: np.ndarray,
-    degree_np: np.ndarray,
-    stride: int,
+    n: int, simple: list[tuple[int, int, int]], splits: list[tuple[int, int, int]], grundy: list[int], remoteness: list[int | None],
+    grundy_np: np.ndarray, remoteness_np: np.ndarray, degree_np: np.ndarray, stride: int,
 ) -> _HeapValue:
     """grundy, remoteness (None if a needed sum is unknown) and best option of heap ``n``; sums are unknown."""
     import numpy as np
