@@ -53,12 +53,6 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def page_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
-
-
 def open_page(url: str, announce: Callable[[str], None]) -> None:
     """Open ``url`` in the user's web browser, or say in one line that none could be started."""
     import webbrowser
@@ -87,8 +81,8 @@ def serve(
     web_app = create_app(db)  # opens the database first: a missing file is reported before listening
     guard = ConnectionGuard.for_this_process(max_connections or MAX_CONNECTIONS, header_timeout or HEADER_TIMEOUT)
     sock = listen(host, port)
-    url = page_url(sock)
     rule = HostRule.bound(sock.getsockname()[0], sock.getsockname()[1], allow_hosts)
+    url = f"http://{rule.shown()}/"
     count = len(web_app.state.database.games())
     announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
     if open_browser:

@@ -37,33 +37,25 @@ CSP = (
 )
 
 
-def error_response(exc: Exception) -> JSONResponse | None:
-    """The 4xx/503 answer for an error a user can cause, or None for a bug (left to the server's 500)."""
-    if isinstance(exc, (GameNotFound, PositionNotFound)):
-        return JSONResponse({"error": str(exc)}, status_code=404)
-    if isinstance(exc, GamedbError):  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
-        return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
-    if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
-        reason = getattr(exc, "orig", None) or exc
-        if str(reason) == "interrupted":  # a statement ran out of its time budget
-            from ..store.file_check import budget_message
-
-            return JSONResponse({"error": budget_message()}, status_code=503)
-        return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
-    return None
-
-
 def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
-    """A route answering ``fn(request)`` as JSON, and a user's mistake as a one-line 4xx."""
+    """A route answering ``fn(request)`` as JSON; an error a user can cause as a one-line 4xx or 503, a bug left to the 500."""
 
     def endpoint(request: Request) -> JSONResponse:
         try:
             return JSONResponse(fn(request))
-        except Exception as exc:  # noqa: BLE001 - mapped below, re-raised if not the user's
-            response = error_response(exc)
-            if response is None:
+        except (GameNotFound, PositionNotFound) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
+            return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
+        except Exception as exc:  # noqa: BLE001 - the database's errors answered, any other re-raised
+            if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg"):
                 raise
-            return response
+            reason = getattr(exc, "orig", None) or exc
+            if str(reason) == "interrupted":  # a statement ran out of its time budget
+                from ..store.file_check import budget_message
+
+                return JSONResponse({"error": budget_message()}, status_code=503)
+            return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
 
     endpoint.__name__ = fn.__name__
     return endpoint
@@ -118,14 +110,9 @@ class Explorer:
                 "summary": None,
                 "rules_missing": str(exc),
             }
-        return {
-            **record.list_json(),
-            "impartial": bool(record.impartial),
-            "parameters": record.parameters,
-            "players": [rules.player_name(0), rules.player_name(1)],
-            "position_syntax": rules.position_syntax,
-            "summary": rules.summary,
-        }
+        players = [rules.player_name(0), rules.player_name(1)]
+        return {**record.list_json(), "impartial": bool(record.impartial), "parameters": record.parameters, "players": players,
+                "position_syntax": rules.position_syntax, "summary": rules.summary}
 
     def position(self, request: Request) -> dict[str, Any]:
         return self.database.query_json(request.path_params["name"], request.query_params.get("position"))

@@ -1,15 +1,9 @@
 """How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
 
-Each connection holds a file descriptor, and at the open-file limit the server
-could accept no one, nor open the database, and logged every failed accept
-with a traceback. So the soft limit is raised toward the hard one; at most
-``max_connections`` (kept :data:`RESERVED_FILES` below the limit) are open, a
-new one beyond closing the one waiting longest for headers (or answered 503
-when all are busy); a connection must send a request's headers within
-``header_timeout`` seconds (uvicorn's keep-alive timeout is reset by one
-byte); and what was closed, with the non-HTTP requests uvicorn logs a line
-each, is counted in one log line a minute at most. The hooks sit on uvicorn's
-h11 protocol (:func:`protocol_class`).
+At the open-file limit a server can accept no one and logs every failed accept with a traceback. So the
+limit is raised; at most ``max_connections`` are open (a new one closes the one waiting longest for
+headers, or gets 503 when all are busy); headers must come within ``header_timeout`` seconds; what was
+closed is counted in one log line a minute at most. The hooks sit on uvicorn's h11 protocol.
 """
 
 from __future__ import annotations
@@ -20,13 +14,10 @@ import time
 from collections import Counter
 from typing import Any
 
-#: the listening socket's backlog, which is also how many connections asyncio accepts in one go
-#: (one pass of its event loop) before the ones closed meanwhile give their descriptors back
+#: the listening socket's backlog, also how many connections asyncio accepts in one pass before closed ones free theirs
 ACCEPT_BURST = 128
-#: open files kept free beyond the connections: one burst of accepts, the database's connections (the
-#: pool, a journal or WAL beside each), a static file being sent per busy worker, the event loop's own.
-#: Running out matters beyond a refused connection: asyncio (3.11) then schedules a retry of its accept
-#: loop per pending connection and logs each failure with a traceback -- the flood of the issue
+#: open files kept free beyond the connections: a burst of accepts, the database's (with journal or WAL), static files
+#: being sent, the event loop's own; running out makes asyncio (3.11) retry and log every pending accept
 RESERVED_FILES = ACCEPT_BURST + 128
 #: at most this many connections by default (fewer when the open-file limit is lower and cannot be raised)
 MAX_CONNECTIONS = 4096
@@ -47,7 +38,7 @@ _WHY = {
     "invalid": "sent something other than an HTTP request (answered 400)",
 }
 #: what uvicorn logs, one line per connection, for a request that is not HTTP: counted instead
-_INVALID_REQUEST_LINES = ("Invalid HTTP request received.",)
+_INVALID_REQUEST = "Invalid HTTP request received."
 
 
 def raise_open_file_limit(wanted: int) -> int:
@@ -75,13 +66,11 @@ class ConnectionGuard:
     def __init__(self, max_connections: int, header_timeout: float, logger: logging.Logger | None = None):
         if max_connections < 1 or header_timeout <= 0:
             raise ValueError("max_connections and header_timeout must be positive")
-        self.max_connections = max_connections
-        self.header_timeout = header_timeout
+        self.max_connections, self.header_timeout = max_connections, header_timeout
         self.logger = logger or logging.getLogger("uvicorn.error")
         self.open: set[Any] = set()
         self.waiting: dict[Any, None] = {}  # insertion order: the oldest wait first
         self.closed: Counter[str] = Counter()  # since the last report
-        self.total: Counter[str] = Counter()
         self._reported = float("-inf")
 
     @classmethod
@@ -112,7 +101,6 @@ class ConnectionGuard:
     def note(self, why: str) -> None:
         """Count a connection closed or refused for ``why`` (a key of :data:`_WHY`); report them once a minute at most."""
         self.closed[why] += 1
-        self.total[why] += 1
         if time.monotonic() - self._reported >= REPORT_EVERY:
             self.report("the next count in a minute at most")
 
@@ -127,7 +115,7 @@ class ConnectionGuard:
 
     def filter(self, record: logging.LogRecord) -> bool:
         """A logging filter for uvicorn's logger: its line per invalid request is counted instead."""
-        if record.getMessage() in _INVALID_REQUEST_LINES:
+        if record.getMessage() == _INVALID_REQUEST:
             self.note("invalid")
             return False
         return True

@@ -1,15 +1,9 @@
 """What every answer of ``gamedb serve`` carries, and which requests it answers at all.
 
-**Host header.** By DNS rebinding a page from anywhere could read answers from
-``127.0.0.1``; such a request names the attacker's host, so only a ``Host``
-naming what the server listens on is answered (:class:`HostRule`), any other
-gets 400: a loopback bind accepts its address or ``localhost``; another
-address itself; every address (``0.0.0.0``, ``::``) ``localhost``, this
-machine's name or any IP address (one typed in cannot be rebound) -- each with
-the port; and ``--allow-host`` names with any port (``'*'``: every ``Host``).
-
-**Headers.** ``nosniff``, the page's ``Content-Security-Policy`` (no framing by
-other sites), ``X-Frame-Options: DENY`` and ``Referrer-Policy: no-referrer``.
+By DNS rebinding a page from anywhere could read answers from ``127.0.0.1``, naming its own host: so
+only a ``Host`` naming what the server listens on is answered (:class:`HostRule`), any other gets 400.
+Every answer says ``nosniff``, the page's ``Content-Security-Policy``, ``X-Frame-Options: DENY`` and
+``Referrer-Policy: no-referrer``.
 """
 
 from __future__ import annotations
@@ -55,7 +49,8 @@ def split_host(value: str) -> tuple[str, int | None] | None:
 
 @dataclass(frozen=True)
 class HostRule:
-    """The ``Host`` values a server bound to ``address``:``port`` answers (see the module's docstring)."""
+    """The ``Host`` values a server bound to ``address``:``port`` answers, with that port: the address (a loopback one or
+    localhost; every address: localhost, this machine's name or any IP, which cannot be rebound); ``--allow-host`` names with any."""
 
     address: str
     port: int
@@ -95,12 +90,7 @@ class HostRule:
 
 def hardening_headers(csp: str) -> list[tuple[str, str]]:
     """What every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)."""
-    return [
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", csp),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "no-referrer"),
-    ]
+    return [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", csp), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 
 
 class Hardened:
@@ -108,8 +98,7 @@ class Hardened:
     application's and the framework's 404 and 500), and a 400 for a ``Host`` that ``rule`` does not accept."""
 
     def __init__(self, app: ASGIApp, rule: HostRule | None, headers: Sequence[tuple[str, str]]):
-        self.app = app
-        self.rule = rule
+        self.app, self.rule = app, rule
         self.headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -136,8 +125,7 @@ class Hardened:
         try:
             await self.app(scope, receive, send_hardened)
         except asyncio.CancelledError:
-            # the server is stopping and this answer took longer than it waits (its worker thread goes on
-            # and ends with the process): a 503 instead of uvicorn's 500 and a traceback in the log
+            # the server is stopping and this answer took longer than it waits: a 503, not uvicorn's 500 and a traceback
             if not started:
                 await _answer(send_hardened, 503, "the server is stopping")
 

@@ -57,32 +57,26 @@ class ComponentValues:
                 raise BeyondSolvedRange(self._beyond(n))
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
-            self._add(self.reader.positions(self.record, codes, checked=False).values())
-            self._require(codes)
+            self._add(self.reader.positions(self.record, codes, checked=False).values(), codes)
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
-            self._require(range(self.loaded_upto + 1, hi + 1))
+            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False), range(self.loaded_upto + 1, hi + 1))
             self.loaded_upto = hi
 
-    def _require(self, codes: Iterable[int]) -> None:
-        """Every heap 0..N is stored: one that is not was deleted from the file."""
-        missing = [code for code in codes if code not in self.rows]
-        if missing:
-            raise damaged(self.record.name, f"heap {missing[0]} is missing from the file (heaps 0..{self.top} are stored)")
-
-    def _add(self, rows: Iterable[PositionRow]) -> None:
-        """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
+    def _add(self, rows: Iterable[PositionRow], codes: Iterable[int]) -> None:
+        """Keep the rows read, the columns a heap's answer reads checked; every heap of ``codes`` must be among them."""
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
-            checked_position(  # the columns a heap's answer reads
-                self.record.name, True, {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
-            )
+            kept = {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
+            checked_position(self.record.name, True, kept)
             self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
+        missing = [code for code in codes if code not in self.rows]
+        if missing:  # every heap 0..N is stored: this one was deleted from the file
+            raise damaged(self.record.name, f"heap {missing[0]} is missing from the file (heaps 0..{self.top} are stored)")
 
     def _stored(self, n: int) -> int:
         if n <= self.top:

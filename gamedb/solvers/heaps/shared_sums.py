@@ -1,20 +1,12 @@
 """Remoteness of sums shared between answers: each sum position searched once for a whole stream.
 
-A query's search of sums runs under a budget per answer, so that a position
-gets the same answer alone or in a stream; searching afresh per answer was
-92% of ``query nim -`` over heaps up to 5 7 9 11 13. :class:`SharedSums`
-keeps, per sum position, facts that do not depend on the answer: its
-remoteness, its *reach* (the positions a search from it memoizes, a bit each)
-and the greatest ``depth + heaps`` below it. A search memoizes a position only
-after its options, so an answer whose searches all succeed has as memo the
-union of the reaches it asked about, and they all succeed while that union
-fits the budget and no search goes deeper than :data:`SEARCH_MAX_DEPTH`.
-Beyond, :class:`AnswerSums` follows where the answer's own search stops
-(:meth:`SharedSums.spent`) or runs it, replaying the sums asked before: every
-answer is exactly what its own search gives. A position whose reach exceeds
-the budget, or that meets a heap without remoteness, is kept as None. The
-cache is bounded (:data:`CACHE_BYTES`) and emptied, when full, at the next
-answer's first ask.
+A query searches sums under a budget per answer (the same answer alone or in a
+stream). :class:`SharedSums` keeps per sum position what does not depend on the
+answer: its remoteness, its *reach* (the positions a search from it memoizes, a
+bit each) and its depth. An answer whose searches all succeed has as memo the
+union of the reaches it asked about, so while that union fits the budget its
+answers are read from here; beyond, :class:`AnswerSums` follows where its own
+search stops or runs it: every answer is exactly what its own search gives.
 """
 
 from __future__ import annotations
@@ -93,11 +85,8 @@ class SharedSums:
             return self._known.get(heaps) if since == self.generation else None
 
     def spent(self, heaps: tuple[int, ...], memo: int, since: int | None, max_visits: int) -> tuple[int | None, int]:
-        """(the memo a query's search of ``heaps`` from ``memo`` stops with when it spends its budget, or None; generation).
-
-        After it spends its budget the memo no longer changes: the answer's later sums are their kept remoteness when in
-        it, null otherwise. None when the search succeeds, stops for another reason (depth) or the cache cannot tell.
-        """
+        """(the memo a query's search of ``heaps`` from ``memo`` stops with when it spends its budget, or None; generation):
+        the answer's later sums are then their kept remoteness when in it, null otherwise."""
         with self._lock:
             if since is not None and since != self.generation:
                 return None, self.generation

@@ -1,9 +1,7 @@
 """Solving heap games: values computed in memory (:mod:`.values`), written into a sink a batch at a time.
 
-Each batch is committed with ``{"phase": "rows", "written": k, "searched_to":
-K}`` in ``game.progress``: a killed solve computes the values again (a
-fraction of the writing time) and resumes writing at heap k. The last batch
-stores the period and ``remoteness_searched_to`` in the game's info.
+Each batch commits its progress (heaps written, ``searched_to``): a killed solve computes the values again and
+resumes writing; the last stores the period and ``remoteness_searched_to`` in the game's info.
 """
 
 from __future__ import annotations

@@ -102,10 +102,7 @@ def best_by_search(game: HeapGame, state: State, comps: list[int], live: list[in
 
 
 def stored_best(game: HeapGame, state: State, comps: list[int], live: list[int], total: int, values: ComponentValues) -> MoveValue | None:
-    """With one live component, a stored heap: its stored best move, played on it in this position (else None).
-
-    The solver's search of sums went further than a query's, and the position's value is that heap's, so is its best move.
-    """
+    """With one live component, a stored heap, that heap's stored best move (its search of sums went further than a query's)."""
     if len(live) != 1 or comps[live[0]] > values.top:
         return None
     index = live[0]
@@ -118,10 +115,8 @@ def stored_best(game: HeapGame, state: State, comps: list[int], live: list[int],
 
 
 def _first_option_with_value(game: HeapGame, n: int, target: int, values: ComponentValues) -> tuple[int, tuple[int, ...]] | None:
-    """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all.
-
-    Beyond the stored heaps the period bounds the splits ``a + b`` looked at: ``a >= n0 + p`` repeats ``(a - p) + (b + p)``.
-    """
+    """The first option (in move order) of a heap of ``n`` whose value is ``target``, without listing them all; beyond
+    the stored heaps the period bounds the splits ``a + b`` looked at: ``a >= n0 + p`` repeats ``(a - p) + (b + p)``."""
     per = values.periodicity
     for idx, rule in enumerate(game.rules):
         rest = n - rule.take

@@ -1,11 +1,7 @@
-"""Remoteness of sums of heaps, by searching the sum.
+"""Remoteness of sums of heaps, by searching the positions of the sum (the sorted tuple of its heaps with moves).
 
 Play interleaves the components, so a sum's remoteness is not determined by
-theirs: it is searched over positions of the sum (the sorted tuple of its
-heaps that have moves). The outcome is the XOR of the Grundy values; a win is
-1 + the least remoteness of its zero-valued options (the only ones it looks
-at), a loss 1 + the greatest of all its options, no moves 0. The positions
-grow like the partitions of the heap sizes, hence a budget.
+theirs; the positions grow like the partitions of the heap sizes, hence a budget.
 """
 
 from __future__ import annotations

@@ -1,10 +1,7 @@
 """Answering positions of heap games: a sum of stored components valued by XOR (Sprague-Grundy), heaps above N by the period.
 
-Every move is listed (up to :data:`MOVE_LIST_LIMIT`) and valued. A sum with at
-most one live component has that component's remoteness; several live
-components' remoteness is searched within a query's budget
-(:mod:`.component_values`), null beyond. The best move follows the solver's
-rule (:mod:`.values`).
+Every move is listed (up to :data:`MOVE_LIST_LIMIT`) and valued; the remoteness
+of several live components is searched within a query's budget, null beyond.
 """
 
 from __future__ import annotations

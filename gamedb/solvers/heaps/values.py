@@ -1,19 +1,13 @@
 """The values of heaps 0..N of a heap game, computed in memory in one pass over n = 0..N.
 
-A Python loop over the rules that leave at most one heap, numpy over splits (the
-values of every ``a + (rest - a)`` are one XOR of two slices); games without
-splits go to :mod:`.single_heap`. Per heap (the rules ``verify`` checks):
-
-- **grundy**: the mex of its options' values (an option's value is the XOR of
-  the heaps it leaves); **result** ``win`` iff grundy > 0.
-- **remoteness**: 0 without moves; a win 1 + the least remoteness of its
-  zero-valued options, a loss 1 + the greatest of all. An option leaving two
-  heaps with moves is a sum, searched (:mod:`.sum_remoteness`) heap by heap
-  while the budget lasts: every heap up to ``searched_to`` is exact; above it
-  a heap that needs a sum's remoteness has none (NULL).
-- **best move**: a win to a zero-valued option, a loss to any, the quickest
-  (slowest) when all remotenesses are known; ties and unknowns to the lowest
-  move order (rule order, then the smaller part of a split).
+A Python loop over the rules leaving at most one heap, numpy over splits; games
+without splits go to :mod:`.single_heap`. The rules (``verify`` checks them):
+**grundy** the mex of the options' values (an option's value the XOR of its
+heaps), a win iff > 0; **remoteness** 0 without moves, a win 1 + the least of
+its zero-valued options', a loss 1 + the greatest -- an option leaving two live
+heaps is a sum, searched (:mod:`.sum_remoteness`) heap by heap while the budget
+lasts (``searched_to``), unknown (NULL) above; **best move** the quickest
+(slowest) of those, ties and unknowns to the lowest move order.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""Rechecking a solved heap game in Python, independently of the solver: every heap against its options, by induction.
+"""Rechecking a solved heap game in Python: every heap against its options, by induction; the stored rules and period too.
 
-Sums of two live heaps are searched (:class:`.sum_remoteness.SumSearch`) up to
-the stored ``remoteness_searched_to``; one the search cannot reach within a few
-times the solver's budget is refused. The stored rules and period are checked too.
+Sums of live heaps are searched up to the stored ``remoteness_searched_to`` (refused beyond a few times the solver's budget).
 """
 
 from __future__ import annotations
