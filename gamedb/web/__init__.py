@@ -13,8 +13,6 @@ from typing import Any
 from ..errors import GamedbError, InputError
 from .connections import ACCEPT_BURST
 
-INSTALL_HINT = "pip install 'gamedb[web]'"
-
 
 class MissingExtra(GamedbError):
     """The web server's dependencies are not installed."""
@@ -26,7 +24,7 @@ def require_web_extra() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
-        raise MissingExtra(f"gamedb serve needs the web extra ({exc.name} is missing): {INSTALL_HINT}") from None
+        raise MissingExtra(f"gamedb serve needs the web extra ({exc.name} is missing): pip install 'gamedb[web]'") from None
 
 
 #: seconds a stop (Ctrl+C, SIGTERM) waits for answers in progress before cancelling them
@@ -97,8 +95,7 @@ def serve(
         asyncio.get_running_loop().set_exception_handler(guard.loop_exception)  # a failed accept is counted, not a traceback
         await server.serve(sockets=[sock])
 
-    # uvicorn stops on Ctrl+C or SIGTERM, then raises the signal again with the handler found before it
-    # started: Ctrl+C's KeyboardInterrupt, and for SIGTERM the same here, so that both end the same way
+    # uvicorn stops, then raises the signal again with the handler it found: KeyboardInterrupt for both, here
     previous = _on_sigterm(_interrupt)
     uvicorn_log = logging.getLogger("uvicorn.error")
     uvicorn_log.addFilter(guard)

@@ -110,9 +110,14 @@ class Explorer:
                 "summary": None,
                 "rules_missing": str(exc),
             }
-        players = [rules.player_name(0), rules.player_name(1)]
-        return {**record.list_json(), "impartial": bool(record.impartial), "parameters": record.parameters, "players": players,
-                "position_syntax": rules.position_syntax, "summary": rules.summary}
+        return {
+            **record.list_json(),
+            "impartial": bool(record.impartial),
+            "parameters": record.parameters,
+            "players": [rules.player_name(0), rules.player_name(1)],
+            "position_syntax": rules.position_syntax,
+            "summary": rules.summary,
+        }
 
     def position(self, request: Request) -> dict[str, Any]:
         return self.database.query_json(request.path_params["name"], request.query_params.get("position"))

@@ -9,6 +9,7 @@ closed is counted in one log line a minute at most. The hooks sit on uvicorn's h
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import Counter
@@ -51,11 +52,9 @@ def raise_open_file_limit(wanted: int) -> int:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
             soft = target
-        except (ValueError, OSError):
-            pass
     return wanted if soft == resource.RLIM_INFINITY else soft
 
 

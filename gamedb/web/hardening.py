@@ -120,7 +120,9 @@ class Hardened:
             hosts = [value for name, value in scope.get("headers", []) if name == b"host"]
             header = hosts[0].decode("latin-1") if len(hosts) == 1 else None
             if not self.rule.accepts(header):
-                await _answer(send_hardened, 400, f"{_what(header, len(hosts))} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
+                what = f"Host {json.dumps(header[:100])} does not name this server" if header is not None else (
+                    "no Host header" if not hosts else "more than one Host header")
+                await _answer(send_hardened, 400, f"{what} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
                 return
         try:
             await self.app(scope, receive, send_hardened)
@@ -128,12 +130,6 @@ class Hardened:
             # the server is stopping and this answer took longer than it waits: a 503, not uvicorn's 500 and a traceback
             if not started:
                 await _answer(send_hardened, 503, "the server is stopping")
-
-
-def _what(header: str | None, count: int) -> str:
-    if header is not None:
-        return f"Host {json.dumps(header[:100])} does not name this server"
-    return "no Host header" if count == 0 else "more than one Host header"
 
 
 async def _answer(send: Send, status: int, message: str) -> None:

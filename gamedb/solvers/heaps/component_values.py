@@ -18,8 +18,7 @@ _Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
 
 #: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
 QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
-#: sum positions one answer looks at, at most, memoized or not (its children's searches included): a bound on the
-#: time of a sum of hundreds of heaps; ordinary sums look at about QUERY_SEARCH_BUDGET at most
+#: sum positions one answer looks at, memoized or not, at most: a bound on the time of a sum of hundreds of heaps
 QUERY_SEARCH_VISITS = 20 * QUERY_SEARCH_BUDGET
 
 

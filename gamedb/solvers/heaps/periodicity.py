@@ -1,12 +1,8 @@
 """Periods of heap-game values, proven by the octal periodicity theorem.
 
-Theorem (Guy and Smith, 1956; Winning Ways ch. 4): let an octal game's moves
-remove at most ``t`` tokens. If its Sprague-Grundy values satisfy
-``g(n + p) = g(n)`` for every ``n`` with ``n0 <= n < 2*n0 + p + t``, then
-``g(n + p) = g(n)`` for every ``n >= n0``. It also covers splits that take no
-token when applied with ``max(n0, 1)`` (so that a split's larger part minus
-``p`` is never an empty heap); it does not apply to unequal splits (Grundy's
-game) or to rules that grow with the heap (Nim).
+Theorem (Guy and Smith, 1956; Winning Ways ch. 4): if an octal game's moves take at most ``t`` tokens and
+``g(n + p) = g(n)`` for ``n0 <= n < 2*n0 + p + t``, then for every ``n >= n0``. Applied with ``max(n0, 1)`` it
+covers splits taking no token; it does not apply to unequal splits (Grundy's game) or to Nim.
 """
 
 from __future__ import annotations

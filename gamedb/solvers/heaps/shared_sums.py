@@ -17,13 +17,11 @@ from collections.abc import Callable, Iterator, Sequence
 from ...games.heaps import HeapGame
 from .sum_remoteness import SEARCH_MAX_DEPTH, OptionsByValue, SearchExhausted, SumSearch, nim_sum, sum_children
 
-#: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its own bit, the size of its reach)
-#: of one sum position
+#: of one sum position: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its bit, its reach's size)
 Facts = tuple[int, int, int, int, int]
 
-#: about the most memory the kept facts take: each position is counted as its key (8 bytes a heap), its reach
-#: (a bit for every position kept before it) and 120 bytes of dict slot and tuple; 32 MiB holds the 8,000-odd
-#: sums of ``query nim -`` over heaps up to 13 several times over
+#: about the most memory the kept facts take (a position: 8 bytes a heap, its reach's bits and 120 bytes of dict slot and
+#: tuple); 32 MiB holds the 8,000-odd sums of ``query nim -`` over heaps up to 13 several times over
 CACHE_BYTES = 32 * 1024 * 1024
 
 _MISSING = object()
@@ -44,15 +42,13 @@ class SharedSums:
         self, game: HeapGame, grundy: Sequence[int], degree: Sequence[int], remoteness: Sequence[int | None], limit: int, max_bytes: int = CACHE_BYTES
     ):
         self.game, self.grundy, self.degree, self.remoteness, self.limit = game, grundy, degree, remoteness, limit
-        self.max_bytes = max_bytes
+        self.max_bytes, self.bytes = max_bytes, 0
         #: changes whenever the kept facts are emptied (their reach bits then mean other positions)
         self.generation = 0
-        self.bytes = 0
         self._known: dict[tuple[int, ...], Facts | None] = {}
         #: the memo a query's search from an empty memo stops with, spent (:meth:`spent`), by the sum searched
         self._frozen: dict[tuple[int, ...], int | None] = {}
-        self._next_bit = 0
-        self._allowance = 0
+        self._next_bit = self._allowance = 0
         self._options: OptionsByValue = {}
         self._lock = threading.Lock()
 
@@ -65,8 +61,7 @@ class SharedSums:
         with self._lock:
             if since is None and self.bytes > self.max_bytes:
                 self.generation += 1  # first: a reader without the lock checks it after reading
-                self._known = {}
-                self._frozen = {}
+                self._known, self._frozen = {}, {}
                 self.bytes = self._next_bit = 0
             elif since is not None and since != self.generation:
                 return None, self.generation, 0
@@ -222,8 +217,7 @@ class AnswerSums:
         if self.own is None:
             shared = self.shared
             if self.spent is None and self.generation is not None:
-                # the common case first, without the lock: a read of the dict is atomic, and a generation that
-                # has not changed since says the facts read are this answer's (emptying changes it first)
+                # the common case without the lock: a dict read is atomic, and emptying changes the generation first
                 facts = shared._known.get(heaps)
                 if facts is not None and shared.generation == self.generation and facts[2] <= SEARCH_MAX_DEPTH:
                     joined = self.reach | facts[1]

@@ -17,11 +17,10 @@ from ...games.heaps import HeapGame
 #: (Kayles is then exact to heap 32, Dawson's chess to 43, Grundy's game to 39; its time: docs/performance.md)
 SEARCH_BUDGET = 10_000
 
-#: plies deep the search goes, at most: each level is a Python call, and a sum of thousands of
-#: small heaps (a long line of ``gamedb query nim -``) would otherwise exceed the recursion limit
+#: plies deep the search goes, at most: each is a Python call, and a sum of thousands of heaps would pass the recursion limit
 SEARCH_MAX_DEPTH = 400
 
-#: the options of each heap by value (:func:`options_by_value`), kept by heap size
+#: the options of each heap by value (:func:`sum_children`), kept by heap size
 OptionsByValue = dict[int, dict[int, list[tuple[int, ...]]]]
 T = TypeVar("T")
 
@@ -57,17 +56,11 @@ class SumSearch:
     ):
         self.game, self.grundy, self.degree, self.remoteness = game, grundy, degree, remoteness
         self.budget = budget
-        #: sum positions looked at (memoized or not), at most ``max_visits`` (None: no limit) -- a query's bound on
-        #: its time, where ``budget`` alone would let a sum of hundreds of heaps descend hundreds of plies per move
-        self.visits = 0
-        self.max_visits = max_visits
+        #: sum positions looked at, memoized or not, at most ``max_visits`` (None: no limit): a query's bound on its time
+        self.visits, self.max_visits = 0, max_visits
         self.memo: dict[tuple[int, ...], int] = {}
         #: a dict given by the caller is shared between searches
         self._options: OptionsByValue = {} if options is None else options
-
-    def live(self, parts: Iterable[int]) -> tuple[int, ...]:
-        """The heaps of ``parts`` that have moves, sorted: the position of the sum that matters."""
-        return tuple(sorted(p for p in parts if self.degree[p]))
 
     def of(self, heaps: tuple[int, ...], depth: int = 0) -> int:
         """Remoteness of the sum of ``heaps`` (sorted, all with moves), ``depth`` plies below the first ask; may raise :class:`SearchExhausted`."""
@@ -107,18 +100,12 @@ def sum_children(
         if i and heaps[i - 1] == h:
             continue  # the same heap again: the same options
         others = heaps[:i] + heaps[i + 1 :]
-        by_value = options_by_value(game, grundy, degree, h, known)
+        by_value = known.get(h)
+        if by_value is None:  # heap h's options: value -> the live heaps (sorted) each leaves, in move order
+            by_value = known[h] = {}
+            for _, parts in game.heap_options(h):
+                by_value.setdefault(nim_sum(grundy[p] for p in parts), []).append(tuple(sorted(p for p in parts if degree[p])))
         for group in [by_value.get(total ^ grundy[h], [])] if total else by_value.values():
             for parts in group:
                 yield tuple(sorted(others + parts))
 
-
-def options_by_value(game: HeapGame, grundy: Sequence[int], degree: Sequence[int], n: int, known: OptionsByValue) -> dict[int, list[tuple[int, ...]]]:
-    """Options of one heap of ``n``: value -> the live heaps (sorted) each option leaves, in move order; kept in ``known``."""
-    found = known.get(n)
-    if found is None:
-        found = {}
-        for _, parts in game.heap_options(n):
-            found.setdefault(nim_sum(grundy[p] for p in parts), []).append(tuple(sorted(p for p in parts if degree[p])))
-        known[n] = found
-    return found

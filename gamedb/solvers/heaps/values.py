@@ -1,13 +1,9 @@
 """The values of heaps 0..N of a heap game, computed in memory in one pass over n = 0..N.
 
-A Python loop over the rules leaving at most one heap, numpy over splits; games
-without splits go to :mod:`.single_heap`. The rules (``verify`` checks them):
-**grundy** the mex of the options' values (an option's value the XOR of its
-heaps), a win iff > 0; **remoteness** 0 without moves, a win 1 + the least of
-its zero-valued options', a loss 1 + the greatest -- an option leaving two live
-heaps is a sum, searched (:mod:`.sum_remoteness`) heap by heap while the budget
-lasts (``searched_to``), unknown (NULL) above; **best move** the quickest
-(slowest) of those, ties and unknowns to the lowest move order.
+A Python loop over the rules leaving at most one heap, numpy over splits; games without splits go to
+:mod:`.single_heap`. Per heap: grundy the mex of its options' values, a win iff > 0; remoteness and best move
+by :func:`.sum_remoteness.best_option`, an option leaving two live heaps being a sum, searched
+(:mod:`.sum_remoteness`) heap by heap while the budget lasts (``searched_to``), unknown (NULL) above.
 """
 
 from __future__ import annotations
@@ -44,8 +40,7 @@ class HeapValues:
     degree: list[int]
     #: every heap up to this one has its exact remoteness
     searched_to: int
-    #: the heaps from this one on repeat earlier ones, as a repeating window proves
-    #: (:mod:`gamedb.solvers.heaps.single_heap`); None: each computed from its options
+    #: the heaps from this one on repeat earlier ones, as a repeating window proves (:mod:`.single_heap`); None: none
     repeated_from: int | None = None
 
 
@@ -90,9 +85,10 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
 
 def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch) -> _HeapValue:
     """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
-    options = [
-        (nim_sum(grundy[p] for p in parts), search.of(search.live(parts)), (idx, parts[0] if len(parts) == 2 else 0)) for idx, parts in game.heap_options(n)
-    ]
+    options = []  # (value, remoteness, (rule index, smaller part of a split or 0)) in move order
+    for idx, parts in game.heap_options(n):
+        live = tuple(sorted(p for p in parts if search.degree[p]))
+        options.append((nim_sum(grundy[p] for p in parts), search.of(live), (idx, parts[0] if len(parts) == 2 else 0)))
     g = mex(value for value, _, _ in options)
     found = best_option(options, g != 0)
     if found is None:
@@ -132,11 +128,7 @@ def _heap(
     if not plain and not split_values:
         return g, 0, None
     # per rule, the candidate options (win: zero-valued; loss: all) as (unknown?, first order, best remoteness, its order)
-    candidates: list[tuple[bool, int, Any, Any]] = []
-    for v, r, order in plain:
-        if g and v:
-            continue
-        candidates.append((r is None, order, r, order))
+    candidates: list[tuple[bool, int, Any, Any]] = [(r is None, order, r, order) for v, r, order in plain if not (g and v)]
     for idx, rest, values in split_values:
         a = np.flatnonzero(values == 0) + 1 if g else np.arange(1, len(values) + 1)
         if not len(a):
@@ -152,9 +144,6 @@ def _heap(
     first = min(c[1] for c in candidates)
     if any(c[0] for c in candidates):
         return g, None, divmod(first, stride)
-    if g:
-        r, order = min((c[2], c[3]) for c in candidates)
-    else:
-        neg, order = min((-c[2], c[3]) for c in candidates)
-        r = -neg
-    return g, 1 + r, divmod(order, stride)
+    sign = 1 if g else -1  # a win's quickest option, a loss's slowest; ties to the lowest order
+    signed, order = min((sign * c[2], c[3]) for c in candidates)
+    return g, 1 + sign * signed, divmod(order, stride)

@@ -73,8 +73,7 @@ def _check_heap(
         return f"stored player {row.player}, impartial positions are stored with player 0"
     if row.degree != game.heap_degree(n):
         return f"stored degree {row.degree!r}, the rules give {game.heap_degree(n)} moves"
-    # malformed values first: the rows of larger heaps read this one's grundy,
-    # remoteness and degree, and must never trip over them
+    # malformed values first: the rows of larger heaps read this one's grundy, remoteness and degree
     if not is_remoteness(row.grundy):
         return f"stored grundy {row.grundy!r} is not a non-negative integer"
     if row.result not in (WIN, LOSE):
