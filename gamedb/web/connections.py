@@ -1,9 +1,8 @@
 """How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
 
-At the open-file limit a server can accept no one and logs every failed accept with a traceback. So the
-limit is raised; at most ``max_connections`` are open (a new one closes the one waiting longest for
-headers, or gets 503 when all are busy); headers must come within ``header_timeout`` seconds; what was
-closed is counted in one log line a minute at most. The hooks sit on uvicorn's h11 protocol.
+At the open-file limit a server accepts no one and logs each failed accept with a traceback. So the limit is raised,
+at most ``max_connections`` are open (a new one closes the one waiting longest for headers, or gets 503 when all are
+busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
 """What every answer of ``gamedb serve`` carries, and which requests it answers at all.
 
-By DNS rebinding a page from anywhere could read answers from ``127.0.0.1``, naming its own host: so
-only a ``Host`` naming what the server listens on is answered (:class:`HostRule`), any other gets 400.
-Every answer says ``nosniff``, the page's ``Content-Security-Policy``, ``X-Frame-Options: DENY`` and
-``Referrer-Policy: no-referrer``.
+By DNS rebinding a page from anywhere could read answers from ``127.0.0.1``, naming its own host: only a ``Host``
+naming what the server listens on is answered (:class:`HostRule`). Every answer carries :func:`hardening_headers`.
 """
 
 from __future__ import annotations

@@ -151,10 +151,7 @@ class ComponentValues:
         else:
             why = f"the values of {game.rules_name} were not proven periodic within 0..{self.top}"
             if per.candidate_period:
-                why += (
-                    f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod};"
-                    f" the proof needs --max {per.needs_max})"
-                )
+                why += f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod}; the proof needs --max {per.needs_max})"
         return f"{what}, and {why}; {LARGER_MAX}"
 
 

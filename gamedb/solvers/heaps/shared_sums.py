@@ -1,12 +1,9 @@
 """Remoteness of sums shared between answers: each sum position searched once for a whole stream.
 
-A query searches sums under a budget per answer (the same answer alone or in a
-stream). :class:`SharedSums` keeps per sum position what does not depend on the
-answer: its remoteness, its *reach* (the positions a search from it memoizes, a
-bit each) and its depth. An answer whose searches all succeed has as memo the
-union of the reaches it asked about, so while that union fits the budget its
-answers are read from here; beyond, :class:`AnswerSums` follows where its own
-search stops or runs it: every answer is exactly what its own search gives.
+A query searches sums under a budget per answer (the same answer alone or in a stream). :class:`SharedSums`
+keeps per sum position what does not depend on the answer: remoteness, *reach* (the positions a search from
+it memoizes, a bit each) and depth. While the union of the reaches an answer asked about fits the budget,
+its own search would have found the same; beyond, :class:`AnswerSums` follows where that search stops or runs it.
 """
 
 from __future__ import annotations

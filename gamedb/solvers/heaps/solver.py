@@ -1,8 +1,5 @@
-"""Solving heap games: values computed in memory (:mod:`.values`), written into a sink a batch at a time.
-
-Each batch commits its progress (heaps written, ``searched_to``): a killed solve computes the values again and
-resumes writing; the last stores the period and ``remoteness_searched_to`` in the game's info.
-"""
+"""Solving heap games: values computed in memory (:mod:`.values`), written into a sink a committed batch at a time
+(a killed solve computes them again and resumes writing); the last batch stores the period and ``remoteness_searched_to``."""
 
 from __future__ import annotations
 

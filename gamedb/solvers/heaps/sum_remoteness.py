@@ -1,8 +1,5 @@
-"""Remoteness of sums of heaps, by searching the positions of the sum (the sorted tuple of its heaps with moves).
-
-Play interleaves the components, so a sum's remoteness is not determined by
-theirs; the positions grow like the partitions of the heap sizes, hence a budget.
-"""
+"""Remoteness of sums of heaps, by searching the positions of the sum (the sorted tuple of its heaps with moves): play
+interleaves the components, so it is not theirs; the positions grow like partitions of the heap sizes, hence a budget."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Answering positions of heap games: a sum of stored components valued by XOR (Sprague-Grundy), heaps above N by the period.
-
-Every move is listed (up to :data:`MOVE_LIST_LIMIT`) and valued, a component replaced by the heaps it leaves; the
-remoteness of several live components is searched within a query's budget, null beyond.
-"""
+"""Answering positions of heap games: a sum of stored components valued by XOR (Sprague-Grundy), heaps above N by the period;
+every move listed (up to :data:`MOVE_LIST_LIMIT`) and valued, the remoteness of live sums searched within a query's budget."""
 
 from __future__ import annotations
 
@@ -66,12 +63,8 @@ def stats_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     if info["periodicity"] is None:
         extra = {"period": "not looked for: the octal periodicity theorem does not apply to these rules"}
     elif (per := Periodicity.from_dict(info["periodicity"])).proven:
-        extra = {
-            "period": per.period,
-            "pre-period": per.preperiod,
-            "last exceptional": per.last_exceptional if per.last_exceptional is not None else "none",
-            "proof": f"{THEOREM}, from heaps 0..{per.checked_to}",
-        }
+        last = per.last_exceptional if per.last_exceptional is not None else "none"
+        extra = {"period": per.period, "pre-period": per.preperiod, "last exceptional": last, "proof": f"{THEOREM}, from heaps 0..{per.checked_to}"}
     else:
         extra = {"period": f"not proven within heaps 0..{per.checked_to}: {per.reason}"}
     ((unknown,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ? AND remoteness IS NULL", (record.id,))

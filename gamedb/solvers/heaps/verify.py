@@ -1,7 +1,4 @@
-"""Rechecking a solved heap game in Python: every heap against its options, by induction; the stored rules and period too.
-
-Sums of live heaps are searched up to the stored ``remoteness_searched_to`` (refused beyond a few times the solver's budget).
-"""
+"""Rechecking a solved heap game in Python: every heap against its options by induction, the stored rules and period too."""
 
 from __future__ import annotations
 
