@@ -37,11 +37,11 @@ def best_option(options: Iterable[tuple[int, int | None, T]], win: bool) -> tupl
     wanted = [option for option in options if option[0] == 0 or not win]
     if not wanted:
         return None
-    if any(option[1] is None for option in wanted):
+    remoteness = [option[1] for option in wanted]
+    if None in remoteness:
         return None, wanted[0][2]
-    sign = 1 if win else -1
-    _, _, r, payload = min((sign * r, order, r, payload) for order, (_, r, payload) in enumerate(wanted))  # type: ignore[operator]
-    return r, payload
+    best = min(remoteness) if win else max(remoteness)  # type: ignore[type-var]
+    return best, wanted[remoteness.index(best)][2]  # the first of them: the lowest move order
 
 
 class SumSearch:

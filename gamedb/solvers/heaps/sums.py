@@ -156,7 +156,8 @@ _TO_WIN, _TO_LOSS = move_rank(WIN, 1), move_rank(LOSE, 1)
 
 def best_of(listed: list[_Listed], result: str) -> MoveValue | None:
     """The solver's best-move rule applied to a full move list (in move order)."""
-    found = best_option(((0 if mv.result == LOSE else 1, mv.remoteness, mv) for _, mv in listed), result == WIN)
+    win = result == WIN
+    found = best_option([(0, mv.remoteness, mv) for _, mv in listed if mv.result == LOSE or not win], win)
     return None if found is None else found[1]
 
 
