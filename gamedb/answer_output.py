@@ -1,16 +1,7 @@
-"""Writing answers in the formats of ``gamedb query --format``: one definition for both paths.
+"""Answers in the formats of ``gamedb query --format`` (table, json, jsonl, csv), for one position or a stream.
 
-``table`` is the plain text a person reads (:func:`gamedb.answers.answer_lines`
-for one position, one aligned line per position for many); ``json`` the
-object of :meth:`gamedb.answers.Answer.to_json` (a list of them for many
-positions); ``jsonl`` one such object per line, compact; ``csv`` one row per
-position with the position's own values (no moves) under a header line.
-
-Positions read from stdin (``gamedb query NAME -``) are answered a batch at a
-time and written as they come; a line that fails gives its error in its
-place (``{"position": ..., "error": ...}`` in JSON Lines) and the command
-exits 1 at the end. Blank lines are skipped; a line longer than
-:data:`MAX_LINE` characters is refused unread, its error showing its start.
+A stream (``gamedb query NAME -``) is answered a batch at a time; a line that fails gives its error in its place
+(the command exits 1 at the end); blank lines are skipped; a line over :data:`MAX_LINE` characters is refused unread.
 """
 
 from __future__ import annotations
@@ -20,7 +11,7 @@ import io
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, cast
+from typing import IO, TypeVar, cast
 
 from .answers import COMPACT_JSON, Answer, answer_lines, value_text
 from .errors import GamedbError, PositionError
@@ -29,14 +20,12 @@ from .safe_text import escaped, json_escaped
 FORMATS = ("table", "json", "jsonl", "csv")
 CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
 
-#: positions answered per batch when reading many
-BATCH = 2000
-#: the longest line read as a position (longer ones get an error in their place, unread by the rules)
-MAX_LINE = 4096
-#: characters of an over-long line repeated in its error
-SHOWN = 40
+BATCH = 2000  # positions answered at a time
+MAX_LINE = 4096  # the longest line read as a position
+SHOWN = 40  # characters of an over-long line repeated in its error
 
 Answered = Answer | GamedbError
+T = TypeVar("T")
 
 
 def one_answer_text(answer: Answer, fmt: str) -> str:
@@ -53,8 +42,7 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
 
 
 def terminal_safe(text: str, fmt: str) -> str:
-    """Output in ``fmt`` with the non-printable characters a file's names or positions may hold (terminal
-    escape sequences) escaped: ``\\u001b`` in JSON (which parses back to the same text), ``\\x1b`` in text."""
+    """Output in ``fmt`` with non-printable characters (terminal escapes from a file) escaped: ``\\u001b`` in JSON."""
     return json_escaped(text) if fmt in ("json", "jsonl") else escaped(text, keep="\n")
 
 
@@ -63,7 +51,7 @@ def read_positions(stream: IO[str]) -> Iterator[str]:
     return filter(None, map(str.strip, stream))
 
 
-def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
+def batches(items: Iterable[T], size: int = BATCH) -> Iterator[list[T]]:
     rest = iter(items)
     while batch := list(itertools.islice(rest, size)):
         yield batch
@@ -106,12 +94,11 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     return done, failed
 
 
-#: ``json.dumps(..., ensure_ascii=False)``, made once
 _LISTED = json.JSONEncoder(ensure_ascii=False)
 
 
 def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
-    """``answer_batch`` of the lines no longer than :data:`MAX_LINE`; an error in the place of each longer one."""
+    """``answer_batch`` of the lines up to :data:`MAX_LINE` long; an error in the place of each longer one."""
     if max(map(len, batch)) <= MAX_LINE:
         return answer_batch(batch)
     answered = iter(answer_batch([text for text in batch if len(text) <= MAX_LINE]))

@@ -23,7 +23,7 @@ COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "be
 
 
 def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
-    """Lines (with their newline) of the export, streamed page by page (``game_classes``: see :meth:`GameRecord.rules`)."""
+    """Lines (with their newline) of the export, streamed page by page."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
     record.require_solved()
@@ -37,7 +37,7 @@ def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Colle
         writer.writerow(COLUMNS)
         yield buffer.getvalue()
     for row in positions(reads, record):
-        if record.impartial:  # the player to move is "next", a winner "next" or "previous", as query says
+        if record.impartial:  # "next" and "previous", as query says
             player, winner = impartial_players(row["result"])
         else:
             player, winner = game.player_name(row["player"]), game.winner(row["player"], row["result"], row["remoteness"])
@@ -56,8 +56,7 @@ def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Colle
             yield json_escaped(json.dumps(item, ensure_ascii=False)) + "\n"
         else:
             buffer = io.StringIO()
-            # text from the file with its control characters written as escapes (\x1b): a CSV opened in a terminal
-            # or a spreadsheet gets no terminal escapes, and a newline in a position's text splits no row
+            # control characters escaped (\x1b): no terminal escapes, and a newline in a text splits no row
             csv.writer(buffer, lineterminator="\n").writerow(
                 ["" if item[c] is None else escaped(item[c]) if isinstance(item[c], str) else item[c] for c in COLUMNS]
             )

@@ -53,7 +53,6 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
 
 
 def positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
-    """Every stored position with its values, streamed in pages ordered by code, each row checked
-    (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
+    """Every stored position with its values, streamed in pages ordered by code, each row checked."""
     for row in stream_positions(reads, record, batch=batch):
         yield row._asdict()

@@ -1,8 +1,4 @@
-"""Game families: the registry of built-in families.
-
-Each family lives in its own module and is imported only when needed, so
-``gamedb --help`` stays fast.
-"""
+"""The registry of game families: built-in ones (each module imported only when needed) and plugins."""
 
 from __future__ import annotations
 
@@ -17,8 +13,7 @@ from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
 
-#: family name -> "module:Class" (imported lazily); a new built-in family is its module and one line here
-#: (its class declares its examples: the generic tests iterate this registry, see tests/registry.py)
+#: family name -> "module:Class"; a new built-in family is its module and one line here (tests/registry.py)
 BUILTIN: dict[str, str] = {
     "cat-mouse": "gamedb.games.two_tokens.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",
@@ -32,7 +27,6 @@ BUILTIN: dict[str, str] = {
     "subtraction": "gamedb.games.heaps.subtraction:Subtraction",
     "stone-ix": "gamedb.games.stone_ix:StoneIX",
 }
-
 
 #: entry point group through which installed packages add families
 ENTRY_POINT_GROUP = "gamedb.games"
@@ -54,11 +48,7 @@ def family_names() -> list[str]:
 
 
 def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
-    """Import ``package.module:ClassName`` and check that it is a game family.
-
-    ``working_directory`` lets the import find the module where the user
-    stands (``--game mygame:MyGame``); built-in classes never look there.
-    """
+    """Import ``package.module:ClassName`` and check that it is a game family (``working_directory``: also there)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise UnknownFamily(f"bad game class {spec!r}: expected package.module:ClassName")
@@ -95,10 +85,7 @@ def _where(exc: Exception) -> str:
 def _working_directory_on_path(wanted: bool) -> Iterator[None]:
     """Let ``--game mygame:MyGame`` find ``mygame.py`` in the working directory, as ``python -m`` would.
 
-    The directory goes last on the path, so an installed module of the same
-    name still wins, and only while the named module is imported: a later
-    import (an optional dependency that is not installed) never finds a file
-    that happens to lie there.
+    Last on the path (an installed module of that name wins) and only during this import.
     """
     here = os.getcwd()
     add = wanted and here not in sys.path and "" not in sys.path
@@ -144,12 +131,7 @@ def make_game(name: str, **options: Any) -> Game:
 
 
 def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
-    """The class of a game stored in a database, whose ``family`` column the file chose.
-
-    A file never chooses code: a built-in family or an installed plugin's
-    family loads; a ``module:Class`` loads only when the caller named that
-    very class (``allowed``: the user's ``--game`` on the command line).
-    """
+    """The class of a stored game's ``family``: a file never chooses code, so a ``module:Class`` must be ``allowed``."""
     if name in BUILTIN or (":" not in name and name in _plugin_entry_points()):
         return family(name)
     if ":" in name:
@@ -163,10 +145,7 @@ def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
 
 
 def game_from_parameters(name: str, parameters: dict[str, Any], allowed: Collection[str] = ()) -> Game:
-    """Rebuild a stored game from its family and stored parameters (see :func:`stored_family`).
-
-    The parameters are data: a JSON option given as text (which could name a path) is refused
-    (:func:`~gamedb.games.json_option.stored_parameters`)."""
+    """Rebuild a stored game from its family and stored parameters (data: a text that could name a path is refused)."""
     from .json_option import stored_parameters
 
     cls = stored_family(name, allowed)

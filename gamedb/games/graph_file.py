@@ -1,41 +1,9 @@
-"""Any finite two-player game given as data: a JSON file of positions and moves.
+"""Any finite two-player game given as data: a JSON file of positions and moves (``--file``, path or inline).
 
-``--file GAME.json`` (a path, or the JSON itself inline) holds an object::
-
-    {
-      "players": ["Left", "Right"],
-      "start": "3L",
-      "positions": {
-        "3L": {"player": "Left", "moves": [{"label": "left", "to": "2R"}, "4R"]},
-        "0R": {"player": "Right", "value": "lose"},
-        ...
-      }
-    }
-
-- ``players``: the two player names (optional; default ``["first", "second"]``).
-- ``start``: the name of the start position.
-- ``positions``: one entry per position, keyed by its name. ``player`` is
-  the name of the player to move. A position where the game is over has a
-  ``value`` (``win``, ``lose`` or ``tie``, for the player to move) and no
-  moves; any other position has at least one move. A move is
-  ``{"to": NAME, "label": LABEL}`` or just the target ``NAME`` (its label is
-  then the target's name); labels are unique within a position. Cycles and
-  self-loops are allowed: play that can go on forever under best play is a
-  ``draw``. Multiple moves to the same position are allowed (with different
-  labels). Positions not reachable from ``start`` are not solved.
-- ``description`` and ``$schema`` (strings) may be given and are ignored.
-
-``docs/graph-game.schema.json`` is the JSON Schema of this format. The file
-is checked by hand here (no run-time dependency on a schema library) and the
-first problem is reported with its JSON path::
-
-    $.positions["a"].moves[2].to: unknown position "zz"
-
-Position text: the position's name. Move labels: as given. Codes: the index
-of the position in the list of all names sorted by code point. The stored
-parameters are the game itself in canonical form (every move written as
-``{"label": ..., "to": ...}``, positions sorted by name), which is again a
-valid game file, so a stored game is rebuilt without the original file.
+The format is ``docs/graph-game.schema.json``; it is checked here by hand (no schema library), the first problem
+reported with its JSON path (``$.positions["a"].moves[2].to: unknown position "zz"``). Cycles are allowed (endless
+play is a draw). Position text: the name; codes: the index among the names sorted by code point. The stored
+parameters are the game in canonical form (again a valid game file), so a stored game needs no file.
 """
 
 from __future__ import annotations
@@ -67,7 +35,7 @@ class GraphFileError(GraphError):
         super().__init__(f"{prefix}{path}: {problem}")
 
 
-#: a game file of four positions with a cycle, a tie and a loss (the family's example, inline JSON)
+#: four positions with a cycle, a tie and a loss (the family's example)
 EXAMPLE_FILE = (
     '{"start": "a", "positions": {"a": {"player": "first", "moves": ["b", "c"]}, "b": {"player": "second", "moves": ["a", "d"]}, '
     '"c": {"player": "second", "value": "tie"}, "d": {"player": "first", "value": "lose"}}}'
@@ -127,7 +95,6 @@ class GraphGame(Game):
     def default_name(self) -> str:
         return f"graph-{self._stem}" if self._stem else "graph"
 
-    # --- rules ----------------------------------------------------------------
     def start(self) -> int:
         return self._start
 
@@ -140,7 +107,6 @@ class GraphGame(Game):
     def moves(self, state: int) -> list[tuple[str, int]]:
         return list(self._moves[state])
 
-    # --- codecs -----------------------------------------------------------------
     def encode(self, state: int) -> int:
         return state
 
@@ -158,9 +124,6 @@ class GraphGame(Game):
             more = ", ..." if len(self.names) > 5 else ""
             raise PositionError(f"unknown position {text!r} in this graph game (positions: {some}{more})")
         return index
-
-
-# --- validation ----------------------------------------------------------------------
 
 
 #: raises GraphFileError(path, problem)

@@ -1,21 +1,8 @@
-"""Stone game IX (LeetCode 2029, seed 004) as a two-player game between Alice and Bob.
+"""Stone game IX (LeetCode 2029): Alice first, each removes a stone; who makes the removed sum divisible by 3 loses,
+and Bob wins when the stones run out. Only residues mod 3 matter.
 
-A row of stones carries values; Alice and Bob take turns, Alice first, each
-removing one stone. A player whose removal makes the sum of all removed
-values divisible by 3 loses. If the last stone goes without that, Bob wins --
-even when it was Alice who removed it. Only residues mod 3 matter, so a
-position is the number of stones left of each residue, the removed sum mod 3
-and who is to move.
-
-Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob``. ``sum=0`` with nothing to
-add is the start (nothing removed yet, Alice to move); the position right
-after a losing removal is written with ``,over`` (``c0=1,c1=0,c2=2,sum=0,
-turn=bob,over``: Alice just made the sum divisible by 3, so Bob has won).
-``query`` also takes a plain list of stone values, ``5,1,2,4,3``: the start
-with those stones. Move labels: the residue (0, 1 or 2) of the stone removed.
-
-``--max N`` solves every start with at most N stones of each residue, and
-everything reachable from them.
+Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob`` (``,over`` after a losing removal), or a stones list ``5,1,2,4,3``
+(that start). Move labels: the residue removed. ``--max N`` solves every start with up to N stones of each residue.
 """
 
 from __future__ import annotations
@@ -71,7 +58,6 @@ class StoneIX(Game):
     def parameters(self) -> dict[str, Any]:
         return {"max": self.max_count}
 
-    # --- rules ---------------------------------------------------------------
     def start(self) -> State:
         return State((self.max_count,) * 3, 0, ALICE)
 
@@ -101,10 +87,9 @@ class StoneIX(Game):
         return result
 
     def tier(self, state: State) -> int:
-        """Stones taken so far (every move takes one): the tier solver's tiers."""
+        """Stones taken so far (every move takes one)."""
         return 3 * self.max_count - sum(state.counts)
 
-    # --- codecs --------------------------------------------------------------
     def encode(self, state: State) -> int:
         c0, c1, c2 = state.counts
         return (((c0 * self.radix + c1) * self.radix + c2) * 4 + (3 if state.over else state.removed)) * 2 + state.turn

@@ -1,27 +1,10 @@
-"""Tiers and array rules: what a family declares for the tier solver (:mod:`gamedb.solvers.tiers`).
+"""What a family declares for the tier solver (:mod:`gamedb.solvers.tiers`).
 
-**Tiers.** A family declares tiers by overriding
-:meth:`Game.tier <gamedb.games.base.Game.tier>`: an integer for every
-position such that no move goes to a smaller tier (Connect-Four and
-tic-tac-toe: the stones on the board; stone-ix: the stones taken). Moves
-may stay inside a tier (positions of one tier may even form cycles); the
-solver solves the last tier first and keeps in memory only the tier it
-solves and the values of the tiers its moves reach.
-
-**Array rules.** A family may also return a :class:`TierArrayRules` from
-:meth:`Game.array_rules <gamedb.games.base.Game.array_rules>`: its rules on
-numpy arrays of codes (children of a whole array of positions, end of game,
-texts, move labels, tiers). They must agree exactly with the per-position
-rules (same moves in the same order, same codes and texts);
-tests/test_conformance.py compares the two, and the values the tier solver
-stores from them, for every registered family that has them. A family with tiers but without array rules is
-expanded one position at a time (:class:`PositionRules`).
-
-A family whose text is the smallest move sequence reaching the position
-(Connect-Four) sets :attr:`TierArrayRules.path_texts`: the solver then
-builds every position's sequence from its parents' while it enumerates the
-tiers (every move must go to the next tier), and the family only formats
-them (:meth:`TierArrayRules.format_paths`).
+**Tiers** (:meth:`Game.tier <gamedb.games.base.Game.tier>`): no move goes to a smaller tier; moves may stay inside
+one (even in cycles). **Array rules** (:class:`TierArrayRules`): the rules on numpy arrays, which must agree exactly
+with the per-position rules (tests/test_conformance.py); without them :class:`PositionRules` expands one position at
+a time. A family whose text is the smallest move sequence (Connect-Four) sets :attr:`TierArrayRules.path_texts`:
+the solver builds the sequences from the parents' (every move then goes to the next tier) and the family formats them.
 """
 
 from __future__ import annotations
@@ -37,10 +20,8 @@ if TYPE_CHECKING:
 class TierArrayRules(VectorRules):
     """A family's rules on numpy arrays, with the tier of every code."""
 
-    #: texts are move sequences built by the solver (see the module's docstring)
     path_texts: bool = False
-    #: with ``path_texts``: how many move labels there are (label ids are ``0 .. label_count - 1``)
-    label_count: int = 0
+    label_count: int = 0  # with ``path_texts``: label ids are ``0 .. label_count - 1``
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         """The tier (int64) of every position in ``codes``."""

@@ -1,15 +1,7 @@
-"""The flip game (seed 003): turn two adjacent ``++`` into ``--``.
+"""The flip game (seed 003): turn two adjacent ``++`` into ``--``; who cannot move loses.
 
-A position is a string of ``+`` and ``-``; the player to move flips two
-adjacent ``+`` into ``-``; the player who cannot move loses (normal play).
-The ``+`` runs are independent: a flip inside a run of n leaves runs of i and
-n-2-i, so the game is the octal game 0.07 played on the runs, and a string's
-Sprague-Grundy value is the XOR of its runs' values.
-
-``--max N`` stores the runs of 0..N pluses (a run of 0 is written ``-``) and
-answers every string whose runs are at most N long -- longer too, once the
-period of 0.07 is proven within N. Move labels: the index, counting from 0,
-of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
+The ``+`` runs are independent: it is the octal game 0.07 on the runs (a run of 0 is written ``-``). Move labels:
+the index, from 0, of the first ``+`` flipped.
 """
 
 from __future__ import annotations
@@ -39,12 +31,11 @@ class Flip(HeapGame):
     )
     rules_name = "the flip game (octal 0.07)"
     component_name = "+ run of length"
-    max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period
+    max_limit = 10_000  # run n's stored text is n pluses; longer runs are answered by the period
 
     def __init__(self, max: int = 100) -> None:
         super().__init__(max, octal_rules([0, 0, 7]))
 
-    # --- components: the + runs --------------------------------------------------
     def heaps(self, state: str) -> list[int]:
         return [len(run) for run in state.split("-") if run]
 
@@ -85,7 +76,6 @@ class Flip(HeapGame):
                 parts = tuple(x for x in (offset, length - 2 - offset) if x)
                 yield str(i), state[:i] + "--" + state[i + 2 :], index, length, parts
 
-    # --- text --------------------------------------------------------------------
     def format(self, state: str) -> str:
         return state
 

@@ -1,10 +1,5 @@
-"""Grundy's game: split one heap into two heaps of different sizes.
-
-Normal play; positions are sums of heaps (``7`` or ``3 5 7``), move labels as
-in :mod:`.heap` (``1:2+5`` -- heap 1 splits into 2 and 5). Heaps of 1 and 2
-cannot be split. Whether the values are eventually periodic is an open
-problem (Guy), so no period is claimed: heaps above --max are not answered.
-"""
+"""Grundy's game: split one heap into two heaps of different sizes; periodicity is an open problem (Guy), so heaps
+above --max are not answered."""
 
 from __future__ import annotations
 

@@ -1,11 +1,5 @@
-"""Nim: remove any number of tokens from one heap.
-
-Normal play; positions are sums of heaps (``3 5 7``), move labels as in
-:mod:`.heap` (``2:1`` -- heap 2 becomes 1). The Sprague-Grundy value of a
-heap is its size, so a sum is lost exactly when the XOR of its heaps is 0
-(Bouton). The rules grow with the heap, so no period is looked for: heaps
-above --max are not answered.
-"""
+"""Nim: remove any number of tokens from one heap; a heap's value is its size (Bouton). The rules grow with the
+heap, so no period is looked for."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Subtraction games: remove a number of tokens from a fixed set.
-
-``--set 1,2,5``: a move removes 1, 2 or 5 tokens from one heap (the octal
-game with digit 3 at places 1, 2 and 5). Normal play; positions are sums of
-heaps, move labels as in :mod:`.heap`. The values are eventually periodic and
-the octal periodicity theorem proves the period, so heaps of any size are
-answered once it is found within --max.
-"""
+"""Subtraction games: ``--set 1,2,5`` removes 1, 2 or 5 tokens from one heap; the period is proven (octal theorem)."""
 
 from __future__ import annotations
 
@@ -43,12 +36,8 @@ class Subtraction(HeapGame):
 
 
 def parse_set(value: object) -> list[int]:
-    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
-
-    Commas separate entries and each entry holds one or more numbers separated
-    by spaces; an empty entry (``1,,2``, a leading or trailing comma) is refused
-    rather than silently dropped, since it usually means a number went missing.
-    """
+    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); an empty entry (``1,,2``) is
+    refused: it usually means a number went missing."""
     if isinstance(value, (list, tuple)):
         entries = [str(item) for item in value]
     else:

@@ -1,11 +1,5 @@
-"""Positions of the two cat-and-mouse families: the mouse's node, the cat's node, who moves.
-
-``cat-mouse`` (nodes of a graph) and ``cat-mouse-grid`` (cells of a grid)
-code a position the same way, ``(mouse * n + cat) * 2 + turn`` with ``n``
-the number of nodes: the layout that :class:`~gamedb.games.base.TokenMoves`
-and :mod:`gamedb.solvers.token_moves` generate moves from. The layout is
-written once, here: :func:`code_of` (Python integers or numpy arrays) and
-:func:`code_sql` / :func:`tokens_sql` (SQL expressions), which a test holds equal.
+"""Positions of the two cat-and-mouse families: ``(mouse * n + cat) * 2 + turn`` on ``n`` nodes, the layout
+:class:`~gamedb.games.base.TokenMoves` generates moves from, written once: :func:`code_of`, :func:`code_sql`, :func:`tokens_sql`.
 """
 
 from __future__ import annotations
@@ -33,9 +27,7 @@ Codes = TypeVar("Codes", int, "np.ndarray")
 
 
 def code_of(token0: Codes, token1: Codes, turn: int | Codes, n: int) -> Codes:
-    """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes and ``turn`` to move.
-
-    Integers, or numpy arrays (element-wise)."""
+    """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes (integers or arrays)."""
     code: Codes = (token0 * n + token1) * 2 + turn
     return code
 
@@ -46,7 +38,7 @@ def code_sql(token0: str, token1: str, turn: int, n: str) -> str:
 
 
 def tokens_sql(code: str, n: str) -> tuple[str, str]:
-    """The SQL expressions of token0 and token1 of the position coded ``code`` (the modulo written out: portable)."""
+    """The SQL expressions of token0 and token1 of the position coded ``code`` (no modulo operator: portable)."""
     return f"{code} / 2 / {n}", f"({code} / 2 - {code} / 2 / {n} * {n})"
 
 
