@@ -1,10 +1,5 @@
-"""Answers in the formats of ``gamedb query --format`` (table, json, jsonl, csv), for one position or a stream.
-
-A stream (``gamedb query NAME -``) is answered a batch at a time; a line that fails gives its error in its place
-(the command exits 1 at the end); blank lines are skipped; a line over :data:`MAX_LINE` characters is refused unread.
-"""
-
-from __future__ import annotations
+"""Answers in the formats of ``gamedb query --format``, for one position or a stream (``query NAME -``: a batch at a
+time, a failed line's error in its place, blank lines skipped, lines over :data:`MAX_LINE` refused unread)."""
 
 import csv
 import io
@@ -24,6 +19,9 @@ BATCH = 2000  # positions answered at a time
 MAX_LINE = 4096  # the longest line read as a position
 SHOWN = 40  # characters of an over-long line repeated in its error
 
+_LISTED = json.JSONEncoder(ensure_ascii=False)
+
+
 Answered = Answer | GamedbError
 T = TypeVar("T")
 
@@ -35,7 +33,7 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
     elif fmt == "jsonl":
         text = answer.json_line() + "\n"
     elif fmt == "csv":
-        text = _csv_text([_csv_row(answer, answer.position)], header=True)
+        text = csv_line(CSV_COLUMNS) + csv_line(_csv_row(answer, answer.position))
     else:
         text = "".join(line + "\n" for line in answer_lines(answer))
     return terminal_safe(text, fmt)
@@ -71,10 +69,8 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         if fmt == "jsonl" and not errors:  # the usual stream: one tight loop, every line ended at the join
             out = "\n".join([answer.json_line() for answer in cast(list[Answer], answers)]) + "\n"
         elif fmt == "jsonl":
-            out = "".join([
-                _error_line(text, answer) if isinstance(answer, GamedbError) else answer.json_line() + "\n"
-                for text, answer in zip(texts, answers, strict=True)
-            ])
+            out = "".join([(COMPACT_JSON.encode({"position": text, "error": str(answer)}) if isinstance(answer, GamedbError)
+                            else answer.json_line()) + "\n" for text, answer in zip(texts, answers, strict=True)])
         else:
             parts = []
             for text, answer in zip(texts, answers, strict=True):
@@ -82,7 +78,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
                     item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
                     parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 elif fmt == "csv":
-                    parts.append(_csv_text([_csv_row(answer, text)], header=first))
+                    parts.append((csv_line(CSV_COLUMNS) if first else "") + csv_line(_csv_row(answer, text)))
                 else:
                     parts.append(_table_line(text, answer))
                 first = False
@@ -92,9 +88,6 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     if fmt == "json":
         write("\n]\n" if not first else "]\n")
     return done, failed
-
-
-_LISTED = json.JSONEncoder(ensure_ascii=False)
 
 
 def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
@@ -108,11 +101,6 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch
     ]
 
 
-def _error_line(text: str, error: GamedbError) -> str:
-    """The JSON Lines object of a position that could not be answered."""
-    return COMPACT_JSON.encode({"position": text, "error": str(error)}) + "\n"
-
-
 def _csv_row(answer: Answered, text: str) -> list[object]:
     """The CSV row of an answer, or of the error of position ``text``."""
     if isinstance(answer, GamedbError):
@@ -122,12 +110,10 @@ def _csv_row(answer: Answered, text: str) -> list[object]:
     return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
 
 
-def _csv_text(rows: list[list[object]], *, header: bool) -> str:
+def csv_line(values: Iterable[object]) -> str:
+    """One CSV line (with its newline)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    if header:
-        writer.writerow(CSV_COLUMNS)
-    writer.writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerow(values)
     return buffer.getvalue()
 
 

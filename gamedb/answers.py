@@ -1,11 +1,7 @@
 """What a query returns: the answer, its JSON object (one table of fields, :meth:`Answer.to_dict`) and its plain text.
 
-Gamesman conventions: a position's ``result`` and ``remoteness`` are for the player to move there; each move
-carries the value of the position it leads to and ``move_value``, its value for the player making it. Impartial
-positions are N-positions (the next player wins) or P-positions (the previous player wins).
+Values are for the player to move (Gamesman); ``move_value`` is a move's value for the player making it.
 """
-
-from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
@@ -17,8 +13,15 @@ from .values import DRAW, FOR_MOVER, LOSE, WIN
 OUTCOME_CLASS = {WIN: "N-position", LOSE: "P-position"}
 NEXT, PREVIOUS = "next", "previous"
 
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` and its C encoder, made once (``dumps`` and
+#: ``encode`` make one per call; an answer holds no cycles); ``encode`` on a Python without the C encoder
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_encode_compact = (_C_ENCODER(None, COMPACT_JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+                   if _C_ENCODER else lambda value, _: [COMPACT_JSON.encode(value)])
 
-@dataclass(slots=True)
+
+@dataclass
 class MoveValue:
     """One legal move and the value of the position it leads to (for the player to move there)."""
 
@@ -52,11 +55,8 @@ class MoveValue:
 
 @dataclass
 class Answer:
-    """The stored value of a position and of every move from it (``moves`` best first for the player to move).
-
-    ``player`` is ``"next"`` and ``winner`` ``"next"``/``"previous"`` in an impartial game; ``winner`` is None for
-    a tie or a draw; ``rules_missing`` says why the rules were not available, when they were not.
-    """
+    """The stored value of a position and of every move from it (``moves`` best first for the player to move); in an
+    impartial game ``player`` is ``"next"`` and ``winner`` ``"next"``/``"previous"`` (None: a tie or a draw)."""
 
     game: str
     position: str
@@ -114,21 +114,14 @@ class Answer:
     def to_json(self, indent: int | None = 2) -> str:
         """:meth:`to_dict` as the JSON text ``gamedb query --json`` prints (``indent`` None: one line).
 
-        >>> print(db.probe("tictactoe", "XX.OO....").to_json())  # doctest: +ELLIPSIS
-        {
-          "game": "tictactoe",
-          "position": "XX.OO....",
-        ...
+        >>> db.probe("tictactoe", "XX.OO....").to_json(indent=None)[:46]
+        '{"game": "tictactoe", "position": "XX.OO....",'
         """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def json_line(self) -> str:
         """:meth:`to_dict` as compact JSON on one line, as ``gamedb query NAME -`` writes it."""
-        return COMPACT_JSON.encode(self.to_dict())
-
-
-#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` made once (dumps builds an encoder per call)
-COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+        return "".join(_encode_compact(self.to_dict(), 0))
 
 
 def impartial_players(result: str) -> tuple[str, str | None]:

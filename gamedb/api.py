@@ -41,11 +41,9 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
 class Database:
     """A gamedb database: a SQLite path (default ``gamedb.sqlite``) or a SQLAlchemy URL.
 
-    ``create``: make the file and schema if missing; ``readonly``: a SQLite file read through ``sqlite3`` alone
-    (SQLAlchemy only to write, verify or reach a server); ``game_classes``: the ``module:Class`` rules the caller
-    trusts a stored game to name; ``budget``: seconds any one statement may run (None: no limit).
-    Reading methods may be called from several threads at once; writing ones one at a time per database.
-    """
+    ``readonly``: a SQLite file read through ``sqlite3`` alone (SQLAlchemy only to write, verify or reach a server);
+    ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
+    statement may run. Threads may read at once; writing methods run one at a time per database."""
 
     def __init__(
         self, db: str | os.PathLike[str] | Location = DEFAULT_PATH, *, create: bool = False, readonly: bool = False,
@@ -89,7 +87,6 @@ class Database:
             return
         from .store.database import without_budget
         from .store.rows import reader_of
-
         with self.engine.connect() as sa_conn, without_budget(sa_conn) if scan else nullcontext():
             yield reader_of(sa_conn)
 
@@ -105,7 +102,6 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- games ------------------------------------------------------------
     def games(self) -> list[GameRecord]:
         """Every game stored in the database (solved or not), by name.
 
@@ -141,18 +137,14 @@ class Database:
             raise game_reads.not_found(reader, name)
         key = (*row.values(), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2], cached[3]
-        with self._building:
-            cached = self._rules.get(name)  # built by another thread meanwhile
-            if cached is not None and cached[0] == key:
-                return cached[1], cached[2], cached[3]
-            record = record_from_mapping(row)
-            game, reason = record.rules_or_reason(key[-1])
-            self._rules[name] = (key, record, game, reason)
-        return record, game, reason
+        if cached is None or cached[0] != key:
+            with self._building:
+                cached = self._rules.get(name)  # built by another thread meanwhile?
+                if cached is None or cached[0] != key:
+                    record = record_from_mapping(row)
+                    cached = self._rules[name] = (key, record, *record.rules_or_reason(key[-1]))
+        return cached[1], cached[2], cached[3]
 
-    # --- work -------------------------------------------------------------
     def solve(
         self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
         strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
@@ -161,7 +153,6 @@ class Database:
         from .solvers.solve import solve
         from .store import catalog
         from .store.tuning import parse_size
-
         if engine is not None:
             import warnings
 
@@ -266,22 +257,18 @@ class Database:
         5478
         """
         from .solvers.checks import verify
-
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)
 
-    # --- sharing ------------------------------------------------------------
     def compact(self, name: str) -> CompactReport:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
         from .store.compact import compact
-
         return compact(self.engine, self.game(name))
 
     def missing_indexes(self) -> list[str]:
         """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
         from .store.bulk import missing_indexes
         from .store.schema import metadata
-
         with self.engine.connect() as conn:
             return [str(index.name) for index in missing_indexes(conn, list(metadata.sorted_tables))]
 
@@ -290,7 +277,6 @@ class Database:
         from .store.bulk import create_missing_indexes
         from .store.schema import metadata
         from .store.tuning import solve_settings
-
         with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
             return create_missing_indexes(conn, list(metadata.sorted_tables))
 
@@ -299,14 +285,12 @@ class Database:
     ) -> CopyReport:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
         from .store.transfer import copy_games
-
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
 def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | None:
     """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
     from .store.sqlite_file import newest_revision
-
     files = FileConnections(where, budget=budget)
     if files.revision is not None and files.revision == newest_revision():
         return files

@@ -1,9 +1,8 @@
-"""One exception family for everything a user can get wrong: the CLI turns each into a one-line message.
+"""One exception family for everything a user can get wrong, each a one-line message for the CLI: :class:`InputError`
+(malformed input) exits 2, every other :class:`GamedbError` 1."""
 
-:class:`InputError` (malformed input) exits 2; every other :class:`GamedbError` exits 1.
-"""
-
-from __future__ import annotations
+#: what a position past a solved game's bounds advises when no other stored game holds it
+LARGER_MAX = "solve again with a larger --max"
 
 
 class GamedbError(Exception):
@@ -45,10 +44,6 @@ class GameNotFound(_NotFound):
 
 class PositionNotFound(_NotFound):
     """The position parses, but is not among the stored (reachable) positions."""
-
-
-#: what a position past a solved game's bounds advises when no other stored game holds it
-LARGER_MAX = "solve again with a larger --max"
 
 
 class BeyondSolvedRange(PositionNotFound):

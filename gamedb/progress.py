@@ -1,7 +1,5 @@
 """The one progress callback every long operation (solve, verify, copy) reports through."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
 #: ``progress(phase, done, total)``: the stage ("enumerate", "verify", ...), what is done, the total or None

@@ -1,9 +1,5 @@
-"""Answering positions of a solved game through a reader, with or without its rules.
-
-The strategy that stored a game answers for it (:func:`gamedb.solvers.choice.answered_by`).
-"""
-
-from __future__ import annotations
+"""Answering positions of a solved game through a reader, with or without its rules (the strategy that stored a game
+answers for it: :func:`gamedb.solvers.choice.answered_by`)."""
 
 from collections.abc import Collection, Iterable, Sequence
 
@@ -115,8 +111,6 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
 
 def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
     moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
-    return (
-        f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
-        f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
-        "positions that are not stored (sums of components), the board picture, play and verify"
-    )
+    return (f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
+            f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
+            "positions that are not stored (sums of components), the board picture, play and verify")

@@ -1,6 +1,10 @@
 """Text from a file or a user (terminal escape sequences, 100 KB names) made safe to show: escaped and cut."""
 
-from __future__ import annotations
+#: how long a note of gamedb's own may be before it is cut
+NOTE_LIMIT = 2000
+
+#: the ASCII characters a terminal shows as they are: the printable ones, and the newline between lines
+_SHOWN_ASCII = bytes(c for c in range(128) if chr(c).isprintable() or chr(c) == "\n")
 
 
 def escaped(text: str, keep: str = "") -> str:
@@ -29,14 +33,6 @@ def cut_middle(text: str, limit: int = 400) -> str:
         return text
     head, tail = text[: limit * 2 // 3], text[-(limit // 3) :]
     return f"{head} [... {len(text) - len(head) - len(tail):,} characters cut ...] {tail}"
-
-
-#: how long a note of gamedb's own may be before it is cut
-NOTE_LIMIT = 2000
-
-
-#: the ASCII characters a terminal shows as they are: the printable ones, and the newline between lines
-_SHOWN_ASCII = bytes(c for c in range(128) if chr(c).isprintable() or chr(c) == "\n")
 
 
 def json_escaped(text: str) -> str:

@@ -36,11 +36,7 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
         "primitive": primitive,
         "results": by_result,
         "max_remoteness": max_rem,
-        "start": {
-            "position": record.start_position,
-            "result": start.result if start else None,
-            "remoteness": start.remoteness if start else None,
-        },
+        "start": {"position": record.start_position, "result": start.result if start else None, "remoteness": start.remoteness if start else None},
         "enumerate_seconds": record.enumerate_seconds,
         "solve_seconds": record.solve_seconds,
         "solved_at": record.solved_at,

@@ -1,7 +1,5 @@
 """Value conventions (Gamesman): every value is for the player to move; the mover prefers win > tie > draw > lose."""
 
-from __future__ import annotations
-
 from collections.abc import Iterable
 
 WIN = "win"
@@ -18,6 +16,10 @@ RESULT_NAMES = (None, *RESULT_CODES)
 #: a child's value is for the opponent; this is what it means for the mover
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
 
+#: (rank, sign of the remoteness) of a move by its child's result: winning moves (the child lost) first, quickest
+#: first; then ties, quickest first; draws; losing moves last, slowest first
+_RANK = {LOSE: (0, 1), TIE: (1, 1), DRAW: (2, 0), WIN: (3, -1)}
+
 
 def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple[int, int, int]:
     """Sort key that puts the mover's best move first, from the child's value; equal moves keep the move order."""
@@ -28,11 +30,6 @@ def move_rank(result: str, remoteness: int | None) -> tuple[int, int]:
     """:func:`move_sort_key` without the move order, for a stable sort."""
     rank, sign = _RANK[result]
     return (rank, sign * remoteness if remoteness is not None else 0)
-
-
-#: (rank, sign of the remoteness) of a move by its child's result: winning moves (the child lost) first, quickest
-#: first; then ties, quickest first; draws; losing moves last, slowest first
-_RANK = {LOSE: (0, 1), TIE: (1, 1), DRAW: (2, 0), WIN: (3, -1)}
 
 
 def is_remoteness(value: object) -> bool:

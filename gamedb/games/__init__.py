@@ -1,7 +1,5 @@
 """The registry of game families: built-in ones (each module imported only when needed) and plugins."""
 
-from __future__ import annotations
-
 import contextlib
 import importlib
 import os
@@ -12,6 +10,8 @@ from typing import Any
 from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
+
+__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]
 
 #: family name -> "module:Class"; a new built-in family is its module and one line here (tests/registry.py)
 BUILTIN: dict[str, str] = {
@@ -34,12 +34,8 @@ ENTRY_POINT_GROUP = "gamedb.games"
 
 def _plugin_entry_points() -> dict[str, Any]:
     from importlib.metadata import entry_points
-
-    found: dict[str, Any] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in BUILTIN:
-            found.setdefault(ep.name, ep)
-    return found
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILTIN]
+    return {ep.name: ep for ep in reversed(found)}  # the first of a name wins
 
 
 def family_names() -> list[str]:
@@ -66,14 +62,14 @@ def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
         raise UnknownFamily(f"module {module_name!r} has no {attr!r} (game {spec!r})")
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
-    _require_concrete(cls, spec)
+    if missing := sorted(getattr(cls, "__abstractmethods__", ())):  # it could not be instantiated
+        raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
     return cls
 
 
 def _where(exc: Exception) -> str:
     """``Type: message (file:line)`` of an exception raised by a module's own code."""
     import traceback
-
     if isinstance(exc, SyntaxError):
         return f"{type(exc).__name__}: {exc.msg} ({exc.filename}:{exc.lineno})"
     frames = traceback.extract_tb(exc.__traceback__)
@@ -98,13 +94,6 @@ def _working_directory_on_path(wanted: bool) -> Iterator[None]:
             sys.path.remove(here)
 
 
-def _require_concrete(cls: type[Game], spec: str) -> None:
-    """Refuse a game class that leaves part of the protocol unwritten (it could not be instantiated)."""
-    missing = sorted(getattr(cls, "__abstractmethods__", ()))
-    if missing:
-        raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
-
-
 def family(name: str) -> type[Game]:
     """The class of a family: a built-in name, an installed plugin's name, or ``module:Class``."""
     spec = BUILTIN.get(name)
@@ -121,8 +110,7 @@ def family(name: str) -> type[Game]:
         if not (isinstance(cls, type) and issubclass(cls, Game)):
             raise FamilyLoadError(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
         return cls
-    known = ", ".join(family_names())
-    raise UnknownFamily(f"unknown game family {name!r} (known: {known})")
+    raise UnknownFamily(f"unknown game family {name!r} (known: {', '.join(family_names())})")
 
 
 def make_game(name: str, **options: Any) -> Game:
@@ -137,20 +125,14 @@ def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
     if ":" in name:
         if name in allowed:
             return load_class(name)
-        raise StoredCodeRefused(
-            f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
-            f"if you trust that class, pass --game {shown(name, quotes=False)}"
-        )
+        raise StoredCodeRefused(f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
+                                f"if you trust that class, pass --game {shown(name, quotes=False)}")
     raise UnknownFamily(f"its family {shown(name)} is neither built in nor an installed plugin (known: {', '.join(family_names())})")
 
 
 def game_from_parameters(name: str, parameters: dict[str, Any], allowed: Collection[str] = ()) -> Game:
     """Rebuild a stored game from its family and stored parameters (data: a text that could name a path is refused)."""
     from .json_option import stored_parameters
-
     cls = stored_family(name, allowed)
     with stored_parameters():
         return cls.from_parameters(parameters)
-
-
-__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]

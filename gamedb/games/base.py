@@ -42,10 +42,8 @@ class Estimate(NamedTuple):
 
 @dataclass(frozen=True)
 class TokenMoves:
-    """The moves of a two-token game (codes ``(token0 * nodes + token1) * 2 + turn``) as the players' move lists.
-
-    ``rows`` are ``(player, node, order, target, label)``; primitive positions have no moves whatever they say.
-    """
+    """A two-token game's moves (codes ``(token0 * nodes + token1) * 2 + turn``) as rows ``(player, node, order, target,
+    label)``; primitive positions have no moves whatever they say."""
 
     nodes: int
     rows: list[tuple[int, int, int, int, str]]
@@ -73,11 +71,8 @@ class Expanded(NamedTuple):
 
 @dataclass(frozen=True)
 class Examples:
-    """What a family shows the generic tests (tests/registry.py) and its help's example.
-
-    ``options`` solve in well under a second; ``bad_positions`` pair a mistyped text with a phrase of its error;
-    ``command_line`` is the help example's options (needed when the family has required options).
-    """
+    """What a family shows the generic tests (tests/registry.py): ``options`` that solve in well under a second, texts a
+    user mistypes with a phrase of their error, its help example's options (needed with required options)."""
 
     options: Mapping[str, Any] = field(default_factory=dict)
     positions: Sequence[str] = ()
@@ -88,9 +83,8 @@ class Examples:
 class Game(ABC):
     """Rules of one game with fixed parameters: legal moves in a fixed order with unique labels, none when primitive.
 
-    Threads may share one object (``gamedb serve``): ``parse``, ``format``, ``encode``, ``decode`` and ``moves``
-    change no shared state, or only safely (a cache that is replaced, never iterated while another thread adds).
-    """
+    Threads may share one object (``gamedb serve``): ``parse``, ``format``, ``encode``, ``decode`` and ``moves`` change
+    no shared state, or only safely (a cache replaced, never iterated while another thread adds)."""
 
     family: ClassVar[str]  # the name on the command line (``cat-mouse``)
     summary: ClassVar[str] = ""  # one line for ``gamedb games``
@@ -167,8 +161,7 @@ class Game(ABC):
     def parse_move(self, state: State, text: str) -> str | None:
         """Map what a user typed to a move label (default: the label itself)."""
         text = text.strip()
-        labels = [label for label, _ in self.moves(state)]
-        return text if text in labels else None
+        return text if text in [label for label, _ in self.moves(state)] else None
 
     def estimate(self) -> Estimate | None:
         """Upper bounds on what is reachable from :meth:`starts` (None: unknown), checked before anything is written."""
@@ -211,11 +204,7 @@ class Game(ABC):
 
     def winner(self, player: int, result: str, remoteness: int | None) -> str | None:
         """Who wins from a position whose stored value is ``result`` for ``player`` (None: tie or draw)."""
-        if result == "win":
-            return self.player_name(player)
-        if result == "lose":
-            return self.player_name(1 - player)
-        return None
+        return self.player_name(player if result == "win" else 1 - player) if result in ("win", "lose") else None
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items())

@@ -1,9 +1,8 @@
 """Connect-Four on small boards: X first, stones fall to the lowest empty cell, a line of ``--connect`` wins.
 
-Position text: the moves as column numbers (``4453``; ``-`` the start; commas on boards wider than 9); a board is
-written as the smallest legal sequence reaching it (``2413`` is stored as ``1324``). Code: a bitboard, column ``c``
-at bits ``c*(H+1)..``, holding ``1 << h`` above its ``h`` stones plus a bit per X stone (so ``W*(H+1) <= 63``).
-"""
+Position text: the moves as column numbers (``4453``; ``-`` the start; commas past 9 columns), a board written as the
+smallest legal sequence reaching it. Code: a bitboard, column ``c`` at bits ``c*(H+1)..`` holding ``1 << h`` above
+its ``h`` stones plus a bit per X stone (so ``W*(H+1) <= 63``)."""
 
 from __future__ import annotations
 
@@ -52,10 +51,8 @@ class Connect4(Game):
         self.height = h = require_int("height", height, 1)
         self.connect = k = require_int("connect", connect, 1)
         if w * (h + 1) > MAX_BITS:
-            raise InputError(
-                f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
-                f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})"
-            )
+            raise InputError(f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
+                             f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})")
         if k > max(w, h):
             raise InputError(f"--connect {k} cannot fit on a {w}x{h} board (at most {max(w, h)})")
         self._stride = s = h + 1
@@ -105,13 +102,9 @@ class Connect4(Game):
         return state[1].bit_count() & 1
 
     def primitive(self, state: Board) -> str | None:
-        x, mask = state
-        last = _last_mover(x, mask)
-        if self._has_line(last):
+        if self._has_line(_last_mover(*state)):
             return LOSE
-        if mask == self._full:
-            return TIE
-        return None
+        return TIE if state[1] == self._full else None
 
     def moves(self, state: Board) -> list[tuple[str, Board]]:
         if self.primitive(state) is not None:
@@ -131,7 +124,6 @@ class Connect4(Game):
 
     def array_rules(self) -> Connect4Arrays:
         from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
-
         return Connect4Arrays(self)
 
     def encode(self, state: Board) -> int:
@@ -152,9 +144,7 @@ class Connect4(Game):
         columns = self._sequence(state)
         if columns is None:
             raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
-        if not columns:
-            return "-"
-        return self._sep.join(self._labels[c] for c in columns)
+        return self._sep.join(self._labels[c] for c in columns) or "-"
 
     def parse(self, text: str) -> Board:
         tokens = self._tokens(text)
@@ -186,16 +176,9 @@ class Connect4(Game):
 
     def describe(self, state: Board) -> str:
         x, mask = state
-        rows = []
-        for r in reversed(range(self.height)):
-            cells = []
-            for c in range(self.width):
-                bit = 1 << (c * self._stride + r)
-                cells.append("X" if x & bit else "O" if mask & bit else ".")
-            rows.append(" ".join(cells))
-        if self.width <= 9:
-            rows.append(" ".join(self._labels))
-        return "\n".join(rows)
+        bits = [[1 << (c * self._stride + r) for c in range(self.width)] for r in reversed(range(self.height))]
+        rows = [" ".join("X" if x & bit else "O" if mask & bit else "." for bit in row) for row in bits]
+        return "\n".join(rows + [" ".join(self._labels)] * (self.width <= 9))
 
     def _has_line(self, stones: int) -> bool:
         for shifts in self._shifts:
@@ -214,9 +197,7 @@ class Connect4(Game):
             return []
         if _SEPARATORS.search(t):
             return [tok for tok in _SEPARATORS.split(t) if tok]
-        if self.width <= 9:
-            return list(t)
-        return [t]
+        return list(t) if self.width <= 9 else [t]
 
     def _sequence(self, state: Board) -> list[int] | None:
         """The smallest legal move sequence (0-based columns) reaching ``state``, or None.
@@ -252,8 +233,7 @@ class Connect4(Game):
         if parents is None:
             return None
         last = _last_mover(x, mask)
-        other = mask ^ last
-        if self._has_line(other):  # the other player's line would have ended the game before the last move
+        if self._has_line(mask ^ last):  # the other player's line would have ended the game before the last move
             return None
         best = None
         for c in range(self.width):
@@ -261,17 +241,13 @@ class Connect4(Game):
             if not column:
                 continue
             top = 1 << (column.bit_length() - 1)
-            if not top & last:
-                continue
-            before = last ^ top
-            if self._has_line(before):  # that parent was already over
+            if not top & last or self._has_line(last ^ top):  # not the last mover's stone, or that parent was over
                 continue
             seq = parents.get(self.encode((x & ~top, mask ^ top)))
             if seq is None:
                 return None
-            candidate = seq + (c,)
-            if best is None or candidate < best:
-                best = candidate
+            if best is None or seq + (c,) < best:
+                best = seq + (c,)
         return best
 
     def _search(self, state: Board) -> list[int] | None:

@@ -2,8 +2,6 @@
 (O: the sentinel moves up), twice that for X (the old sentinel bit stays as an X stone). Texts are move sequences,
 built by the tier solver from the parents' (:attr:`path_texts`)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import numpy as np
@@ -65,12 +63,7 @@ class Connect4Arrays(TierArrayRules):
         step = np.where(x_moves, 2, 1).astype(np.int64)[:, None]
         offsets = np.arange(self.width, dtype=np.int64) * self.stride
         children = codes[:, None] + (step << (heights + offsets[None, :]))
-        return Expansion(
-            player=(stones & 1).astype(np.int8),
-            primitive=primitive,
-            degree=legal.sum(axis=1).astype(np.int64),
-            children=children[legal],
-        )
+        return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=legal.sum(axis=1).astype(np.int64), children=children[legal])
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         labels = self.game._labels

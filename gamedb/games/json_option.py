@@ -1,9 +1,5 @@
-"""Options that take JSON inline or as a file path (``--graph``, ``--grid``); a path is the user's word only.
-
-While a stored game's rules are rebuilt (:func:`stored_parameters`) a text value is refused unopened.
-"""
-
-from __future__ import annotations
+"""Options that take JSON inline or as a file path (``--graph``, ``--grid``); a path is the user's word only: while a
+stored game's rules are rebuilt (:func:`stored_parameters`) a text value is refused unopened."""
 
 import json
 from collections.abc import Iterator
@@ -40,10 +36,8 @@ def load_json_option(value: Any, option: str) -> Any:
     if not isinstance(value, str):
         return value
     if _FROM_STORED_ROW.get():
-        raise StoredPathRefused(
-            f"parameter {option!r} is the text {shown(value, 40)}, not the {option} itself "
-            "(gamedb stores the data, and opens no file that a database names)"
-        )
+        raise StoredPathRefused(f"parameter {option!r} is the text {shown(value, 40)}, not the {option} itself "
+                                "(gamedb stores the data, and opens no file that a database names)")
     text = value.strip()
     if not text:
         raise GraphError(f"--{option} is empty")

@@ -1,11 +1,6 @@
 """Stone game IX (LeetCode 2029): Alice first, each removes a stone; who makes the removed sum divisible by 3 loses,
-and Bob wins when the stones run out. Only residues mod 3 matter.
-
-Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob`` (``,over`` after a losing removal), or a stones list ``5,1,2,4,3``
-(that start). Move labels: the residue removed. ``--max N`` solves every start with up to N stones of each residue.
-"""
-
-from __future__ import annotations
+and Bob wins when the stones run out. Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob`` (``,over`` after a losing
+removal) or a stones list ``5,1,2,4,3``; ``--max N`` solves every start with up to N stones of each residue mod 3."""
 
 import re
 from itertools import product
@@ -39,11 +34,7 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
-    examples = Examples(
-        options={"max": 3},
-        positions=["5,1,2,4,3"],
-        bad_positions=[("", "no stones"), ("1,-2,3", "not negative")],
-    )
+    examples = Examples(options={"max": 3}, positions=["5,1,2,4,3"], bad_positions=[("", "no stones"), ("1,-2,3", "not negative")])
     capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"
@@ -117,11 +108,9 @@ class StoneIX(Game):
             for residue in range(3):
                 count = bounded_int(match.group(residue + 1), widest)
                 if count is None:
-                    raise BeyondSolvedRange(
-                        f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
-                        f"stones of residue {residue}; "
-                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
-                    )
+                    raise BeyondSolvedRange(f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
+                                            f"stones of residue {residue}; "
+                                            f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
                 counts.append(count)
             removed = bounded_int(match.group(4), 2)
             turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
@@ -130,18 +119,14 @@ class StoneIX(Game):
             if over and removed:
                 raise PositionError(f"bad stone-ix position {_shorten(text)!r}: ',over' follows a removal that made the sum 0 (sum=0)")
             if removed == 0 and not over and turn == BOB:
-                raise PositionError(
-                    f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
-                    "(after a losing removal add ',over')"
-                )
+                raise PositionError(f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
+                                    "(after a losing removal add ',over')")
             state = State((counts[0], counts[1], counts[2]), removed, turn, over)
         elif _STONES.match(text) and "=" not in text:
             values = _STONE.findall(text)  # kept as text: only the sign and the residue mod 3 matter
             if not values:
-                raise PositionError(
-                    f"bad stones list {_shorten(text)!r}: no stones; give at least one stone value (e.g. 5,1,2,4,3), "
-                    "or a full state such as c0=0,c1=0,c2=0,sum=0,turn=alice"
-                )
+                raise PositionError(f"bad stones list {_shorten(text)!r}: no stones; give at least one stone value (e.g. 5,1,2,4,3), "
+                                    "or a full state such as c0=0,c1=0,c2=0,sum=0,turn=alice")
             if any(v.startswith("-") and v.strip("-0") for v in values):
                 raise PositionError(f"bad stones list {_shorten(text)!r}: stone values are not negative")
             residues = [sum(map(int, v.lstrip("-"))) % 3 for v in values]  # a number is its digit sum mod 3
@@ -150,8 +135,6 @@ class StoneIX(Game):
             raise PositionError(f"bad stone-ix position {_shorten(text)!r}: expected {self.position_syntax}")
         for residue, count in enumerate(state.counts):
             if count > self.max_count:
-                raise BeyondSolvedRange(
-                    f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
-                    f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
-                )
+                raise BeyondSolvedRange(f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
+                                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
         return state

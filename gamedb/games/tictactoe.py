@@ -41,11 +41,7 @@ class TicTacToe(Game):
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
-    examples = Examples(
-        options={},
-        positions=["X...O....", "XX.OO...."],
-        bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")],
-    )
+    examples = Examples(options={}, positions=["X...O....", "XX.OO...."], bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")])
     players = ("X", "O")
 
     def start(self) -> Board:
@@ -87,7 +83,6 @@ class TicTacToe(Game):
 
     def array_rules(self) -> TicTacToeArrays:
         from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
-
         return TicTacToeArrays(self)
 
     def encode(self, board: Board) -> int:
@@ -95,11 +90,7 @@ class TicTacToe(Game):
         return c0 + 3 * (c1 + 3 * (c2 + 3 * (c3 + 3 * (c4 + 3 * (c5 + 3 * (c6 + 3 * (c7 + 3 * c8)))))))
 
     def decode(self, code: int) -> Board:
-        cells = []
-        for _ in range(9):
-            code, cell = divmod(code, 3)
-            cells.append(cell)
-        return tuple(cells)
+        return tuple(code // power % 3 for power in _POWERS)
 
     def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)
@@ -121,10 +112,8 @@ class TicTacToe(Game):
         mover = X if xs == os_ else O
         if x_line if mover == X else o_line:
             name, other = ("X", "O") if mover == X else ("O", "X")
-            raise PositionError(
-                f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "
-                f"so the game ended before {other}'s last mark"
-            )
+            raise PositionError(f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "
+                                f"so the game ended before {other}'s last mark")
         return board
 
     def describe(self, board: Board) -> str:

@@ -1,7 +1,5 @@
 """Tic-tac-toe on numpy arrays (:mod:`.tictactoe`): a mark in cell ``i`` adds ``mark * 3**i`` to the code."""
 
-from __future__ import annotations
-
 from typing import Any
 
 import numpy as np

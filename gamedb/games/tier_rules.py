@@ -1,10 +1,7 @@
-"""What a family declares for the tier solver (:mod:`gamedb.solvers.tiers`).
-
-**Tiers** (:meth:`Game.tier <gamedb.games.base.Game.tier>`): no move goes to a smaller tier; moves may stay inside
-one (even in cycles). **Array rules** (:class:`TierArrayRules`): the rules on numpy arrays, which must agree exactly
-with the per-position rules (tests/test_conformance.py); without them :class:`PositionRules` expands one position at
-a time. A family whose text is the smallest move sequence (Connect-Four) sets :attr:`TierArrayRules.path_texts`:
-the solver builds the sequences from the parents' (every move then goes to the next tier) and the family formats them.
+"""What a family declares for the tier solver: :meth:`Game.tier <gamedb.games.base.Game.tier>` (no move goes to a
+smaller tier; moves may stay inside one) and optionally :class:`TierArrayRules`, its rules on numpy arrays, agreeing
+exactly with ``expand`` (else :class:`PositionRules`). With :attr:`TierArrayRules.path_texts` (Connect-Four) texts are
+the smallest move sequences, which the solver builds from the parents' and the family formats.
 """
 
 from __future__ import annotations
@@ -46,7 +43,6 @@ class PositionRules(TierArrayRules):
 
     def expand(self, codes: np.ndarray) -> Expansion:
         import numpy as np
-
         players, prims, degree, children = [], [], [], []
         for code in np.asarray(codes).tolist():
             player, _text, prim, moves = self.game.expand(code)
@@ -56,12 +52,8 @@ class PositionRules(TierArrayRules):
             for label, child in moves:
                 children.append(child)
                 self._labels[(code, child)] = label
-        return Expansion(
-            player=np.array(players, dtype=np.int8),
-            primitive=np.array(prims, dtype=np.int8),
-            degree=np.array(degree, dtype=np.int64),
-            children=np.array(children, dtype=np.int64),
-        )
+        return Expansion(player=np.array(players, dtype=np.int8), primitive=np.array(prims, dtype=np.int8),
+                         degree=np.array(degree, dtype=np.int64), children=np.array(children, dtype=np.int64))
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         found = []
@@ -79,6 +71,5 @@ class PositionRules(TierArrayRules):
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         import numpy as np
-
         game = self.game
         return np.array([game.tier(game.decode(code)) for code in codes.tolist()], dtype=np.int64)

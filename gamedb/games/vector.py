@@ -52,7 +52,6 @@ class VectorRules(ABC):
 def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
-
     lengths = np.asarray(lengths, dtype=np.int64)
     ends = np.cumsum(lengths)
     ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
@@ -69,6 +68,5 @@ def check_moves(game: Any, codes: np.ndarray, primitive: np.ndarray, degree: np.
 def stuck_error(game: Any, text: str) -> GamedbError:  # game: a Game (base imports this module)
     """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
     from ..errors import GamedbError
-
     return GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
 

@@ -1,12 +1,7 @@
-"""Heap games: impartial games (normal play) on sums of heaps, given by rules (:class:`HeapRule`).
-
-A rule removes ``take`` tokens from one heap and leaves ``parts`` heaps: 0 (the heap had exactly ``take``), 1 (the
-rest) or 2 (the rest split in two non-empty heaps, different when ``unequal``). Only single heaps 0..N are stored
-(codes are heap sizes); a sum's value is the XOR of its heaps' (:mod:`gamedb.solvers.heaps.sums`). Move labels:
-``I:REST``, heap I (from 1) becomes ``0``, a size or ``A+B``; a heap's options in rule order, splits by smaller part.
-"""
-
-from __future__ import annotations
+"""Heap games: impartial games on sums of heaps, given by rules (:class:`HeapRule`): take ``take`` tokens from one heap
+and leave 0 heaps (it had exactly ``take``), 1 (the rest) or 2 (the rest split, unequal parts when ``unequal``). Only
+heaps 0..N are stored (code: the size); a sum's value is the XOR of its heaps'. Move labels: ``I:REST``, heap I (from
+1) becomes ``0``, a size or ``A+B``; a heap's options in rule order, splits by smaller part."""
 
 import re
 from collections.abc import Iterator, Sequence
@@ -23,6 +18,9 @@ MAX_HEAP_LIMIT = 1_000_000
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
+#: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
+Option = tuple[int, tuple[int, ...]]
+
 
 @dataclass(frozen=True, order=True)
 class HeapRule:
@@ -31,10 +29,6 @@ class HeapRule:
     take: int
     parts: int
     unequal: bool = False
-
-
-#: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
-Option = tuple[int, tuple[int, ...]]
 
 
 def max_param(default: int, help: str = "Largest heap solved: heaps 0..MAX are stored and answer any sum of them.") -> Param:
@@ -90,13 +84,11 @@ class HeapGame(Game):
         """Every option of one heap of ``n``, in move order."""
         for idx, rule in enumerate(self.rules):
             rest = n - rule.take
-            if rule.parts == 0:
-                if rest == 0:
-                    yield idx, ()
-            elif rule.parts == 1:
-                if rest >= 1:
-                    yield idx, (rest,)
-            else:
+            if rule.parts == 0 and rest == 0:
+                yield idx, ()
+            elif rule.parts == 1 and rest >= 1:
+                yield idx, (rest,)
+            elif rule.parts == 2:
                 for a in range(1, (rest - rule.unequal) // 2 + 1):
                     yield idx, (a, rest - a)
 
@@ -212,10 +204,8 @@ class HeapGame(Game):
 
     def encode(self, state: State) -> int:
         if not self.is_component(state):
-            raise PositionError(
-                f"{self.format(state)!r} has no code: only single components are stored "
-                "(query answers a position by the XOR of its components' values)"
-            )
+            raise PositionError(f"{self.format(state)!r} has no code: only single components are stored "
+                                "(query answers a position by the XOR of its components' values)")
         heaps = self.heaps(state)
         return heaps[0] if heaps else 0
 

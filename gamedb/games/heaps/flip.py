@@ -4,30 +4,24 @@ The ``+`` runs are independent: it is the octal game 0.07 on the runs (a run of 
 the index, from 0, of the first ``+`` flipped.
 """
 
-from __future__ import annotations
-
+import re
 from collections.abc import Iterator, Sequence
 
 from ...errors import PositionError
 from ..base import Examples
 from . import HeapGame, max_param, octal_rules
 
+_RUN = re.compile(r"\++")
+
 
 class Flip(HeapGame):
     family = "flip"
     summary = "The flip game: turn ++ into -- (octal game 0.07 on the + runs); any +/- string answered"
     position_syntax = "a string of + and - (e.g. ++--+++); moves are the index (from 0) of the first + flipped"
-    examples = Examples(
-        options={"max": 12},
-        positions=["++--+++", "+--+"],
-        bad_positions=[("++x", "'x' is not + or -")],
-    )
+    examples = Examples(options={"max": 12}, positions=["++--+++", "+--+"], bad_positions=[("++x", "'x' is not + or -")])
     params = (
-        max_param(
-            100,
-            "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
-            "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX).",
-        ),
+        max_param(100, "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
+                  "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX)."),
     )
     rules_name = "the flip game (octal 0.07)"
     component_name = "+ run of length"
@@ -63,11 +57,8 @@ class Flip(HeapGame):
         return [self.heap_state(n) for n in range(low, high)]
 
     def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
-        labels: list[str | None] = []
-        for n in range(low, high):
-            chosen = best[n]
-            labels.append(None if chosen is None else self.heap_label(n, chosen[0], self.option_parts(n, *chosen)))
-        return labels
+        chosen = (best[n] for n in range(low, high))
+        return [None if c is None else self.heap_label(n, c[0], self.option_parts(n, *c)) for n, c in enumerate(chosen, low)]
 
     def sum_moves(self, state: str) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         for index, (start, length) in enumerate(_runs(state)):
@@ -83,22 +74,11 @@ class Flip(HeapGame):
         state = text.strip()
         if not state:
             raise PositionError(f"empty flip position: expected {self.position_syntax}")
-        bad = set(state) - {"+", "-"}
-        if bad:
+        if bad := set(state) - {"+", "-"}:
             raise PositionError(f"bad flip position {text!r}: {sorted(bad)[0]!r} is not + or -")
         return state
 
 
 def _runs(state: str) -> list[tuple[int, int]]:
     """(start, length) of every + run, left to right."""
-    runs, i = [], 0
-    while i < len(state):
-        if state[i] == "+":
-            j = i
-            while j < len(state) and state[j] == "+":
-                j += 1
-            runs.append((i, j - i))
-            i = j
-        else:
-            i += 1
-    return runs
+    return [(run.start(), len(run.group())) for run in _RUN.finditer(state)]

@@ -3,8 +3,6 @@
 Dawson's chess. Heaps of any size are answered once the periodicity theorem (Guy and Smith) proves the period.
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any
 
@@ -24,10 +22,7 @@ class Octal(HeapGame):
         bad_positions=[("x", "is not a heap size")],
         command_line="--code 0.77",
     )
-    params = (
-        Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True),
-        max_param(1000),
-    )
+    params = (Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True), max_param(1000))
 
     def __init__(self, code: str, max: int = 1000) -> None:
         self.code, digits = parse_code(code)
@@ -55,7 +50,5 @@ def parse_code(code: object) -> tuple[str, list[int]]:
         raise InputError(f"--code {text!r}: one digit before the point (0 or 4)")
     d0 = int(whole)
     if d0 not in (0, 4):
-        raise InputError(
-            f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)"
-        )
+        raise InputError(f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)")
     return f"{d0}.{frac}" if frac else f"{d0}.0", [d0] + [int(ch) for ch in frac]

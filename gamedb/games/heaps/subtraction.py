@@ -1,7 +1,5 @@
 """Subtraction games: ``--set 1,2,5`` removes 1, 2 or 5 tokens from one heap; the period is proven (octal theorem)."""
 
-from __future__ import annotations
-
 from typing import Any
 
 from ...errors import InputError
@@ -12,16 +10,8 @@ from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 class Subtraction(HeapGame):
     family = "subtraction"
     summary = "Subtraction games: remove a number of tokens from a set, e.g. --set 1,2,5; periods proven"
-    examples = Examples(
-        options={"set": "1,2,5", "max": 20},
-        positions=["4 9"],
-        bad_positions=[("4 x", "is not a heap size")],
-        command_line="--set 1,2,5",
-    )
-    params = (
-        Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True),
-        max_param(1000),
-    )
+    examples = Examples(options={"set": "1,2,5", "max": 20}, positions=["4 9"], bad_positions=[("4 x", "is not a heap size")], command_line="--set 1,2,5")
+    params = (Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True), max_param(1000))
 
     def __init__(self, set: object, max: int = 1000) -> None:
         self.takes = parse_set(set)
@@ -49,9 +39,7 @@ def parse_set(value: object) -> list[int]:
     for position, entry in enumerate(entries, 1):
         words = entry.split()
         if not words:
-            raise InputError(
-                f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)"
-            )
+            raise InputError(f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)")
         items.extend(words)
     takes = set()
     for text in items:

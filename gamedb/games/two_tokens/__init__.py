@@ -2,8 +2,6 @@
 :class:`~gamedb.games.base.TokenMoves` generates moves from, written once: :func:`code_of`, :func:`code_sql`, :func:`tokens_sql`.
 """
 
-from __future__ import annotations
-
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
@@ -15,15 +13,14 @@ MOUSE, CAT = 0, 1
 #: cat-mouse's hole: node 0 (the mouse wins there; the cat may not enter it)
 HOLE = 0
 
+#: integers, or numpy arrays of them
+Codes = TypeVar("Codes", int, "np.ndarray")
+
 
 class State(NamedTuple):
     mouse: int  # node (or cell number row * cols + col)
     cat: int
     turn: int  # 0: the mouse moves, 1: the cat
-
-
-#: integers, or numpy arrays of them
-Codes = TypeVar("Codes", int, "np.ndarray")
 
 
 def code_of(token0: Codes, token1: Codes, turn: int | Codes, n: int) -> Codes:
@@ -43,9 +40,23 @@ def tokens_sql(code: str, n: str) -> tuple[str, str]:
 
 
 class TwoTokenCodes:
-    """``encode``/``decode`` for a family with ``self.n`` nodes (mixed in before :class:`Game`)."""
+    """Codes, turn and moves of a family with ``self.n`` nodes and ``self._jumps`` (mixed in before :class:`Game`)."""
 
     n: int
+    _jumps: Sequence[list[list[tuple[str, int]]]]  # by player: every node's moves (label, node) in move order
+
+    def primitive(self, state: State) -> str | None:
+        raise NotImplementedError
+
+    def to_move(self, state: State) -> int:
+        return state.turn
+
+    def moves(self, state: State) -> list[tuple[str, State]]:
+        if self.primitive(state) is not None:
+            return []
+        if state.turn == MOUSE:
+            return [(label, State(cell, state.cat, CAT)) for label, cell in self._jumps[MOUSE][state.mouse]]
+        return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
 
     def encode(self, state: State) -> int:
         return code_of(state.mouse, state.cat, state.turn, self.n)

@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from ..vector import VectorRules
 
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
+#: the most nodes: up to 2·n² positions (8.6 billion here), refused before any work per edge
+MAX_NODES = 1 << 16
 
 
 class CatMouse(TwoTokenCodes, Game):
@@ -32,9 +34,7 @@ class CatMouse(TwoTokenCodes, Game):
         bad_positions=[("mouse=1,cat=0,turn=mouse", "never be in the hole"), ("mouse=9,cat=2,turn=mouse", "not in the graph")],
         command_line="--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
     )
-    params = (
-        Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),
-    )
+    params = (Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),)
     players = ("mouse", "cat")
     capabilities = Capabilities(vector_rules=True, token_moves=True)
 
@@ -44,8 +44,8 @@ class CatMouse(TwoTokenCodes, Game):
         self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
         self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
         self._vector: VectorRules | None = None  # made on first use
-        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
-        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
+        self._jumps = [[[(str(b), b) for b in targets] for targets in table] for table in (self._mouse_moves, self._cat_moves)]
+        rows = [(p, a, order, b, label) for p, table in enumerate(self._jumps) for a, moves in enumerate(table) for order, (label, b) in enumerate(moves)]
         self._token_moves = TokenMoves(self.n, rows)
 
     def parameters(self) -> dict[str, Any]:
@@ -69,22 +69,12 @@ class CatMouse(TwoTokenCodes, Game):
         cat_moves = sum(len(self._cat_moves[c]) for c in cat) * len(mouse - {HOLE})
         return Estimate(2 * len(mouse) * len(cat), mouse_moves + cat_moves)
 
-    def to_move(self, state: State) -> int:
-        return state.turn
-
     def primitive(self, state: State) -> str | None:
         if state.mouse == HOLE:
             return WIN if state.turn == MOUSE else LOSE
         if state.mouse == state.cat:
             return WIN if state.turn == CAT else LOSE
         return None
-
-    def moves(self, state: State) -> list[tuple[str, State]]:
-        if self.primitive(state) is not None:
-            return []
-        if state.turn == MOUSE:
-            return [(str(b), State(b, state.cat, CAT)) for b in self._mouse_moves[state.mouse]]
-        return [(str(b), State(state.mouse, b, MOUSE)) for b in self._cat_moves[state.cat]]
 
     def token_moves(self) -> TokenMoves:
         """The mouse's and the cat's move lists, stored instead of a row per move."""
@@ -106,10 +96,6 @@ class CatMouse(TwoTokenCodes, Game):
         if cat == HOLE:
             raise PositionError(f"bad cat-mouse position {text!r}: the cat can never be in the hole (node 0)")
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
-
-
-#: the most nodes: up to 2·n² positions (8.6 billion here), refused before any work per edge
-MAX_NODES = 1 << 16
 
 
 def validate_graph(graph: Any) -> list[list[int]]:
@@ -148,7 +134,6 @@ def validate_graph(graph: Any) -> list[list[int]]:
 def _check_symmetric(graph: list[list[int]]) -> None:
     """Every edge a-b listed at a is listed at b too (the edges and their reverses, sorted, are the same)."""
     import numpy as np
-
     n = len(graph)
     degree = np.fromiter((len(nbrs) for nbrs in graph), dtype=np.int64, count=n)
     heads = np.repeat(np.arange(n, dtype=np.int64), degree)

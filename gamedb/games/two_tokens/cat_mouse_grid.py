@@ -1,22 +1,14 @@
-"""Cat and mouse on a grid with walls and food (LeetCode 1728, "Cat and Mouse II").
+"""Cat and mouse on a grid with walls and food (LeetCode 1728): ``--grid`` rows of ``#`` wall, ``.`` floor, one ``C``
+cat, ``M`` mouse, ``F`` food. The mouse moves first; a turn jumps up, down, left or right by 1 up to the player's
+jump length (never through a wall) or stays. The cat wins on the mouse's cell or the food, the mouse on the food.
 
-``--grid``: JSON rows of ``#`` wall, ``.`` floor and one each of ``C`` cat, ``M`` mouse, ``F`` food. The mouse moves
-first; a turn jumps up, down, left or right by 1 up to the player's jump length (never through a wall; the other
-animal and the food do not block) or stays. The cat wins on the mouse's cell or the food, the mouse on the food.
+LeetCode's turn limit (a turn is one ply) is applied when answering: the stored table is the unlimited (loopy) game,
+and with Gamesman remoteness the mouse can force the food within ``L`` plies exactly when it wins with remoteness
+<= ``L`` (:func:`mouse_wins_within`); ``query`` adds the limited reading to the unlimited ``result`` and ``winner``.
 
-The turn limit ("if the mouse cannot get to the food within 1000 turns, the cat wins"; a turn is one ply) is applied
-when answering, not stored: the table is the unlimited game (loopy: draws), and with Gamesman remoteness (winner
-fastest, loser slowest) the mouse can force the food within ``L`` plies exactly when it wins with remoteness <= ``L``
-(:func:`mouse_wins_within`). ``result``, ``remoteness`` and ``winner`` stay the unlimited game's; ``query`` adds
-``turn_limit``, ``winner_within_limit``, ``mouse_wins_within_limit`` and ``decided_by``. (Declaring the cat the winner
-once ``L`` turns are played, before looking at the food, agrees for every even limit, LeetCode's 1000 included.)
-
-Position text: ``mouse=r2c0,cat=r1c1,turn=mouse`` (0-based row and column; ``(R,C)``, ``R,C``, ``R:C`` are read too,
-fields in any order). Move labels: ``up1``.. ``down1``.. ``left1``.. ``right1``.. then ``stay``. Code: cells
-``row * cols + col`` in the two-token layout. The board marks both animals on one cell ``*``.
+Position text: ``mouse=r2c0,cat=r1c1,turn=mouse`` (0-based row, column); moves: ``up1``.. ``down1``.. ``left1``..
+``right1``.. then ``stay``; codes: cells ``row * cols + col`` in the two-token layout.
 """
-
-from __future__ import annotations
 
 import json
 import re
@@ -28,6 +20,8 @@ from ...values import LOSE, WIN
 from ..base import Estimate, Examples, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
 from . import CAT, MOUSE, State, TwoTokenCodes, reach
+
+__all__ = ["CatMouseGrid", "State", "leetcode_answer", "mouse_wins_within", "validate_grid"]
 
 PLAYERS = ("mouse", "cat")
 WALL, FLOOR = "#", "."
@@ -52,22 +46,12 @@ class CatMouseGrid(TwoTokenCodes, Game):
         command_line='--grid \'["####F","#C...","M...."]\' --mouse-jump 2',
     )
     params = (
-        Param(
-            "grid",
-            str,
-            "The grid as a JSON list of row strings, inline or a file path: "
-            "'[\"####F\",\"#C...\",\"M....\"]' (# wall, . floor, C cat, M mouse, F food).",
-            required=True,
-        ),
+        Param("grid", str, "The grid as a JSON list of row strings, inline or a file path: "
+              "'[\"####F\",\"#C...\",\"M....\"]' (# wall, . floor, C cat, M mouse, F food).", required=True),
         Param("cat_jump", int, "Longest jump of the cat (cells, at least 1).", default=1),
         Param("mouse_jump", int, "Longest jump of the mouse (cells, at least 1).", default=1),
-        Param(
-            "turn_limit",
-            int,
-            "The mouse wins only if it can force the food within this many turns (moves of either player); "
-            "applied when answering, the stored values are for the unlimited game.",
-            default=DEFAULT_TURN_LIMIT,
-        ),
+        Param("turn_limit", int, "The mouse wins only if it can force the food within this many turns (moves of either player); "
+              "applied when answering, the stored values are for the unlimited game.", default=DEFAULT_TURN_LIMIT),
     )
     players = PLAYERS
 
@@ -100,25 +84,14 @@ class CatMouseGrid(TwoTokenCodes, Game):
         moves = sum(len(self._jumps[MOUSE][m]) for m in mouse) * len(cat) + sum(len(self._jumps[CAT][c]) for c in cat) * len(mouse)
         return Estimate(2 * len(mouse) * len(cat), moves)
 
-    def to_move(self, state: State) -> int:
-        return state.turn
-
     def primitive(self, state: State) -> str | None:
-        if state.cat == state.mouse or state.cat == self.food:
-            cat_won = True
+        if state.cat in (state.mouse, self.food):
+            winner = CAT
         elif state.mouse == self.food:
-            cat_won = False
+            winner = MOUSE
         else:
             return None
-        winner = CAT if cat_won else MOUSE
         return WIN if state.turn == winner else LOSE
-
-    def moves(self, state: State) -> list[tuple[str, State]]:
-        if self.primitive(state) is not None:
-            return []
-        if state.turn == MOUSE:
-            return [(label, State(cell, state.cat, CAT)) for label, cell in self._jumps[MOUSE][state.mouse]]
-        return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
 
     def format(self, state: State) -> str:
         return f"mouse={self._cell_text(state.mouse)},cat={self._cell_text(state.cat)},turn={PLAYERS[state.turn]}"
@@ -140,8 +113,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         turn = fields["turn"].lower()
         if turn not in PLAYERS:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: turn must be mouse or cat, got {fields['turn']!r}")
-        mouse = self._parse_cell(text, "mouse", fields["mouse"])
-        cat = self._parse_cell(text, "cat", fields["cat"])
+        mouse, cat = (self._parse_cell(text, who, fields[who]) for who in ("mouse", "cat"))
         return State(mouse, cat, PLAYERS.index(turn))
 
     def describe(self, state: State) -> str:
@@ -154,11 +126,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
     def parse_move(self, state: State, text: str) -> str | None:
         label = re.sub(r"\s+", "", text).lower()
         labels = [lab for lab, _ in self.moves(state)]
-        if label in labels:
-            return label
-        if label + "1" in labels:  # "up" means up1
-            return label + "1"
-        return None
+        return next((lab for lab in (label, label + "1") if lab in labels), None)  # "up" means up1
 
     def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
         """The answer under the turn limit, counted from this position (``decided_by``: the limit gave the cat it)."""
@@ -208,10 +176,8 @@ class CatMouseGrid(TwoTokenCodes, Game):
         if r is None or c is None:  # far off any grid
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell {value!r} is off the {self.rows}x{self.cols} grid")
         if not (r < self.rows and c < self.cols):
-            raise PositionError(
-                f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "
-                f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})"
-            )
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "
+                                f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})")
         if self.grid[r][c] == WALL:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is a wall")
         return r * self.cols + c
@@ -275,6 +241,3 @@ def validate_grid(grid: Any) -> list[str]:
         if len(where) > 1:
             raise GraphError(f"grid has {len(where)} {char!r} ({who}) cells, at {', '.join(where)}; it needs exactly one")
     return list(grid)
-
-
-__all__ = ["CatMouseGrid", "State", "leetcode_answer", "mouse_wins_within", "validate_grid"]
