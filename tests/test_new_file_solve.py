@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.cli.quick_solve import SolveRequest, solve_into_new_file
+from gamedb.cli.solve_run import solve_into_new_file
 from gamedb.games import family
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.solvers.solve import NewFile, new_file, solve
@@ -191,7 +191,7 @@ def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_pa
     assert os.listdir(tmp_path) == ["g.sqlite"]  # no temporary file left
     # at the command line: nothing printed, and the caller goes on with the full path
     target.unlink()
-    assert solve_into_new_file(SolveRequest(str(target), "nim", {"max": 13}), game, target, _revision()) is False
+    assert solve_into_new_file(NewFile(target, _revision()), game, None, False) is False
     assert capsys.readouterr() == ("", "")
 
 

@@ -7,8 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import err, handle_errors, open_database, out, show_json, stored_name
-from .options import GameClassOption
+from .common import GameClassOption, err, handle_errors, open_database, out, show_json, stored_name
 from .render import ProgressBars
 
 

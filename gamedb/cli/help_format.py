@@ -1,30 +1,20 @@
-"""Help text in the usual Unix form: ``gamedb query [OPTIONS] NAME [POSITION]``.
+"""Arguments on the usage line in the usual Unix form, ``gamedb query [OPTIONS] NAME [POSITION]``, on every Typer allowed.
 
-Typer (0.29 and later) writes a required argument as ``{NAME}`` on the usage
-line and appends its Python type to every argument in the help
-(``NAME <str>``, ``--set <list[str]>``). gamedb gives each option a metavar
-that says what to type (``--set KEY=VALUE``); this takes the Python types
-and the braces out of the arguments as well. Older Typer versions, which
-have neither, are left alone.
+Typer 0.27 and 0.28 write a required argument as ``{NAME}`` and drop the ``...`` of one that repeats.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import typer.core
 
 
-def _usage_name(self: typer.core.TyperArgument) -> str:
-    name = self.display_name_raw
-    name = name if self.required else f"[{name}]"
-    return name + ("..." if self.nargs != 1 else "")
+def _usage_pieces(self: Any, ctx: Any) -> list[str]:
+    name = self.metavar if self.metavar is not None else (self.name or "").upper()
+    return [(name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")]
 
 
 def use_plain_argument_names() -> None:
-    """Make Typer's arguments render as ``NAME`` / ``[POSITION]`` without a Python type."""
-    argument = getattr(typer.core, "TyperArgument", None)
-    if argument is None:
-        return
-    if hasattr(argument, "_usage_display_name"):
-        argument._usage_display_name = _usage_name
-    if hasattr(argument, "display_type_rich"):
-        argument.display_type_rich = lambda self, ctx: None
+    """Make Typer's arguments render as ``NAME`` / ``[POSITION]`` / ``[NAME]...`` on the usage line."""
+    typer.core.TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]

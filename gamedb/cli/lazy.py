@@ -1,10 +1,4 @@
-"""A command group whose commands are built when one is called or listed, not when the program starts.
-
-Building a command means importing its module (and, for ``gamedb solve
-FAMILY``, the family's): ``gamedb query`` need not pay for ``solve``'s
-families, ``serve``'s web framework or ``play``. Help lists every command,
-so it builds them all, in the order :meth:`LazyGroup.names` gives.
-"""
+"""A command group that builds a command (imports its module) only when it is called or help lists it."""
 
 from __future__ import annotations
 
@@ -50,7 +44,6 @@ class LazyGroup(typer.core.TyperGroup):
 
 def commands_of(register: Any) -> dict[str, Any]:
     """The Click commands a module's ``register(app)`` adds to a Typer app, built as the root's would be."""
-    import typer
     import typer.main
 
     app = typer.Typer(rich_markup_mode=None, add_completion=False)

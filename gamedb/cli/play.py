@@ -8,8 +8,7 @@ import typer
 
 from ..errors import GamedbError, InputError
 from ..safe_text import escaped
-from .common import handle_errors, open_database, out, stored_name
-from .options import GameClassOption
+from .common import GameClassOption, handle_errors, open_database, out, stored_name
 from .render import show_position, value_text
 
 if TYPE_CHECKING:

@@ -1,12 +1,9 @@
-"""Running ``gamedb solve`` once its command line is read: one definition for both ways of reading it.
-
-The full command line (:mod:`gamedb.cli.solve`, Typer) and the light solve
-path (:mod:`gamedb.cli.quick_solve`, no Typer) both end here, so they check,
-solve and report alike. No Typer here.
-"""
+"""Running ``gamedb solve`` once Typer has read its command line: check, solve, report."""
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import TYPE_CHECKING, Any
 
 from .common import err, out
@@ -14,20 +11,28 @@ from .render import ProgressBars
 
 if TYPE_CHECKING:
     from ..answers import Answer
+    from ..solvers.solve import NewFile
 
 
 def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
-    from ..api import Database
     from ..solvers.choice import check_choice
     from ..store.sink import check_name
-    from ..store.tuning import parse_size
 
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
-    limit = None if memory_limit is None else parse_size(memory_limit)
     if name is not None:
         check_name(name)  # before a new database file is created
+    gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
+    from ..solvers.solve import new_file
+
+    target = new_file(db, game, strategy) if memory_limit is None else None
+    if target is not None and solve_into_new_file(target, game, name, quiet):
+        return
+    from ..api import Database
+    from ..store.tuning import parse_size
+
+    limit = None if memory_limit is None else parse_size(memory_limit)
     if not quiet:
         say_memory(game, strategy, limit)
     with Database(db, create=True) as database:
@@ -46,6 +51,25 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         answer = database.probe(report.name)
     out(solved_line(report.name, report.positions, report.moves, report.seconds, answer))
+
+
+def solve_into_new_file(target: NewFile, game: Any, name: str | None, quiet: bool) -> bool:
+    """Solve ``game`` into the new file ``target`` without SQLAlchemy and print the report; False, nothing printed or
+    left behind, when that could not be done (another process made the file meanwhile, ...) and the general path must."""
+    from ..api import Database
+    from ..solvers.solve import solve
+
+    name = name if name is not None else game.default_name()
+    t0 = time.perf_counter()
+    try:
+        with ProgressBars(quiet) as bars:
+            done = solve(target, game, name, progress=bars)
+    except Exception:
+        return False
+    with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
+        start = database.probe(name)
+    out(solved_line(name, done.positions, done.moves, time.perf_counter() - t0, start))
+    return True
 
 
 def solved_line(name: str, positions: int, moves: int, seconds: float, start: Answer) -> str:
