@@ -15,11 +15,11 @@ from types import ModuleType
 from typing import Annotated, Any, Optional
 
 import typer
+import typer.core
 
 from ..games import family_names
 from ..store.location import DEFAULT_PATH
 from .common import ARGS_KEY, EXIT_INTERRUPTED, Settings, err, out
-from .help_format import use_plain_argument_names
 from .lazy import LazyGroup, commands_of
 
 try:  # Typer >= 0.26 carries its own copy of Click
@@ -27,7 +27,15 @@ try:  # Typer >= 0.26 carries its own copy of Click
 except ImportError:
     from click import exceptions as click_errors  # type: ignore[no-redef]
 
-use_plain_argument_names()
+
+
+def _usage_pieces(self: Any, ctx: Any) -> list[str]:
+    """An argument on the usage line as ``NAME``, ``[POSITION]``, ``[NAME]...`` (Typer 0.27 and 0.28 write ``{NAME}``)."""
+    name = self.metavar if self.metavar is not None else (self.name or "").upper()
+    return [(name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")]
+
+
+typer.core.TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]
 
 #: each command -> its group's module (:func:`command_group`), in the order ``gamedb --help`` lists them
 COMMANDS = {
@@ -47,13 +55,8 @@ class OneLineErrors(LazyGroup):
     """The root command: a usage mistake is one ``Error:`` line, exit 2 (Click would print four lines)."""
 
     def main(
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        windows_expand_args: bool = True,
-        **extra: Any,
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+        standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any,
     ) -> Any:
         args = hoist_global_options(list(sys.argv[1:] if args is None else args))
         if not windows_expand_args:  # Click 8.0.0 has no such parameter: passed on only when asked for
@@ -170,26 +173,12 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: Annotated[
-        str,
-        typer.Option(
-            "--db", metavar="PATH|URL",
-            envvar="GAMEDB_DB",
-            help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
-        ),
-    ] = DEFAULT_PATH,
-    version: Annotated[
-        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
-    ] = None,
+    db: Annotated[str, typer.Option(
+        "--db", metavar="PATH|URL", envvar="GAMEDB_DB",
+        help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.")] = DEFAULT_PATH,
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")] = None,
 ) -> None:
-    """Strongly solve finite two-player games and keep every answer in SQL.
-
-    Example:
-
-        gamedb solve tictactoe
-
-        gamedb query tictactoe X...O....
-    """
+    """The root options (its help is the app's)."""
     ctx.obj = Settings(db=db)
 
 

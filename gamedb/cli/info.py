@@ -10,11 +10,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
+from ..answers import value_text
 from ..errors import BeyondSolvedRange, GamedbError, InputError
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
 from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
-from .render import ProgressBars, value_text
+from .render import ProgressBars
 
 if TYPE_CHECKING:
     from ..answers import Answer
@@ -29,18 +30,8 @@ def games_command(
     rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
-        rows.append(
-            {
-                "family": name,
-                "summary": cls.summary,
-                "impartial": cls.impartial,
-                "options": [
-                    {"option": p.flag, "type": p.type.__name__, "required": p.required, "default": p.default, "help": p.help}
-                    for p in cls.params
-                ],
-                "position": cls.position_syntax,
-            }
-        )
+        options = [{"option": p.flag, "type": p.type.__name__, "required": p.required, "default": p.default, "help": p.help} for p in cls.params]
+        rows.append({"family": name, "summary": cls.summary, "impartial": cls.impartial, "options": options, "position": cls.position_syntax})
     if as_json:
         show_json(rows)
         return
@@ -231,10 +222,7 @@ def register(app: typer.Typer) -> None:
     """Add these commands to the root command, in the order ``--help`` lists them."""
     app.command("games", epilog="Example:  gamedb games --json")(games_command)
     app.command("list", epilog="Example:  gamedb --db games.sqlite list")(list_command)
-    app.command(
-    "query",
-    epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
-    "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -",
-)(query_command)
+    app.command("query", epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
+                "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -")(query_command)
     app.command("stats", epilog="Example:  gamedb stats tictactoe --json")(stats_command)
     app.command("verify", epilog="Example:  gamedb verify tictactoe")(verify_command)

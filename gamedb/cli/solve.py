@@ -51,9 +51,7 @@ def solve_plugin(
         Optional[str],
         typer.Option("--game", metavar="MODULE:CLASS", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
     ] = None,
-    settings: Annotated[
-        Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")
-    ] = None,
+    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")] = None,
     name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: its family name).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
