@@ -9,6 +9,7 @@ lists it (:class:`gamedb.cli.lazy.LazyGroup`).
 
 from __future__ import annotations
 
+import gc
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -183,5 +184,7 @@ def main_options(
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. The garbage collector is off while the command's modules are imported (every
+    collection would scan the many long-lived objects they make, for nothing) and on when the command runs (handle_errors)."""
+    gc.disable()
     app(prog_name="gamedb")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import sys
@@ -59,6 +60,7 @@ def handle_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gc.enable()  # (off while the modules were imported: gamedb.cli.app.main)
         try:
             return fn(*args, **kwargs)
         except BaseException as exc:

@@ -15,6 +15,10 @@ class LazyGroup(typer.core.TyperGroup):
         """The commands' names, in the order help lists them."""
         raise NotImplementedError
 
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` is one of :meth:`names` (a group may answer without listing them all)."""
+        return name in self.names()
+
     def build(self, name: str) -> Any:  # a Click command of Typer's, or None: no such command
         """The command ``name``, built now (its module imported)."""
         raise NotImplementedError
@@ -35,7 +39,7 @@ class LazyGroup(typer.core.TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = self._built.get(cmd_name)
-        if found is None and cmd_name in self.names():
+        if found is None and self.knows(cmd_name):
             found = self.build(cmd_name)
             if found is not None:
                 self._built[cmd_name] = found

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError, UnknownFamily
-from ..games import family, family_names
+from ..games import BUILTIN, family, family_names
 from ..games.base import Game
 from ..solvers.choice import AUTO, CHOICES
 from .common import err, handle_errors, out, settings
@@ -27,6 +27,9 @@ class FamilyCommands(LazyGroup):
 
     def names(self) -> list[str]:
         return family_names()
+
+    def knows(self, name: str) -> bool:
+        return name in BUILTIN or name in family_names()  # a built-in family without reading the plugins' entry points
 
     def build(self, name: str) -> Any:
         return commands_of(lambda app: _solve_command(app, name)).get(name)
