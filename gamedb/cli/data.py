@@ -87,8 +87,7 @@ def export_command(
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)
-        for line in lines:
-            sys.stdout.write(line)
+        sys.stdout.writelines(lines)
         sys.stdout.flush()
         return
     count = 0
