@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import gc
-import time
 from typing import TYPE_CHECKING, Any
 
 from .common import err, out
@@ -11,12 +10,14 @@ from .render import ProgressBars
 
 if TYPE_CHECKING:
     from ..answers import Answer
-    from ..solvers.solve import NewFile
+    from ..solvers.solve import SolveReport
 
 
 def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
-    from ..solvers.choice import check_choice
+    from ..api import Database
+    from ..solvers.choice import announcement, check_choice
+    from ..solvers.solve import new_file, solve
     from ..store.sink import check_name
 
     strategy = getattr(strategy, "value", strategy)
@@ -24,17 +25,24 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    from ..solvers.solve import new_file
-
     target = new_file(db, game, strategy) if memory_limit is None else None
-    if target is not None and solve_into_new_file(target, game, name, quiet):
-        return
-    from ..api import Database
-    from ..store.tuning import parse_size
+    if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
+        try:
+            with ProgressBars(quiet) as bars:
+                report = solve(target, game, name if name is not None else game.default_name(), progress=bars)
+        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
+            pass
+        else:
+            with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
+                out(solved_line(report, database.probe(report.name)))
+            return
+    from ..store.tuning import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
-    if not quiet:
-        say_memory(game, strategy, limit)
+    if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most)
+        note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
+        if note is not None:
+            err(note)
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
@@ -50,39 +58,11 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         if "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         answer = database.probe(report.name)
-    out(solved_line(report.name, report.positions, report.moves, report.seconds, answer))
+    out(solved_line(report, answer))
 
 
-def solve_into_new_file(target: NewFile, game: Any, name: str | None, quiet: bool) -> bool:
-    """Solve ``game`` into the new file ``target`` without SQLAlchemy and print the report; False, nothing printed or
-    left behind, when that could not be done (another process made the file meanwhile, ...) and the general path must."""
-    from ..api import Database
-    from ..solvers.solve import solve
-
-    name = name if name is not None else game.default_name()
-    t0 = time.perf_counter()
-    try:
-        with ProgressBars(quiet) as bars:
-            done = solve(target, game, name, progress=bars)
-    except Exception:
-        return False
-    with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
-        start = database.probe(name)
-    out(solved_line(name, done.positions, done.moves, time.perf_counter() - t0, start))
-    return True
-
-
-def solved_line(name: str, positions: int, moves: int, seconds: float, start: Answer) -> str:
+def solved_line(report: SolveReport, start: Answer) -> str:
     """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer)."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
-    return f"Solved {name}: {positions:,} positions, {moves:,} moves in {seconds:.2f} s. Start {start.position}: {start.player} to move, {value}."
-
-
-def say_memory(game: Any, strategy: str, limit: int | None) -> None:
-    """Before a solve: what the strategy that solves it says first (the tier solver: the memory it needs at most)."""
-    from ..solvers.choice import announcement
-    from ..store.tuning import default_memory_limit
-
-    note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
-    if note is not None:
-        err(note)
+    return (f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+            f"Start {start.position}: {start.player} to move, {value}.")
