@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.cli.quick_solve import SolveRequest, solve_into_new_file
+from gamedb.cli.solve_run import run_solve
 from gamedb.games import family
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.solvers.solve import NewFile, new_file, solve
@@ -189,10 +189,14 @@ def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_pa
     with Database(target, readonly=True) as db:
         assert [g.name for g in db.games()] == ["theirs"]
     assert os.listdir(tmp_path) == ["g.sqlite"]  # no temporary file left
-    # at the command line: nothing printed, and the caller goes on with the full path
+    # at the command line: the new file is refused without a word, and the general path solves into the file made meanwhile
     target.unlink()
-    assert solve_into_new_file(SolveRequest(str(target), "nim", {"max": 13}), game, target, _revision()) is False
-    assert capsys.readouterr() == ("", "")
+    capsys.readouterr()
+    run_solve(str(target), game, None, False, True)
+    out, err = capsys.readouterr()
+    assert out.startswith("Solved nim: 14 positions") and err == ""
+    with Database(target, readonly=True) as db:
+        assert sorted(g.name for g in db.games()) == ["nim", "theirs"]
 
 
 def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
