@@ -62,7 +62,7 @@ def source_migrations_dir() -> Path:
 @functools.lru_cache(maxsize=1)
 def newest_revision() -> str | None:
     """The newest schema revision, read from the migrations without Alembic or SQLAlchemy (once per
-    process: the light paths ask for it before and after a solve); None when the migrations are missing."""
+    process: a new-file solve asks for it before and after); None when the migrations are missing."""
     from .revisions import head_from_files
 
     migrations = installed_migrations_dir()
