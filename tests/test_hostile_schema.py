@@ -360,7 +360,7 @@ def test_the_expected_objects_come_from_the_new_file_statements():
     """head_objects is what a new file holds, and a file the migrations build differs only in whitespace."""
     import sqlalchemy as sa
 
-    from gamedb.store.revision_objects import objects_at
+    from gamedb.store.sqlite_schema import objects_at
     from gamedb.store.sqlite_file import newest_revision
 
     expected = head_objects()

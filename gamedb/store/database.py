@@ -142,7 +142,7 @@ def upgrade(conn: sa.Connection) -> None:
 
 def create_schema(conn: sa.Connection) -> None:
     """Create the newest schema in an empty SQLite database and stamp it at the newest revision."""
-    from .sqlite_schema import STAMP, new_file_statements
+    from .sqlite_file import STAMP, new_file_statements
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
     # statement): one explicit transaction makes the new file in one commit

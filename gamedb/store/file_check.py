@@ -123,7 +123,7 @@ def same(want: tuple[str, str | None], got: tuple[str, str | None]) -> bool:
 @functools.lru_cache(maxsize=1)
 def head_objects() -> Objects:
     """The schema objects of a file at the newest revision, built in memory with the statements a new file is made with."""
-    from .sqlite_schema import new_file_statements
+    from .sqlite_file import new_file_statements
 
     conn = sqlite3.connect(":memory:")
     try:

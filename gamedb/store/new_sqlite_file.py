@@ -3,7 +3,7 @@
 A small solve into a file that does not exist yet is handed this
 :class:`~gamedb.store.sink.Sink` instead of the SQLAlchemy one, whose import
 alone is longer than the solve. The file is built as ``.NAME.PID.new`` beside
-its name (the DDL of :mod:`~gamedb.store.sqlite_schema`, no journal nor syncs
+its name (the DDL of ``sqlite_ddl.sql``, no journal nor syncs
 while private), finished as the full path finishes one (``ANALYZE``,
 rollback-journal mode), synced and linked to its name with ``os.link``, which
 fails rather than replace a file made meanwhile (:class:`TargetTaken`).
@@ -23,8 +23,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .sink import JSON_COLUMNS, Begun, Column, column_inserts, new_game_row, player_rows
-from .sqlite_file import ANALYSIS_LIMIT
-from .sqlite_schema import STAMP, new_file_statements
+from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
 if TYPE_CHECKING:
     from ..games.base import Game

@@ -1,4 +1,4 @@
-"""A SQLite file as gamedb reads it, with the standard library only."""
+"""A SQLite file as gamedb reads and makes it, with the standard library only."""
 
 from __future__ import annotations
 
@@ -13,6 +13,18 @@ MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 
 #: rows SQLite's ANALYZE reads of each index at most (``PRAGMA analysis_limit``), when a solve finishes a file
 ANALYSIS_LIMIT = 1000
+
+#: the one row of ``alembic_version``: the newest revision (``?``: it is read from the migrations)
+STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
+
+#: the generated DDL, beside this module
+GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
+
+
+def new_file_statements() -> list[str]:
+    """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`."""
+    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
+    return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
 def check_sqlite_version() -> None:
