@@ -82,9 +82,10 @@ def solve(
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
         return _into_new_file(db, game, game.default_name() if name is None else name, progress)
-    from ..store import catalog
+    from ..store import game_reads
     from ..store.damage import DamagedGame
     from ..store.locking import solve_lock, solve_tag
+    from ..store.rows import reader_of
     from ..store.tuning import default_memory_limit, solve_settings
 
     if name is None:
@@ -93,7 +94,7 @@ def solve(
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with db.connect() as conn:
         try:
-            record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+            record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
         except DamagedGame as exc:
             raise DamagedGame(f"{exc}; --force replaces it") from None
     if record is not None and not force:
@@ -135,11 +136,12 @@ def distinct_name(game: Game) -> str:
 def free_default_name(engine: sa.Engine, game: Game) -> str:
     """The name a game gets when none is given: the family's default name, unless a different game holds it
     (then :func:`distinct_name`: ``cat-mouse --graph A`` and ``--graph B`` store two games)."""
-    from ..store import catalog
+    from ..store import catalog, game_reads
+    from ..store.rows import reader_of
 
     name = game.default_name()
     with engine.connect() as conn:
-        record = catalog.find(conn, name, damaged=True)
+        record = game_reads.find(reader_of(conn), name, damaged=True)
     if record is None or record.problem is not None or catalog.same_game(record, game):
         return name  # a damaged game there: the solve says so, and that --force replaces it
     return distinct_name(game)
@@ -158,12 +160,13 @@ def _check_stored(record: GameRecord, game: Game, name: str) -> None:
 def _solve_locked(
     engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, strategy: str, memory_limit: int
 ) -> SolveReport:
-    from ..store import catalog
+    from ..store import game_reads
+    from ..store.rows import reader_of
     from ..store.sql_sink import SqlSink
 
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
-        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+        record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
     resumed = False
     replace = None  # a stored game --force replaces
     if record is not None:
