@@ -61,8 +61,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
 
 
 def _expanded(game: Game, record: GameRecord, row: PositionRow) -> Expanded:
-    """The rules' view of a stored position; a code the rules cannot read (the stored parameters were edited
-    to another board, or the code was) is a stored value the rules do not give, not a crash."""
+    """The rules' view of a stored position; a code the rules cannot read is a wrong stored value, not a crash."""
     try:
         return game.expand(row.code)
     except Exception as exc:  # the family's own code on a number from the file, whatever it raises

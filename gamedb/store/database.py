@@ -1,5 +1,4 @@
-"""Opening a database: URLs, SQLite settings, schema version checks, migrations;
-finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM)."""
+"""Opening a database (URLs, SQLite settings, schema checks, migrations) and finishing a file after a write."""
 
 from __future__ import annotations
 
@@ -50,8 +49,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: object) -> None:
 
 
 def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
-    """Give every connection of ``engine`` a time budget per statement (:func:`gamedb.store.file_check.set_budget`;
-    on a server, ``statement_timeout``)."""
+    """Give every connection of ``engine`` a time budget per statement (SQLite: a progress handler; servers: ``statement_timeout``)."""
     if seconds is None:
         return
 
@@ -70,8 +68,7 @@ def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
 
 @contextlib.contextmanager
 def without_budget(conn: sa.Connection) -> Iterator[None]:
-    """Lift the time budget of ``conn`` (see :func:`open_engine`) for a read known to scan a whole game, e.g. the
-    counts by result of ``gamedb serve``'s game list; a file with only gamedb's objects makes such a read linear in its rows."""
+    """Lift the time budget of ``conn`` for a read known to scan a whole game (linear in its rows on a checked file)."""
     seconds = conn.info.get("gamedb_budget")
     if seconds is None:
         yield
@@ -259,8 +256,7 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
 
 
 def file_unfinished(engine: sa.Engine) -> bool:
-    """Whether a SQLite file was left unfinished (see :func:`finish_file`): in WAL mode, or without
-    the planner's statistics -- a solve killed while it finished the file. Servers: False."""
+    """Whether a SQLite file was left unfinished by a killed solve (WAL mode, or no planner statistics); servers: False."""
     path = sqlite_file(engine)
     if path is None:
         return False

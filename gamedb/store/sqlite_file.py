@@ -73,8 +73,7 @@ def source_migrations_dir() -> Path:
 
 @functools.lru_cache(maxsize=1)
 def newest_revision() -> str | None:
-    """The newest schema revision, read from the migrations without Alembic or SQLAlchemy (once per
-    process: the light paths ask for it before and after a solve); None when the migrations are missing."""
+    """The newest schema revision, read from the migrations without Alembic (once per process); None without migrations."""
     from .revisions import head_from_files
 
     migrations = installed_migrations_dir()

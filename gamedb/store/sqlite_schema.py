@@ -1,8 +1,4 @@
-"""A SQLite file's schema as the migrations make it: the generator of ``sqlite_ddl.sql`` and the objects of older revisions.
-
-A new file's tables and indexes are compiled from the SQLAlchemy tables; its views and ``alembic_version``, which are
-no SQLAlchemy tables, are read from a file the migrations bring to the newest revision.
-"""
+"""The generator of ``sqlite_ddl.sql`` (tables from the SQLAlchemy tables, views from the migrations) and older revisions' objects."""
 
 from __future__ import annotations
 

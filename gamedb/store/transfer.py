@@ -1,10 +1,4 @@
-"""Copying solved games from one database to another (SQLite <-> PostgreSQL), through the destination's sink.
-
-Both ends are gamedb databases at the same schema revision. Each game is one
-transaction (a failed copy leaves no half-copied game); its id is the
-destination's, everything else is copied as stored, so the copy answers like
-the original. The destination is finished afterwards (ANALYZE).
-"""
+"""Copying solved games between databases of the same revision (SQLite <-> PostgreSQL), one transaction a game."""
 
 from __future__ import annotations
 
@@ -100,8 +94,7 @@ def copy_games(
 
 
 def _already_copied(src: sa.Engine, dst: sa.Engine, records: list[GameRecord]) -> set[str]:
-    """Names of the games whose row the destination holds exactly as the source does (but for the id):
-    copied before, by a copy that was then interrupted, or by an earlier copy."""
+    """Names of the games the destination holds exactly as the source does (but the id): copied before."""
     found: set[str] = set()
     with src.connect() as sconn, dst.connect() as dconn:
         for record in records:
@@ -119,8 +112,7 @@ def _without_id(row: sa.Row[Any]) -> dict[str, Any]:
 
 
 def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
-    """Copy one game through the destination's sink, in one transaction: its row (a new id), its small tables, then
-    its positions a page at a time with their moves."""
+    """Copy one game through the destination's sink in one transaction: its row (a new id), small tables, positions and moves."""
     n_pos = n_mov = 0
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
     with src.connect() as sconn:
