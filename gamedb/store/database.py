@@ -8,7 +8,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,7 +19,7 @@ from ..safe_text import shown
 from .file_check import check_file, check_schema, set_budget
 from .location import DEFAULT_PATH, Location, locate
 from .schema import metadata
-from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
+from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, installed_migrations_dir, journal_is_wal, newest_revision
 from .sqlite_file import readonly_uri as _readonly_uri
 
 if TYPE_CHECKING:
@@ -89,10 +88,7 @@ def without_budget(conn: sa.Connection) -> Iterator[None]:
 
 
 def _migrations_dir() -> str:
-    try:
-        return str(resources.files("gamedb.migrations"))
-    except ModuleNotFoundError:  # running from a source tree that is not installed
-        return str(source_migrations_dir())
+    return str(installed_migrations_dir() or "migrations")
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:
@@ -109,9 +105,7 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
 @functools.lru_cache(maxsize=1)
 def head_revision() -> str:
     """The newest schema revision this gamedb knows (read once per process: the migrations ship with the code)."""
-    from .revisions import head_from_files
-
-    head = head_from_files(_migrations_dir())  # without importing Alembic (fast queries)
+    head = newest_revision()  # without importing Alembic (fast queries)
     if head is not None:
         return head
     from alembic.script import ScriptDirectory
@@ -170,10 +164,8 @@ def open_engine(
         check_file(path, where.text)  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)
-            # the URL names no file, so SQLAlchemy would pick the pool of an in-memory database
-            # (SingletonThreadPool: one connection per thread, five at most, the others closed under
-            # the threads using them); a file's pool instead, as for a writable file: each thread
-            # checks out a connection of its own (Database is shared by serve's threads)
+            # a file's pool, not the in-memory one SQLAlchemy picks for a URL with no file (SingletonThreadPool would
+            # close connections under serve's threads, which share one Database)
             engine = sa.create_engine(
                 "sqlite://",
                 creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),

@@ -66,11 +66,6 @@ def uri_path(path: Path) -> str:
     return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
-def source_migrations_dir() -> Path:
-    """The ``migrations`` folder of a source tree (beside the ``gamedb`` package)."""
-    return Path(__file__).resolve().parents[2] / "migrations"
-
-
 @functools.lru_cache(maxsize=1)
 def newest_revision() -> str | None:
     """The newest schema revision, read from the migrations without Alembic (once per process); None without migrations."""
