@@ -124,6 +124,20 @@ STRATEGIES: dict[str, Strategy] = {
         memory_need="gamedb.solvers.tier_memory:memory_need",
         announce="gamedb.solvers.tier_memory:memory_note",
     ),
+    "retrograde": Strategy(
+        "retrograde",
+        "gamedb.solvers.retrograde:Retrograde",
+        needs=(
+            Need("vector_rules", required=False, without=ONE_BY_ONE + ", each kept in memory"),
+            Need("token_moves", required=False, without="one move row is written per move"),
+        ),
+        impartial=False,
+        choice="retrograde",
+        gives_way=True,
+        memory_need="gamedb.solvers.retrograde:memory_need",
+        takes_over="gamedb.solvers.enumeration:nothing_enumerated",
+        new_file=("gamedb.solvers.new_file:graph_fits", "gamedb.solvers.retrograde:solve_new_file"),
+    ),
     "graph-memory": Strategy(
         "graph-memory",
         "gamedb.solvers.graph_memory:GraphMemory",

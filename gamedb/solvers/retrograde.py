@@ -1,0 +1,249 @@
+"""The ``retrograde`` strategy: a loopy game solved by levels with degree counters on flat arrays, in a memory budget.
+
+1. The reachable positions, breadth first (:func:`.retrograde_rules.reachable`): each gets a slot in the
+   value arrays, its code when the codes are dense, else its rank in a sorted code array.
+2. One pass over them: primitive values, and each position's counter (its number of distinct children).
+3. Levels, with the Gamesman rules of the other engines (:mod:`.array_levels`): from the positions decided
+   at level ``k``, a parent with a child that loses wins at ``k + 1``, a parent whose counter of children not
+   yet won reaches zero loses at ``k + 1``; then ties spread the same way; the rest are draws. The moves into
+   a level come from the family's un-moves (:meth:`VectorRules.parents <gamedb.games.vector.VectorRules.parents>`)
+   or, without them, from a reverse index of int32 parents when it fits the budget, else from expanding the
+   undecided positions again.
+4. One last pass in code order: every position's best move (its first move, in the family's order, to a child
+   that decides it at its remoteness less one; for a draw, to a drawing child) and its rows, into a sink.
+
+Memory: :data:`BYTES_PER_POSITION` at most while solving (int8 result, int16 remoteness, uint8/16 counter and
+an int64 code per position, or 5 bytes per code when codes are dense), checked against the game's estimate
+before anything is done (:class:`~gamedb.solvers.protocol.TooLarge`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..games.base import Game
+from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, has_parents, ranks_within
+from ..progress import Progress
+from ..store.sink import Sink, now
+from ..store.status import SOLVED
+from . import choice, graph_verify
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
+from .protocol import Solved, SolveJob, TooLarge
+from .retrograde_rules import OneByOne, first_of_runs, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, reachable
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+#: memory per reachable position while solving, at most (measured: bench/loopy_vs_plain.py)
+BYTES_PER_POSITION = 24
+#: what a family without vector rules adds per position: its expansions, kept (:class:`OneByOne`)
+BYTES_PER_PYTHON_POSITION = 600
+#: the child's result that decides a parent of each result
+DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
+DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
+
+
+@dataclass
+class State:
+    """The values being decided, by slot."""
+
+    result: np.ndarray  # int8: UNDECIDED, WIN, LOSE, TIE (DRAW once the levels are done)
+    remoteness: np.ndarray  # int16 (int32 past 32,766 levels), -1: not decided
+    counter: np.ndarray  # uint8/16/32: distinct children not yet known to win
+
+
+def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
+    """(bytes, where the moves into a level come from) for a game of this size: the fastest way that fits in
+    ``memory_limit`` (None: the fastest), else the least memory (``memory_limit=0``: the least)."""
+    rules = choice.vector_rules(game)
+    need = positions * (BYTES_PER_POSITION + (BYTES_PER_PYTHON_POSITION if rules is None else 0))
+    if rules is not None and has_parents(rules):
+        return need, "un-moves"
+    index = need + moves * ReverseIndex.BYTES_PER_MOVE + positions * 8
+    return (index, "reverse index") if memory_limit is None or index <= memory_limit else (need, "re-expansion")
+
+
+def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
+    estimate = game.estimate()
+    if estimate is None:
+        return None
+    from ..store.tuning import human_size
+
+    need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+    words = f"{name} needs up to {estimate.positions:,} positions (~{human_size(need)} of memory in the retrograde solver)"
+    return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
+
+
+def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
+    """Enumerate, solve and write ``game`` into ``sink`` and mark it solved, in one commit; :class:`TooLarge`,
+    with nothing written, when its estimate or its positions outgrow ``memory_limit`` bytes."""
+    t0 = time.perf_counter()
+    estimate = game.estimate()
+    if estimate is not None:
+        need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+        if need > memory_limit:
+            raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
+    vector = choice.vector_rules(game)
+    rules = vector if vector is not None else OneByOne(game)
+    per_position, _ = need_bytes(game, 1, 0, memory_limit=0)
+    slots = reachable(game, rules, memory_limit // per_position, estimate.positions if estimate else 0, progress)
+    t1 = time.perf_counter()
+    _, source = need_bytes(game, slots.positions, estimate.moves if estimate else 0, memory_limit)
+    index = ReverseIndex(slots.size) if source == "reverse index" else None
+    state, moves = first_pass(rules, slots, index)
+    if source == "un-moves":
+        edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
+    elif index is not None:
+        index.build()
+        edges = partial(index.edges, rules, slots, state)
+    else:
+        edges = partial(by_expanding, rules, slots, state)
+    winlose = levels(state, edges, (WIN, LOSE), "win/lose levels", progress)
+    ties = levels(state, edges, (TIE,), "tie levels", progress)
+    del index, edges
+    state.result[state.result == UNDECIDED] = DRAW
+    begun = sink.begin()
+    if begun.resumed:  # a solve begun in SQL and killed early may have left some
+        sink.clear(("position", "move", "token_board", "token_move"))
+    tokens = choice.move_lists(game)
+    if tokens is not None:
+        for table, rows in zip(("token_board", "token_move"), token_rows(begun.id, tokens), strict=True):
+            sink.rows(table, rows)
+    write(sink, rules, slots, state, moves, move_rows=tokens is None, progress=progress)
+    sink.finish(
+        status=SOLVED,
+        positions=slots.positions,
+        moves=moves,
+        enumerate_seconds=round(t1 - t0, 3),
+        solve_seconds=round(time.perf_counter() - t1, 3),
+        solved_at=now(),
+        progress={"phase": "done", "winlose_levels": winlose, "tie_levels": ties},
+    )
+    return Solved(slots.positions, moves)
+
+
+def first_pass(rules: VectorRules, slots: Slots, index: ReverseIndex | None) -> tuple[State, int]:
+    """Primitive values and counters of every position (and the reverse index's moves); the number of moves."""
+    state = State(np.zeros(slots.size, dtype=np.int8), np.full(slots.size, -1, dtype=np.int16), np.zeros(slots.size, dtype=np.uint16))
+    moves = most = 0
+    for block, code in slots.blocks():
+        exp = rules.expand(code)
+        state.result[block] = exp.primitive
+        state.remoteness[block[exp.primitive != UNDECIDED]] = 0
+        (parent, child), degree = distinct_degree(exp)
+        if len(degree) and degree.max() > most:
+            most = int(degree.max())
+            if most > np.iinfo(state.counter.dtype).max:
+                state.counter = state.counter.astype(np.uint32)
+        state.counter[block] = degree
+        moves += len(exp.children)
+        if index is not None:
+            index.add(slots.find(child)[0], block[parent])
+    if most < 256:
+        state.counter = state.counter.astype(np.uint8)
+    return state, moves
+
+
+def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
+    """Decide level after level from the positions of ``values`` until a level decides nothing; the number of levels."""
+    k = 0
+    while True:
+        if k + 1 > np.iinfo(state.remoteness.dtype).max:
+            state.remoteness = state.remoteness.astype(np.int32)
+        decided = 0
+        for child, parent in edges(lambda s: np.isin(state.result[s], values), k):
+            open_ = state.result[parent] == UNDECIDED
+            decided += step(state, child[open_], parent[open_], k + 1)
+        k += 1
+        if progress:
+            progress(phase, k, None)
+        if not decided:
+            return k
+
+
+def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int:
+    """Decide the undecided ``parent`` of each move into ``child`` that decides it at ``level``; how many were."""
+    result, remoteness = state.result, state.remoteness
+    below = result[child]
+    spread = (below == LOSE) | (below == TIE)  # a move to a loss wins; to a tie, in the tie levels, ties
+    won = parent[spread]
+    result[won] = np.where(below[spread] == LOSE, WIN, TIE)
+    remoteness[won] = level
+    beaten = parent[below == WIN]
+    beaten = np.sort(beaten[result[beaten] == UNDECIDED])
+    first = first_of_runs(beaten)
+    hit, times = beaten[first], np.diff(np.append(first, len(beaten)))
+    state.counter[hit] -= times.astype(state.counter.dtype)
+    lost = hit[state.counter[hit] == 0]
+    result[lost] = LOSE
+    remoteness[lost] = level
+    return len(won) + len(lost)
+
+
+def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, progress: Progress | None) -> None:
+    """Every position row (and move row) in code order, with its best move, a block at a time."""
+    names = np.array(RESULT_NAMES, dtype=object)
+    written = 0
+    with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
+        for block, code in slots.blocks():
+            exp = rules.expand(code)
+            result, remoteness = state.result[block], state.remoteness[block]
+            parent = np.repeat(np.arange(len(code)), exp.degree)
+            child, _ = slots.find(exp.children)
+            deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
+            hit = np.flatnonzero(deciding)
+            first = hit[first_of_runs(parent[hit])]
+            best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
+            best: list[Any] = [None] * len(code)
+            for i, label in zip(best_of.tolist(), labels, strict=True):
+                best[i] = label
+            distance = remoteness.astype(object)
+            distance[remoteness < 0] = None
+            texts = rules.texts(code)
+            rows = zip(code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best, strict=True)
+            sink.tuples("position", POSITION_COLUMNS, list(rows))
+            if move_rows:
+                every = np.arange(len(parent))
+                ords = ranks_within(exp.degree).tolist()
+                rows = zip(code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every), strict=True)
+                sink.tuples("move", MOVE_COLUMNS, list(rows))
+            written += len(code)
+            if progress:
+                progress("write", written, slots.positions)
+
+
+def _labels(rules: VectorRules, code: np.ndarray, children: np.ndarray, parent: np.ndarray, moves: np.ndarray) -> list[str]:
+    """The labels of ``moves`` (indices into ``children``, whose parents are ``code[parent]``)."""
+    if isinstance(rules, OneByOne):
+        every = rules.move_labels(code)
+        return [every[i] for i in moves.tolist()]
+    return rules.labels(code[parent[moves]], children[moves])
+
+
+class Retrograde:
+    """The ``retrograde`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``."""
+
+    verify = staticmethod(graph_verify.verify_graph)
+
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        """Solve in memory and write everything in one commit (a killed solve leaves nothing); :class:`TooLarge`
+        over the memory limit, before anything is written."""
+        from ..store.sql_sink import SqlSink
+
+        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+            return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+
+
+def solve_new_file(sink: Sink, game: Game, progress: Progress | None) -> Solved:
+    """The strategy's new-file hook (:mod:`gamedb.solvers.new_file`)."""
+    from .new_file import MEMORY_LIMIT
+
+    return solve(sink, game, memory_limit=MEMORY_LIMIT, progress=progress)

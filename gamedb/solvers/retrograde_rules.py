@@ -1,0 +1,208 @@
+"""What the retrograde solver (:mod:`.retrograde`) asks of a game on arrays: its reachable positions as slots,
+and the moves into a level's positions (un-moves, a reverse index, or the undecided positions expanded again)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..games.base import Expanded, Game
+from ..games.vector import RESULT_CODES, UNDECIDED, Expansion, VectorRules, check_moves, ranks_within
+from ..progress import Progress
+from .protocol import TooLarge
+
+#: positions handled at once (expansions, level scans, rows)
+BLOCK = 1 << 16
+#: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
+DENSE_CODES_PER_POSITION = 2
+
+Edges = Iterator[tuple[np.ndarray, np.ndarray]]  # (child slots, parent slots) of moves, a chunk at a time
+
+
+def first_of_runs(x: np.ndarray) -> np.ndarray:
+    """The indices where a sorted ``x`` changes value (the first of each run of equal values)."""
+    return np.flatnonzero(np.concatenate(([True], x[1:] != x[:-1]))) if len(x) else np.zeros(0, dtype=np.int64)
+
+
+def unique(x: np.ndarray) -> np.ndarray:
+    """The distinct values of ``x``, sorted (numpy 2's hashing np.unique is several times slower here)."""
+    x = np.sort(x)
+    return x[first_of_runs(x)]
+
+
+class OneByOne(VectorRules):
+    """:meth:`Game.expand` behind the array interface, each position expanded once and kept (families
+    without vector rules: graph files, cat-and-mouse grids)."""
+
+    code_limit = 0
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kept: dict[int, Expanded] = {}
+
+    def _get(self, codes: np.ndarray) -> list[Expanded]:
+        kept, expand = self.kept, self.game.expand
+        return [kept[c] if c in kept else kept.setdefault(c, expand(c)) for c in codes.tolist()]
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        got = self._get(codes)
+        return Expansion(
+            player=np.array([e.player for e in got], dtype=np.int8),
+            primitive=np.array([RESULT_CODES[e.primitive] if e.primitive else UNDECIDED for e in got], dtype=np.int8),
+            degree=np.array([len(e.moves) for e in got], dtype=np.int64),
+            children=np.array([c for e in got for _, c in e.moves], dtype=np.int64),
+        )
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        return [e.text for e in self._get(codes)]
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        return [next(label for label, c in self.kept[p].moves if c == child) for p, child in zip(parents.tolist(), children.tolist(), strict=True)]
+
+    def move_labels(self, codes: np.ndarray) -> list[str]:
+        """The label of every move of ``codes``, in move order."""
+        return [label for e in self._get(codes) for label, _ in e.moves]
+
+
+class Slots:
+    """The reachable positions, each a slot of the value arrays: its code (dense codes) or its rank among them."""
+
+    def __init__(self, codes: np.ndarray | None, reach: np.ndarray | None) -> None:
+        self.codes, self.reach = codes, reach  # sorted codes (sparse), or a bitmap over every code (dense)
+        self.positions = int(reach.sum()) if reach is not None else len(codes)  # type: ignore[arg-type]
+        self.size = len(reach) if reach is not None else self.positions  # type: ignore[arg-type]
+
+    def find(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(slot, reachable) of every code."""
+        if self.reach is not None:
+            inside = codes < self.size
+            slot = np.where(inside, codes, 0)
+            return slot, inside & self.reach[slot]
+        assert self.codes is not None
+        slot = np.minimum(np.searchsorted(self.codes, codes), self.positions - 1)
+        return slot, self.codes[slot] == codes
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(slots, codes) of every reachable position in code order, a block at a time."""
+        for a in range(0, self.size, BLOCK):
+            if self.reach is not None:
+                slots = a + np.flatnonzero(self.reach[a : a + BLOCK])
+                yield slots, slots
+            else:
+                assert self.codes is not None
+                yield np.arange(a, min(a + BLOCK, self.size)), self.codes[a : a + BLOCK]
+
+
+def reachable(game: Game, rules: VectorRules, positions_limit: int, expected: int, progress: Progress | None) -> Slots:
+    """Every position reachable from the start, breadth first (``expected``: the estimate, 0 if none);
+    :class:`TooLarge` beyond ``positions_limit``."""
+    frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
+    dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, positions_limit)
+    reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
+    runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
+
+    def known(codes: np.ndarray) -> np.ndarray:
+        if dense:
+            return reach[codes]
+        seen = np.zeros(len(codes), dtype=bool)
+        for run in runs:
+            seen |= run[np.minimum(np.searchsorted(run, codes), len(run) - 1)] == codes
+        return seen
+
+    count = 0
+    while len(frontier):
+        if dense:
+            reach[frontier] = True
+        else:
+            runs.append(frontier)
+            while len(runs) > 1 and len(runs[-2]) < 2 * len(runs[-1]):
+                runs[-2:] = [np.sort(np.concatenate(runs[-2:]))]
+        count += len(frontier)
+        if count > positions_limit:
+            raise TooLarge(f"more than {positions_limit:,} positions")
+        found = []
+        for a in range(0, len(frontier), BLOCK):
+            page = frontier[a : a + BLOCK]
+            exp = rules.expand(page)
+            check_moves(game, page, exp.primitive, exp.degree)
+            fresh = exp.children[~reach[exp.children]] if dense else unique(exp.children)
+            found.append(fresh[~known(fresh)] if not dense else fresh)
+        frontier = unique(np.concatenate(found)) if found else frontier[:0]
+        if progress:
+            progress("enumerate", count, None)
+    codes = None if dense else np.sort(np.concatenate(runs)) if len(runs) > 1 else runs[0]
+    return Slots(codes, reach if dense else None)
+
+
+def distinct_degree(exp: Expansion) -> tuple[np.ndarray, np.ndarray]:
+    """(parent index, child code) of the distinct moves of an expansion, and each parent's number of distinct children."""
+    parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
+    child = exp.children
+    if len(child) and not np.all((child[1:] > child[:-1]) | (parent[1:] != parent[:-1])):  # not increasing within a parent
+        order = np.lexsort((child, parent))
+        parent, child = parent[order], child[order]
+        new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
+        parent, child = parent[new], child[new]
+    return (parent, child), np.bincount(parent, minlength=len(exp.degree))
+
+
+# --- the moves into a level: three sources of (child slot, parent slot) ------------------------------
+
+
+def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
+    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time."""
+    for a in range(0, len(remoteness), BLOCK):
+        hit = remoteness[a : a + BLOCK] == k
+        if hit.any():
+            slots = a + np.flatnonzero(hit)
+            yield slots[wanted(slots)]
+
+
+def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+    """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
+    for frontier in frontier_scan(state.remoteness, wanted, k):
+        code = frontier if slots.reach is not None else slots.codes[frontier]  # type: ignore[index]
+        which, parent = rules.parents(code)
+        parent, found = slots.find(parent)
+        yield frontier[which[found]], parent[found]
+
+
+class ReverseIndex:
+    """The distinct moves into every slot (int32 parents, grouped by child), built from the forward moves."""
+
+    #: bytes per distinct move while it is built (an int64 sort key, then the int32 parent)
+    BYTES_PER_MOVE = 12
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.keys: list[np.ndarray] = []
+
+    def add(self, child: np.ndarray, parent: np.ndarray) -> None:
+        self.keys.append(child.astype(np.int64) << 32 | parent)
+
+    def build(self) -> None:
+        key = np.concatenate(self.keys) if self.keys else np.zeros(0, dtype=np.int64)
+        self.keys = []
+        key.sort()
+        self.offset = np.searchsorted(key >> 32, np.arange(self.size + 1))
+        self.parent = (key & 0xFFFFFFFF).astype(np.int32)
+
+    def edges(self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+        """The moves into the level, from the index."""
+        for frontier in frontier_scan(state.remoteness, wanted, k):
+            starts, lengths = self.offset[frontier], self.offset[frontier + 1] - self.offset[frontier]
+            yield np.repeat(frontier, lengths), self.parent[np.repeat(starts, lengths) + ranks_within(lengths)]
+
+
+def by_expanding(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+    """The moves into the level, found by expanding every undecided position again (no memory per move)."""
+    for block, code in slots.blocks():
+        open_ = state.result[block] == UNDECIDED
+        block, code = block[open_], code[open_]
+        (parent, child), _ = distinct_degree(rules.expand(code))
+        child, _ = slots.find(child)
+        into = state.remoteness[child] == k
+        into[into] = wanted(child[into])
+        yield child[into], block[parent[into]]
