@@ -98,11 +98,11 @@ def test_auto_solves_small_games_in_memory_and_large_ones_in_sql(fresh_db):
     reference.solve(game, "cm", strategy="sql")
 
     small = fresh_db()
-    assert small.solve(game, "cm").strategy == "graph-memory"
+    assert small.solve(game, "cm").strategy == "retrograde"
     assert_same_game(reference, small, "cm", ignore=RUN_COLUMNS)
 
     tight = fresh_db()
-    assert tight.solve(game, "cm", memory_limit="20k").strategy == "graph-sql"  # the in-memory engine gave up
+    assert tight.solve(game, "cm", memory_limit="20k").strategy == "graph-sql"  # the in-memory engines gave up
     assert_same_game(reference, tight, "cm", ignore=RUN_COLUMNS)
 
 
@@ -141,7 +141,7 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
 
 def test_engine_option_is_checked(fresh_db):
     db = fresh_db()
-    with pytest.raises(InputError, match="auto, tiers, memory, sql"):
+    with pytest.raises(InputError, match="auto, tiers, retrograde, memory, sql"):
         db.solve(make_game("tictactoe"), strategy="fast")
     with pytest.raises(InputError, match="memory-limit"):
         db.solve(make_game("tictactoe"), memory_limit="lots")

@@ -33,13 +33,15 @@ from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Vector
 from ..progress import Progress
 from ..store.sink import Sink, now
 from ..store.status import SOLVED
-from . import choice, graph_verify
+from . import choice
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
 from .protocol import Solved, SolveJob, TooLarge
 from .retrograde_rules import OneByOne, first_of_runs, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, reachable
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
+
+    from ..store.record import GameRecord
 
 #: memory per reachable position while solving, at most (measured: bench/loopy_vs_plain.py)
 BYTES_PER_POSITION = 24
@@ -132,7 +134,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
 
 def first_pass(rules: VectorRules, slots: Slots, index: ReverseIndex | None) -> tuple[State, int]:
     """Primitive values and counters of every position (and the reverse index's moves); the number of moves."""
-    state = State(np.zeros(slots.size, dtype=np.int8), np.full(slots.size, -1, dtype=np.int16), np.zeros(slots.size, dtype=np.uint16))
+    state = State(np.zeros(slots.size, dtype=np.int8), np.full(slots.size, -1, dtype=np.int16), np.zeros(slots.size, dtype=np.uint8))
     moves = most = 0
     for block, code in slots.blocks():
         exp = rules.expand(code)
@@ -142,13 +144,11 @@ def first_pass(rules: VectorRules, slots: Slots, index: ReverseIndex | None) -> 
         if len(degree) and degree.max() > most:
             most = int(degree.max())
             if most > np.iinfo(state.counter.dtype).max:
-                state.counter = state.counter.astype(np.uint32)
+                state.counter = state.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)
         state.counter[block] = degree
         moves += len(exp.children)
         if index is not None:
             index.add(slots.find(child)[0], block[parent])
-    if most < 256:
-        state.counter = state.counter.astype(np.uint8)
     return state, moves
 
 
@@ -208,13 +208,11 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             distance = remoteness.astype(object)
             distance[remoteness < 0] = None
             texts = rules.texts(code)
-            rows = zip(code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best, strict=True)
-            sink.tuples("position", POSITION_COLUMNS, list(rows))
+            sink.tuples("position", POSITION_COLUMNS, list(zip(code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best, strict=True)))
             if move_rows:
                 every = np.arange(len(parent))
                 ords = ranks_within(exp.degree).tolist()
-                rows = zip(code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every), strict=True)
-                sink.tuples("move", MOVE_COLUMNS, list(rows))
+                sink.tuples("move", MOVE_COLUMNS, list(zip(code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every), strict=True)))
             written += len(code)
             if progress:
                 progress("write", written, slots.positions)
@@ -231,7 +229,11 @@ def _labels(rules: VectorRules, code: np.ndarray, children: np.ndarray, parent: 
 class Retrograde:
     """The ``retrograde`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``."""
 
-    verify = staticmethod(graph_verify.verify_graph)
+    def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
+        """Every stored value re-derived from the rules (:func:`~gamedb.solvers.graph_verify.verify_graph`)."""
+        from .graph_verify import verify_graph
+
+        return verify_graph(conn, record, game, progress=progress)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Solve in memory and write everything in one commit (a killed solve leaves nothing); :class:`TooLarge`

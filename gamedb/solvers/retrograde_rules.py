@@ -14,7 +14,7 @@ from ..progress import Progress
 from .protocol import TooLarge
 
 #: positions handled at once (expansions, level scans, rows)
-BLOCK = 1 << 16
+BLOCK = 1 << 14
 #: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
 DENSE_CODES_PER_POSITION = 2
 
@@ -104,18 +104,16 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, expected: in
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
 
     def known(codes: np.ndarray) -> np.ndarray:
-        if dense:
-            return reach[codes]
         seen = np.zeros(len(codes), dtype=bool)
         for run in runs:
             seen |= run[np.minimum(np.searchsorted(run, codes), len(run) - 1)] == codes
         return seen
 
+    if dense:
+        reach[frontier] = True
     count = 0
     while len(frontier):
-        if dense:
-            reach[frontier] = True
-        else:
+        if not dense:
             runs.append(frontier)
             while len(runs) > 1 and len(runs[-2]) < 2 * len(runs[-1]):
                 runs[-2:] = [np.sort(np.concatenate(runs[-2:]))]
@@ -127,9 +125,15 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, expected: in
             page = frontier[a : a + BLOCK]
             exp = rules.expand(page)
             check_moves(game, page, exp.primitive, exp.degree)
-            fresh = exp.children[~reach[exp.children]] if dense else unique(exp.children)
-            found.append(fresh[~known(fresh)] if not dense else fresh)
-        frontier = unique(np.concatenate(found)) if found else frontier[:0]
+            if dense:  # marked at once: the level's codes are kept once each, unsorted
+                fresh = unique(exp.children[~reach[exp.children]])
+                reach[fresh] = True
+            else:
+                fresh = unique(exp.children)
+                fresh = fresh[~known(fresh)]
+            found.append(fresh)
+        frontier = (np.concatenate(found) if dense else unique(np.concatenate(found))) if found else frontier[:0]
+        del found
         if progress:
             progress("enumerate", count, None)
     codes = None if dense else np.sort(np.concatenate(runs)) if len(runs) > 1 else runs[0]
