@@ -208,11 +208,13 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             distance = remoteness.astype(object)
             distance[remoteness < 0] = None
             texts = rules.texts(code)
-            sink.tuples("position", POSITION_COLUMNS, list(zip(code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best, strict=True)))
+            values = (code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best)
+            sink.columns("position", dict(zip(POSITION_COLUMNS, values, strict=True)))
             if move_rows:
                 every = np.arange(len(parent))
                 ords = ranks_within(exp.degree).tolist()
-                sink.tuples("move", MOVE_COLUMNS, list(zip(code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every), strict=True)))
+                values = (code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every))
+                sink.columns("move", dict(zip(MOVE_COLUMNS, values, strict=True)))
             written += len(code)
             if progress:
                 progress("write", written, slots.positions)
