@@ -39,7 +39,7 @@ def test_every_way_writes_the_sql_engines_rows(fresh_db, monkeypatch, way, famil
     if "INDEX_BYTES_PER_MOVE" in settings:
         monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", settings["INDEX_BYTES_PER_MOVE"])
     if "DENSE_CODES_PER_POSITION" in settings:
-        monkeypatch.setattr(retrograde_rules, "DENSE_CODES_PER_POSITION", 0)
+        monkeypatch.setattr(retrograde, "DENSE_CODES_PER_POSITION", 0)
     game = make_game(family, **options)
     sql_db, db = fresh_db(), fresh_db()
     sql_db.solve(game, "g", strategy="sql")

@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..games.base import Game
-from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, VectorRules, has_parents, ranks_within
+from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.sink import Sink, now
 from ..store.status import SOLVED
 from . import choice
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
 from .protocol import Solved, SolveJob, TooLarge
-from .retrograde_rules import OneByOne, first_of_runs, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, reachable
+from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -59,6 +59,25 @@ class State:
     result: np.ndarray  # int8: UNDECIDED, WIN, LOSE, TIE (DRAW once the levels are done)
     remoteness: np.ndarray  # int16 (int32 past 32,766 levels), -1: not decided
     counter: np.ndarray  # uint8/16/32: distinct children not yet known to win
+    moves: int = 0  # moves seen so far
+
+    @classmethod
+    def empty(cls, size: int) -> State:
+        return cls(np.zeros(size, dtype=np.int8), np.full(size, -1, dtype=np.int16), np.zeros(size, dtype=np.uint8))
+
+    def record(self, slots: np.ndarray, exp: Expansion, find: Callable[[np.ndarray], np.ndarray], index: ReverseIndex | None) -> None:
+        """The primitive values and counters of the positions in ``slots``, expanded as ``exp`` (and their moves
+        into ``index``); ``find`` gives the slots of codes."""
+        self.result[slots] = exp.primitive
+        self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
+        (parent, child), degree = distinct_degree(exp)
+        most = int(degree.max()) if len(degree) else 0
+        if most > np.iinfo(self.counter.dtype).max:
+            self.counter = self.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)
+        self.counter[slots] = degree
+        self.moves += len(exp.children)
+        if index is not None:
+            index.add(find(child), slots[parent])
 
 
 def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
@@ -95,16 +114,23 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
             raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
     vector = choice.vector_rules(game)
     rules = vector if vector is not None else OneByOne(game)
+    expected = estimate.positions if estimate else 0
     per_position, _ = need_bytes(game, 1, 0, memory_limit=0)
-    slots = reachable(game, rules, memory_limit // per_position, estimate.positions if estimate else 0, progress)
+    dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
+    _, source = need_bytes(game, expected, estimate.moves if estimate else 0, memory_limit)
+    index = ReverseIndex() if source == "reverse index" else None
+    state = State.empty(rules.code_limit if dense else 0)
+    visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
+    slots = reachable(game, rules, memory_limit // per_position, visit, progress)
     t1 = time.perf_counter()
-    _, source = need_bytes(game, slots.positions, estimate.moves if estimate else 0, memory_limit)
-    index = ReverseIndex(slots.size) if source == "reverse index" else None
-    state, moves = first_pass(rules, slots, index)
+    if not dense:
+        state = State.empty(slots.size)
+        for block, code in slots.blocks():
+            state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
     if source == "un-moves":
         edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
     elif index is not None:
-        index.build()
+        index.build(slots.size)
         edges = partial(index.edges, rules, slots, state)
     else:
         edges = partial(by_expanding, rules, slots, state)
@@ -119,37 +145,17 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(begun.id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, rules, slots, state, moves, move_rows=tokens is None, progress=progress)
+    write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
     sink.finish(
         status=SOLVED,
         positions=slots.positions,
-        moves=moves,
+        moves=state.moves,
         enumerate_seconds=round(t1 - t0, 3),
         solve_seconds=round(time.perf_counter() - t1, 3),
         solved_at=now(),
         progress={"phase": "done", "winlose_levels": winlose, "tie_levels": ties},
     )
-    return Solved(slots.positions, moves)
-
-
-def first_pass(rules: VectorRules, slots: Slots, index: ReverseIndex | None) -> tuple[State, int]:
-    """Primitive values and counters of every position (and the reverse index's moves); the number of moves."""
-    state = State(np.zeros(slots.size, dtype=np.int8), np.full(slots.size, -1, dtype=np.int16), np.zeros(slots.size, dtype=np.uint8))
-    moves = most = 0
-    for block, code in slots.blocks():
-        exp = rules.expand(code)
-        state.result[block] = exp.primitive
-        state.remoteness[block[exp.primitive != UNDECIDED]] = 0
-        (parent, child), degree = distinct_degree(exp)
-        if len(degree) and degree.max() > most:
-            most = int(degree.max())
-            if most > np.iinfo(state.counter.dtype).max:
-                state.counter = state.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)
-        state.counter[block] = degree
-        moves += len(exp.children)
-        if index is not None:
-            index.add(slots.find(child)[0], block[parent])
-    return state, moves
+    return Solved(slots.positions, state.moves)
 
 
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:

@@ -95,11 +95,13 @@ class Slots:
                 yield np.arange(a, min(a + BLOCK, self.size)), self.codes[a : a + BLOCK]
 
 
-def reachable(game: Game, rules: VectorRules, positions_limit: int, expected: int, progress: Progress | None) -> Slots:
-    """Every position reachable from the start, breadth first (``expected``: the estimate, 0 if none);
-    :class:`TooLarge` beyond ``positions_limit``."""
+def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
+    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``.
+
+    With ``visit`` the codes are dense: slots are codes, kept in a bitmap, and ``visit(codes, expansion)``
+    is called with every expansion; else they are sorted (sparse)."""
     frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
-    dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, positions_limit)
+    dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
 
@@ -125,7 +127,8 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, expected: in
             page = frontier[a : a + BLOCK]
             exp = rules.expand(page)
             check_moves(game, page, exp.primitive, exp.degree)
-            if dense:  # marked at once: the level's codes are kept once each, unsorted
+            if visit is not None:
+                visit(page, exp)  # marked at once: the level's codes are kept once each, unsorted
                 fresh = unique(exp.children[~reach[exp.children]])
                 reach[fresh] = True
             else:
@@ -179,18 +182,18 @@ class ReverseIndex:
     #: bytes per distinct move while it is built (an int64 sort key, then the int32 parent)
     BYTES_PER_MOVE = 12
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self) -> None:
         self.keys: list[np.ndarray] = []
 
     def add(self, child: np.ndarray, parent: np.ndarray) -> None:
         self.keys.append(child.astype(np.int64) << 32 | parent)
 
-    def build(self) -> None:
+    def build(self, size: int) -> None:
+        """The index of ``size`` slots, from the moves added."""
         key = np.concatenate(self.keys) if self.keys else np.zeros(0, dtype=np.int64)
         self.keys = []
         key.sort()
-        self.offset = np.searchsorted(key >> 32, np.arange(self.size + 1))
+        self.offset = np.searchsorted(key >> 32, np.arange(size + 1))
         self.parent = (key & 0xFFFFFFFF).astype(np.int32)
 
     def edges(self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
