@@ -36,7 +36,7 @@ from ..store.status import SOLVED
 from . import choice
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
 from .protocol import Solved, SolveJob, TooLarge
-from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
+from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -45,8 +45,9 @@ if TYPE_CHECKING:
 
 #: memory per reachable position while solving, at most (measured: bench/loopy_vs_plain.py)
 BYTES_PER_POSITION = 24
-#: what a family without vector rules adds per position: its expansions, kept (:class:`OneByOne`)
-BYTES_PER_PYTHON_POSITION = 600
+#: what a family without vector rules adds per position and per move: its expansions, kept (:class:`OneByOne`;
+#: measured 880 bytes per position on a 12x12 cat-mouse-grid with jumps of 2)
+BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
 #: the child's result that decides a parent of each result
 DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
 DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
@@ -84,7 +85,7 @@ def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None 
     """(bytes, where the moves into a level come from) for a game of this size: the fastest way that fits in
     ``memory_limit`` (None: the fastest), else the least memory (``memory_limit=0``: the least)."""
     rules = choice.vector_rules(game)
-    need = positions * (BYTES_PER_POSITION + (BYTES_PER_PYTHON_POSITION if rules is None else 0))
+    need = positions * BYTES_PER_POSITION + (positions * BYTES_PER_PYTHON_POSITION + moves * BYTES_PER_PYTHON_MOVE if rules is None else 0)
     if rules is not None and has_parents(rules):
         return need, "un-moves"
     index = need + moves * ReverseIndex.BYTES_PER_MOVE + positions * 8
@@ -219,8 +220,8 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             if move_rows:
                 every = np.arange(len(parent))
                 ords = ranks_within(exp.degree).tolist()
-                values = (code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every))
-                sink.columns("move", dict(zip(MOVE_COLUMNS, values, strict=True)))
+                moved = (code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every))
+                sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
             written += len(code)
             if progress:
                 progress("write", written, slots.positions)

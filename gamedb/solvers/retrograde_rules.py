@@ -29,7 +29,8 @@ def first_of_runs(x: np.ndarray) -> np.ndarray:
 def unique(x: np.ndarray) -> np.ndarray:
     """The distinct values of ``x``, sorted (numpy 2's hashing np.unique is several times slower here)."""
     x = np.sort(x)
-    return x[first_of_runs(x)]
+    out: np.ndarray = x[first_of_runs(x)]
+    return out
 
 
 class OneByOne(VectorRules):
@@ -67,32 +68,30 @@ class OneByOne(VectorRules):
 
 
 class Slots:
-    """The reachable positions, each a slot of the value arrays: its code (dense codes) or its rank among them."""
+    """The reachable positions, each a slot of the value arrays: its code (dense codes, ``reach`` a bitmap
+    over them) or its rank in the sorted ``codes`` (sparse)."""
 
-    def __init__(self, codes: np.ndarray | None, reach: np.ndarray | None) -> None:
-        self.codes, self.reach = codes, reach  # sorted codes (sparse), or a bitmap over every code (dense)
-        self.positions = int(reach.sum()) if reach is not None else len(codes)  # type: ignore[arg-type]
-        self.size = len(reach) if reach is not None else self.positions  # type: ignore[arg-type]
+    def __init__(self, codes: np.ndarray, reach: np.ndarray | None) -> None:
+        self.codes, self.reach = codes, reach
+        self.positions = len(codes) if reach is None else int(reach.sum())
+        self.size = len(codes) if reach is None else len(reach)
+
+    def code(self, slots: np.ndarray) -> np.ndarray:
+        return slots if self.reach is not None else self.codes[slots]
 
     def find(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(slot, reachable) of every code."""
         if self.reach is not None:
-            inside = codes < self.size
-            slot = np.where(inside, codes, 0)
-            return slot, inside & self.reach[slot]
-        assert self.codes is not None
+            slot = np.where(codes < self.size, codes, 0)
+            return slot, (codes < self.size) & self.reach[slot]
         slot = np.minimum(np.searchsorted(self.codes, codes), self.positions - 1)
         return slot, self.codes[slot] == codes
 
     def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(slots, codes) of every reachable position in code order, a block at a time."""
         for a in range(0, self.size, BLOCK):
-            if self.reach is not None:
-                slots = a + np.flatnonzero(self.reach[a : a + BLOCK])
-                yield slots, slots
-            else:
-                assert self.codes is not None
-                yield np.arange(a, min(a + BLOCK, self.size)), self.codes[a : a + BLOCK]
+            slots = a + (np.flatnonzero(self.reach[a : a + BLOCK]) if self.reach is not None else np.arange(min(BLOCK, self.size - a)))
+            yield slots, self.code(slots)
 
 
 def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
@@ -139,11 +138,10 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Calla
         del found
         if progress:
             progress("enumerate", count, None)
-    codes = None if dense else np.sort(np.concatenate(runs)) if len(runs) > 1 else runs[0]
-    return Slots(codes, reach if dense else None)
+    return Slots(np.sort(np.concatenate(runs)) if runs else frontier, reach if dense else None)
 
 
-def distinct_degree(exp: Expansion) -> tuple[np.ndarray, np.ndarray]:
+def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
     """(parent index, child code) of the distinct moves of an expansion, and each parent's number of distinct children."""
     parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
     child = exp.children
@@ -170,8 +168,7 @@ def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndar
 def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
     """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
     for frontier in frontier_scan(state.remoteness, wanted, k):
-        code = frontier if slots.reach is not None else slots.codes[frontier]  # type: ignore[index]
-        which, parent = rules.parents(code)
+        which, parent = rules.parents(slots.code(frontier))
         parent, found = slots.find(parent)
         yield frontier[which[found]], parent[found]
 
