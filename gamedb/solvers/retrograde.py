@@ -1,20 +1,13 @@
 """The ``retrograde`` strategy: a loopy game solved by levels with degree counters on flat arrays, in a memory budget.
 
-1. The reachable positions, breadth first (:func:`.retrograde_rules.reachable`): each gets a slot in the
-   value arrays, its code when the codes are dense, else its rank in a sorted code array.
-2. One pass over them: primitive values, and each position's counter (its number of distinct children).
-3. Levels, with the Gamesman rules of the other engines (:mod:`.array_levels`): from the positions decided
-   at level ``k``, a parent with a child that loses wins at ``k + 1``, a parent whose counter of children not
-   yet won reaches zero loses at ``k + 1``; then ties spread the same way; the rest are draws. The moves into
-   a level come from the family's un-moves (:meth:`VectorRules.parents <gamedb.games.vector.VectorRules.parents>`)
-   or, without them, from a reverse index of int32 parents when it fits the budget, else from expanding the
-   undecided positions again.
-4. One last pass in code order: every position's best move (its first move, in the family's order, to a child
-   that decides it at its remoteness less one; for a draw, to a drawing child) and its rows, into a sink.
-
-Memory: :data:`BYTES_PER_POSITION` at most while solving (int8 result, int16 remoteness, uint8/16 counter and
-an int64 code per position, or 5 bytes per code when codes are dense), checked against the game's estimate
-before anything is done (:class:`~gamedb.solvers.protocol.TooLarge`).
+The reachable positions are enumerated breadth first (:mod:`.retrograde_rules`), each a slot of the value arrays
+(int8 result, int16 remoteness, a counter of distinct children not yet won: at most :data:`BYTES_PER_POSITION`
+bytes per position, checked against the game's estimate before anything is done). Levels then follow the Gamesman
+rules and tie-breaks of the other engines (:mod:`.array_levels`): from level ``k``, a parent with a child that
+loses wins at ``k + 1``, one whose counter reaches zero loses at ``k + 1``; ties spread after; the rest draw. The
+moves into a level come from the family's un-moves (``VectorRules.parents``), else a reverse index when it fits
+the budget, else re-expansion. A last pass in code order finds each best move (the first, in move order, to a child
+that decides it) and writes the rows into a sink.
 """
 
 from __future__ import annotations
@@ -67,8 +60,7 @@ class State:
         return cls(np.zeros(size, dtype=np.int8), np.full(size, -1, dtype=np.int16), np.zeros(size, dtype=np.uint8))
 
     def record(self, slots: np.ndarray, exp: Expansion, find: Callable[[np.ndarray], np.ndarray], index: ReverseIndex | None) -> None:
-        """The primitive values and counters of the positions in ``slots``, expanded as ``exp`` (and their moves
-        into ``index``); ``find`` gives the slots of codes."""
+        """Primitive values and counters of ``slots`` expanded as ``exp`` (moves into ``index``; ``find``: slots of codes)."""
         self.result[slots] = exp.primitive
         self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
         (parent, child), degree = distinct_degree(exp)
@@ -82,8 +74,7 @@ class State:
 
 
 def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
-    """(bytes, where the moves into a level come from) for a game of this size: the fastest way that fits in
-    ``memory_limit`` (None: the fastest), else the least memory (``memory_limit=0``: the least)."""
+    """(bytes, source of the moves into a level): the fastest that fits ``memory_limit`` (None: the fastest; 0: the least)."""
     rules = choice.vector_rules(game)
     need = positions * BYTES_PER_POSITION + (positions * BYTES_PER_PYTHON_POSITION + moves * BYTES_PER_PYTHON_MOVE if rules is None else 0)
     if rules is not None and has_parents(rules):
@@ -94,19 +85,18 @@ def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None 
 
 def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
+    from ..store.tuning import human_size
+
     estimate = game.estimate()
     if estimate is None:
         return None
-    from ..store.tuning import human_size
-
     need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
     words = f"{name} needs up to {estimate.positions:,} positions (~{human_size(need)} of memory in the retrograde solver)"
     return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
 
 
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
-    """Enumerate, solve and write ``game`` into ``sink`` and mark it solved, in one commit; :class:`TooLarge`,
-    with nothing written, when its estimate or its positions outgrow ``memory_limit`` bytes."""
+    """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes."""
     t0 = time.perf_counter()
     estimate = game.estimate()
     if estimate is not None:
@@ -160,7 +150,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
 
 
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
-    """Decide level after level from the positions of ``values`` until a level decides nothing; the number of levels."""
+    """Decide levels from the positions of ``values`` until one decides nothing; the number of levels."""
     k = 0
     while True:
         if k + 1 > np.iinfo(state.remoteness.dtype).max:
@@ -209,18 +199,15 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             hit = np.flatnonzero(deciding)
             first = hit[first_of_runs(parent[hit])]
             best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
-            best: list[Any] = [None] * len(code)
-            for i, label in zip(best_of.tolist(), labels, strict=True):
-                best[i] = label
+            best = np.full(len(code), None, dtype=object)
+            best[best_of] = labels
             distance = remoteness.astype(object)
             distance[remoteness < 0] = None
-            texts = rules.texts(code)
-            values = (code.tolist(), texts, exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best)
+            values = (code.tolist(), rules.texts(code), exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best.tolist())
             sink.columns("position", dict(zip(POSITION_COLUMNS, values, strict=True)))
             if move_rows:
-                every = np.arange(len(parent))
-                ords = ranks_within(exp.degree).tolist()
-                moved = (code[parent].tolist(), ords, exp.children.tolist(), _labels(rules, code, exp.children, parent, every))
+                labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
+                moved = (code[parent].tolist(), ranks_within(exp.degree).tolist(), exp.children.tolist(), labels)
                 sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
             written += len(code)
             if progress:
@@ -239,14 +226,11 @@ class Retrograde:
     """The ``retrograde`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``."""
 
     def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
-        """Every stored value re-derived from the rules (:func:`~gamedb.solvers.graph_verify.verify_graph`)."""
         from .graph_verify import verify_graph
 
         return verify_graph(conn, record, game, progress=progress)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
-        """Solve in memory and write everything in one commit (a killed solve leaves nothing); :class:`TooLarge`
-        over the memory limit, before anything is written."""
         from ..store.sql_sink import SqlSink
 
         with SqlSink(db, job.begin, resumed=job.record is not None) as sink:

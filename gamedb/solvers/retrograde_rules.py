@@ -1,5 +1,4 @@
-"""What the retrograde solver (:mod:`.retrograde`) asks of a game on arrays: its reachable positions as slots,
-and the moves into a level's positions (un-moves, a reverse index, or the undecided positions expanded again)."""
+"""The retrograde solver's view of a game on arrays: its reachable positions as slots, the moves into a level."""
 
 from __future__ import annotations
 
@@ -34,8 +33,7 @@ def unique(x: np.ndarray) -> np.ndarray:
 
 
 class OneByOne(VectorRules):
-    """:meth:`Game.expand` behind the array interface, each position expanded once and kept (families
-    without vector rules: graph files, cat-and-mouse grids)."""
+    """:meth:`Game.expand` on arrays, each position's expansion kept (families without vector rules)."""
 
     code_limit = 0
 
@@ -45,7 +43,7 @@ class OneByOne(VectorRules):
 
     def _get(self, codes: np.ndarray) -> list[Expanded]:
         kept, expand = self.kept, self.game.expand
-        return [kept[c] if c in kept else kept.setdefault(c, expand(c)) for c in codes.tolist()]
+        return [kept.get(c) or kept.setdefault(c, expand(c)) for c in codes.tolist()]
 
     def expand(self, codes: np.ndarray) -> Expansion:
         got = self._get(codes)
@@ -63,8 +61,7 @@ class OneByOne(VectorRules):
         return [next(label for label, c in self.kept[p].moves if c == child) for p, child in zip(parents.tolist(), children.tolist(), strict=True)]
 
     def move_labels(self, codes: np.ndarray) -> list[str]:
-        """The label of every move of ``codes``, in move order."""
-        return [label for e in self._get(codes) for label, _ in e.moves]
+            return [label for e in self._get(codes) for label, _ in e.moves]
 
 
 class Slots:
@@ -95,10 +92,8 @@ class Slots:
 
 
 def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
-    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``.
-
-    With ``visit`` the codes are dense: slots are codes, kept in a bitmap, and ``visit(codes, expansion)``
-    is called with every expansion; else they are sorted (sparse)."""
+    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
+    ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
     frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
     dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
@@ -142,7 +137,7 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Calla
 
 
 def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """(parent index, child code) of the distinct moves of an expansion, and each parent's number of distinct children."""
+    """(parent index, child code) of an expansion's distinct moves, and each parent's number of them."""
     parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
     child = exp.children
     if len(child) and not np.all((child[1:] > child[:-1]) | (parent[1:] != parent[:-1])):  # not increasing within a parent
@@ -151,9 +146,6 @@ def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.n
         new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
         parent, child = parent[new], child[new]
     return (parent, child), np.bincount(parent, minlength=len(exp.degree))
-
-
-# --- the moves into a level: three sources of (child slot, parent slot) ------------------------------
 
 
 def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
@@ -174,7 +166,7 @@ def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[n
 
 
 class ReverseIndex:
-    """The distinct moves into every slot (int32 parents, grouped by child), built from the forward moves."""
+    """The distinct moves into every slot (int32 parents grouped by child), from the forward moves."""
 
     #: bytes per distinct move while it is built (int64 sort keys, twice while they are joined; measured:
     #: 2.1 s of CPU and 80 bytes per position on bench/loopy_vs_plain.py's graph, against 4.1 s and 16 bytes
@@ -188,7 +180,6 @@ class ReverseIndex:
         self.keys.append(child.astype(np.int64) << 32 | parent)
 
     def build(self, size: int) -> None:
-        """The index of ``size`` slots, from the moves added."""
         key = np.concatenate(self.keys) if self.keys else np.zeros(0, dtype=np.int64)
         self.keys = []
         key.sort()
@@ -197,7 +188,6 @@ class ReverseIndex:
         self.parent = key.astype(np.int32)
 
     def edges(self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
-        """The moves into the level, from the index."""
         for frontier in frontier_scan(state.remoteness, wanted, k):
             starts, lengths = self.offset[frontier], self.offset[frontier + 1] - self.offset[frontier]
             yield np.repeat(frontier, lengths), self.parent[np.repeat(starts, lengths) + ranks_within(lengths)]
