@@ -164,9 +164,10 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
                 typer.Option(
                     "--strategy",
                     metavar=f"[{'|'.join(CHOICES)}]",
-                    help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
+                    help="auto: tier by tier for a family that declares tiers, else in memory (retrograde, then numpy) when the game "
                     "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
                     "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
+                    "retrograde: loopy games by levels on flat arrays (24 bytes per position at most); "
                     "memory: in memory or fail. All write the same position rows.",
                 ),
             ],
