@@ -208,7 +208,7 @@ class Database:
         memory_limit: int | str | None = None,
         engine: str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`).
+        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``retrograde``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`).
 
         ``engine`` is its old name, deprecated (a :class:`DeprecationWarning`)."""
         from .solvers.solve import solve
