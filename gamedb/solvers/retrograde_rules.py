@@ -129,11 +129,14 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Calla
                 fresh = unique(exp.children)
                 fresh = fresh[~known(fresh)]
             found.append(fresh)
-        frontier = (np.concatenate(found) if dense else unique(np.concatenate(found))) if found else frontier[:0]
+        frontier = np.concatenate(found) if dense else unique(np.concatenate(found))
         del found
         if progress:
             progress("enumerate", count, None)
-    return Slots(np.sort(np.concatenate(runs)) if runs else frontier, reach if dense else None)
+    codes = np.concatenate(runs) if runs else frontier
+    runs.clear()
+    codes.sort()  # in place: the runs are gone
+    return Slots(codes, reach if dense else None)
 
 
 def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
