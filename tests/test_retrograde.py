@@ -60,3 +60,21 @@ def test_over_budget_is_refused_before_anything_is_written(fresh_db, cli):
     refused = cli("solve", "cat-mouse", "--graph", json.dumps(game.graph), "--strategy", "retrograde", "--memory-limit", "1k")
     assert refused.exit_code == 1 and refused.stderr.startswith("Error: cat-mouse needs up to 1,740 positions"), refused.stderr
     assert "retrograde solver) but --memory-limit is 1.0 kB" in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
+    """VectorRules.parents over every code (reachable or not) gives each move of expand, reversed, exactly once."""
+    import numpy as np
+
+    from gamedb.games.vector import has_parents
+    from gamedb.solvers import choice
+
+    rng = random.Random(seed)
+    rules = choice.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(rng, rng.randint(3, 14), rng.choice([0.0, 0.2])))))
+    assert has_parents(rules) and not has_parents(retrograde_rules.OneByOne(make_game("tictactoe")))  # optional: off by default
+    codes = np.arange(rules.code_limit)
+    exp = rules.expand(codes)
+    moves = sorted(zip(exp.children.tolist(), np.repeat(codes, exp.degree).tolist(), strict=True))
+    which, parent = rules.parents(codes)
+    assert sorted(zip(codes[which].tolist(), parent.tolist(), strict=True)) == moves and len(set(moves)) == len(moves)
