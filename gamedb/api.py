@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -175,6 +175,12 @@ class Database:
         """
         (answer,) = self.probe_many(name, [position])
         return answer
+
+    def answerer(self, name: str, *, boards: bool = True) -> Callable[[Sequence[str | None]], list[Answer | GamedbError]]:
+        """What answers a batch of positions of the solved game ``name``, each error in its place (checked solved now)."""
+        with self.read() as reader:
+            self._rules_on(reader, name)[0].require_solved()
+        return lambda batch: self._answer_batch(name, list(batch), "return", boards)
 
     def get(self, name: str, position: str | None = None, default: Any = None) -> Answer | Any:
         """Like :meth:`probe`, but ``default`` when the position is not stored (text that does not parse raises).
