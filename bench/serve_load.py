@@ -312,16 +312,21 @@ class IdleCrowd:
                     return
 
     def __enter__(self) -> IdleCrowd:
-        while self.open_now() < self.count:
-            self._open_one()
-            if self.failed > self.count:
-                break
-        self._thread.start()
+        try:
+            while self.open_now() < self.count:
+                self._open_one()
+                if self.failed > self.count:
+                    break
+            self._thread.start()
+        except BaseException:  # released here: __exit__ is not called when __enter__ fails
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
             key.fileobj.close()  # type: ignore[union-attr]
