@@ -92,8 +92,8 @@ class Served:
                 _, old_hard = resource.getrlimit(resource.RLIMIT_NOFILE)
                 resource.setrlimit(resource.RLIMIT_NOFILE, (files, files if hard else old_hard))
 
-        self.log_path = Path(tempfile.mkstemp(prefix="gamedb-serve-", suffix=".log")[1])
-        self._log = self.log_path.open("w+")
+        fd, name = tempfile.mkstemp(prefix="gamedb-serve-", suffix=".log")
+        self.log_path, self._log = Path(name), os.fdopen(fd, "w+")  # one descriptor, closed by stop()
         self._text: str | None = None
         env = {k: v for k, v in os.environ.items() if k != "GAMEDB_DB"}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self._log, text=True, env=env, preexec_fn=limit)
