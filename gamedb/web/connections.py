@@ -1,9 +1,6 @@
-"""How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
-
-At the open-file limit a server accepts no one and logs each failed accept with a traceback. So the limit is raised,
-at most ``max_connections`` are open (a new one closes the one waiting longest for headers, or gets 503 when all are
-busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most.
-"""
+"""How ``gamedb serve`` meets many connections, slow clients ("slowloris") among them: the open-file limit is raised, at
+most ``max_connections`` are open (an accept beyond closes the one waiting longest for headers, or gets 503 when all are
+busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most."""
 
 from __future__ import annotations
 
@@ -91,15 +88,12 @@ class ConnectionGuard:
 
     def make_room(self) -> bool:
         """Close the connection waiting longest for headers if the limit is passed; False if it is and none waits."""
-        if len(self.open) + self.accepting <= self.max_connections:
-            return True
         oldest = next(iter(self.waiting), None)
-        if oldest is None:
-            return False
-        self.forget(oldest)
-        oldest.close_waiting()
-        self.note("evicted")
-        return True
+        if oldest is not None and len(self.open) + self.accepting > self.max_connections:
+            self.forget(oldest)
+            oldest.close_waiting()
+            self.note("evicted")
+        return len(self.open) + self.accepting <= self.max_connections
 
     def forget(self, conn: Any) -> None:
         self.open.discard(conn)
