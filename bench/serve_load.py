@@ -92,8 +92,8 @@ class Served:
                 _, old_hard = resource.getrlimit(resource.RLIMIT_NOFILE)
                 resource.setrlimit(resource.RLIMIT_NOFILE, (files, files if hard else old_hard))
 
-        self.log_path = Path(tempfile.mkstemp(prefix="gamedb-serve-", suffix=".log")[1])
-        self._log = self.log_path.open("w+")
+        fd, name = tempfile.mkstemp(prefix="gamedb-serve-", suffix=".log")
+        self.log_path, self._log = Path(name), os.fdopen(fd, "w+")  # one descriptor, closed by stop()
         self._text: str | None = None
         env = {k: v for k, v in os.environ.items() if k != "GAMEDB_DB"}
         self.proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=self._log, text=True, env=env, preexec_fn=limit)
@@ -312,16 +312,21 @@ class IdleCrowd:
                     return
 
     def __enter__(self) -> IdleCrowd:
-        while self.open_now() < self.count:
-            self._open_one()
-            if self.failed > self.count:
-                break
-        self._thread.start()
+        try:
+            while self.open_now() < self.count:
+                self._open_one()
+                if self.failed > self.count:
+                    break
+            self._thread.start()
+        except BaseException:  # released here: __exit__ is not called when __enter__ fails
+            self.__exit__()
+            raise
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._stop.set()
-        self._thread.join()
+        if self._thread.is_alive():
+            self._thread.join()
         for key in list(self.selector.get_map().values()):
             self.selector.unregister(key.fileobj)
             key.fileobj.close()  # type: ignore[union-attr]

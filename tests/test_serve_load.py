@@ -162,6 +162,36 @@ def test_serve_answers_others_while_1000_idle_connections_are_held(served_db, ha
     assert len(log.splitlines()) <= 2, log[:3000]
 
 
+def test_the_listening_socket_makes_room_at_each_accept():
+    """asyncio accepts a whole backlog before it makes any connection (where the guard used to count it, after the
+    burst had taken the files): each accept beyond the limit closes the connection waiting longest at once."""
+    from gamedb.web import listen
+    from gamedb.web.connections import ConnectionGuard
+
+    class Waiting:
+        def close_waiting(self):
+            closed.append(self)
+
+    closed: list[Waiting] = []
+    guard = ConnectionGuard(2, 10.0)
+    waiting = [Waiting(), Waiting()]
+    for conn in waiting:
+        assert guard.admit(conn)
+        guard.waiting[conn] = None
+    server = listen("127.0.0.1", 0)
+    server.guard = guard
+    clients = [socket.create_connection(server.getsockname()) for _ in range(3)]
+    accepted = []
+    try:
+        accepted = [server.accept()[0] for _ in range(2)]
+        assert closed == waiting and guard.accepting == 2 and guard.open == set()
+        accepted.append(server.accept()[0])  # none left to close: let in, then refused with a 503
+        assert guard.accepting == 3 and not guard.admit(object()) and guard.closed["refused"] == 1
+    finally:
+        for sock in [*clients, *accepted, server]:
+            sock.close()
+
+
 def test_a_connection_that_sends_no_headers_in_time_is_closed(sqlite_games, tmp_path):
     """With a header timeout of 1 s: a connection that sends nothing, one that sends half a request
     line, and a kept-alive one that starts a second request and stops are closed; answers go on."""

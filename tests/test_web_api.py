@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import select
+import selectors
 import sys
 import time
 import urllib.error
@@ -224,8 +224,9 @@ def test_open_without_a_browser_says_so_in_one_line(tmp_path, web_db):
     env = {"BROWSER": str(tmp_path / "no-such-browser"), "PATH": str(nothing), "DISPLAY": "", "WAYLAND_DISPLAY": ""}
     server = Server(web_db[0], "--open", env=env)
     try:
-        ready, _, _ = select.select([server.proc.stderr], [], [], 30)
-        assert ready, "serve --open said nothing"
+        with selectors.DefaultSelector() as selector:  # epoll or kqueue: any descriptor, not only those below 1,024
+            selector.register(server.proc.stderr, selectors.EVENT_READ)
+            assert selector.select(30), "serve --open said nothing"
         line = server.proc.stderr.readline()
         assert line == f"No web browser could be started here: open {server.url} in one\n"
         assert urllib.request.urlopen(server.url).status == 200  # and it still serves

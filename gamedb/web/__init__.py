@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import GamedbError, InputError
-from .connections import ACCEPT_BURST
+from .connections import ACCEPT_BURST, GatedSocket
 
 
 class MissingExtra(GamedbError):
@@ -31,7 +31,7 @@ def require_web_extra() -> None:
 STOP_WAIT = 5
 
 
-def listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int) -> GatedSocket:
     """A listening TCP socket on ``host``:``port`` (0: any free port), or a one-line error."""
     if not 0 <= port <= 65535:
         raise InputError(f"cannot listen on port {port}: a port is 0 to 65535 (0: any free port)")
@@ -40,7 +40,7 @@ def listen(host: str, port: int) -> socket.socket:
     except (socket.gaierror, UnicodeError) as exc:
         raise GamedbError(f"cannot listen on {host}:{port}: {getattr(exc, 'strerror', None) or exc}") from None
     family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
+    sock = GatedSocket(family, kind, proto)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(address)
@@ -79,12 +79,10 @@ def serve(
     web_app = create_app(db)  # opens the database first: a missing file is reported before listening
     guard = ConnectionGuard.for_this_process(max_connections or MAX_CONNECTIONS, header_timeout or HEADER_TIMEOUT)
     sock = listen(host, port)
+    sock.guard = guard
     rule = HostRule.bound(sock.getsockname()[0], sock.getsockname()[1], allow_hosts)
     url = f"http://{rule.shown()}/"
     count = len(web_app.state.database.games())
-    announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
-    if open_browser:
-        threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
     config = uvicorn.Config(
         Hardened(web_app, rule, hardening_headers(CSP)), http=protocol_class(guard), loop="asyncio", log_level="warning", access_log=False,
         lifespan="off", backlog=ACCEPT_BURST, timeout_graceful_shutdown=STOP_WAIT,  # backlog: asyncio listens again with it
@@ -99,9 +97,12 @@ def serve(
     previous = _on_sigterm(_interrupt)
     uvicorn_log = logging.getLogger("uvicorn.error")
     uvicorn_log.addFilter(guard)
-    try:
+    try:  # from the announcement on, Ctrl+C is the normal end
+        announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
+        if open_browser:
+            threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
         asyncio.run(run())
-    except KeyboardInterrupt:  # stopping is the normal end
+    except KeyboardInterrupt:
         pass
     finally:
         _on_sigterm(signal.SIG_DFL if previous is None else previous)

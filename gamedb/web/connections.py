@@ -1,23 +1,21 @@
-"""How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
-
-At the open-file limit a server accepts no one and logs each failed accept with a traceback. So the limit is raised,
-at most ``max_connections`` are open (a new one closes the one waiting longest for headers, or gets 503 when all are
-busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most.
-"""
+"""How ``gamedb serve`` meets many connections, slow clients ("slowloris") among them: the open-file limit is raised, at
+most ``max_connections`` are open (an accept beyond closes the one waiting longest for headers, or gets 503 when all are
+busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections import Counter
 from typing import Any
 
 #: the listening socket's backlog, also how many connections asyncio accepts in one pass before closed ones free theirs
 ACCEPT_BURST = 128
-#: open files kept free beyond the connections: a burst of accepts, the database's (with journal or WAL), static files
-#: being sent, the event loop's own; running out makes asyncio (3.11) retry and log every pending accept
+#: open files kept free beyond the connections: those closed by the last pass of accepts (freed a pass later), the
+#: database's (a pool of 5 + 10 with a journal or WAL), static files being sent, the event loop's own
 RESERVED_FILES = ACCEPT_BURST + 128
 #: at most this many connections by default (fewer when the open-file limit is lower and cannot be raised)
 MAX_CONNECTIONS = 4096
@@ -68,6 +66,7 @@ class ConnectionGuard:
         self.logger = logger or logging.getLogger("uvicorn.error")
         self.open: set[Any] = set()
         self.waiting: dict[Any, None] = {}  # insertion order: the oldest wait first
+        self.accepting = 0  # accepted, not yet made a connection
         self.closed: Counter[str] = Counter()  # since the last report
         self._reported = float("-inf")
 
@@ -79,18 +78,22 @@ class ConnectionGuard:
 
     def admit(self, conn: Any) -> bool:
         """Count a new connection in; False if it must be refused (every other one is busy with a request)."""
+        self.accepting = max(0, self.accepting - 1)
         self.open.add(conn)
-        if len(self.open) <= self.max_connections:
+        if self.make_room():
             return True
+        self.forget(conn)
+        self.note("refused")
+        return False
+
+    def make_room(self) -> bool:
+        """Close the connection waiting longest for headers if the limit is passed; False if it is and none waits."""
         oldest = next(iter(self.waiting), None)
-        if oldest is None:
-            self.forget(conn)
-            self.note("refused")
-            return False
-        self.forget(oldest)
-        oldest.close_waiting()
-        self.note("evicted")
-        return True
+        if oldest is not None and len(self.open) + self.accepting > self.max_connections:
+            self.forget(oldest)
+            oldest.close_waiting()
+            self.note("evicted")
+        return len(self.open) + self.accepting <= self.max_connections
 
     def forget(self, conn: Any) -> None:
         self.open.discard(conn)
@@ -124,6 +127,18 @@ class ConnectionGuard:
             self.note("accept")
         else:
             loop.default_exception_handler(context)
+
+
+class GatedSocket(socket.socket):
+    """A listening socket making room in its guard before each accept (asyncio accepts a backlog a pass, connects later)."""
+
+    guard: ConnectionGuard
+
+    def accept(self) -> tuple[socket.socket, Any]:
+        accepted = super().accept()
+        self.guard.accepting += 1
+        self.guard.make_room()
+        return accepted
 
 
 def protocol_class(guard: ConnectionGuard) -> type[asyncio.Protocol]:
