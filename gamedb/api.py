@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
     from .solvers.checks import VerifyReport
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
+    from .store.duckdb_file import DuckDBConnections
     from .store.transfer import CopyReport
 
 
@@ -51,7 +52,7 @@ class Database:
 
     **Reading.** A SQLite file opened ``readonly`` is read through the
     standard library's ``sqlite3`` (:mod:`gamedb.store.file_connections`,
-    checked as any file is); SQLAlchemy is imported, and :attr:`engine`
+    checked as any file is), a DuckDB file through ``duckdb`` (:mod:`gamedb.store.duckdb_file`); SQLAlchemy is imported, and :attr:`engine`
     built, only to write, to verify or to reach a server.
 
     **Threads.** One ``Database`` may be shared by several threads that read
@@ -80,8 +81,8 @@ class Database:
         self._where, self._readonly, self._budget = where, readonly, budget
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
-        self._files: FileConnections | None = None
-        if where.is_file and readonly and not create and "mode=memory" not in where.url:  # (a writer: the engine,
+        self._files: FileConnections | DuckDBConnections | None = None
+        if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:  # (a writer: the engine,
             # whose connections a solve empties to leave WAL mode; an idle sqlite3 connection beside them would hold it)
             self._files = _file_at_newest(where, budget=budget)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
@@ -380,12 +381,18 @@ class Database:
 
 
 
-def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | None:
+def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | DuckDBConnections | None:
     """The file's connections when it holds gamedb's newest schema; None when it does not (no schema, an older
     or newer revision: the full check, :func:`gamedb.store.database.open_engine`, says why in its words)."""
     from .store.sqlite_file import newest_revision
 
-    files = FileConnections(where, budget=budget)
+    files: FileConnections | DuckDBConnections
+    if where.is_duckdb:
+        from .store.duckdb_file import DuckDBConnections
+
+        files = DuckDBConnections(where, budget=budget)
+    else:
+        files = FileConnections(where, budget=budget)
     if files.revision is not None and files.revision == newest_revision():
         return files
     files.close()

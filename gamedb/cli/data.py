@@ -28,7 +28,7 @@ def copy_command(
     from ..api import Database
     from ..store.location import locate
 
-    source = Database(src, readonly=locate(src).is_file)
+    source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
     for name in games or ():  # an unknown name is refused before the destination is created
         source.game(name)
     target = Database(dst, create=True)

@@ -14,7 +14,7 @@ from .insert_sql import DEFER_INDEXES_FROM, column_inserts, names_values
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
     """``INSERT ... ON CONFLICT DO NOTHING`` for the connection's dialect."""
-    if conn.dialect.name == "postgresql":
+    if conn.dialect.name in ("postgresql", "duckdb"):
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert(table).on_conflict_do_nothing()
@@ -41,7 +41,7 @@ def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) ->
     """
     if not rows:
         return
-    if conn.dialect.paramstyle in ("format", "pyformat"):
+    if conn.dialect.paramstyle in ("format", "pyformat") and conn.dialect.name != "duckdb":
         sql = sql.replace("%", "%%").replace("?", "%s")
     conn.exec_driver_sql(sql, rows)
 
@@ -57,6 +57,11 @@ def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows
     constants = {} if game_id is None else {"game_id": game_id}
     if conn.dialect.name == "postgresql":
         _copy_in(conn, table.name, columns, rows, constants)
+        return
+    if conn.dialect.name == "duckdb":
+        rows = list(rows)
+        if rows:
+            copy_columns(conn, table, dict(zip(columns, zip(*rows, strict=True), strict=True)), game_id=game_id)
         return
     names, values = names_values(columns, constants)
     with _no_garbage_collection():  # the batch's tuples hold no cycles; collecting them cost 20 % of the write
@@ -75,14 +80,21 @@ def _no_garbage_collection() -> Iterator[None]:
             gc.enable()
 
 
-def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, list[Any]], *, game_id: int | None = None) -> None:
-    """:func:`copy_rows` for rows given as columns (lists of equal length, by column name).
+def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, Any], *, game_id: int | None = None) -> None:
+    """:func:`copy_rows` for rows given as columns (lists of equal length, by column name; numpy arrays on DuckDB).
 
     SQLite gets the multi-row INSERT statements of
-    :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each).
+    :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each);
+    DuckDB one scan of the arrays (:func:`gamedb.store.duckdb_file.append`).
     """
     names = list(columns)
     values = list(columns.values())
+    if conn.dialect.name == "duckdb":
+        from .duckdb_file import append
+
+        if len(values) and len(values[0]):
+            append(conn.connection.driver_connection, table.name, columns, {} if game_id is None else {"game_id": game_id})
+        return
     if conn.dialect.name == "postgresql" or not values or not values[0]:
         copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
         return
@@ -174,7 +186,10 @@ def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.
     inspector = sa.inspect(conn)
     missing = []
     for table in tables:
-        have = {ix["name"] for ix in inspector.get_indexes(table.name)}
+        if conn.dialect.name == "duckdb":  # (duckdb-engine reflects no indexes)
+            have = set(conn.exec_driver_sql("SELECT index_name FROM duckdb_indexes() WHERE table_name = ?", (table.name,)).scalars())
+        else:
+            have = {ix["name"] for ix in inspector.get_indexes(table.name)}
         missing += [index for index in sorted(table.indexes, key=lambda index: str(index.name)) if index.name not in have]
     return missing
 
@@ -204,7 +219,7 @@ def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
     """
     sql = str(sa.schema.CreateIndex(index).compile(dialect=conn.dialect))
     where = index.dialect_options["sqlite"]["where"]
-    if conn.dialect.name != "sqlite" and where is not None:
+    if conn.dialect.name == "postgresql" and where is not None:  # (DuckDB has no partial indexes)
         sql += f" WHERE {where}"
     return sql
 

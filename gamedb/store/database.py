@@ -202,6 +202,15 @@ def open_engine(
         else:
             engine = sa.create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif where.is_duckdb or url.startswith("duckdb"):
+        from .duckdb_file import create_engine
+
+        if where.path is None or not where.is_duckdb:
+            raise InputError(f"{shown(where.text)} is a DuckDB database in memory, gone when the command ends: give a file path")
+        if not where.path.exists() and not create:
+            raise NoDatabase(f"no database at {where.path}")
+        check_file(where.path, where.text)
+        engine = create_engine(where, readonly=readonly)
     else:
         engine = _create_server_engine(url, where)
     _with_budget(engine, budget)
@@ -225,6 +234,11 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         assert isinstance(driver, sqlite3.Connection)
         found = check_schema(driver, where, budget=budget)  # nothing of the file runs before this
         occupied = bool(found) or conn.exec_driver_sql("SELECT 1 FROM sqlite_master").first() is not None  # a lone view too
+    elif conn.dialect.name == "duckdb":
+        from .duckdb_file import catalog, check_catalog
+
+        found = check_catalog(conn.connection.driver_connection, where)
+        occupied = bool(found) or bool(catalog(conn.connection.driver_connection))
     else:
         from .server_check import check_server_schema
 
@@ -278,8 +292,8 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
     """
     if engine.dialect.name == "sqlite":
         return
-    with engine.begin() as conn:
-        conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
+    with engine.begin() as conn:  # (DuckDB analyzes one table or all)
+        conn.exec_driver_sql("ANALYZE" if engine.dialect.name == "duckdb" else f"ANALYZE {', '.join(tables)}")
 
 
 def file_unfinished(engine: sa.Engine) -> bool:
@@ -351,6 +365,10 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
                 conn.exec_driver_sql("VACUUM")
                 conn.commit()
         finish_file(engine)
+        return
+    if engine.dialect.name == "duckdb":  # DuckDB frees the row groups of deleted rows at a checkpoint
+        with engine.connect() as conn:
+            conn.exec_driver_sql("CHECKPOINT")
         return
     with engine.connect() as conn:
         conn = conn.execution_options(isolation_level="AUTOCOMMIT")  # VACUUM cannot run in a transaction

@@ -1,8 +1,8 @@
 """Where a database is: the ``--db`` text (or the API's argument) read once into one value.
 
-A plain path means a SQLite file (default :data:`DEFAULT_PATH`); anything
-with ``://`` is a SQLAlchemy URL (``postgresql+psycopg://user@127.0.0.1/db``,
-or ``sqlite:///file`` spelled as one). Every place that needs to know which
+A plain path means a SQLite file (default :data:`DEFAULT_PATH`), or a DuckDB
+file when it ends in ``.duckdb``; anything with ``://`` is a SQLAlchemy URL
+(``postgresql+psycopg://user@127.0.0.1/db``, ``sqlite:///file`` or ``duckdb:///file``). Every place that needs to know which
 (open a file read-only, take the light path, show it to a user) reads a
 :class:`Location`, not the text. Standard library only: the light paths read it.
 """
@@ -19,15 +19,15 @@ DEFAULT_PATH = "gamedb.sqlite"
 
 @dataclass(frozen=True)
 class Location:
-    """A database as given: a SQLite file path (``kind == "file"``) or a SQLAlchemy URL (``kind == "url"``)."""
+    """A database as given: a SQLite file path (``kind == "file"``), a DuckDB file (``"duckdb"``) or a SQLAlchemy URL (``"url"``)."""
 
     #: the text as the user gave it
     text: str
-    #: "file": a plain path to a SQLite file; "url": a SQLAlchemy URL (a server, or SQLite spelled as a URL)
+    #: "file": a plain path to a SQLite file; "duckdb": a DuckDB file (path or URL); "url": any other SQLAlchemy URL
     kind: str
     #: the SQLAlchemy URL that reaches it (a file's absolute path as ``sqlite:///...``; ``postgresql://`` means psycopg)
     url: str
-    #: the SQLite file, absolute (a plain path, or the file a ``sqlite:///`` URL names); None for a server
+    #: the SQLite or DuckDB file, absolute (a plain path, or the file a ``sqlite:///``/``duckdb:///`` URL names); None for a server
     path: Path | None
 
     @property
@@ -41,9 +41,14 @@ class Location:
         return self.url.startswith("sqlite")
 
     @property
+    def is_duckdb(self) -> bool:
+        """A DuckDB file: read through ``duckdb`` itself, opened read-only for reads (:mod:`gamedb.store.duckdb_file`)."""
+        return self.kind == "duckdb"
+
+    @property
     def shown(self) -> str:
         """The database as it may be shown to a user: the path as given, or the URL with its password hidden."""
-        if self.is_file:
+        if self.path is not None:
             return self.text
         import sqlalchemy as sa  # (a server is reached through SQLAlchemy anyway)
 
@@ -60,8 +65,13 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     text = os.fspath(db)
     if "://" not in text:
         path = Path(text).expanduser().absolute()
+        if path.suffix == ".duckdb":
+            return Location(text, "duckdb", f"duckdb:///{path}", path)
         return Location(text, "file", f"sqlite:///{path}", path)
     scheme, rest = text.split("://", 1)
     url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
-    named = Path(url.split("///", 1)[1]) if url.startswith("sqlite") and "///" in url else None
+    named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
+    if scheme == "duckdb" and named is not None and str(named) not in ("", ":memory:"):
+        path = named.expanduser().absolute()
+        return Location(text, "duckdb", f"duckdb:///{path}", path)
     return Location(text, "url", url, named)
