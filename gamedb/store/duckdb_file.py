@@ -74,10 +74,11 @@ def import_duckdb() -> Any:
 
 def connect(path: Path | str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
     """A hardened connection to a DuckDB file (``:memory:`` too)."""
-    duckdb = import_duckdb()
+    module = import_duckdb()
     try:
-        return duckdb.connect(str(path), read_only=read_only, config=dict(HARDENED))
-    except duckdb.Error as exc:
+        conn: duckdb.DuckDBPyConnection = module.connect(str(path), read_only=read_only, config=dict(HARDENED))
+        return conn
+    except module.Error as exc:
         raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {_line(exc)}") from None
 
 
@@ -190,38 +191,17 @@ class DuckDBConnections:
 
 
 def append(driver: Any, table: str, columns: Mapping[str, Sequence[Any]], constants: Mapping[str, int]) -> None:
-    """Append rows given as columns (numpy arrays or lists of equal length; None is NULL) to ``table``, each row with
+    """Append rows given as columns (numpy arrays, or lists with None for NULL) to ``table``, each row with
     ``constants``: one ``INSERT ... SELECT`` from the arrays registered as a scan, no Python object per row."""
     import numpy as np
 
-    data: dict[str, Any] = {}
-    for name, values in columns.items():
-        array = values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object)
-        if array.dtype == object and len(array) and not isinstance(values, np.ndarray):
-            array = _typed(array)
-        data[name] = array
-    names = [*constants, *columns]
+    data = {name: values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object) for name, values in columns.items()}
     fixed = [str(int(value)) for value in constants.values()]
     driver.register("gamedb_rows", data)
     try:
-        driver.execute(f"INSERT INTO {table} ({', '.join(names)}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+        driver.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
     finally:
         driver.unregister("gamedb_rows")
-
-
-def _typed(array: Any) -> Any:
-    """An object array of ints (None allowed) as a masked int64 array: DuckDB scans it as numbers with NULLs."""
-    import numpy as np
-
-    missing = np.equal(array, None)
-    present = array[~missing]
-    if len(present) and all(isinstance(value, (int, np.integer)) and not isinstance(value, bool) for value in present[:1000]):
-        try:
-            filled = np.where(missing, 0, array).astype(np.int64)
-        except (OverflowError, TypeError, ValueError):
-            return array
-        return np.ma.masked_array(filled, mask=missing) if missing.any() else filled
-    return array
 
 
 # --- DDL on DuckDB: what SQLAlchemy's PostgreSQL compiler would write that DuckDB refuses -----------------
@@ -245,10 +225,9 @@ def install_ddl_rules() -> None:
 def generated_ddl() -> str:
     """The text of :data:`DDL`: the catalog of a DuckDB database in memory after every migration, in creation order."""
     import sqlalchemy as sa
+    from duckdb_engine import ConnectionWrapper
 
     from .database import upgrade
-
-    from duckdb_engine import ConnectionWrapper
 
     memory = ConnectionWrapper(connect(":memory:", read_only=False))
     engine = sa.create_engine("duckdb://", creator=lambda: memory, poolclass=sa.pool.StaticPool)
