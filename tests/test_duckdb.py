@@ -140,3 +140,21 @@ def test_every_connection_reaches_nothing_outside_its_file(sql):
     conn = connect(":memory:", read_only=False)
     with pytest.raises(duckdb.Error):
         conn.execute(sql)
+
+
+def _backend_cases():
+    from test_backends import CASES
+
+    return CASES
+
+
+@pytest.mark.parametrize("case_id,fam,options", _backend_cases(), ids=[c[0] for c in _backend_cases()])
+def test_every_family_stores_the_rows_of_sqlite(fresh_db, tmp_path, case_id, fam, options):
+    """test_backends' cases (every family), solved by the default strategy into a SQLite and a DuckDB file."""
+    lite = fresh_db()
+    with Database(tmp_path / "g.duckdb", create=True) as duck:
+        lite.solve(make_game(fam, **options), case_id)
+        duck.solve(make_game(fam, **options), case_id)
+        assert_same_game(lite, duck, case_id, ignore=RUN_COLUMNS)
+        assert duck.verify(case_id).positions == lite.game(case_id).positions
+    lite.close()
