@@ -65,9 +65,9 @@ def solve(
     (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
     different game of the same name, a bad option) leaves the file untouched.
     """
-    choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
-    if strategy == "sql" and engine.dialect.name == "duckdb":  # its row-at-a-time levels took 300 s for tic-tac-toe there
-        raise InputError("--strategy sql does not run on a DuckDB file (far too slow there); use auto, tiers or memory")
+    strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
+    if engine.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
+        raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if name is None:

@@ -4,7 +4,7 @@ CREATE TABLE game(id INTEGER DEFAULT(nextval('game_id_seq')), "name" VARCHAR NOT
 CREATE TABLE heap_rule(game_id INTEGER, parts SMALLINT, take INTEGER, idx INTEGER NOT NULL, unequal SMALLINT NOT NULL, PRIMARY KEY(game_id, parts, take));
 CREATE TABLE "move"(game_id INTEGER, parent BIGINT, ord INTEGER, child BIGINT NOT NULL, "label" VARCHAR NOT NULL, PRIMARY KEY(game_id, parent, ord));
 CREATE TABLE player(game_id INTEGER, idx SMALLINT, "name" VARCHAR NOT NULL, PRIMARY KEY(game_id, idx));
-CREATE TABLE "position"(game_id INTEGER, code BIGINT, "text" VARCHAR NOT NULL, player SMALLINT NOT NULL, result VARCHAR, remoteness INTEGER, degree INTEGER NOT NULL, best_move VARCHAR, grundy INTEGER, PRIMARY KEY(game_id, code));
+CREATE TABLE "position"(game_id INTEGER NOT NULL, code BIGINT NOT NULL, "text" VARCHAR NOT NULL, player SMALLINT NOT NULL, result VARCHAR, remoteness INTEGER, degree INTEGER NOT NULL, best_move VARCHAR, grundy INTEGER);
 CREATE TABLE solve_counter(game_id INTEGER, code BIGINT, pending INTEGER NOT NULL, PRIMARY KEY(game_id, code));
 CREATE TABLE solve_queue(game_id INTEGER, code BIGINT, depth INTEGER NOT NULL, PRIMARY KEY(game_id, code));
 CREATE TABLE token_board(game_id INTEGER, nodes INTEGER NOT NULL, PRIMARY KEY(game_id));
