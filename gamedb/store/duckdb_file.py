@@ -1,26 +1,11 @@
 """DuckDB files (``--db games.duckdb``): hardened connections, the catalog check, the DDL DuckDB lacks, appends from arrays.
 
-A DuckDB file is data, as a SQLite file is (:mod:`gamedb.store.file_check`):
-every connection opens with :data:`HARDENED` (no file, network or extension
-reachable from SQL, the settings locked), so a view or macro planted in a
-shared file cannot read ``/etc/passwd`` or install ``httpfs``; and before a
-row is read, the file's catalog (tables, views, indexes, sequences, macros,
-types, schemas) must be exactly the one gamedb's revisions create
-(:func:`check_catalog`), compared as DuckDB itself prints it. The objects
-expected are those of :data:`DDL`, the statements a migrated file's catalog
-holds (``python -m gamedb.store.duckdb_file`` writes it; a test holds it to
-the migrations), run in memory once per process.
-
-DuckDB has no foreign keys that allow deleting the game row they point to,
-and no partial indexes: on DuckDB the tables carry no foreign keys (gamedb
-deletes a game's rows table by table, :func:`gamedb.store.catalog.delete`).
-Its indexes (ART) cost 83 of the 94 bytes a Connect-Four 4x4 position took,
-so the ``position`` table has none, not even its key: gamedb writes each
-position once, in code order, and DuckDB's zone maps (each row group's
-smallest and largest code) find a code; ``gamedb db index`` builds the text
-and remoteness indexes for plain-SQL lookups by text (whole, not partial). Rows go in as columns
-(:func:`append`): numpy arrays (or lists) registered as one scan, so a batch
-of a million positions costs no Python object per row.
+A shared file is data (:mod:`gamedb.store.file_check`): every connection opens with :data:`HARDENED`,
+and before a row is read the file's catalog must be the one gamedb's revisions create (:func:`check_catalog`,
+against :data:`DDL` as DuckDB prints it; a test holds the file to the migrations). On DuckDB the tables have
+no foreign keys (DuckDB refuses to delete the rows they point to) and ``position`` has no index, not even its
+key: ART indexes cost 83 of the 94 bytes a Connect-Four 4x4 position took; rows go in once in code order and
+DuckDB's zone maps find a code (``gamedb db index`` builds the text and remoteness indexes, whole).
 """
 
 from __future__ import annotations
