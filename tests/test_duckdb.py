@@ -18,7 +18,8 @@ import pytest
 duckdb = pytest.importorskip("duckdb")
 
 from gamedb import Database, make_game  # noqa: E402
-from gamedb.store.duckdb_file import DDL, connect, generated_ddl  # noqa: E402
+from gamedb.store.duckdb_file import DDL, connect  # noqa: E402
+from gamedb.store.duckdb_schema import generated_ddl  # noqa: E402
 from gamedb.store.location import locate  # noqa: E402
 
 from tables import RUN_COLUMNS, assert_same_game  # noqa: E402

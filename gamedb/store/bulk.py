@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -85,15 +85,13 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, Any], 
 
     SQLite gets the multi-row INSERT statements of
     :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each);
-    DuckDB one scan of the arrays (:func:`gamedb.store.duckdb_file.append`).
+    DuckDB one scan of the arrays (:func:`_append_columns`).
     """
     names = list(columns)
     values = list(columns.values())
     if conn.dialect.name == "duckdb":
-        from .duckdb_file import append
-
         if len(values) and len(values[0]):
-            append(conn.connection.driver_connection, table.name, columns, {} if game_id is None else {"game_id": game_id})
+            _append_columns(conn.connection.driver_connection, table.name, columns, {} if game_id is None else {"game_id": game_id})
         return
     if conn.dialect.name == "postgresql" or not values or not values[0]:
         copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
@@ -102,6 +100,20 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, Any], 
     with _no_garbage_collection():
         for sql, rows in column_inserts(table.name, columns, constants):
             executemany(conn, sql, rows)
+
+
+def _append_columns(driver: Any, table: str, columns: Mapping[str, Sequence[Any]], constants: Mapping[str, int]) -> None:
+    """Append rows given as columns (numpy arrays, or lists with None for NULL) to ``table``, each row with
+    ``constants``: one ``INSERT ... SELECT`` from the arrays registered as a scan, no Python object per row."""
+    import numpy as np
+
+    data = {name: values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object) for name, values in columns.items()}
+    fixed = [str(int(value)) for value in constants.values()]
+    driver.register("gamedb_rows", data)
+    try:
+        driver.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+    finally:
+        driver.unregister("gamedb_rows")
 
 
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -179,20 +179,6 @@ class DuckDBConnections:
         self._local = threading.local()
 
 
-def append(driver: Any, table: str, columns: Mapping[str, Sequence[Any]], constants: Mapping[str, int]) -> None:
-    """Append rows given as columns (numpy arrays, or lists with None for NULL) to ``table``, each row with
-    ``constants``: one ``INSERT ... SELECT`` from the arrays registered as a scan, no Python object per row."""
-    import numpy as np
-
-    data = {name: values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object) for name, values in columns.items()}
-    fixed = [str(int(value)) for value in constants.values()]
-    driver.register("gamedb_rows", data)
-    try:
-        driver.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
-    finally:
-        driver.unregister("gamedb_rows")
-
-
 # --- DDL on DuckDB: what SQLAlchemy's PostgreSQL compiler would write that DuckDB refuses -----------------
 
 
@@ -214,27 +200,3 @@ def install_ddl_rules() -> None:
     @compiles(ForeignKeyConstraint, "duckdb")
     def _no_foreign_key(element: ForeignKeyConstraint, compiler: Any, **kw: Any) -> None:
         return None
-
-
-def generated_ddl() -> str:
-    """The text of :data:`DDL`: the catalog of a DuckDB database in memory after every migration and ``db index``, in creation order."""
-    import sqlalchemy as sa
-    from duckdb_engine import ConnectionWrapper
-
-    from .bulk import create_missing_indexes
-    from .database import upgrade
-    from .schema import position
-
-    memory = ConnectionWrapper(connect(":memory:", read_only=False))
-    engine = sa.create_engine("duckdb://", creator=lambda: memory, poolclass=sa.pool.StaticPool)
-    with engine.begin() as conn:
-        upgrade(conn)
-        create_missing_indexes(conn, [position])
-        found = catalog(conn.connection.driver_connection)
-    order = ("sequence", "table", "index", "view")
-    statements = [f"CREATE SEQUENCE {name}" if sql is None else str(sql).rstrip(";") for kind in order for (k, name), sql in sorted(found.items()) if k == kind]
-    return "".join(f"{statement};\n" for statement in statements)
-
-
-if __name__ == "__main__":
-    DDL.write_text(generated_ddl(), encoding="utf-8")
