@@ -105,6 +105,11 @@ class Database:
                     self._engine = open_engine(self._where, readonly=self._readonly, budget=self._budget)
         return self._engine
 
+    @property
+    def is_duckdb(self) -> bool:
+        """A DuckDB file (whose position table has no index until :meth:`build_indexes`)."""
+        return self._where.is_duckdb
+
     @contextmanager
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
         """A :class:`~gamedb.store.rows.Reader` on a connection of this thread's own, for one short read;

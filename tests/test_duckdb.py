@@ -159,3 +159,15 @@ def test_every_family_stores_the_rows_of_sqlite(fresh_db, tmp_path, case_id, fam
         assert_same_game(lite, duck, case_id, ignore=RUN_COLUMNS)
         assert duck.verify(case_id).positions == lite.game(case_id).positions
     lite.close()
+
+
+def test_copy_between_duckdb_and_postgresql_both_ways(files, pg_url, tmp_path):
+    lite, duck = files
+    back = tmp_path / "back.duckdb"
+    assert gamedb("copy", str(duck), pg_url).returncode == 0
+    run = gamedb("copy", pg_url, str(back))
+    assert run.returncode == 0, run.stderr
+    with Database(lite) as a, Database(pg_url) as b, Database(back) as c:
+        for name, _, _ in GAMES:
+            assert_same_game(a, b, name, ignore=RUN_COLUMNS)
+            assert_same_game(a, c, name, ignore=RUN_COLUMNS)
