@@ -254,6 +254,10 @@ def write_rows(
 ) -> None:
     """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
     names = np.array(RESULT_NAMES, dtype=object)
+    if conn.dialect.name == "duckdb":  # the arrays as they are, one scan (no Python int per value); masked: NULL
+        arrays = (codes, texts, player, names[result], np.ma.masked_array(remoteness, remoteness < 0), degree, best_labels)
+        copy_columns(conn, position, dict(zip(_COLUMNS, arrays, strict=True)), game_id=game_id)
+        return
     rem = remoteness.astype(object)
     rem[remoteness < 0] = None
     values = (codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
