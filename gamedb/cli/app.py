@@ -166,7 +166,7 @@ def main_options(
         typer.Option(
             "--db", metavar="PATH|URL",
             envvar="GAMEDB_DB",
-            help="Database: a SQLite file path or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
+            help="Database: a SQLite file path, a DuckDB file (*.duckdb) or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
         ),
     ] = DEFAULT_PATH,
     version: Annotated[

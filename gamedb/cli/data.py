@@ -24,7 +24,7 @@ def copy_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
-    """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
+    """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
     from ..store.location import locate
 

@@ -1,4 +1,4 @@
-"""Copying solved games from one database to another (SQLite <-> PostgreSQL).
+"""Copying solved games from one database to another (SQLite, PostgreSQL, DuckDB, either way).
 
 Both ends are ordinary gamedb databases at the same schema revision, so a
 copy is a streamed read of the source's ``game``, ``position`` and ``move``
