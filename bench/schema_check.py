@@ -27,7 +27,16 @@ from report import ROOT, line, verdict
 
 TARGET_QUERY_SECONDS = 0.15
 
-_QUERY = "import sys; sys.path.insert(0, {tree!r}); from gamedb.cli.quick import main; main()"
+# the console script's entry point in either tree (an older tree had a light query path, gamedb.cli.quick)
+_QUERY = """
+import sys
+sys.path.insert(0, {tree!r})
+try:
+    from gamedb.cli.quick import main
+except ImportError:
+    from gamedb.cli.app import main
+main()
+"""
 _CHECK = """
 import sys, time, sqlite3
 sys.path.insert(0, {tree!r})

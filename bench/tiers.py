@@ -53,7 +53,7 @@ def job_floor_rows(args) -> dict:
     """Insert the position rows of a solved file again, bare, timing only the inserts: batches of 200,000
     rows, as many rows per ``INSERT`` statement as gamedb writes (``ROWS_PER_INSERT``), the rows
     already Python tuples."""
-    from gamedb.store.insert_sql import ROWS_PER_INSERT as FLOOR_ROWS_PER_INSERT
+    from gamedb.store.sink import ROWS_PER_INSERT as FLOOR_ROWS_PER_INSERT
 
     src = sqlite3.connect(args.graph)
     dst_path = Path(args.db)

@@ -11,8 +11,8 @@ Python API::
 
 Everything public is importable from here: :class:`Database`,
 :func:`make_game`, :class:`Game` (the protocol a family implements),
-:class:`Answer` (what a query returns) and the errors. They are imported on
-first use, so that ``gamedb --help`` does not import SQLAlchemy.
+:class:`Answer` (what a query returns) and the errors, each imported on
+first use (:func:`__getattr__`).
 """
 
 from __future__ import annotations
@@ -21,39 +21,34 @@ from typing import Any
 
 __version__ = "0.1.0"
 
-#: public name -> module that defines it (imported lazily)
-_PUBLIC = {
-    "Database": "gamedb.api",
-    "make_game": "gamedb.games",
-    "Game": "gamedb.games.base",
-    "Answer": "gamedb.answers",
-    "MoveValue": "gamedb.answers",
-    **{
-        error: "gamedb.errors"
-        for error in (
-            "GamedbError",
-            "InputError",
-            "GraphError",
-            "PositionError",
-            "UnknownFamily",
-            "FamilyLoadError",
-            "GameNotFound",
-            "PositionNotFound",
-            "DatabaseError",
-            "GameExists",
-            "VerifyError",
-        )
-    },
-}
+_ERRORS = ("GamedbError", "InputError", "GraphError", "PositionError", "UnknownFamily", "FamilyLoadError", "GameNotFound",
+           "PositionNotFound", "DatabaseError", "GameExists", "VerifyError")
+_PUBLIC = ("Database", "make_game", "Game", "Answer", "MoveValue", *_ERRORS)
 
 
 def __getattr__(name: str) -> Any:
-    module = _PUBLIC.get(name)
-    if module is None:
-        raise AttributeError(f"module 'gamedb' has no attribute {name!r}")
-    import importlib
+    """A public name, imported on first use."""
+    if name == "Database":
+        from .api import Database
 
-    return getattr(importlib.import_module(module), name)
+        return Database
+    if name == "make_game":
+        from .games import make_game
+
+        return make_game
+    if name == "Game":
+        from .games.base import Game
+
+        return Game
+    if name in ("Answer", "MoveValue"):
+        from . import answers
+
+        return getattr(answers, name)
+    if name in _ERRORS:
+        from . import errors
+
+        return getattr(errors, name)
+    raise AttributeError(f"module 'gamedb' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -1,3 +1,3 @@
-from .cli.quick import main
+from .cli.app import main
 
 main()

@@ -1,26 +1,12 @@
-"""Writing answers in the formats of ``gamedb query --format``: one definition for both paths.
-
-``table`` is the plain text a person reads (:func:`gamedb.answers.answer_lines`
-for one position, one aligned line per position for many); ``json`` the
-object of :meth:`gamedb.answers.Answer.to_json` (a list of them for many
-positions); ``jsonl`` one such object per line, compact; ``csv`` one row per
-position with the position's own values (no moves) under a header line.
-
-Positions read from stdin (``gamedb query NAME -``) are answered a batch at a
-time and written as they come; a line that fails gives its error in its
-place (``{"position": ..., "error": ...}`` in JSON Lines) and the command
-exits 1 at the end. Blank lines are skipped; a line longer than
-:data:`MAX_LINE` characters is refused unread, its error showing its start.
-"""
-
-from __future__ import annotations
+"""Answers in the formats of ``gamedb query --format``, for one position or a stream (``query NAME -``: a batch at a
+time, a failed line's error in its place, blank lines skipped, lines over :data:`MAX_LINE` refused unread)."""
 
 import csv
 import io
 import itertools
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import IO, cast
+from typing import IO, TypeVar, cast
 
 from .answers import COMPACT_JSON, Answer, answer_lines, value_text
 from .errors import GamedbError, PositionError
@@ -29,14 +15,15 @@ from .safe_text import escaped, json_escaped
 FORMATS = ("table", "json", "jsonl", "csv")
 CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
 
-#: positions answered per batch when reading many
-BATCH = 2000
-#: the longest line read as a position (longer ones get an error in their place, unread by the rules)
-MAX_LINE = 4096
-#: characters of an over-long line repeated in its error
-SHOWN = 40
+BATCH = 2000  # positions answered at a time
+MAX_LINE = 4096  # the longest line read as a position
+SHOWN = 40  # characters of an over-long line repeated in its error
+
+_LISTED = json.JSONEncoder(ensure_ascii=False)
+
 
 Answered = Answer | GamedbError
+T = TypeVar("T")
 
 
 def one_answer_text(answer: Answer, fmt: str) -> str:
@@ -46,15 +33,14 @@ def one_answer_text(answer: Answer, fmt: str) -> str:
     elif fmt == "jsonl":
         text = answer.json_line() + "\n"
     elif fmt == "csv":
-        text = _csv_text([_csv_row(answer, answer.position)], header=True)
+        text = csv_line(CSV_COLUMNS) + csv_line(_csv_row(answer, answer.position))
     else:
         text = "".join(line + "\n" for line in answer_lines(answer))
     return terminal_safe(text, fmt)
 
 
 def terminal_safe(text: str, fmt: str) -> str:
-    """Output in ``fmt`` with the non-printable characters a file's names or positions may hold (terminal
-    escape sequences) escaped: ``\\u001b`` in JSON (which parses back to the same text), ``\\x1b`` in text."""
+    """Output in ``fmt`` with non-printable characters (terminal escapes from a file) escaped: ``\\u001b`` in JSON."""
     return json_escaped(text) if fmt in ("json", "jsonl") else escaped(text, keep="\n")
 
 
@@ -63,7 +49,7 @@ def read_positions(stream: IO[str]) -> Iterator[str]:
     return filter(None, map(str.strip, stream))
 
 
-def batches(items: Iterable[str], size: int = BATCH) -> Iterator[list[str]]:
+def batches(items: Iterable[T], size: int = BATCH) -> Iterator[list[T]]:
     rest = iter(items)
     while batch := list(itertools.islice(rest, size)):
         yield batch
@@ -83,10 +69,8 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         if fmt == "jsonl" and not errors:  # the usual stream: one tight loop, every line ended at the join
             out = "\n".join([answer.json_line() for answer in cast(list[Answer], answers)]) + "\n"
         elif fmt == "jsonl":
-            out = "".join([
-                _error_line(text, answer) if isinstance(answer, GamedbError) else answer.json_line() + "\n"
-                for text, answer in zip(texts, answers, strict=True)
-            ])
+            out = "".join([(COMPACT_JSON.encode({"position": text, "error": str(answer)}) if isinstance(answer, GamedbError)
+                            else answer.json_line()) + "\n" for text, answer in zip(texts, answers, strict=True)])
         else:
             parts = []
             for text, answer in zip(texts, answers, strict=True):
@@ -94,7 +78,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
                     item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
                     parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 elif fmt == "csv":
-                    parts.append(_csv_text([_csv_row(answer, text)], header=first))
+                    parts.append((csv_line(CSV_COLUMNS) if first else "") + csv_line(_csv_row(answer, text)))
                 else:
                     parts.append(_table_line(text, answer))
                 first = False
@@ -106,12 +90,8 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     return done, failed
 
 
-#: ``json.dumps(..., ensure_ascii=False)``, made once
-_LISTED = json.JSONEncoder(ensure_ascii=False)
-
-
 def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
-    """``answer_batch`` of the lines no longer than :data:`MAX_LINE`; an error in the place of each longer one."""
+    """``answer_batch`` of the lines up to :data:`MAX_LINE` long; an error in the place of each longer one."""
     if max(map(len, batch)) <= MAX_LINE:
         return answer_batch(batch)
     answered = iter(answer_batch([text for text in batch if len(text) <= MAX_LINE]))
@@ -119,11 +99,6 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch
         next(answered) if len(text) <= MAX_LINE else PositionError(f"a line of {len(text):,} characters is not a position (at most {MAX_LINE:,})")
         for text in batch
     ]
-
-
-def _error_line(text: str, error: GamedbError) -> str:
-    """The JSON Lines object of a position that could not be answered."""
-    return COMPACT_JSON.encode({"position": text, "error": str(error)}) + "\n"
 
 
 def _csv_row(answer: Answered, text: str) -> list[object]:
@@ -135,12 +110,10 @@ def _csv_row(answer: Answered, text: str) -> list[object]:
     return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
 
 
-def _csv_text(rows: list[list[object]], *, header: bool) -> str:
+def csv_line(values: Iterable[object]) -> str:
+    """One CSV line (with its newline)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    if header:
-        writer.writerow(CSV_COLUMNS)
-    writer.writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerow(values)
     return buffer.getvalue()
 
 

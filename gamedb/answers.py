@@ -1,25 +1,7 @@
-"""What a query returns, in one place: the answer, its JSON object and its plain text.
+"""What a query returns: the answer, its JSON object (one table of fields, :meth:`Answer.to_dict`) and its plain text.
 
-Both ways of answering a query -- the full path through SQLAlchemy
-(:class:`gamedb.api.Database`) and the light read path of a ``gamedb query``
-process (:mod:`gamedb.cli.quick`) -- build an :class:`Answer` with the same
-functions of :mod:`gamedb.query` and print it with :func:`answer_lines` or
-:meth:`Answer.to_dict` (:meth:`Answer.to_json` as text, :meth:`Answer.json_line` as one line), so they cannot
-disagree: the object is defined once, by :meth:`Answer.to_dict` and :meth:`MoveValue.to_dict`, and every
-JSON text is that object encoded (``tests/test_answer_golden.py`` holds them to known-good output).
-
-Conventions (Gamesman, as GamesmanUni shows them): a position's ``result``
-and ``remoteness`` are for the player to move there. Each move carries both
-sides: the position it leads to with that position's value (``result``,
-``remoteness``: for the player who moves next), and the move's value for the
-player making it (``move_value``) with ``delta_remoteness``, how many plies
-slower (for a win or a tie) or faster (for a loss) it is than the best move
-of the same value. Positions of impartial games are N-positions (the next
-player, the one to move, wins) or P-positions (the previous player wins),
-with their Sprague-Grundy value.
+Values are for the player to move (Gamesman); ``move_value`` is a move's value for the player making it.
 """
-
-from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
@@ -29,8 +11,14 @@ from .values import DRAW, FOR_MOVER, LOSE, WIN
 
 #: an impartial position's outcome class by its result for the player to move
 OUTCOME_CLASS = {WIN: "N-position", LOSE: "P-position"}
-#: the players of an impartial position, as combinatorial game theory names them
 NEXT, PREVIOUS = "next", "previous"
+
+#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))`` and its C encoder, made once (``dumps`` and
+#: ``encode`` make one per call; an answer holds no cycles); ``encode`` on a Python without the C encoder
+COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+_encode_compact = (_C_ENCODER(None, COMPACT_JSON.default, json.encoder.encode_basestring, None, ":", ",", False, False, True)
+                   if _C_ENCODER else lambda value, _: [COMPACT_JSON.encode(value)])
 
 
 @dataclass
@@ -41,20 +29,14 @@ class MoveValue:
     position: str
     result: str
     remoteness: int | None
-    #: Sprague-Grundy value of the position moved to (impartial games)
     grundy: int | None = None
-    #: how much slower (win, tie) or faster (loss) than the best move of the same value; None if unknown
+    #: plies slower (win, tie) or faster (loss) than the best move of the same value; None if unknown
     delta_remoteness: int | None = None
 
     @property
     def move_value(self) -> str:
         """The move's value for the player making it."""
         return FOR_MOVER[self.result]
-
-    @property
-    def move_remoteness(self) -> int | None:
-        """Plies to the end after this move, counted from the position it is played from."""
-        return None if self.remoteness is None else self.remoteness + 1
 
     def to_dict(self, impartial: bool) -> dict[str, Any]:
         """The move's object in ``moves`` of :meth:`Answer.to_dict`."""
@@ -73,15 +55,8 @@ class MoveValue:
 
 @dataclass
 class Answer:
-    """The stored value of a position and of every move from it.
-
-    ``player`` names the player to move (``"next"`` in an impartial game,
-    where a position does not say whose turn it is) and ``winner`` the
-    player who wins (``"next"``/``"previous"`` in an impartial game; None
-    for a tie or a draw). ``moves`` is sorted best first for the player to
-    move. ``rules_missing`` is None when the game's rules answered; else it
-    says why they are not available here and what was answered without them.
-    """
+    """The stored value of a position and of every move from it (``moves`` best first for the player to move); in an
+    impartial game ``player`` is ``"next"`` and ``winner`` ``"next"``/``"previous"`` (None: a tie or a draw)."""
 
     game: str
     position: str
@@ -94,8 +69,7 @@ class Answer:
     grundy: int | None = None
     moves: list[MoveValue] = field(default_factory=list)
     board: str | None = None
-    #: False when ``moves`` holds only the best move because the position has
-    #: too many moves to list (a sum of huge heaps); ``degree`` still counts them all
+    #: False when ``moves`` holds only the best move (a sum of huge heaps); ``degree`` still counts them all
     moves_complete: bool = True
     impartial: bool = False
     #: a family's own reading of the value (cat-mouse-grid: LeetCode's turn limit)
@@ -108,7 +82,7 @@ class Answer:
         return OUTCOME_CLASS.get(self.result) if self.impartial else None
 
     def to_dict(self, impartial: bool | None = None) -> dict[str, Any]:
-        """The object ``gamedb query --json`` prints, as a dict (its fields are documented in the README).
+        """The object ``gamedb query --json`` prints (its fields are documented in the README).
 
         >>> db.probe("tictactoe", "XX.OO....").to_dict()["best_move"]
         '3'
@@ -131,32 +105,23 @@ class Answer:
         data["moves"] = [m.to_dict(impartial) for m in self.moves]
         if not self.moves_complete:
             data["moves_complete"] = False
-        data.update(self.verdict)
+        if self.verdict:
+            data.update(self.verdict)
         if self.rules_missing is not None:
             data["rules_missing"] = self.rules_missing
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
-        """The JSON text ``gamedb query --json`` prints (without its final newline): :meth:`to_dict` encoded,
-        ``indent`` spaces deep (None: on one line).
+        """:meth:`to_dict` as the JSON text ``gamedb query --json`` prints (``indent`` None: one line).
 
-        >>> print(db.probe("tictactoe", "XX.OO....").to_json())  # doctest: +ELLIPSIS
-        {
-          "game": "tictactoe",
-          "position": "XX.OO....",
-        ...
+        >>> db.probe("tictactoe", "XX.OO....").to_json(indent=None)[:46]
+        '{"game": "tictactoe", "position": "XX.OO....",'
         """
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def json_line(self) -> str:
-        """:meth:`to_dict` as compact JSON text, one line (``json.dumps(..., ensure_ascii=False,
-        separators=(",", ":"))``), as ``gamedb query NAME -`` writes it for every position."""
-        return COMPACT_JSON.encode(self.to_dict())
-
-
-#: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``, made once: dumps with options builds a new encoder
-#: per call (an answer's object holds no cycles to look for)
-COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), check_circular=False)
+        """:meth:`to_dict` as compact JSON on one line, as ``gamedb query NAME -`` writes it."""
+        return "".join(_encode_compact(self.to_dict(), 0))
 
 
 def impartial_players(result: str) -> tuple[str, str | None]:
@@ -165,12 +130,7 @@ def impartial_players(result: str) -> tuple[str, str | None]:
 
 
 def set_delta_remoteness(moves: list[MoveValue]) -> None:
-    """Fill ``delta_remoteness`` of each move: its distance from the best move of the same value.
-
-    Winning and tying moves are best when quickest, losing moves when
-    slowest; a draw has no remoteness (0). Unknown (None) when a remoteness
-    of that class is not known (sums of several live heaps).
-    """
+    """Fill each move's ``delta_remoteness``: wins and ties are best quickest, losses slowest; None if unknown."""
     best: dict[str, int | None] = {}  # by the move's value: the best remoteness, None when one is unknown
     for m in moves:
         value, rem = FOR_MOVER[m.result], m.remoteness
@@ -191,13 +151,8 @@ def value_text(result: str, remoteness: int | None) -> str:
     return result if remoteness is None else f"{result} in {remoteness}"
 
 
-def mover_text(answer: Answer) -> str:
-    """Whose view move values are given from, for plain output."""
-    return "the player to move" if answer.impartial else answer.player
-
-
 def move_lines(answer: Answer) -> list[str]:
-    """The moves as plain text, best first, each valued for the player making it."""
+    """The moves as plain text, best first, each valued for the player making it (plies from this position)."""
     if not answer.moves:
         return []
     mw = max(len(m.move) for m in answer.moves)
@@ -205,7 +160,8 @@ def move_lines(answer: Answer) -> list[str]:
     lines = []
     for m in answer.moves:
         grundy = f"  (grundy {m.grundy})" if m.grundy is not None else ""
-        lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value_text(m.move_value, m.move_remoteness)}{grundy}")
+        plies = None if m.remoteness is None else m.remoteness + 1
+        lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value_text(m.move_value, plies)}{grundy}")
     if not answer.moves_complete:
         lines.append(f"  ... {answer.degree:,} moves in all; only the best is listed")
     return lines
@@ -229,7 +185,8 @@ def answer_lines(answer: Answer) -> list[str]:
     lines.append(f"best move  {answer.best_move if answer.best_move is not None else '-'}")
     lines += verdict_lines(answer.verdict)
     if answer.moves:
-        lines.append(f"moves (best first; value for {mover_text(answer)}, plies to the end):")
+        mover = "the player to move" if answer.impartial else answer.player
+        lines.append(f"moves (best first; value for {mover}, plies to the end):")
         lines += move_lines(answer)
     return lines
 

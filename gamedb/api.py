@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal, overload
 
+from .answer_output import batches
 from .answers import Answer
 from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
@@ -41,62 +42,35 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
 class Database:
     """A gamedb database: a SQLite path (default ``gamedb.sqlite``) or a SQLAlchemy URL.
 
-    ``create=True`` creates the file and schema if missing (solving needs
-    it); ``readonly=True`` opens a SQLite file read-only for queries.
-    ``game_classes`` are the ``module:Class`` game classes the caller trusts
-    a stored game to name (a file never chooses code on its own); a game
-    this object solves from such a class is trusted too. ``budget``: seconds
-    any one statement may run before it is stopped (for short reads of a
-    file from someone else: ``gamedb query``, ``list``, ``play`` and ``serve``
-    give :func:`gamedb.store.file_check.read_budget`); None: no limit.
-
-    **Reading.** A SQLite file opened ``readonly`` is read through the
-    standard library's ``sqlite3`` (:mod:`gamedb.store.file_connections`,
-    checked as any file is), a DuckDB file through ``duckdb`` (:mod:`gamedb.store.duckdb_file`); SQLAlchemy is imported, and :attr:`engine`
-    built, only to write, to verify or to reach a server.
-
-    **Threads.** One ``Database`` may be shared by several threads that read
-    at once (``gamedb serve`` does): :meth:`games`, :meth:`game`,
-    :meth:`rules`, :meth:`probe`, :meth:`get`, :meth:`probe_many`,
-    :meth:`query_json`, :meth:`stats`, :meth:`positions` and :meth:`verify`
-    each read on a connection of their own (on a SQLite file one per thread;
-    on a server from the engine's pool, five kept, up to fifteen at once),
-    and the rules kept between calls are built by one thread at a time. Writing methods
-    (:meth:`solve`, :meth:`compact`, :meth:`build_indexes`, :meth:`copy_to`)
-    may run while other threads read, but one at a time per database.
-    """
+    ``readonly``: a SQLite file read through ``sqlite3`` alone, a DuckDB file through ``duckdb`` (SQLAlchemy only to write, verify or reach a server);
+    ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
+    statement may run. Threads may read at once; writing methods run one at a time per database."""
 
     def __init__(
-        self,
-        db: str | os.PathLike[str] | Location = DEFAULT_PATH,
-        *,
-        create: bool = False,
-        readonly: bool = False,
-        game_classes: Iterable[str] = (),
-        budget: float | None = None,
+        self, db: str | os.PathLike[str] | Location = DEFAULT_PATH, *, create: bool = False, readonly: bool = False,
+        game_classes: Iterable[str] = (), budget: float | None = None,
     ) -> None:
         where = locate(db)
         self.location = where.text
-        self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it (see solve)
+        self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it
         self._where, self._readonly, self._budget = where, readonly, budget
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
         self._files: FileConnections | DuckDBConnections | None = None
-        if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:  # (a writer: the engine,
-            # whose connections a solve empties to leave WAL mode; an idle sqlite3 connection beside them would hold it)
+        # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
+        if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
             self._files = _file_at_newest(where, budget=budget)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
             from .store.database import open_engine
 
             self._engine = open_engine(where, create=create, readonly=readonly, budget=budget)
-        # (family, rules version, parameters) -> the rules: building them (a
-        # large graph validated) costs more than a query
+        # building the rules (a large graph validated) costs more than a query: kept while the game row is unchanged
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
         self._building = threading.Lock()  # one thread builds rules; the others wait and take them from the cache
 
     @property
     def engine(self) -> sa.Engine:
-        """The SQLAlchemy engine of the database (built on first use when a SQLite file is read through ``sqlite3``)."""
+        """The SQLAlchemy engine of the database (built on first use)."""
         if self._engine is None:
             with self._engine_lock:
                 if self._engine is None:
@@ -105,31 +79,17 @@ class Database:
                     self._engine = open_engine(self._where, readonly=self._readonly, budget=self._budget)
         return self._engine
 
-    @property
-    def is_duckdb(self) -> bool:
-        """A DuckDB file (whose position table has no index until :meth:`build_indexes`)."""
-        return self._where.is_duckdb
-
     @contextmanager
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
-        """A :class:`~gamedb.store.rows.Reader` on a connection of this thread's own, for one short read;
-        ``scan``: without the time budget, for a read known to scan a whole game (``gamedb serve``'s counts)."""
+        """A :class:`~gamedb.store.rows.Reader` on this thread's own connection; ``scan``: without the time budget."""
         if self._files is not None:
-            if scan:
-                with self._files.unbudgeted() as conn:
-                    yield Reader(conn)
-            else:
-                yield Reader(self._files.connection())
+            with self._files.unbudgeted() if scan else nullcontext(self._files.connection()) as conn:
+                yield Reader(conn)
             return
         from .store.database import without_budget
         from .store.rows import reader_of
-
-        with self.engine.connect() as conn:
-            if scan:
-                with without_budget(conn):
-                    yield reader_of(conn)
-            else:
-                yield reader_of(conn)
+        with self.engine.connect() as sa_conn, without_budget(sa_conn) if scan else nullcontext():
+            yield reader_of(sa_conn)
 
     def close(self) -> None:
         if self._files is not None:
@@ -143,7 +103,6 @@ class Database:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # --- games ------------------------------------------------------------
     def games(self) -> list[GameRecord]:
         """Every game stored in the database (solved or not), by name.
 
@@ -159,12 +118,7 @@ class Database:
             return game_reads.get(reader, name)
 
     def stored_name(self, name: str) -> str:
-        """The name of the stored game ``name`` stands for: ``name`` itself, or, when no game has that
-        name, the only stored game of the family ``name``. Raises :class:`~gamedb.errors.GameNotFound`
-        (naming the family's games when there are several).
-
-        The other methods take a game's exact name; this is how a caller lets a
-        family's name stand for its one game, as the command line does.
+        """The stored game ``name`` stands for: itself, or the only stored game of the family ``name``.
 
         >>> db.stored_name("tictactoe")
         'tictactoe'
@@ -173,54 +127,33 @@ class Database:
             return game_reads.stored_name(reader, name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
-        """The stored game and its rules.
-
-        The row is read afresh; the rules are kept between calls for the
-        same family, rules version and parameters: rebuilding them (parsing
-        and validating a large graph) costs far more than answering a query.
-        """
+        """The stored game and its rules (kept between calls while the game row is unchanged)."""
         with self.read() as reader:
             record, game, _ = self._rules_on(reader, name)
         return record, game if game is not None else record.rules(self.game_classes)  # raises, saying why
 
     def _rules_on(self, reader: Reader, name: str) -> tuple[GameRecord, Game | None, str | None]:
-        # one read of the game row, its JSON left as stored: while the row is unchanged the
-        # record and the rules (parsing and validating a large graph) come from the cache
         row = reader.game_row(name)
         if row is None:
             raise game_reads.not_found(reader, name)
         key = (*row.values(), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
-        if cached is not None and cached[0] == key:
-            return cached[1], cached[2], cached[3]
-        with self._building:
-            cached = self._rules.get(name)  # built by another thread meanwhile
-            if cached is not None and cached[0] == key:
-                return cached[1], cached[2], cached[3]
-            record = record_from_mapping(row)
-            game, reason = record.rules_or_reason(key[-1])
-            self._rules[name] = (key, record, game, reason)
-        return record, game, reason
+        if cached is None or cached[0] != key:
+            with self._building:
+                cached = self._rules.get(name)  # built by another thread meanwhile?
+                if cached is None or cached[0] != key:
+                    record = record_from_mapping(row)
+                    cached = self._rules[name] = (key, record, *record.rules_or_reason(key[-1]))
+        return cached[1], cached[2], cached[3]
 
-    # --- work -------------------------------------------------------------
     def solve(
-        self,
-        game: Game,
-        name: str | None = None,
-        *,
-        force: bool = False,
-        progress: Progress | None = None,
-        strategy: str = "auto",
-        memory_limit: int | str | None = None,
-        engine: str | None = None,
+        self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
+        strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``sql`` or ``memory`` (see :func:`gamedb.solvers.solve.solve`).
-
-        ``engine`` is its old name, deprecated (a :class:`DeprecationWarning`)."""
+        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``sql`` or ``memory`` (``engine``: its deprecated name)."""
         from .solvers.solve import solve
         from .store import catalog
         from .store.tuning import parse_size
-
         if engine is not None:
             import warnings
 
@@ -235,11 +168,8 @@ class Database:
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.
 
-        Values are for the player to move (see :class:`~gamedb.answers.Answer`).
-        Raises :class:`~gamedb.errors.PositionError` (a ``ValueError``) for
-        text that does not parse, :class:`~gamedb.errors.PositionNotFound` (a
-        ``KeyError``) for a position that is not stored,
-        :class:`~gamedb.errors.GameNotFound` for an unknown game.
+        Raises :class:`~gamedb.errors.PositionError` (a ``ValueError``) for text that does not parse,
+        :class:`~gamedb.errors.PositionNotFound` (a ``KeyError``) for a position that is not stored.
 
         >>> db.probe("tictactoe", "XX.OO....").best_move
         '3'
@@ -248,10 +178,7 @@ class Database:
         return answer
 
     def get(self, name: str, position: str | None = None, default: Any = None) -> Answer | Any:
-        """Like :meth:`probe`, but ``default`` instead of raising when the position is not stored.
-
-        Text that does not parse still raises (it is a mistake, not a
-        missing entry), like python-chess's ``get_wdl``.
+        """Like :meth:`probe`, but ``default`` when the position is not stored (text that does not parse raises).
 
         >>> db.get("nim", "20") is None      # Nim solved with --max 9: heap 20 is not stored
         True
@@ -274,33 +201,21 @@ class Database:
     def probe_many(
         self, name: str, positions: Iterable[str | None], *, errors: str = "raise", batch: int = 1000, boards: bool = True
     ) -> Iterator[Answer | GamedbError]:
-        """Answers for many positions, in their order, read a batch at a time (a few lookups per batch).
-
-        ``errors="raise"`` raises at the first position that does not parse
-        or is not stored; ``errors="return"`` yields that error (a
-        :class:`~gamedb.errors.GamedbError`) in its place and goes on.
-        ``boards=False`` skips the board pictures (``Answer.board``), which
-        only plain text shows.
+        """Answers for many positions, read a batch at a time; ``errors="return"`` yields each error in its place.
 
         >>> [a.result for a in db.probe_many("tictactoe", ["XX.OO....", "........."])]
         ['win', 'tie']
         """
         if errors not in ("raise", "return"):
             raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
-        pending: list[str | None] = []
-        for position in positions:
-            pending.append(position)
-            if len(pending) >= batch:
-                yield from self._answer_batch(name, pending, errors, boards)
-                pending = []
-        if pending:
+        for pending in batches(positions, batch):
             yield from self._answer_batch(name, pending, errors, boards)
 
     def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list[Answer | GamedbError]:
         with self.read() as reader:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(reader, name)
             answers = answer_positions(reader, record, game, reason, positions, boards=boards)
-            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):  # past its --max: which other game has it?
+            if any(isinstance(answer, BeyondSolvedRange) for answer in answers):
                 answers = name_holders(reader, record, positions, answers, self.game_classes)
         if errors == "raise":
             for answer in answers:
@@ -309,8 +224,7 @@ class Database:
         return answers
 
     def query_json(self, name: str, position: str | None = None) -> dict[str, Any]:
-        """The value of a position and of every move from it, as ``gamedb query --json`` prints it: a dict
-        (:meth:`Answer.to_dict <gamedb.answers.Answer.to_dict>`; ``probe(...).to_json()`` is the JSON text).
+        """:meth:`probe`'s answer as the dict ``gamedb query --json`` prints.
 
         >>> db.query_json("tictactoe", "XX.OO....")["best_move"]
         '3'
@@ -338,41 +252,32 @@ class Database:
         return positions(self.read, record)
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
-        """Re-derive every stored value of ``name`` from its rules and its children's stored values.
-
-        Returns a report (``positions`` checked); raises
-        :class:`~gamedb.errors.VerifyError` naming the first wrong position.
-        Needs the game's rules (its family installed).
+        """Re-derive every stored value from the rules and the children's values; raise :class:`~gamedb.errors.VerifyError`.
 
         >>> db.verify("tictactoe").positions
         5478
         """
         from .solvers.checks import verify
-
         record, game = self.rules(name)
         return verify(self.engine, record, game, progress=progress)
 
-    # --- sharing ------------------------------------------------------------
     def compact(self, name: str) -> CompactReport:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
         from .store.compact import compact
-
         return compact(self.engine, self.game(name))
 
     def missing_indexes(self) -> list[str]:
         """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
         from .store.bulk import missing_indexes
         from .store.schema import metadata
-
         with self.engine.connect() as conn:
             return [str(index.name) for index in missing_indexes(conn, list(metadata.sorted_tables))]
 
     def build_indexes(self) -> list[str]:
-        """Build the indexes a large tier solve left out (see :mod:`gamedb.solvers.tier_store`); return their names."""
+        """Build the indexes a large tier solve left out; return their names."""
         from .store.bulk import create_missing_indexes
         from .store.schema import metadata
         from .store.tuning import solve_settings
-
         with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
             return create_missing_indexes(conn, list(metadata.sorted_tables))
 
@@ -381,23 +286,15 @@ class Database:
     ) -> CopyReport:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
         from .store.transfer import copy_games
-
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
-
 def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | DuckDBConnections | None:
-    """The file's connections when it holds gamedb's newest schema; None when it does not (no schema, an older
-    or newer revision: the full check, :func:`gamedb.store.database.open_engine`, says why in its words)."""
+    """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
     from .store.sqlite_file import newest_revision
-
-    files: FileConnections | DuckDBConnections
     if where.is_duckdb:
         from .store.duckdb_file import DuckDBConnections
-
-        files = DuckDBConnections(where, budget=budget)
-    else:
-        files = FileConnections(where, budget=budget)
+    files = (DuckDBConnections if where.is_duckdb else FileConnections)(where, budget=budget)
     if files.revision is not None and files.revision == newest_revision():
         return files
     files.close()

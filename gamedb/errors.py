@@ -1,12 +1,8 @@
-"""One exception family for everything a user can get wrong.
+"""One exception family for everything a user can get wrong, each a one-line message for the CLI: :class:`InputError`
+(malformed input) exits 2, every other :class:`GamedbError` 1."""
 
-The CLI maps these to one-line messages and exit codes in one place:
-:class:`InputError` (malformed input: bad graph, bad position text, bad
-option) exits 2; every other :class:`GamedbError` (game not found, not a
-gamedb file, position not in the table) exits 1.
-"""
-
-from __future__ import annotations
+#: what a position past a solved game's bounds advises when no other stored game holds it
+LARGER_MAX = "solve again with a larger --max"
 
 
 class GamedbError(Exception):
@@ -29,45 +25,32 @@ class PositionError(InputError):
     """Position text that does not parse, or is not a legal position."""
 
 
-class UnknownFamily(GamedbError, KeyError):
-    """No game family of that name is registered."""
-
+class _NotFound(GamedbError, KeyError):
     def __str__(self) -> str:  # KeyError quotes its argument; we want the message
         return str(self.args[0]) if self.args else ""
+
+
+class UnknownFamily(_NotFound):
+    """No game family of that name is registered."""
 
 
 class FamilyLoadError(GamedbError):
     """A game family's own code failed while it was loaded (its module raised, or a plugin broke)."""
 
 
-class GameNotFound(GamedbError, KeyError):
+class GameNotFound(_NotFound):
     """No game of that name is stored in the database."""
 
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
 
-
-class PositionNotFound(GamedbError, KeyError):
+class PositionNotFound(_NotFound):
     """The position parses, but is not among the stored (reachable) positions."""
-
-    def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
-
-
-#: what a position past a solved game's bounds advises when no other stored game holds it
-LARGER_MAX = "solve again with a larger --max"
 
 
 class BeyondSolvedRange(PositionNotFound):
-    """The position is past the bounds the game was solved with (a heap larger than its ``--max``).
-
-    :class:`gamedb.api.Database` names, in the message and in ``holders``,
-    the other stored games of the same family that hold the position.
-    """
+    """The position is past the bounds the game was solved with; ``holders`` names other games that hold it."""
 
     def __init__(self, message: str, holders: tuple[str, ...] = ()) -> None:
         super().__init__(message)
-        #: names of other stored games of the family that answer the position
         self.holders = holders
 
 
@@ -89,4 +72,3 @@ class VerifyError(GamedbError):
 
 class StoredCodeRefused(GamedbError):
     """A stored game names Python code (``module:Class``) that the user did not choose on the command line."""
-

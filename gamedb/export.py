@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Collection, Iterator
 from typing import TYPE_CHECKING
 
+from .answer_output import csv_line
 from .answers import impartial_players
 from .errors import InputError
 from .safe_text import escaped, json_escaped
@@ -23,7 +22,7 @@ COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "be
 
 
 def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Collection[str] = ()) -> Iterator[str]:
-    """Lines (with their newline) of the export, streamed page by page (``game_classes``: see :meth:`GameRecord.rules`)."""
+    """Lines (with their newline) of the export, streamed page by page."""
     if fmt not in FORMATS:
         raise InputError(f"unknown export format {fmt!r} (choose {' or '.join(FORMATS)})")
     record.require_solved()
@@ -32,33 +31,14 @@ def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Colle
         ((counted,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ?", (record.id,))
     counted_positions(record.name, record.positions, counted)
     if fmt == "csv":
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        yield buffer.getvalue()
+        yield csv_line(COLUMNS)
     for row in positions(reads, record):
-        if record.impartial:  # the player to move is "next", a winner "next" or "previous", as query says
+        if record.impartial:  # "next" and "previous", as query says
             player, winner = impartial_players(row["result"])
         else:
             player, winner = game.player_name(row["player"]), game.winner(row["player"], row["result"], row["remoteness"])
-        item = {
-            "position": row["text"],
-            "player": player,
-            "result": row["result"],
-            "winner": winner,
-            "remoteness": row["remoteness"],
-            "degree": row["degree"],
-            "best_move": row["best_move"],
-            "grundy": row["grundy"],
-            "code": row["code"],
-        }
+        values = (row["text"], player, row["result"], winner, row["remoteness"], row["degree"], row["best_move"], row["grundy"], row["code"])
         if fmt == "jsonl":
-            yield json_escaped(json.dumps(item, ensure_ascii=False)) + "\n"
-        else:
-            buffer = io.StringIO()
-            # text from the file with its control characters written as escapes (\x1b): a CSV opened in a terminal
-            # or a spreadsheet gets no terminal escapes, and a newline in a position's text splits no row
-            csv.writer(buffer, lineterminator="\n").writerow(
-                ["" if item[c] is None else escaped(item[c]) if isinstance(item[c], str) else item[c] for c in COLUMNS]
-            )
-            yield buffer.getvalue()
+            yield json_escaped(json.dumps(dict(zip(COLUMNS, values, strict=True)), ensure_ascii=False)) + "\n"
+        else:  # control characters escaped (\x1b): no terminal escapes, and a newline in a text splits no row
+            yield csv_line(["" if v is None else escaped(v) if isinstance(v, str) else v for v in values])

@@ -1,8 +1,4 @@
-"""Playing against perfect play: the state of one game in progress.
-
-The CLI owns the conversation (prompts, printing); this module only keeps
-the positions played, answers them from the database, and applies moves.
-"""
+"""Playing against perfect play: the positions of one game in progress (the CLI owns the conversation)."""
 
 from __future__ import annotations
 
@@ -24,7 +20,6 @@ class PlaySession:
     name: str
     human: int
     history: list[str] = field(default_factory=list)
-    #: where the game in progress started (``new`` goes back there)
     opening: str | None = None
 
     def __post_init__(self) -> None:
@@ -32,10 +27,7 @@ class PlaySession:
         self.record.require_solved()
 
     def start(self, position: str | None = None) -> Answer:
-        """A new game from ``position``, or from the game's play start (:meth:`Game.play_start`) when None.
-
-        Raises (a bad or unknown position) leaving the game in progress as it was.
-        """
+        """A new game from ``position`` or the family's play start; a bad position leaves the game as it was."""
         text = self.game.format(self.game.play_start()) if position is None else position
         answer = self.db.probe(self.name, text)
         self.history = [answer.position]
@@ -54,17 +46,11 @@ class PlaySession:
         return self._seen_by_players(self.db.probe(self.name, self.position))
 
     def mover(self) -> int:
-        """Index of the player to move now (:meth:`mover_at` the last position played)."""
+        """Index of the player to move now."""
         return self.mover_at(len(self.history) - 1)
 
     def mover_at(self, ply: int) -> int:
-        """Index of the player to move at ``history[ply]``.
-
-        A partisan position says whose turn it is. A position of an impartial
-        game does not (``3 5`` is the same game whoever faces it): the player
-        who moves at the session's start position is the first player, and
-        plies alternate from there.
-        """
+        """Index of the player to move at ``history[ply]`` (impartial games: plies alternate from the first player)."""
         if self.record.impartial:
             return ply % 2
         return self.game.to_move(self.game.parse(self.history[ply]))
@@ -73,21 +59,12 @@ class PlaySession:
         return self.mover() == self.human
 
     def _seen_by_players(self, answer: Answer) -> Answer:
-        """The answer with ``player`` and ``winner`` naming the players of this session.
-
-        An impartial game's stored answer speaks of the next and previous
-        player (N- and P-positions); here they become the player whose turn
-        it is and the other one.
-        """
+        """The answer with ``player`` and ``winner`` naming this session's players (not next/previous)."""
         if not self.record.impartial:
             return answer
         mover = self.mover()
         winner = {"win": mover, "lose": 1 - mover}.get(answer.result)
-        return replace(
-            answer,
-            player=self.game.player_name(mover),
-            winner=None if winner is None else self.game.player_name(winner),
-        )
+        return replace(answer, player=self.game.player_name(mover), winner=None if winner is None else self.game.player_name(winner))
 
     def play(self, answer: Answer, typed: str) -> Answer:
         """Apply the move the user typed (a move label); raise InputError if it is not legal."""
@@ -106,7 +83,7 @@ class PlaySession:
         return answer.best_move
 
     def undo(self) -> bool:
-        """Take back the human's last move, and the computer's reply to it; False if the human has not moved yet."""
+        """Take back the human's last move and the reply to it; False if the human has not moved yet."""
         for ply in range(len(self.history) - 2, -1, -1):
             if self.mover_at(ply) == self.human:
                 del self.history[ply + 1 :]

@@ -1,10 +1,6 @@
 """The one progress callback every long operation (solve, verify, copy) reports through."""
 
-from __future__ import annotations
-
 from collections.abc import Callable
 
-#: ``progress(phase, done, total)``: ``phase`` names the stage ("enumerate", "verify", ...),
-#: ``done`` counts what is finished, ``total`` is the expected count or None when unknown.
-#: The library never prints; the CLI draws these as progress bars on stderr.
+#: ``progress(phase, done, total)``: the stage ("enumerate", "verify", ...), what is done, the total or None
 Progress = Callable[[str, int, int | None], None]

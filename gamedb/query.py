@@ -1,14 +1,5 @@
-"""Answering positions of a solved game: one or many at a time, with or without its rules.
-
-Every function here reads through a *reader* (:class:`gamedb.store.rows.Reader`), so the
-full path (SQLAlchemy, any backend) and the light read path of a ``gamedb
-query`` process (plain ``sqlite3``) build their answers with the same code.
-The strategy that stored a game (the game row says which) answers for it
-(:func:`gamedb.solvers.choice.answered_by`: :mod:`gamedb.solvers.graph_answer`
-or :mod:`gamedb.solvers.heaps.sums`).
-"""
-
-from __future__ import annotations
+"""Answering positions of a solved game through a reader, with or without its rules (the strategy that stored a game
+answers for it: :func:`gamedb.solvers.choice.answered_by`)."""
 
 from collections.abc import Collection, Iterable, Sequence
 
@@ -28,11 +19,7 @@ __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "pr
 def answer_positions(
     reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True
 ) -> list[Answer | GamedbError]:
-    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone.
-
-    ``boards=False`` leaves out the board pictures (``Answer.board``), which
-    only the plain text of one position shows.
-    """
+    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone."""
     record.require_solved()
     if game is None:
         return probe_without_rules(reader, record, positions, reason or "the rules are not available")
@@ -42,12 +29,8 @@ def answer_positions(
 def name_holders(
     reader: Reader, record: GameRecord, positions: Sequence[str | None], answers: list[Answer | GamedbError], game_classes: Collection[str] = ()
 ) -> list[Answer | GamedbError]:
-    """``answers`` with each :class:`~gamedb.errors.BeyondSolvedRange` (a position past ``record``'s ``--max``) naming
-    the other solved games of the family that answer its position, in its message and ``holders``.
-
-    ``nim`` solved to 10 and ``nim-4038d771`` to 20: heap 15 of ``nim`` says
-    ``...; the game 'nim-4038d771' (max=20) has it``. Both paths of ``query`` use this.
-    """
+    """``answers`` with each :class:`~gamedb.errors.BeyondSolvedRange` naming the other solved games of the family
+    that answer its position (``...; the game 'nim-4038d771' (max=20) has it``)."""
     others: list[tuple[GameRecord, Game | None, str | None]] = []
     for other_name in reader.names_of_family(record.family):
         row = reader.game_row(other_name) if other_name != record.name else None
@@ -73,8 +56,7 @@ def name_holders(
 
 
 def holders_message(message: str, record: GameRecord, holders: list[GameRecord]) -> str:
-    """``message`` (a position past ``record``'s bounds) naming the other games that hold the position instead of
-    advising a larger solve: ``...; the game 'nim-4038d771' (max=20) has it``."""
+    """``message`` naming the other games that hold the position instead of advising a larger solve."""
     for advice in (f"; {LARGER_MAX}", f" ({LARGER_MAX})"):
         message = message.removesuffix(advice)
 
@@ -101,16 +83,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     return answers
 
 
-# --- without the rules ----------------------------------------------------------------------
-
 def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[str | None], reason: str) -> list[Answer | GamedbError]:
-    """Answers read from the stored rows alone, when the family's rules are not available here.
-
-    The position must be written exactly as stored (reading other spellings
-    needs the rules); its value, remoteness, best move and degree are
-    stored, and its moves are listed when the file keeps its move rows.
-    Each answer's ``rules_missing`` says what needed the rules.
-    """
+    """Answers read from the stored rows alone (positions written exactly as stored), when the rules are not here."""
     names = reader.player_names(record.id)
     answers: list[Answer | GamedbError] = []
     for text in positions:
@@ -137,8 +111,6 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
 
 def _without_rules_note(record: GameRecord, reason: str, degree: int, listed: int) -> str:
     moves = "the moves from the stored move rows" if listed == degree else "no moves (this file keeps no move rows for it)"
-    return (
-        f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
-        f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
-        "positions that are not stored (sums of components), the board picture, play and verify"
-    )
+    return (f"the rules of {shown(record.family)} are not available here ({reason}); answered from the stored rows: "
+            f"value, remoteness, best move, {moves}. Needs the rules: positions written other than as stored, "
+            "positions that are not stored (sums of components), the board picture, play and verify")

@@ -1,16 +1,14 @@
-"""Text that came from a file or a user, made safe to show on a terminal.
+"""Text from a file or a user (terminal escape sequences, 100 KB names) made safe to show: escaped and cut."""
 
-A shared database file is data: a game's name, its players' names or a
-position text may hold terminal escape sequences (set the title, clear the
-screen) or be 100 KB long. The CLI shows such text escaped and cut.
-"""
+#: how long a note of gamedb's own may be before it is cut
+NOTE_LIMIT = 2000
 
-from __future__ import annotations
+#: the ASCII characters a terminal shows as they are: the printable ones, and the newline between lines
+_SHOWN_ASCII = bytes(c for c in range(128) if chr(c).isprintable() or chr(c) == "\n")
 
 
 def escaped(text: str, keep: str = "") -> str:
-    """``text`` with every non-printable character (terminal escapes, controls, bidi marks) written as
-    a Python escape (``\\x1b``), except those in ``keep``; printable text is unchanged."""
+    """``text`` with every non-printable character but those in ``keep`` written as a Python escape (``\\x1b``)."""
     if text.isprintable():
         return text
     rest = text
@@ -35,14 +33,6 @@ def cut_middle(text: str, limit: int = 400) -> str:
         return text
     head, tail = text[: limit * 2 // 3], text[-(limit // 3) :]
     return f"{head} [... {len(text) - len(head) - len(tail):,} characters cut ...] {tail}"
-
-
-#: how long a note of gamedb's own may be before it is cut (the file's values in it are cut already, by :func:`shown`)
-NOTE_LIMIT = 2000
-
-
-#: the ASCII characters a terminal shows as they are: the printable ones, and the newline between lines
-_SHOWN_ASCII = bytes(c for c in range(128) if chr(c).isprintable() or chr(c) == "\n")
 
 
 def json_escaped(text: str) -> str:

@@ -36,11 +36,7 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
         "primitive": primitive,
         "results": by_result,
         "max_remoteness": max_rem,
-        "start": {
-            "position": record.start_position,
-            "result": start.result if start else None,
-            "remoteness": start.remoteness if start else None,
-        },
+        "start": {"position": record.start_position, "result": start.result if start else None, "remoteness": start.remoteness if start else None},
         "enumerate_seconds": record.enumerate_seconds,
         "solve_seconds": record.solve_seconds,
         "solved_at": record.solved_at,
@@ -53,7 +49,6 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
 
 
 def positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
-    """Every stored position with its values, streamed in pages ordered by code, each row checked
-    (:func:`~gamedb.store.damage.checked_position`: a damaged file is one line naming the game)."""
+    """Every stored position with its values, streamed in pages ordered by code, each row checked."""
     for row in stream_positions(reads, record, batch=batch):
         yield row._asdict()

@@ -1,9 +1,4 @@
-"""Value conventions (Gamesman): every value is for the player to move.
-
-Preference of the mover: lose < draw < tie < win.
-"""
-
-from __future__ import annotations
+"""Value conventions (Gamesman): every value is for the player to move; the mover prefers win > tie > draw > lose."""
 
 from collections.abc import Iterable
 
@@ -14,35 +9,27 @@ DRAW = "draw"
 
 RESULTS = (WIN, LOSE, TIE, DRAW)
 
-#: the same results as small integers, for the numpy paths (:mod:`gamedb.games.vector`);
-#: code 0 means not decided yet
+#: the results as small integers for the numpy paths (0: not decided yet)
 RESULT_CODES = {WIN: 1, LOSE: 2, TIE: 3, DRAW: 4}
 RESULT_NAMES = (None, *RESULT_CODES)
 
 #: a child's value is for the opponent; this is what it means for the mover
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}
 
+#: (rank, sign of the remoteness) of a move by its child's result: winning moves (the child lost) first, quickest
+#: first; then ties, quickest first; draws; losing moves last, slowest first
+_RANK = {LOSE: (0, 1), TIE: (1, 1), DRAW: (2, 0), WIN: (3, -1)}
+
 
 def move_sort_key(result: str, remoteness: int | None, order: int) -> tuple[int, int, int]:
-    """Sort key that puts the mover's best move first.
-
-    ``result`` and ``remoteness`` are the child's (for the opponent). Winning
-    moves come first, fastest win first; then ties (shortest first), then
-    draws, then losing moves (longest resistance first); equal moves keep the
-    family's move order.
-    """
+    """Sort key that puts the mover's best move first, from the child's value; equal moves keep the move order."""
     return (*move_rank(result, remoteness), order)
 
 
 def move_rank(result: str, remoteness: int | None) -> tuple[int, int]:
-    """:func:`move_sort_key` without the move order, for a stable sort of moves listed in the family's order."""
+    """:func:`move_sort_key` without the move order, for a stable sort."""
     rank, sign = _RANK[result]
     return (rank, sign * remoteness if remoteness is not None else 0)
-
-
-#: (rank, sign of the remoteness) of a move by its child's result: winning moves (the child lost) first, quickest
-#: first; then ties, quickest first; draws; losing moves last, slowest first
-_RANK = {LOSE: (0, 1), TIE: (1, 1), DRAW: (2, 0), WIN: (3, -1)}
 
 
 def is_remoteness(value: object) -> bool:
@@ -51,12 +38,7 @@ def is_remoteness(value: object) -> bool:
 
 
 def value_problem(result: object, remoteness: object) -> str | None:
-    """What makes a stored (result, remoteness) pair impossible, or None when it is well formed.
-
-    A result is one of :data:`RESULTS`; win, lose and tie carry a
-    non-negative integer remoteness, a draw none. Says nothing about whether
-    the value is *right* (that needs the children).
-    """
+    """What makes a stored (result, remoteness) pair impossible (not whether it is right), or None."""
     if result not in RESULTS:
         return f"stored result {result!r} is not one of {', '.join(RESULTS)}"
     if result == DRAW:
@@ -68,12 +50,7 @@ def value_problem(result: object, remoteness: object) -> str | None:
 
 
 def value_from_children(primitive: str | None, children: list[tuple[str, int | None]]) -> tuple[str, int | None]:
-    """The (result, remoteness) a position must have, from its children's values.
-
-    ``children`` holds (result, remoteness) of every child, for the opponent,
-    each well formed (the caller checks them with :func:`value_problem`).
-    Used by ``verify``; the SQL solver computes the same thing set-based in SQL.
-    """
+    """The (result, remoteness) a position must have, from its children's well-formed values (for ``verify``)."""
     if primitive is not None:
         return primitive, 0
     if not children:

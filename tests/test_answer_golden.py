@@ -61,8 +61,8 @@ def _positions(path: Path, family: str) -> list[str]:
 
 
 def _process(path: Path, *args: str, input: str) -> tuple[int, str]:
-    """`gamedb --db PATH ARGS...` as a process of the console script (the light path of `query`)."""
-    run = subprocess.run([sys.executable, "-c", "from gamedb.cli.quick import main; main()", "--db", str(path), *args],
+    """`gamedb --db PATH ARGS...` as a process of the console script."""
+    run = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(path), *args],
                          input=input.encode("utf-8", "surrogateescape"), capture_output=True, timeout=60)
     return run.returncode, run.stdout.decode("utf-8", "surrogateescape")
 

@@ -230,7 +230,7 @@ def test_many_positions_from_stdin(cli):
     assert table == ["X...O....  X to move: tie in 7, best move 2", "XX.OO....  X to move: win in 1 (X wins), best move 3"]
 
 
-def test_stdin_through_both_paths_is_identical(cli, tmp_path):
+def test_stdin_in_a_process_and_in_the_runner_is_identical(cli, tmp_path):
     import os
     import subprocess
     import sys
@@ -239,14 +239,12 @@ def test_stdin_through_both_paths_is_identical(cli, tmp_path):
     data = "3 5 7\n1 2 3\n9\nx\n0\n"
     env = dict(os.environ)
     env.pop("GAMEDB_DB", None)
-    outputs = []
-    for code in ("from gamedb.cli.quick import main; main()", "from gamedb.cli.app import main; main()"):
-        for fmt in ("jsonl", "csv", "json", "table"):
-            run = subprocess.run([sys.executable, "-c", code, "--db", str(cli.db_path), "query", "nim", "-", "-f", fmt],
-                                 input=data, capture_output=True, text=True, env=env, timeout=120)
-            outputs.append((fmt, run.returncode, run.stdout, run.stderr))
-    assert outputs[:4] == outputs[4:]
-    assert all(code == 1 for _, code, _, _ in outputs)
+    for fmt in ("jsonl", "csv", "json", "table"):
+        run = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(cli.db_path), "query", "nim", "-", "-f", fmt],
+                             input=data, capture_output=True, text=True, env=env, timeout=120)
+        runner = cli("query", "nim", "-", "-f", fmt, input=data)
+        assert (run.returncode, run.stdout, run.stderr) == (runner.exit_code, runner.stdout, runner.stderr), fmt
+        assert run.returncode == 1
 
 
 def test_every_help_example_runs_as_written(cli, monkeypatch):

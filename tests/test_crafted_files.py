@@ -26,8 +26,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from gamedb.cli.app import app
-from gamedb.cli.quick import try_quick
+from gamedb.cli.app import app, main
 
 from conftest import SEED_GRAPH_1
 
@@ -135,8 +134,8 @@ CRAFTS = [
     ),
 ]
 
-#: "gamedb query ..." runs what the console script runs (gamedb.cli.quick.main): the light query path
-#: (plain sqlite3) first, the full command line when it cannot answer; the others run the full command line
+#: "gamedb query ..." runs the console script's entry point (gamedb.cli.app.main, reading sys.argv); the others
+#: run the command line in Typer's test runner
 COMMANDS = ["list", "query", "query -", "query csv", "gamedb query", "gamedb query -", "stats", "verify", "export", "play", "copy", "compact"]
 #: commands that write the file they are given (by design)
 WRITERS = {"compact"}
@@ -148,8 +147,8 @@ class Run:
     stdout: str
     stderr: str
     exception: BaseException | None = None
-    #: which path answered: "quick" (gamedb.cli.quick) or "full" (gamedb.cli.app)
-    path: str = "full"
+    #: how it ran: "script" (the console script's entry point) or "runner" (Typer's test runner)
+    path: str = "runner"
 
 
 def _invoke(args: list[str], stdin: str = "quit\n") -> Run:
@@ -158,23 +157,20 @@ def _invoke(args: list[str], stdin: str = "quit\n") -> Run:
 
 
 def _console(args: list[str], stdin: str) -> Run:
-    """What the ``gamedb`` console script does with ``args``: :func:`gamedb.cli.quick.try_quick`, else the full command line."""
-    args = [str(a) for a in args]
+    """What the ``gamedb`` console script does with ``args``: :func:`gamedb.cli.app.main` on ``sys.argv``."""
     out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin
-    sys.stdin = io.StringIO(stdin)
+    saved = sys.stdin, sys.argv
+    sys.stdin, sys.argv = io.StringIO(stdin), ["gamedb", *map(str, args)]
     try:
         with redirect_stdout(out), redirect_stderr(err):
             try:
-                answered, code = try_quick(args), 0
+                main()
+                code = 0
             except SystemExit as exc:
-                answered, code = True, int(exc.code or 0)
+                code = int(exc.code or 0)
     finally:
-        sys.stdin = saved
-    if not answered:
-        assert out.getvalue() == err.getvalue() == "", "the light path printed, then gave up"
-        return _invoke(args, stdin)
-    return Run(code, out.getvalue(), err.getvalue(), path="quick")
+        sys.stdin, sys.argv = saved
+    return Run(code, out.getvalue(), err.getvalue(), path="script")
 
 
 def _run(command: str, game: str, db: Path, other: Path) -> Run:
@@ -302,15 +298,14 @@ def _serve(c: Craft, db: Path, folder: Path) -> None:
             assert "query" not in c.refused_by, (c.id, url, "answered a game the CLI refuses")
 
 
-def test_the_light_path_took_part():
-    """The console script's light query path met the crafted files itself: it runs the command's own body
-    (gamedb.cli.query_run) on every plain query, so it answered or refused each file as the checks above expect."""
+def test_the_console_script_took_part():
+    """The console script's entry point met the crafted files itself, and answered or refused each as the checks above expect."""
     if len(PATHS) < len(CRAFTS):
         pytest.skip("runs after the whole crafted-file suite")
-    assert PATHS["player-five"]["gamedb query -"] == "quick"  # the damaged row met half way: reported by the light path
-    assert PATHS["grundy-text"]["gamedb query -"] == "quick"
-    assert PATHS["family-names-code"]["gamedb query"] == "quick"  # not a built-in family: answered from the rows
-    assert PATHS["progress-not-json"]["gamedb query"] == "quick"  # a damaged game row: said what is wrong
+    assert PATHS["player-five"]["gamedb query -"] == "script"  # the damaged row met half way
+    assert PATHS["grundy-text"]["gamedb query -"] == "script"
+    assert PATHS["family-names-code"]["gamedb query"] == "script"  # not a built-in family: answered from the rows
+    assert PATHS["progress-not-json"]["gamedb query"] == "script"  # a damaged game row: said what is wrong
 
 
 def test_the_crafts_cover_what_was_found():

@@ -3,8 +3,9 @@
 - `gamedb query NAME -` answers a batch at a time; each line's answer must be
   the one-position `gamedb query NAME POSITION --json` object, and bad lines
   (malformed, not in the game, over-long) an error object in their place.
-- `gamedb solve FAMILY ...` without Typer (gamedb.cli.quick_solve) must solve,
-  report and fail exactly as the Typer command does.
+- `gamedb solve FAMILY ...` into a file that does not exist yet (written without
+  SQLAlchemy, gamedb.solvers.new_file) must solve, report and fail exactly as
+  into an existing file.
 """
 
 from __future__ import annotations
@@ -21,13 +22,11 @@ import pytest
 
 from gamedb import Database, make_game
 from gamedb.answer_output import MAX_LINE
-from gamedb.cli.quick_solve import SolveRequest, parse_solve
 from gamedb.errors import GamedbError
 
 from oracles.impartial import remoteness_by_search, subtraction_children
 
-LIGHT = "from gamedb.cli.quick import main; main()"  # the console script
-FULL = "from gamedb.cli.app import main; main()"  # Typer only
+SCRIPT = "from gamedb.cli.app import main; main()"  # the console script
 
 GAMES = {
     "tictactoe": ("tictactoe", {}),
@@ -66,7 +65,7 @@ def test_every_line_is_the_one_position_answer(solved, name):
         sample += ["3 5 7", "7 7 6", "8 7 8", "5 6 7 7", "1 2 3", "7 6 5", "6 6 7 7", "3 5 7"]
     else:
         sample += sample[:5]  # repeats
-    run = _gamedb(LIGHT, "--db", str(solved), "query", name, "-", input="".join(t + "\n" for t in sample))
+    run = _gamedb(SCRIPT, "--db", str(solved), "query", name, "-", input="".join(t + "\n" for t in sample))
     lines = [json.loads(line) for line in run.stdout.splitlines()]
     assert len(lines) == len(sample), run.stderr
     with Database(solved, readonly=True) as db:
@@ -77,7 +76,7 @@ def test_every_line_is_the_one_position_answer(solved, name):
                 expected = {"position": text, "error": str(exc)}
             assert line == expected, text
     for text, line in list(zip(sample, lines, strict=True))[-3:]:  # the command a user types, for a few of them
-        one = _gamedb(FULL, "--db", str(solved), "query", name, "--json", "--", text)
+        one = _gamedb(SCRIPT, "--db", str(solved), "query", name, "--json", "--", text)
         assert one.returncode == 0 and json.loads(one.stdout) == line
 
 
@@ -85,7 +84,7 @@ def test_nim_lines_agree_with_a_brute_force_search(solved):
     """Value and remoteness of every sum of up to three heaps, answered in one stream, against plain minimax."""
     positions = sorted({tuple(sorted(p)) for p in _heaps(7, 3)})
     texts = [" ".join(map(str, p)) or "0" for p in positions]
-    run = _gamedb(LIGHT, "--db", str(solved), "query", "nim", "-", input="".join(t + "\n" for t in texts))
+    run = _gamedb(SCRIPT, "--db", str(solved), "query", "nim", "-", input="".join(t + "\n" for t in texts))
     assert run.returncode == 0, run.stderr
     children = subtraction_children(range(1, 8))
     known = 0
@@ -113,7 +112,7 @@ def _heaps(top: int, count: int):
 def test_bad_lines_give_one_error_line_each(solved):
     long_line = "X" * (MAX_LINE + 1)
     lines = ["X...O....", "", "XXXX", "   ", "XXXXXXXXX", long_line, "Q" * MAX_LINE, "XX.OO...."]
-    for code in (LIGHT, FULL):
+    for code in (SCRIPT, "import runpy; runpy.run_module('gamedb', run_name='__main__')"):  # gamedb, python -m gamedb
         run = _gamedb(code, "--db", str(solved), "query", "tictactoe", "-", input="\n".join(lines) + "\n")
         assert run.returncode == 1 and "Traceback" not in run.stderr
         assert run.stderr == "Error: 4 of 6 positions could not be answered\n"  # blank lines are skipped
@@ -124,18 +123,18 @@ def test_bad_lines_give_one_error_line_each(solved):
         assert out[3] == {"position": "X" * 40 + "...", "error": f"a line of {MAX_LINE + 1:,} characters is not a position (at most {MAX_LINE:,})"}
         assert set(out[4]) == {"position", "error"}
         assert out[5]["best_move"] == "3"
-    csv_run = _gamedb(LIGHT, "--db", str(solved), "query", "tictactoe", "-", "-f", "csv", input=f"{long_line}\nX...O....\n")
+    csv_run = _gamedb(SCRIPT, "--db", str(solved), "query", "tictactoe", "-", "-f", "csv", input=f"{long_line}\nX...O....\n")
     assert csv_run.stdout.splitlines()[1].startswith("X" * 40 + "...,,,")
 
 
 def test_positions_not_in_the_game(solved):
-    run = _gamedb(LIGHT, "--db", str(solved), "query", "nim", "-", input="3 5\n99\n-1\n7 7\n")
+    run = _gamedb(SCRIPT, "--db", str(solved), "query", "nim", "-", input="3 5\n99\n-1\n7 7\n")
     out = [json.loads(line) for line in run.stdout.splitlines()]
     assert run.returncode == 1 and run.stderr == "Error: 2 of 4 positions could not be answered\n"
     assert "larger than --max 7" in out[1]["error"] and "is not a heap size" in out[2]["error"]
     assert out[0]["position"] == "3 5" and out[3]["position"] == "7 7"
     # a board that no play reaches (the connect4 file is 4x3, connect 3: column 5 does not exist)
-    c4 = _gamedb(LIGHT, "--db", str(solved), "query", "connect4", "-", input="5\n1\n")
+    c4 = _gamedb(SCRIPT, "--db", str(solved), "query", "connect4", "-", input="5\n1\n")
     first, second = (json.loads(line) for line in c4.stdout.splitlines())
     assert "there is no column 5" in first["error"] and second["position"] == "1"
 
@@ -143,7 +142,7 @@ def test_positions_not_in_the_game(solved):
 def test_a_sum_of_hundreds_of_heaps_is_answered(solved):
     """A long line of many heaps gives its value (its remoteness not determined) rather than a traceback."""
     for text in (" ".join(["7"] * 300), " ".join(["1"] * 1500)):
-        run = _gamedb(LIGHT, "--db", str(solved), "query", "nim", "-", input=text + "\n")
+        run = _gamedb(SCRIPT, "--db", str(solved), "query", "nim", "-", input=text + "\n")
         assert run.returncode == 0, run.stderr[-500:]
         answer = json.loads(run.stdout)
         assert answer["result"] == "lose" and answer["remoteness"] is None  # an even number of equal heaps
@@ -151,40 +150,58 @@ def test_a_sum_of_hundreds_of_heaps_is_answered(solved):
         assert db.query_json("nim", " ".join(["7"] * 300))["remoteness"] is None
 
 
-# --- the light solve path ------------------------------------------------------------------
+# --- how a solve command line is read; a new file and an existing one ---------------------------
 
-def test_plain_solve_command_lines_are_read():
-    assert parse_solve(["--db", "x", "solve", "nim", "--max", "13", "-q"]) == SolveRequest("x", "nim", {"max": 13}, quiet=True)
-    assert parse_solve(["solve", "--name", "n", "--force", "nim", "--max=5", "--strategy", "sql"]) == SolveRequest(
-        os.environ.get("GAMEDB_DB") or "gamedb.sqlite", "nim", {"max": 5}, name="n", force=True, strategy="sql"
+def _read(monkeypatch, argv):
+    """(exit code, stderr, what the solve was asked: db, game options, name, force, quiet, strategy, memory limit) of ``argv``."""
+    from typer.testing import CliRunner
+
+    import gamedb.cli.solve
+    from gamedb.cli.app import app
+
+    asked = []
+    monkeypatch.setattr(gamedb.cli.solve, "run_solve", lambda db, game, *rest: asked.append((db, game.parameters(), *rest)))
+    result = CliRunner().invoke(app, argv)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stderr, asked[0] if asked else None
+
+
+def test_plain_solve_command_lines_are_read(monkeypatch):
+    default = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
+    assert _read(monkeypatch, ["--db", "x", "solve", "nim", "--max", "13", "-q"])[2] == ("x", {"max": 13}, None, False, True, "auto", None)
+    assert _read(monkeypatch, ["solve", "--name", "n", "--force", "nim", "--max=5", "--strategy", "sql"])[2] == (
+        default, {"max": 5}, "n", True, False, "sql", None
     )
-    assert parse_solve(["--db=y", "solve", "connect4", "--width", "5"]) == SolveRequest("y", "connect4", {"width": 5, "height": 4, "connect": 4})
-    assert parse_solve(["--db", "x", "solve", "subtraction", "--set", "1,2,5", "--memory-limit", "1G"]).memory_limit == "1G"
+    assert _read(monkeypatch, ["--db=y", "solve", "connect4", "--width", "5"])[2][:2] == ("y", {"width": 5, "height": 4, "connect": 4})
+    assert _read(monkeypatch, ["--db", "x", "solve", "subtraction", "--set", "1,2,5", "--memory-limit", "1G"])[2][-1] == "1G"
 
 
 @pytest.mark.parametrize(
-    "argv",
+    "argv,code,solves",
     [
-        ["solve", "nim", "--help"],
-        ["solve", "-h"],
-        ["solve"],
-        ["solve", "--game", "m:C"],
-        ["solve", "--set", "max=3", "nim"],
-        ["solve", "nim", "--max", "x"],
-        ["solve", "nim", "--max", "+5"],
-        ["solve", "nim", "--max", "5", "--max", "6"],
-        ["solve", "nim", "--bogus", "1"],
-        ["solve", "subtraction", "--max", "5"],  # --set is required
-        ["solve", "nim", "--strategy", "bogus"],
-        ["solve", "--name", "a", "nim", "--name", "b"],
-        ["solve", "takeaway"],  # not built in (a plugin's, perhaps)
-        ["--version", "solve", "nim"],
-        ["query", "nim"],
-        ["solve", "nim", "--name", "-x"],
+        (["solve", "nim", "--help"], 0, False),
+        (["solve", "-h"], 0, False),
+        (["solve"], 0, False),
+        (["solve", "--game", "m:C"], 2, False),
+        (["solve", "--set", "max=3", "nim"], 2, False),
+        (["solve", "nim", "--max", "x"], 2, False),
+        (["solve", "nim", "--max", "+5"], 0, True),
+        (["solve", "nim", "--max", "5", "--max", "6"], 0, True),
+        (["solve", "nim", "--bogus", "1"], 2, False),
+        (["solve", "subtraction", "--max", "5"], 2, False),  # --set is required
+        (["solve", "nim", "--strategy", "bogus"], 2, False),
+        (["solve", "--name", "a", "nim", "--name", "b"], 2, False),
+        (["solve", "takeaway"], 2, False),  # not built in (a plugin's, perhaps)
+        (["--version", "solve", "nim"], 0, False),
+        (["solve", "nim", "--name", "-x"], 0, True),
     ],
 )
-def test_anything_else_goes_to_the_full_path(argv):
-    assert parse_solve(argv) is None
+def test_other_solve_command_lines(monkeypatch, argv, code, solves):
+    """Help, --game, a bad or repeated option, a clash: read by the one command line, a mistake said in one line."""
+    found, stderr, asked = _read(monkeypatch, argv)
+    assert (found, asked is not None) == (code, solves), stderr
+    if code:
+        assert len(stderr.splitlines()) == 1 and stderr.startswith("Error: "), stderr
 
 
 @pytest.mark.parametrize(
@@ -198,17 +215,19 @@ def test_anything_else_goes_to_the_full_path(argv):
         ["solve", "nim", "--max", "5", "--memory-limit", "lots"],
     ],
 )
-def test_light_and_full_solve_print_and_store_the_same(tmp_path, args):
+def test_a_new_file_and_an_existing_one_print_and_store_the_same(tmp_path, args):
     runs, tables = [], []
-    for code, folder in ((LIGHT, "light"), (FULL, "full")):
+    for folder in ("new", "existing"):
         (tmp_path / folder).mkdir()
         db = tmp_path / folder / "games.sqlite"
-        first = _gamedb(code, "--db", db.name, *args, cwd=db.parent)  # a relative path: the messages name it alike
-        again = _gamedb(code, "--db", db.name, *args, cwd=db.parent)  # already solved, or the same refusal
+        if folder == "existing":
+            Database(db, create=True).close()
+        first = _gamedb(SCRIPT, "--db", db.name, *args, cwd=db.parent)  # a relative path: the messages name it alike
+        again = _gamedb(SCRIPT, "--db", db.name, *args, cwd=db.parent)  # already solved, or the same refusal
         runs.append([(r.returncode, _no_seconds(r.stdout), r.stderr) for r in (first, again)])
         tables.append(_positions(db) if db.exists() else None)
     assert runs[0] == runs[1]
-    assert tables[0] == tables[1]
+    assert tables[0] == tables[1] or (tables[0] is None and tables[1] == [])
     assert "Traceback" not in "".join(err for _, _, err in runs[0])
 
 

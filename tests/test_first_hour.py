@@ -1,9 +1,8 @@
 """What a new user met in a first hour (issue 25), typed as a user types it.
 
-Each command runs twice where both paths can answer it: through the full
-command line (Typer, :class:`CliRunner`) and as a process of the console
-script's entry point (:func:`gamedb.cli.quick.main`, the light path for a
-plain query), and both must say the same.
+Each command runs twice where it matters: in Typer's test runner
+(:class:`CliRunner`) and as a process of the console script
+(``python -m gamedb``), and both must say the same.
 """
 
 from __future__ import annotations
@@ -18,13 +17,12 @@ import pytest
 from typer.testing import CliRunner
 
 from gamedb import Database, make_game
-from gamedb.cli.app import app
-from gamedb.cli.argv import dash_reads_stdin, global_options, hoist_global_options
-from gamedb.cli.quick import QueryRequest, parse_query
+from gamedb.cli.app import app, hoist_global_options
+from gamedb.cli.info import dash_reads_stdin
 
 
 def typed(*args: str, cwd: Path | None = None, input: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``gamedb ARGS`` as a process of the console script (light path first, as installed)."""
+    """``gamedb ARGS`` as a process of the console script."""
     env = dict(os.environ)
     env.pop("GAMEDB_DB", None)
     return subprocess.run([sys.executable, "-m", "gamedb", *args], capture_output=True, text=True, env=env, cwd=cwd,
@@ -32,13 +30,13 @@ def typed(*args: str, cwd: Path | None = None, input: str | None = None) -> subp
 
 
 def both(*args: str, input: str | None = None) -> list[tuple[int, str, str]]:
-    """``gamedb ARGS`` through both paths: [(exit code, stdout, stderr) of the full command line, of a process]."""
+    """``gamedb ARGS`` both ways: [(exit code, stdout, stderr) in the test runner, of a process]."""
     run = typed(*args, input=input)
     return [full(*args, input=input), (run.returncode, run.stdout, run.stderr)]
 
 
 def full(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    """``gamedb ARGS`` through Typer only (the full command line), with no --db added."""
+    """``gamedb ARGS`` in Typer's test runner, with no --db added."""
     result = CliRunner().invoke(app, list(args), input=input if input is not None else "")
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
@@ -78,9 +76,8 @@ def test_dash_after_double_dash_is_a_position(c4):
 def test_dash_reading_rules():
     assert dash_reads_stdin(["nim", "-"]) and dash_reads_stdin(["nim", "-", "--json"])
     assert not dash_reads_stdin(["nim", "--", "-"]) and not dash_reads_stdin(["--", "nim", "-"])
-    assert not dash_reads_stdin(["nim", "--format", "-"], ("--format",))
-    assert parse_query(["query", "c", "--", "-"]) == QueryRequest("gamedb.sqlite", "c", "-", "table", False)
-    assert parse_query(["query", "c", "-"]) == QueryRequest("gamedb.sqlite", "c", None, "jsonl", True)
+    assert not dash_reads_stdin(["nim", "--format", "-"]) and not dash_reads_stdin(["nim", "-p", "-"])
+    assert dash_reads_stdin(["c", "-", "--", "-"]) and not dash_reads_stdin(["c", "--", "-", "-"])
 
 
 # --- 4. global options after the command ---------------------------------------------------------
@@ -90,7 +87,8 @@ def test_global_options_are_moved_before_the_command():
     assert hoist_global_options(["--db", "a", "query", "t", "--db=b", "--json"]) == ["--db", "a", "--db=b", "query", "t", "--json"]
     assert hoist_global_options(["query", "t", "--", "--db", "x"]) == ["query", "t", "--", "--db", "x"]
     assert hoist_global_options(["db", "upgrade", "--db", "x"]) == ["--db", "x", "db", "upgrade"]
-    assert global_options(["query", "t", "--db", "x", "--json"], "query") == ("x", ["query", "t", "--json"])
+    assert hoist_global_options(["query", "t", "--db", "x", "--json"]) == ["--db", "x", "query", "t", "--json"]
+    assert hoist_global_options(["stats", "t", "--db"]) == ["stats", "t", "--db"]  # without its value: the command refuses it
 
 
 @pytest.mark.parametrize(
@@ -116,7 +114,7 @@ def test_db_after_the_command(c4, tmp_path, args, shows):
     assert not (tmp_path / "gamedb.sqlite").exists()
 
 
-def test_db_after_the_command_light_solve(tmp_path):
+def test_db_after_the_command_solve_into_a_new_file(tmp_path):
     run = typed("solve", "nim", "--max", "5", "--db", str(tmp_path / "n.sqlite"), cwd=tmp_path)
     assert run.returncode == 0, run.stderr
     assert (tmp_path / "n.sqlite").exists() and not (tmp_path / "gamedb.sqlite").exists()
@@ -284,9 +282,9 @@ def _view_rows(path: Path, game: str) -> list[tuple[str, str, str | None]]:
 
 
 def test_impartial_games_say_next_and_previous_everywhere(tmp_path):
-    for light in (True, False):  # a new file made without SQLAlchemy, and one made by the full path
-        path = tmp_path / f"{light}.sqlite"
-        if light:
+    for new_file in (True, False):  # a new file made without SQLAlchemy, and one made through it
+        path = tmp_path / f"{new_file}.sqlite"
+        if new_file:
             assert typed("--db", str(path), "solve", "nim", "--max", "4", "-q").returncode == 0
         else:
             with Database(path, create=True) as db:
@@ -318,7 +316,7 @@ def test_a_file_of_revision_0004_asks_for_db_upgrade_which_renames(tmp_path):
     for args in (["query", "nim", "3 5", "--json"], ["stats", "nim"], ["list"]):
         code, _, err = full("--db", str(path), *args)
         assert code == 1 and "gamedb db upgrade" in err, (args, err)
-        run = typed("--db", str(path), *args)  # the light path hands it to the full one
+        run = typed("--db", str(path), *args)
         assert run.returncode == 1 and "gamedb db upgrade" in run.stderr
     from gamedb.store.database import head_revision
 

@@ -81,18 +81,24 @@ def test_no_import_cycles_in_gamedb():
     assert _cycle(graph) is None
 
 
+def test_the_store_imports_nothing_from_the_solvers():
+    """Layers look down: gamedb.store is below gamedb.solvers (lazy imports included)."""
+    up = {name: sorted(t for t in targets if t.startswith("gamedb.solvers")) for name, targets in _graph().items() if name.startswith("gamedb.store")}
+    assert {name: targets for name, targets in up.items() if targets} == {}
+
+
 def test_no_module_over_400_lines():
     long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text(encoding="utf-8").splitlines())) > 400}
     assert long == {}
 
 
 def test_only_the_choice_module_asks_what_a_game_is():
-    """Capabilities are declared on the game class and read in gamedb/solvers/choice.py alone."""
+    """Capabilities are declared on the game class and read in gamedb/solvers/choice.py and capabilities.py alone."""
     asking = re.compile(r"isinstance\([^)]*HeapGame|hasattr\(game|\.vector\(\)|\.token_moves\(\)")
     found = [
         f"{p.relative_to(PACKAGE.parent)}:{i}"
         for p in PACKAGE.rglob("*.py")
-        if p.name != "choice.py"
+        if p.name not in ("choice.py", "capabilities.py")
         for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
         if asking.search(line)
     ]

@@ -6,8 +6,8 @@ registered exactly as a new built-in is, by one line in
 examples on its class (``Game.examples``). No test table is edited: the
 conformance checks (playouts, rebuild, vector rules and move lists, array
 rules, stored values of every engine its rules open, tiers included), the
-light query path (``gamedb query`` without SQLAlchemy or Typer, byte for byte
-against the full command line) and the bad-input suite run on it through
+console script's ``gamedb query`` (byte for byte against the command line in
+the test runner) and the bad-input suite run on it through
 their own check functions. A toy whose array rules disagree with its rules is
 caught by the same checks, so the suites really run on what is registered.
 """
@@ -28,7 +28,7 @@ from gamedb.games.vector import LOSE, UNDECIDED, WIN, Expansion, ranks_within
 from registry import builtin, registered, solve_examples
 from test_bad_inputs import check_family_bad_inputs
 from test_conformance import check_array_rules, check_family, check_playouts, check_values
-from test_quick_path import check_both_paths
+from test_query_process import check_script_and_runner
 
 _TEXT = re.compile(r"^(\d+)([ab])$")
 
@@ -142,7 +142,7 @@ def test_a_registered_toy_family_runs_through_every_generic_suite(monkeypatch, t
     assert "toy-take" in registered() and "toy-take" in builtin()  # what the suites iterate
     check_family("toy-take", tmp_path)  # conformance: playouts, rebuild, array rules, values of the memory and tier engines
     db = solve_examples(tmp_path / "games.sqlite", ["toy-take"])
-    check_both_paths(db, "toy-take")  # the light query path, byte for byte
+    check_script_and_runner(db, "toy-take")  # the console script, byte for byte
     check_family_bad_inputs("toy-take", tmp_path)  # its bad positions and an unknown solve option
     check_help_example("toy-take", tmp_path / "cli.sqlite")  # `gamedb solve toy-take --help` shows an example that runs
 

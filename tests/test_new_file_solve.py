@@ -1,7 +1,7 @@
 """A small heap game solved into a new file without SQLAlchemy stores what the full path stores.
 
 `gamedb solve nim --max 13` into a file that does not exist yet goes through
-gamedb.solvers.new_file (the standard library's sqlite3, no
+the new file's sink (the standard library's sqlite3, no
 SQLAlchemy: issue 12's 0.3 s). These tests hold it to the full path
 (`Database.solve`, SQLAlchemy): every table, row, index, view, statistic and
 schema stamp the same, for every heap family; the file in place only when
@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.cli.quick_solve import SolveRequest, new_file_target, solve_into_new_file
+from gamedb.cli.solve_run import run_solve
 from gamedb.games import family
-from gamedb.solvers import new_file
 from gamedb.solvers.heaps import solver as heap_solver
+from gamedb.solvers.solve import NewFile, new_file, solve
 from gamedb.store.new_sqlite_file import NewSqliteFile, TargetTaken
 from gamedb.store.revisions import head_from_files
 from gamedb.store.schema import game as game_table
@@ -150,14 +150,16 @@ def test_other_solves_go_the_full_way(tmp_path, args):
 
 def test_a_file_that_exists_or_a_missing_folder_goes_the_full_way(tmp_path):
     game = family("nim").from_options(max=13)
-    request = SolveRequest(str(tmp_path / "g.sqlite"), "nim", {"max": 13})
-    assert new_file_target(request, game) is not None
+    assert new_file(str(tmp_path / "g.sqlite"), game) is not None
+    assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy chosen: the full path
+    assert new_file(str(tmp_path / "g.sqlite"), game, memory_limit=1 << 30) is None
+    assert new_file(str(tmp_path / "g.sqlite"), family("connect4").from_options(width=4, height=4)) is None  # a tier game
     (tmp_path / "g.sqlite").write_bytes(b"")
-    assert new_file_target(request, game) is None  # an empty file: the full path makes it a database
+    assert new_file(str(tmp_path / "g.sqlite"), game) is None  # an empty file: the full path makes it a database
     os.symlink(tmp_path / "nowhere", tmp_path / "dangling.sqlite")
-    assert new_file_target(SolveRequest(str(tmp_path / "dangling.sqlite"), "nim", {"max": 13}), game) is None
-    assert new_file_target(SolveRequest(str(tmp_path / "no" / "g.sqlite"), "nim", {"max": 13}), game) is None
-    assert new_file_target(SolveRequest("postgresql+psycopg://u@127.0.0.1/x", "nim", {"max": 13}), game) is None
+    assert new_file(str(tmp_path / "dangling.sqlite"), game) is None
+    assert new_file(str(tmp_path / "no" / "g.sqlite"), game) is None
+    assert new_file("postgresql+psycopg://u@127.0.0.1/x", game) is None
     missing = _gamedb("--db", "no/g.sqlite", "solve", "nim", "--max", "13", cwd=tmp_path)
     assert missing.returncode == 1 and _said(missing).startswith("Error: ") and "Traceback" not in missing.stderr
 
@@ -183,14 +185,18 @@ def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_pa
     monkeypatch.setattr(heap_solver, "compute", someone_else_makes_it)
     game = family("nim").from_options(max=13)
     with pytest.raises(TargetTaken):
-        new_file.solve_new_file(target, "nim", game, _revision())
+        solve(NewFile(target, _revision()), game, "nim")
     with Database(target, readonly=True) as db:
         assert [g.name for g in db.games()] == ["theirs"]
     assert os.listdir(tmp_path) == ["g.sqlite"]  # no temporary file left
-    # at the command line: nothing printed, and the caller goes on with the full path
+    # at the command line: the new file is refused without a word, and the general path solves into the file made meanwhile
     target.unlink()
-    assert solve_into_new_file(SolveRequest(str(target), "nim", {"max": 13}), game, target, _revision()) is False
-    assert capsys.readouterr() == ("", "")
+    capsys.readouterr()
+    run_solve(str(target), game, None, False, True)
+    out, err = capsys.readouterr()
+    assert out.startswith("Solved nim: 14 positions") and err == ""
+    with Database(target, readonly=True) as db:
+        assert sorted(g.name for g in db.games()) == ["nim", "theirs"]
 
 
 def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
@@ -199,7 +205,7 @@ def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
 
     monkeypatch.setattr(heap_solver, "compute", broken)
     with pytest.raises(OSError):
-        new_file.solve_new_file(tmp_path / "g.sqlite", "nim", family("nim").from_options(max=13), _revision())
+        solve(NewFile(tmp_path / "g.sqlite", _revision()), family("nim").from_options(max=13), "nim")
     assert os.listdir(tmp_path) == []
 
 

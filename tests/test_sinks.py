@@ -18,7 +18,7 @@ from gamedb import Database, make_game
 from gamedb.solvers import graph_solution
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.store.schema import metadata
-from gamedb.store.sink import Begun, Sink, new_game_row, player_rows
+from gamedb.store.sink import Begun, Sink, new_game_row, player_rows, values_of
 from gamedb.store.status import SOLVED
 
 from tables import RUN_COLUMNS, game_row, game_rows
@@ -46,13 +46,12 @@ class ListSink:
     def rows(self, table, rows):
         self.tables[table] += [dict(row) for row in rows]
 
-    def tuples(self, table, columns, rows):
-        self.tables[table] += [{"game_id": 7, **dict(zip(columns, row, strict=True))} for row in rows]
-
     def columns(self, table, columns):
-        self.tuples(table, list(columns), list(zip(*columns.values(), strict=True)))
+        values = [values_of(column) for column in columns.values()]
+        self.tables[table] += [{"game_id": 7, **dict(zip(columns, row, strict=True))} for row in zip(*values, strict=True)]
 
-    def loading(self, table, rows):
+    def loading(self, table, rows, notes=None):
+        self.notes = notes
         return nullcontext()
 
     def update(self, **values):
@@ -111,3 +110,53 @@ def test_a_store_of_lists_gets_what_the_database_gets(tmp_path, monkeypatch, fam
     assert sink.row["strategy"] == expected_strategy  # the strategy the full path recorded
     assert sink.stored() == expected_rows
     assert expected_rows["position"]
+
+
+def test_the_tier_solver_writes_into_any_sink(tmp_path):
+    """The tier solver's rows go through the sink it is handed (a load over several commits, its notes kept in the
+    solve's progress): a store of lists gets the rows the database gets."""
+    from gamedb.solvers import tier_store
+    from gamedb.solvers.tiers import enumerate_tiers, rules_of, solve_tiers
+
+    game = make_game("connect4", width=4, height=3)
+    rules = rules_of(game)
+    folder = tier_store.TierFolder(tmp_path / "tiers")
+    folder.reset()
+    counts = enumerate_tiers(game, rules, folder, memory_limit=1 << 30)
+    folder.write_manifest({"key": "k", "tiers": {str(t): n for t, n in counts.items()}})
+    sink = ListSink("g", game, "tiers")
+    sink.begin()
+    state = {"tiers": len(counts), "moves": 0}
+    positions, moves = solve_tiers(sink, rules, folder, state)
+    with Database(tmp_path / "full.sqlite", create=True) as db:
+        db.solve(game, "g", strategy="tiers")
+        expected_rows, expected_game = game_rows(db, "g"), game_row(db, "g", ignore=RUN_COLUMNS)
+    assert sink.finished and sink.row["status"] == SOLVED and sink.commits == len(counts) + 1  # a commit per tier, one range
+    assert (positions, moves) == (expected_game["positions"], expected_game["moves"]) and sink.row["progress"] == expected_game["progress"]
+    assert sink.notes is state  # the sink's notes on the load go into the solve's progress
+    assert sink.stored()["position"] == expected_rows["position"] and len(expected_rows["position"]) == positions
+    assert not folder.path.exists()
+
+
+def test_copy_writes_through_the_destinations_sink(tmp_path, monkeypatch):
+    """``gamedb copy`` appends through the destination's SqlSink: columns in, the same rows out."""
+    from gamedb.store import sql_sink, transfer
+
+    calls: list[str] = []
+
+    class Counting(sql_sink.SqlSink):
+        def columns(self, table, columns):
+            calls.append(table)
+            super().columns(table, columns)
+
+    monkeypatch.setattr(transfer, "SqlSink", Counting)
+    monkeypatch.setattr(transfer, "PAGE", 7)  # several pages
+    with Database(tmp_path / "a.sqlite", create=True) as src, Database(tmp_path / "b.sqlite", create=True) as dst:
+        for fam, options in (("cat-mouse-grid", {"grid": '["M..#","..#C","F..."]'}), ("subtraction", {"set": "1,2,5", "max": 30})):
+            src.solve(make_game(fam, **options), fam)
+        src.copy_to(dst)
+        for fam in ("cat-mouse-grid", "subtraction"):
+            assert game_rows(src, fam)["position"]
+            assert game_rows(dst, fam) == game_rows(src, fam)
+            assert game_row(dst, fam) == game_row(src, fam)
+    assert calls.count("position") > 2 and calls.count("move") > 2

@@ -65,7 +65,7 @@ def _env() -> dict[str, str]:
 
 
 def _gamedb(folder: Path, *args: str, stdin: str = "quit\n") -> subprocess.CompletedProcess:
-    """``python -m gamedb``, as the console script runs: the light query path first, then the full command line."""
+    """``python -m gamedb``, as the console script runs."""
     return subprocess.run(
         [sys.executable, "-m", "gamedb", "--db", "shared.sqlite", *args],
         cwd=folder, input=stdin, capture_output=True, text=True, env=_env(), timeout=120,
@@ -142,19 +142,19 @@ def test_without_the_class_query_answers_the_stored_values(crafted, tmp_path):
     assert not (folder / "TRACE").exists()
 
 
-def test_the_light_query_path_loads_rules_through_the_one_loader(monkeypatch, tmp_path):
-    """gamedb.cli.quick (no Typer) rebuilds a stored game with gamedb.games.stored_family, like every other reader."""
+def test_the_query_command_loads_rules_through_the_one_loader(monkeypatch, tmp_path):
+    """The console script's query rebuilds a stored game with gamedb.games.stored_family, like every other reader."""
     import gamedb.games
 
-    from test_quick_path import light
+    from test_query_process import script
 
     with Database(tmp_path / "g.sqlite", create=True) as db:
         db.solve(make_game("nim", max=4), "heaps")
     asked = []
     real = gamedb.games.stored_family
     monkeypatch.setattr(gamedb.games, "stored_family", lambda name, allowed=(): asked.append((name, tuple(allowed))) or real(name, allowed))
-    found = light("--db", tmp_path / "g.sqlite", "query", "heaps", "3")
-    assert found is not None and found[0] == 0 and "win" in found[1]
+    found = script("--db", tmp_path / "g.sqlite", "query", "heaps", "3")
+    assert found[0] == 0 and "win" in found[1]
     assert asked == [("nim", ())]
 
 

@@ -151,7 +151,7 @@ def test_the_python_api_refuses_a_path_in_stored_parameters(tmp_path):
 
 #: what a hand edit or a damaged disk puts where a value was: wrong type, negative, huge, null, nested
 MUTATIONS = ["lots", -1, 9_000_000_000_000_000_000, None, [[1]], {"a": 1}, "DELETE"]
-#: reading commands as a user types them; "gamedb query" runs the console script's light path first
+#: reading commands as a user types them; "gamedb query" runs the console script's entry point
 COMMANDS = [["query"], ["query", "-"], ["stats"], ["verify", "-q"], ["export", "-f", "csv"], ["play"]]
 
 
@@ -200,7 +200,7 @@ def test_every_stored_field_of_every_type_is_one_line_or_an_answer(solved, tmp_p
                 args = ["--db", str(db), command[0], game, *command[1:]]
                 stdin = f"{starts[game]}\n" if "-" in command else "quit\n"
                 what = f"{game} {column}{where[1:]}={json.dumps(value)} {' '.join(command)}"
-                # a query as the console script runs it: the light path, falling back to the full one
+                # a query as the console script runs it
                 for run in [_console(args, stdin) if command[0] == "query" else invoke(*args, input=stdin)]:
                     exception = getattr(run, "exception", None)
                     if exception is not None and not isinstance(exception, SystemExit):

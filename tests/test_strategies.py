@@ -48,7 +48,7 @@ def test_the_game_row_says_which_strategy_stored_it(solved):
 def test_a_small_solve_into_a_new_file_records_its_strategy(tmp_path):
     """`gamedb solve nim --max 13` into a new file goes through the sink of a new file, without SQLAlchemy."""
     path = tmp_path / "new.sqlite"
-    run = subprocess.run([sys.executable, "-c", "from gamedb.cli.quick import main; main()", "--db", str(path), "solve", "nim", "--max", "13"],
+    run = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(path), "solve", "nim", "--max", "13"],
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert _stored(path) == {"nim": "heaps"}

@@ -1,7 +1,7 @@
 """A large tier solve into a new SQLite file leaves the position table's secondary indexes out.
 
-Everything gamedb does with the solved game works without them (``query`` on
-the light path and the full one, ``verify``); ``gamedb db index`` builds
+Everything gamedb does with the solved game works without them (``query`` in
+the test runner and by the console script, ``verify``); ``gamedb db index`` builds
 them; the SQL engine builds the remoteness index itself before its levels;
 other engines solve into the same file. "Large" is
 lowered here (``LEAVE_INDEXES_FROM``) so that Connect-Four 4x4 counts.
@@ -15,10 +15,10 @@ import sqlite3
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.solvers import tier_store
+from gamedb.store import sql_sink
 
 from tables import game_rows
-from test_quick_path import light
+from test_query_process import script
 
 INDEXES = {"ix_position_text", "ix_position_remoteness"}
 
@@ -33,7 +33,7 @@ def position_indexes(path) -> set[str]:
 
 @pytest.fixture
 def solved_without_indexes(cli, monkeypatch):
-    monkeypatch.setattr(tier_store, "LEAVE_INDEXES_FROM", 100_000)
+    monkeypatch.setattr(sql_sink, "LEAVE_INDEXES_FROM", 100_000)
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--quiet")
     assert run.exit_code == 0, run.stderr
     assert "gamedb db index" in run.stderr  # the solve says so
@@ -45,8 +45,8 @@ def test_query_and_verify_need_no_index(solved_without_indexes, fresh_db):
     cli = solved_without_indexes
     full = json.loads(cli("query", "connect4-4x4", "12", "--json").stdout)
     assert full["result"] == "tie" and len(full["moves"]) == full["degree"] == 4
-    quick = light("--db", cli.db_path, "query", "connect4-4x4", "12", "--json")
-    assert quick is not None and json.loads(quick[1]) == full
+    found = script("--db", cli.db_path, "query", "connect4-4x4", "12", "--json")
+    assert found[0] == 0 and json.loads(found[1]) == full
     assert cli("verify", "connect4-4x4").exit_code == 0
     # the rows are the same as with the indexes (an uninterrupted solve at the usual threshold)
     reference = fresh_db()

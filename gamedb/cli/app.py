@@ -1,33 +1,44 @@
-"""The ``gamedb`` command line: thin — parse, call the library, print.
+"""The ``gamedb`` command line (Typer): parse, call the library, print.
 
-Data goes to stdout, messages and progress bars to stderr. Errors raised by
-the library (:mod:`gamedb.errors`) become one-line ``Error: ...`` messages
-in one place (:func:`gamedb.cli.common.handle_errors`): exit 1 for
-operational errors, 2 for malformed input. One module per command group
-registers its commands (``register``); the root builds a command, importing its module, only when
-it is called or help lists it (:data:`COMMANDS`, :mod:`.lazy`).
+Data goes to stdout, messages and progress bars to stderr; every failure is
+one ``Error: ...`` line (:func:`gamedb.cli.common.report_failure`): exit 1
+for operational errors, 2 for malformed input. Each command group's module
+registers its commands; the root builds one only when it is called or help
+lists it (:class:`gamedb.cli.lazy.LazyGroup`).
 """
 
 from __future__ import annotations
 
-import importlib
+import gc
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 from typing import Annotated, Any, Optional
 
 import typer
+import typer.core
 
 from ..games import family_names
 from ..store.location import DEFAULT_PATH
-from .argv import hoist_global_options
 from .common import ARGS_KEY, EXIT_INTERRUPTED, Settings, err, out
-from .help_format import use_plain_argument_names
 from .lazy import LazyGroup, commands_of
 
-use_plain_argument_names()
+try:  # Typer >= 0.26 carries its own copy of Click
+    from typer._click import exceptions as click_errors
+except ImportError:
+    from click import exceptions as click_errors  # type: ignore[no-redef]
 
-#: each command -> the module (``gamedb.cli.NAME``) whose ``register`` adds it, in the order ``gamedb --help`` lists them
+
+
+def _usage_pieces(self: Any, ctx: Any) -> list[str]:
+    """An argument on the usage line as ``NAME``, ``[POSITION]``, ``[NAME]...`` (Typer 0.27 and 0.28 write ``{NAME}``)."""
+    name = self.metavar if self.metavar is not None else (self.name or "").upper()
+    return [(name if self.required else f"[{name}]") + ("..." if self.nargs != 1 else "")]
+
+
+typer.core.TyperArgument.get_usage_pieces = _usage_pieces  # type: ignore[method-assign]
+
+#: each command -> its group's module (:func:`command_group`), in the order ``gamedb --help`` lists them
 COMMANDS = {
     **dict.fromkeys(("games", "list", "query", "stats", "verify"), "info"),
     **dict.fromkeys(("copy", "compact", "export"), "data"),
@@ -36,48 +47,39 @@ COMMANDS = {
     "db": "maintenance",
     "serve": "serve",
 }
+#: the root command's options that take a value / take none (accepted after the command too)
+GLOBAL_VALUE_OPTIONS = ("--db",)
+GLOBAL_FLAGS = ("--version",)
 
 
 class OneLineErrors(LazyGroup):
-    """The root command: usage mistakes (unknown command, bad option value) as one ``Error:`` line, exit 2.
-
-    Click would print the usage block, a hint and the error on four lines;
-    gamedb's contract is one line on stderr for every mistake. Help and
-    ``--version`` behave as usual.
-    """
+    """The root command: a usage mistake is one ``Error:`` line, exit 2 (Click would print four lines)."""
 
     def main(
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        windows_expand_args: bool = True,
-        **extra: Any,
+        self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+        standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any,
     ) -> Any:
-        args = hoist_global_options(list(sys.argv[1:] if args is None else args))  # `gamedb stats NAME --db FILE`
+        args = hoist_global_options(list(sys.argv[1:] if args is None else args))
         if not windows_expand_args:  # Click 8.0.0 has no such parameter: passed on only when asked for
             extra["windows_expand_args"] = False
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        errors = _click_exceptions()
-        no_args = getattr(errors, "NoArgsIsHelpError", ())
+        no_args = getattr(click_errors, "NoArgsIsHelpError", ())
         try:
             rv = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except no_args as exc:  # `gamedb` or `gamedb solve` alone: the help
             exc.show()
             sys.exit(exc.exit_code)
-        except errors.UsageError as exc:
+        except click_errors.UsageError as exc:
             err(f"Error: {usage_message(exc)}")
             sys.exit(2)
-        except errors.ClickException as exc:
+        except click_errors.ClickException as exc:
             err(f"Error: {exc.format_message()}")
             sys.exit(exc.exit_code)
         except typer.Abort:
             err("Aborted.")
             sys.exit(EXIT_INTERRUPTED)
         sys.exit(rv if isinstance(rv, int) else 0)
-
 
     def names(self) -> list[str]:
         return list(COMMANDS)
@@ -90,44 +92,57 @@ class OneLineErrors(LazyGroup):
         return super().parse_args(ctx, args)
 
 
+def hoist_global_options(args: list[str]) -> list[str]:
+    """``args`` with the global options given after the command moved before it, up to ``--``
+    (``gamedb stats tictactoe --db x.sqlite`` is read as ``gamedb --db x.sqlite stats tictactoe``)."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):  # the options before the command
+        i += 2 if args[i] in GLOBAL_VALUE_OPTIONS else 1
+    if i >= len(args):
+        return list(args)
+    moved: list[str] = []
+    kept: list[str] = []
+    rest = iter(args[i + 1 :])
+    for arg in rest:
+        if arg == "--":
+            kept += [arg, *rest]
+        elif arg in GLOBAL_VALUE_OPTIONS:
+            value = next(rest, None)
+            if value is None:  # left for the command to refuse
+                kept.append(arg)
+            else:
+                moved += [arg, value]
+        elif arg in GLOBAL_FLAGS or arg.startswith(tuple(f"{flag}=" for flag in GLOBAL_VALUE_OPTIONS)):
+            moved.append(arg)
+        else:
+            kept.append(arg)
+    return [*args[:i], *moved, args[i], *kept]
+
+
 def command_group(group: str) -> ModuleType:
-    """The module of a command group (:data:`COMMANDS`), imported now: plain imports, which a reader can follow."""
+    """The module of a command group (:data:`COMMANDS`), imported now."""
     if group == "info":
         from . import info
-
         return info
     if group == "data":
         from . import data
-
         return data
     if group == "play":
         from . import play
-
         return play
     if group == "solve":
         from . import solve
-
         return solve
     if group == "maintenance":
         from . import maintenance
-
         return maintenance
     if group == "serve":
         from . import serve
-
         return serve
     raise KeyError(group)
 
 
-def _click_exceptions() -> ModuleType:
-    """Click's exception module: Typer >= 0.20 carries its own copy of Click, older ones use Click."""
-    try:
-        return importlib.import_module("typer._click.exceptions")
-    except ImportError:
-        return importlib.import_module("click.exceptions")
-
-
-def usage_message(exc: Any) -> str:  # a UsageError of _click_exceptions()
+def usage_message(exc: Any) -> str:  # a click_errors.UsageError
     """One line for a usage mistake, naming the command and where to read its help."""
     message = " ".join(exc.format_message().split())
     path = exc.ctx.command_path if exc.ctx is not None else "gamedb"
@@ -148,8 +163,6 @@ app = typer.Typer(
 )
 
 
-# --- global options ------------------------------------------------------------
-
 def _version(value: bool) -> None:
     if value:
         from .. import __version__
@@ -161,29 +174,17 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_options(
     ctx: typer.Context,
-    db: Annotated[
-        str,
-        typer.Option(
-            "--db", metavar="PATH|URL",
-            envvar="GAMEDB_DB",
-            help="Database: a SQLite file path, a DuckDB file (*.duckdb) or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.",
-        ),
-    ] = DEFAULT_PATH,
-    version: Annotated[
-        Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
-    ] = None,
+    db: Annotated[str, typer.Option(
+        "--db", metavar="PATH|URL", envvar="GAMEDB_DB",
+        help="Database: a SQLite file path, a DuckDB file (*.duckdb) or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.")] = DEFAULT_PATH,
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")] = None,
 ) -> None:
-    """Strongly solve finite two-player games and keep every answer in SQL.
-
-    Example:
-
-        gamedb solve tictactoe
-
-        gamedb query tictactoe X...O....
-    """
+    """The root options (its help is the app's)."""
     ctx.obj = Settings(db=db)
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. The garbage collector is off while the command's modules are imported (every
+    collection would scan the many long-lived objects they make, for nothing) and on when the command runs (handle_errors)."""
+    gc.disable()
     app(prog_name="gamedb")

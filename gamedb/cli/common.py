@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
+
+import typer
 
 from ..errors import GamedbError, NoDatabase
 from ..safe_text import cut_middle, escaped, json_escaped
 from ..store.location import DEFAULT_PATH, locate
 
 if TYPE_CHECKING:
-    import typer
-
     from ..api import Database
 
 EXIT_INTERRUPTED = 130
@@ -24,6 +25,17 @@ EXIT_INTERRUPTED = 130
 ARGS_KEY = "gamedb.args"
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: ``--game`` on a command that reads a stored game's rules
+GameClassOption = Annotated[
+    Optional[str],
+    typer.Option(
+        "--game",
+        metavar="MODULE:CLASS",
+        help="For a game solved from a Python class (solve --game module:Class): the same module:Class, "
+        "which you trust to run. A database file never chooses code on its own.",
+    ),
+]
 
 
 @dataclass
@@ -48,27 +60,20 @@ def handle_errors(fn: F) -> F:
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        gc.enable()  # (off while the modules were imported: gamedb.cli.app.main)
         try:
             return fn(*args, **kwargs)
         except BaseException as exc:
             code = report_failure(exc)
             if code is None:
                 raise
-            import typer
-
             raise typer.Exit(code) from None
 
     return wrapper  # type: ignore[return-value]
 
 
 def report_failure(exc: BaseException) -> int | None:
-    """Say on stderr, in one line, why a command failed, and return its exit code; None: not ours to report.
-
-    gamedb's errors, Ctrl+C, a closed pipe on stdout, a file that cannot be
-    read or written, and database driver errors are reported; anything else
-    (a bug) is left to raise. Used by every command (:func:`handle_errors`)
-    and by the light solve path (:mod:`gamedb.cli.quick_solve`), which runs without Typer.
-    """
+    """Say on stderr, in one line, why a command failed, and return its exit code; None: a bug, left to raise."""
     if isinstance(exc, NoDatabase):  # the library names no command-line option; the command line does
         err(f"Error: {exc} (solve a game first, or pass --db)")
         return exc.exit_code
@@ -126,20 +131,12 @@ def command_args(ctx: typer.Context) -> list[str] | None:
 def open_database(
     ctx: typer.Context, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
 ) -> Database:
-    """The database named by ``--db``; ``game_class``: the user's ``--game`` (see :data:`gamedb.cli.options.GameClassOption`);
-    ``short``: the command's reads are short (list, query, play), so each statement gets a time budget
-    (:func:`gamedb.store.file_check.read_budget`); long work (verify, export, stats of a large game, solve) has none."""
-    return database_at(settings(ctx).db, create=create, readonly=readonly, game_class=game_class, short=short)
-
-
-def database_at(
-    db: str, *, create: bool = False, readonly: bool = False, game_class: str | None = None, short: bool = False
-) -> Database:
-    """The database ``db`` as every command opens it (:func:`open_database`; the light query path too)."""
+    """The database named by ``--db``; ``game_class``: the user's ``--game``; ``short``: the command's reads are short
+    (list, query, play), so each statement gets a time budget (:func:`gamedb.store.file_check.read_budget`)."""
     from ..api import Database
     from ..store.file_check import read_budget
 
-    where = locate(db)
+    where = locate(settings(ctx).db)
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
     return Database(where, create=create, readonly=readonly and (where.is_file or where.is_duckdb), game_classes=classes, budget=budget)
@@ -147,16 +144,11 @@ def database_at(
 
 def stored_name(db: Database, name: str) -> str:
     """The stored game a command's NAME stands for (:meth:`gamedb.api.Database.stored_name`); a family's name
-    that stands for its one game is said on stderr (:func:`family_note`)."""
+    that stands for its one game is said on stderr."""
     found = db.stored_name(name)
     if found != name:
-        err(family_note(name, found))
+        err(f"Note: using {found}, the one {name} game in this database.")
     return found
-
-
-def family_note(asked: str, found: str) -> str:
-    """The note of a family's name standing for its one stored game (both paths of ``query`` say it)."""
-    return f"Note: using {found}, the one {asked} game in this database."
 
 
 def show_json(data: Any) -> None:

@@ -7,8 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import err, handle_errors, open_database, out, show_json, stored_name
-from .options import GameClassOption
+from .common import GameClassOption, err, handle_errors, open_database, out, show_json, stored_name
 from .render import ProgressBars
 
 
@@ -17,9 +16,7 @@ def copy_command(
     ctx: typer.Context,
     src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
     dst: Annotated[str, typer.Argument(metavar="DST", help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
-    games: Annotated[
-        Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)
-    ] = None,
+    games: Annotated[Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
@@ -41,16 +38,7 @@ def copy_command(
     if report.already:
         err(f"Already in the destination, as copied before: {', '.join(report.already)}.")
     if as_json:
-        show_json(
-            {
-                "games": report.games,
-                "skipped": report.skipped,
-                "already": report.already,
-                "damaged": report.damaged,
-                "positions": report.positions,
-                "moves": report.moves,
-            }
-        )
+        show_json({key: getattr(report, key) for key in ("games", "skipped", "already", "damaged", "positions", "moves")})
         return
     if not report.games:
         if not report.already:
@@ -74,9 +62,7 @@ def compact_command(
     db = open_database(ctx)
     report = db.compact(name)
     if as_json:
-        show_json(
-            {"game": report.game, "moves_removed": report.moves_removed, "bytes_before": report.bytes_before, "bytes_after": report.bytes_after}
-        )
+        show_json({key: getattr(report, key) for key in ("game", "moves_removed", "bytes_before", "bytes_after")})
         return
     before, after = report.bytes_before, report.bytes_after
     size = f"; file {human_size(before)} -> {human_size(after)}" if before is not None and after is not None else ""
@@ -101,8 +87,7 @@ def export_command(
     first = next(lines)  # raises before any output on a bad format or an unfinished game
     if output is None:
         sys.stdout.write(first)
-        for line in lines:
-            sys.stdout.write(line)
+        sys.stdout.writelines(lines)
         sys.stdout.flush()
         return
     count = 0
@@ -116,10 +101,7 @@ def export_command(
 
 def register(app: typer.Typer) -> None:
     """Add these commands to the root command, in the order ``--help`` lists them."""
-    app.command(
-    "copy",
-    epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
-    "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office",
-)(copy_command)
+    app.command("copy", epilog="Example:  gamedb copy gamedb.sqlite postgresql+psycopg://me@127.0.0.1/games    "
+                "gamedb copy postgresql+psycopg://me@127.0.0.1/games shared.sqlite tictactoe office")(copy_command)
     app.command("compact", epilog="Example:  gamedb compact tictactoe")(compact_command)
     app.command("export", epilog="Example:  gamedb export tictactoe --format csv > tictactoe.csv")(export_command)

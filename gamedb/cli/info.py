@@ -2,19 +2,24 @@
 
 from __future__ import annotations
 
+import gc
+import shlex
+import sys
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 
-from ..errors import InputError
+from ..answers import value_text
+from ..errors import BeyondSolvedRange, GamedbError, InputError
 from ..games import family, family_names
-from .argv import dash_reads_stdin
-from .common import command_args, err, handle_errors, open_database, out, show_json, stored_name
-from .options import GameClassOption
-from .render import ProgressBars, value_text
+from ..safe_text import NOTE_LIMIT
+from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
+from .render import ProgressBars
 
 if TYPE_CHECKING:
-    pass
+    from ..answers import Answer
+    from ..api import Database
 
 
 @handle_errors
@@ -25,18 +30,8 @@ def games_command(
     rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
-        rows.append(
-            {
-                "family": name,
-                "summary": cls.summary,
-                "impartial": cls.impartial,
-                "options": [
-                    {"option": p.flag, "type": p.type.__name__, "required": p.required, "default": p.default, "help": p.help}
-                    for p in cls.params
-                ],
-                "position": cls.position_syntax,
-            }
-        )
+        options = [{"option": p.flag, "type": p.type.__name__, "required": p.required, "default": p.default, "help": p.help} for p in cls.params]
+        rows.append({"family": name, "summary": cls.summary, "impartial": cls.impartial, "options": options, "position": cls.position_syntax})
     if as_json:
         show_json(rows)
         return
@@ -84,6 +79,17 @@ def list_command(
 QUERY_VALUE_OPTIONS = ("--position", "-p", "--format", "-f", "--game", "--db")
 
 
+def dash_reads_stdin(args: list[str]) -> bool:
+    """Whether a ``-`` among the typed ``args`` of ``query`` comes before ``--`` as an argument (not an option's value):
+    it stands for stdin. After ``--`` every argument is taken as written (``query connect4 -- -`` is the start)."""
+    i = 0
+    while i < len(args) and args[i] != "--":
+        if args[i] == "-":
+            return True
+        i += 2 if args[i] in QUERY_VALUE_OPTIONS else 1
+    return False
+
+
 @handle_errors
 def query_command(
     ctx: typer.Context,
@@ -114,12 +120,11 @@ def query_command(
 ) -> None:
     """Show the value of a position and of every move from it, best move first."""
     from ..answer_output import FORMATS
-    from .query_run import run_query
 
     if position_option is not None and position is not None:
         raise InputError("give the position once: as an argument or with --position")
     typed = command_args(ctx)  # after --, `-` is a position (Connect-Four's start), not stdin
-    stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed, QUERY_VALUE_OPTIONS))
+    stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed))
     position = position_option if position_option is not None else position
     if as_json and fmt not in (None, "json"):
         raise InputError(f"--json and --format {fmt} ask for different formats")
@@ -127,6 +132,40 @@ def query_command(
     if fmt not in FORMATS:
         raise InputError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     run_query(open_database(ctx, readonly=True, game_class=game_class, short=True), name, position, fmt, stdin)
+
+
+def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bool) -> None:
+    """Print the answer for ``position`` of the game ``name`` (a family's name: its one game) in ``fmt``, or,
+    with ``stdin``, the answers for the positions read one per line from stdin; raise to fail."""
+    from ..answer_output import one_answer_text, read_positions, write_many
+    from ..answers import rules_missing_note
+
+    name = stored_name(db, name)
+    if stdin:
+        db.game(name).require_solved()  # before reading anything
+
+        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
+            return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
+
+        # a batch's rows and answers hold no cycles: at the default 700 the collector scanned them again and again (12% of a stream)
+        gc.set_threshold(100_000)
+        done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
+        sys.stdout.flush()
+        if failed:
+            raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
+        return
+    try:
+        answer = db.probe(name, position)
+    except BeyondSolvedRange as exc:  # another stored game holds it: the command that answers it
+        if not exc.holders:
+            raise
+        asked = f" {shlex.quote(position)}" if position is not None else ""
+        raise BeyondSolvedRange(f"{exc}: gamedb query {exc.holders[0]}{asked}", exc.holders) from None
+    note = rules_missing_note(answer) if fmt == "table" else None
+    sys.stdout.write(one_answer_text(answer, fmt))
+    sys.stdout.flush()
+    if note:
+        err(note, NOTE_LIMIT)
 
 
 @handle_errors
@@ -183,10 +222,7 @@ def register(app: typer.Typer) -> None:
     """Add these commands to the root command, in the order ``--help`` lists them."""
     app.command("games", epilog="Example:  gamedb games --json")(games_command)
     app.command("list", epilog="Example:  gamedb --db games.sqlite list")(list_command)
-    app.command(
-    "query",
-    epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
-    "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -",
-)(query_command)
+    app.command("query", epilog="\b\nExamples:\n  gamedb query tictactoe X...O....\n  gamedb query tictactoe X...O.... --format json\n"
+                "  gamedb query flip -- -++-\n  printf '3 5\\n1 2 3\\n' | gamedb query nim -")(query_command)
     app.command("stats", epilog="Example:  gamedb stats tictactoe --json")(stats_command)
     app.command("verify", epilog="Example:  gamedb verify tictactoe")(verify_command)

@@ -1,10 +1,4 @@
-"""A command group whose commands are built when one is called or listed, not when the program starts.
-
-Building a command means importing its module (and, for ``gamedb solve
-FAMILY``, the family's): ``gamedb query`` need not pay for ``solve``'s
-families, ``serve``'s web framework or ``play``. Help lists every command,
-so it builds them all, in the order :meth:`LazyGroup.names` gives.
-"""
+"""A command group that builds a command (imports its module) only when it is called or help lists it."""
 
 from __future__ import annotations
 
@@ -20,6 +14,10 @@ class LazyGroup(typer.core.TyperGroup):
     def names(self) -> list[str]:
         """The commands' names, in the order help lists them."""
         raise NotImplementedError
+
+    def knows(self, name: str) -> bool:
+        """Whether ``name`` is one of :meth:`names` (a group may answer without listing them all)."""
+        return name in self.names()
 
     def build(self, name: str) -> Any:  # a Click command of Typer's, or None: no such command
         """The command ``name``, built now (its module imported)."""
@@ -41,7 +39,7 @@ class LazyGroup(typer.core.TyperGroup):
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         found = self._built.get(cmd_name)
-        if found is None and cmd_name in self.names():
+        if found is None and self.knows(cmd_name):
             found = self.build(cmd_name)
             if found is not None:
                 self._built[cmd_name] = found
@@ -50,7 +48,6 @@ class LazyGroup(typer.core.TyperGroup):
 
 def commands_of(register: Any) -> dict[str, Any]:
     """The Click commands a module's ``register(app)`` adds to a Typer app, built as the root's would be."""
-    import typer
     import typer.main
 
     app = typer.Typer(rich_markup_mode=None, add_completion=False)

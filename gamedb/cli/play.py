@@ -6,11 +6,11 @@ from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
 
+from ..answers import value_text
 from ..errors import GamedbError, InputError
 from ..safe_text import escaped
-from .common import handle_errors, open_database, out, stored_name
-from .options import GameClassOption
-from .render import show_position, value_text
+from .common import GameClassOption, handle_errors, open_database, out, stored_name
+from .render import show_position
 
 if TYPE_CHECKING:
     from ..answers import Answer
@@ -59,9 +59,7 @@ def _legal_summary(answer: Answer) -> str:
 def play_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
-    as_player: Annotated[
-        Optional[str], typer.Option("--as", metavar="PLAYER", help="The player you play (default: the player who moves first).")
-    ] = None,
+    as_player: Annotated[Optional[str], typer.Option("--as", metavar="PLAYER", help="The player you play (default: the player who moves first).")] = None,
     position: Annotated[
         Optional[str],
         typer.Option(

@@ -14,19 +14,9 @@ from .common import out
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
 
-__all__ = ["ProgressBars", "moves_table", "show_position", "value_text"]
-
-
 class ProgressBars:
-    """Progress of long work on stderr, from the library's ``progress(phase, done, total)`` callback.
-
-    On a terminal: Rich bars, one per phase, drawn only once the work has
-    taken more than :data:`BAR_AFTER` seconds (a short solve draws nothing);
-    a phase with a known total shows ``done/total`` and a bar, one without
-    shows the count. Elsewhere (stderr redirected to a file or a pipe): a
-    plain line every :data:`LINE_EVERY` seconds, so a long solve in a log
-    still says where it is. ``quiet`` silences both.
-    """
+    """Progress of long work on stderr, from the library's ``progress(phase, done, total)`` callback: on a terminal
+    Rich bars once the work has taken :data:`BAR_AFTER` seconds, elsewhere a line every :data:`LINE_EVERY` seconds."""
 
     BAR_AFTER = 1.0
     LINE_EVERY = 5.0
@@ -83,11 +73,6 @@ class ProgressBars:
             self.bar.stop()
 
 
-def moves_table(answer: Answer) -> list[str]:
-    """The moves of an answer as plain text (one definition: :func:`gamedb.answers.move_lines`)."""
-    return move_lines(answer)
-
-
 def show_position(answer: Answer, shown: int | None = None) -> None:
     """The position, its value and its moves, best first (only the ``shown`` best, and a count of the others)."""
     out("")
@@ -100,7 +85,7 @@ def show_position(answer: Answer, shown: int | None = None) -> None:
     if answer.moves:
         out(f"moves (best first; value for {answer.player}, plies to the end):")
         listed = answer.moves if shown is None else answer.moves[:shown]
-        for line in moves_table(replace(answer, moves=listed)):
+        for line in move_lines(replace(answer, moves=listed)):
             out(line)
         if len(listed) < len(answer.moves):
             out(f"  ... and {len(answer.moves) - len(listed):,} more ({answer.degree:,} moves in all): type moves to list them all")

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Optional
 import typer
 
 from ..errors import InputError, UnknownFamily
-from ..games import family, family_names
+from ..games import BUILTIN, family, family_names
 from ..games.base import Game
 from ..solvers.choice import AUTO, CHOICES
 from .common import err, handle_errors, out, settings
@@ -27,6 +27,9 @@ class FamilyCommands(LazyGroup):
 
     def names(self) -> list[str]:
         return family_names()
+
+    def knows(self, name: str) -> bool:
+        return name in BUILTIN or name in family_names()  # a built-in family without reading the plugins' entry points
 
     def build(self, name: str) -> Any:
         return commands_of(lambda app: _solve_command(app, name)).get(name)
@@ -51,9 +54,7 @@ def solve_plugin(
         Optional[str],
         typer.Option("--game", metavar="MODULE:CLASS", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
     ] = None,
-    settings: Annotated[
-        Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")
-    ] = None,
+    settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")] = None,
     name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: its family name).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
@@ -109,9 +110,27 @@ def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
     return options
 
 
-def _keyword(name: str, default: Any, annotation: Any) -> inspect.Parameter:
-    """A keyword-only parameter of a generated command: Typer reads its option from ``annotation``."""
-    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+#: the options of every family's solve command after its own: name -> (default, annotation Typer reads)
+SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "name": (None, Annotated[Optional[str], typer.Option(
+        "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it).")]),
+    "force": (False, Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")]),
+    "quiet": (False, Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")]),
+    "strategy": (StrategyChoice(AUTO), Annotated[StrategyChoice, typer.Option(
+        "--strategy",
+        metavar=f"[{'|'.join(CHOICES)}]",
+        help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
+        "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
+        "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
+        "memory: in memory or fail. All write the same position rows.",
+    )]),
+    "engine": (None, Annotated[Optional[StrategyChoice], typer.Option(
+        "--engine", metavar=f"[{'|'.join(CHOICES)}]", hidden=True, help="Deprecated: the old name of --strategy.")]),
+    "memory_limit": (None, Annotated[Optional[str], typer.Option(
+        "--memory-limit", metavar="SIZE",
+        help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); also sizes SQLite's cache for the SQL solver.",
+    )]),
+}
 
 
 def _solve_command(app: typer.Typer, fam: str) -> None:
@@ -128,70 +147,13 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
         options = {k: v for k, v in kwargs.items() if v is not None}
         _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit)
 
+    keyword = inspect.Parameter.KEYWORD_ONLY
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
     for p in cls.params:
-        default = ... if p.required else p.default
-        annotation = p.type if p.required else Optional[p.type]
-        params.append(
-            _keyword(p.name, default, Annotated[annotation, typer.Option(p.flag, metavar=p.name.upper(), help=p.help, show_default=not p.required)])
-        )
-    params += [
-        _keyword(
-            "name",
-            None,
-            Annotated[
-                Optional[str],
-                typer.Option(
-                    "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it)."
-                ),
-            ],
-        ),
-        _keyword(
-            "force",
-            False,
-            Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")],
-        ),
-        _keyword(
-            "quiet",
-            False,
-            Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")],
-        ),
-        _keyword(
-            "strategy",
-            StrategyChoice(AUTO),
-            Annotated[
-                StrategyChoice,
-                typer.Option(
-                    "--strategy",
-                    metavar=f"[{'|'.join(CHOICES)}]",
-                    help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
-                    "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
-                    "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
-                    "memory: in memory or fail. All write the same position rows.",
-                ),
-            ],
-        ),
-        _keyword(
-            "engine",
-            None,
-            Annotated[
-                Optional[StrategyChoice],
-                typer.Option("--engine", metavar=f"[{'|'.join(CHOICES)}]", hidden=True, help="Deprecated: the old name of --strategy."),
-            ],
-        ),
-        _keyword(
-            "memory_limit",
-            None,
-            Annotated[
-                Optional[str],
-                typer.Option(
-                    "--memory-limit", metavar="SIZE",
-                    help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); "
-                    "also sizes SQLite's cache for the SQL solver.",
-                ),
-            ],
-        ),
-    ]
+        option = typer.Option(p.flag, metavar=p.name.upper(), help=p.help, show_default=not p.required)
+        kind = p.type if p.required else Optional[p.type]
+        params.append(inspect.Parameter(p.name, keyword, default=... if p.required else p.default, annotation=Annotated[kind, option]))
+    params += [inspect.Parameter(name, keyword, default=default, annotation=annotation) for name, (default, annotation) in SHARED_OPTIONS.items()]
     # Typer reads the options from the signature; a function object declares no __signature__, so it goes in its __dict__
     vars(command)["__signature__"] = inspect.Signature(params)
     command.__name__ = f"solve_{fam.replace('-', '_')}"

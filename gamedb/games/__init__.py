@@ -1,10 +1,4 @@
-"""Game families: the registry of built-in families.
-
-Each family lives in its own module and is imported only when needed, so
-``gamedb --help`` stays fast.
-"""
-
-from __future__ import annotations
+"""The registry of game families: built-in ones (each module imported only when needed) and plugins."""
 
 import contextlib
 import importlib
@@ -17,8 +11,9 @@ from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
 
-#: family name -> "module:Class" (imported lazily); a new built-in family is its module and one line here
-#: (its class declares its examples: the generic tests iterate this registry, see tests/registry.py)
+__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]
+
+#: family name -> "module:Class"; a new built-in family is its module and one line here (tests/registry.py)
 BUILTIN: dict[str, str] = {
     "cat-mouse": "gamedb.games.two_tokens.cat_mouse:CatMouse",
     "tictactoe": "gamedb.games.tictactoe:TicTacToe",
@@ -33,19 +28,14 @@ BUILTIN: dict[str, str] = {
     "stone-ix": "gamedb.games.stone_ix:StoneIX",
 }
 
-
 #: entry point group through which installed packages add families
 ENTRY_POINT_GROUP = "gamedb.games"
 
 
 def _plugin_entry_points() -> dict[str, Any]:
     from importlib.metadata import entry_points
-
-    found: dict[str, Any] = {}
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name not in BUILTIN:
-            found.setdefault(ep.name, ep)
-    return found
+    found = [ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILTIN]
+    return {ep.name: ep for ep in reversed(found)}  # the first of a name wins
 
 
 def family_names() -> list[str]:
@@ -54,11 +44,7 @@ def family_names() -> list[str]:
 
 
 def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
-    """Import ``package.module:ClassName`` and check that it is a game family.
-
-    ``working_directory`` lets the import find the module where the user
-    stands (``--game mygame:MyGame``); built-in classes never look there.
-    """
+    """Import ``package.module:ClassName`` and check that it is a game family (``working_directory``: also there)."""
     module_name, sep, attr = spec.partition(":")
     if not sep or not module_name or not attr:
         raise UnknownFamily(f"bad game class {spec!r}: expected package.module:ClassName")
@@ -76,14 +62,14 @@ def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
         raise UnknownFamily(f"module {module_name!r} has no {attr!r} (game {spec!r})")
     if not (isinstance(cls, type) and issubclass(cls, Game)):
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
-    _require_concrete(cls, spec)
+    if missing := sorted(getattr(cls, "__abstractmethods__", ())):  # it could not be instantiated
+        raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
     return cls
 
 
 def _where(exc: Exception) -> str:
     """``Type: message (file:line)`` of an exception raised by a module's own code."""
     import traceback
-
     if isinstance(exc, SyntaxError):
         return f"{type(exc).__name__}: {exc.msg} ({exc.filename}:{exc.lineno})"
     frames = traceback.extract_tb(exc.__traceback__)
@@ -95,10 +81,7 @@ def _where(exc: Exception) -> str:
 def _working_directory_on_path(wanted: bool) -> Iterator[None]:
     """Let ``--game mygame:MyGame`` find ``mygame.py`` in the working directory, as ``python -m`` would.
 
-    The directory goes last on the path, so an installed module of the same
-    name still wins, and only while the named module is imported: a later
-    import (an optional dependency that is not installed) never finds a file
-    that happens to lie there.
+    Last on the path (an installed module of that name wins) and only during this import.
     """
     here = os.getcwd()
     add = wanted and here not in sys.path and "" not in sys.path
@@ -109,13 +92,6 @@ def _working_directory_on_path(wanted: bool) -> Iterator[None]:
     finally:
         if add and here in sys.path:
             sys.path.remove(here)
-
-
-def _require_concrete(cls: type[Game], spec: str) -> None:
-    """Refuse a game class that leaves part of the protocol unwritten (it could not be instantiated)."""
-    missing = sorted(getattr(cls, "__abstractmethods__", ()))
-    if missing:
-        raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
 
 
 def family(name: str) -> type[Game]:
@@ -134,8 +110,7 @@ def family(name: str) -> type[Game]:
         if not (isinstance(cls, type) and issubclass(cls, Game)):
             raise FamilyLoadError(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
         return cls
-    known = ", ".join(family_names())
-    raise UnknownFamily(f"unknown game family {name!r} (known: {known})")
+    raise UnknownFamily(f"unknown game family {name!r} (known: {', '.join(family_names())})")
 
 
 def make_game(name: str, **options: Any) -> Game:
@@ -144,34 +119,20 @@ def make_game(name: str, **options: Any) -> Game:
 
 
 def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
-    """The class of a game stored in a database, whose ``family`` column the file chose.
-
-    A file never chooses code: a built-in family or an installed plugin's
-    family loads; a ``module:Class`` loads only when the caller named that
-    very class (``allowed``: the user's ``--game`` on the command line).
-    """
+    """The class of a stored game's ``family``: a file never chooses code, so a ``module:Class`` must be ``allowed``."""
     if name in BUILTIN or (":" not in name and name in _plugin_entry_points()):
         return family(name)
     if ":" in name:
         if name in allowed:
             return load_class(name)
-        raise StoredCodeRefused(
-            f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
-            f"if you trust that class, pass --game {shown(name, quotes=False)}"
-        )
+        raise StoredCodeRefused(f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
+                                f"if you trust that class, pass --game {shown(name, quotes=False)}")
     raise UnknownFamily(f"its family {shown(name)} is neither built in nor an installed plugin (known: {', '.join(family_names())})")
 
 
 def game_from_parameters(name: str, parameters: dict[str, Any], allowed: Collection[str] = ()) -> Game:
-    """Rebuild a stored game from its family and stored parameters (see :func:`stored_family`).
-
-    The parameters are data: a JSON option given as text (which could name a path) is refused
-    (:func:`~gamedb.games.json_option.stored_parameters`)."""
+    """Rebuild a stored game from its family and stored parameters (data: a text that could name a path is refused)."""
     from .json_option import stored_parameters
-
     cls = stored_family(name, allowed)
     with stored_parameters():
         return cls.from_parameters(parameters)
-
-
-__all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]

@@ -1,25 +1,8 @@
-"""Connect-Four on small boards (``--width``, ``--height``, ``--connect``).
+"""Connect-Four on small boards: X first, stones fall to the lowest empty cell, a line of ``--connect`` wins.
 
-Rules: X moves first; players alternate dropping a stone into a column that
-is not full, where it falls to the lowest empty cell. A player who makes a
-line of ``--connect`` stones (across, up, or diagonal) wins at once, so the
-position after that move is a ``lose`` for the player to move; a full board
-without a line is a ``tie``.
-
-Position text: the moves from the empty board as 1-based column numbers,
-``4453``. ``-`` (or an empty string) is the start. Any legal sequence is
-accepted, but the stored position is the *board*: sequences that transpose
-into the same board are one position, written as the lexicographically
-smallest legal sequence that reaches it (``2413`` is stored as ``1324``).
-Boards wider than 9 columns separate the moves with commas (``10,3,12``);
-commas or spaces are accepted on any board. Move labels: the column number.
-
-Code: the usual bitboard with one sentinel bit per column. Column ``c``
-takes bits ``c*(H+1) .. c*(H+1)+H``; a column holding ``h`` stones stores
-``1 << h`` (the sentinel, just above the top stone) plus one bit per X stone
-below it. The code is therefore unique per board and below
-``2**(W*(H+1))``, so boards with ``W*(H+1) > 63`` are refused.
-"""
+Position text: the moves as column numbers (``4453``; ``-`` the start; commas past 9 columns), a board written as the
+smallest legal sequence reaching it. Code: a bitboard, column ``c`` at bits ``c*(H+1)..`` holding ``1 << h`` above
+its ``h`` stones plus a bit per X stone (so ``W*(H+1) <= 63``)."""
 
 from __future__ import annotations
 
@@ -37,8 +20,7 @@ Board = tuple[int, int]
 if TYPE_CHECKING:
     from .connect4_arrays import Connect4Arrays
 
-#: positions are stored as signed 64-bit integers
-MAX_BITS = 63
+MAX_BITS = 63  # codes are signed 64-bit integers
 #: the most boards of one stone count whose sequences are remembered (about 150 bytes each)
 _REMEMBER = 2_000_000
 _SEPARATORS = re.compile(r"[,\s]+")
@@ -69,10 +51,8 @@ class Connect4(Game):
         self.height = h = require_int("height", height, 1)
         self.connect = k = require_int("connect", connect, 1)
         if w * (h + 1) > MAX_BITS:
-            raise InputError(
-                f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
-                f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})"
-            )
+            raise InputError(f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
+                             f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})")
         if k > max(w, h):
             raise InputError(f"--connect {k} cannot fit on a {w}x{h} board (at most {max(w, h)})")
         self._stride = s = h + 1
@@ -84,7 +64,6 @@ class Connect4(Game):
         self._shifts = [tuple(d * i for i in range(1, k)) for d in (1, s, s + 1, s - 1)]
         self._labels = [str(c + 1) for c in range(w)]
         self._sep = "" if w <= 9 else ","
-        # the sequences of the boards formatted last, by stone count (see _sequence)
         self._layers: dict[int, dict[int, tuple[int, ...]]] = {}
 
     def parameters(self) -> dict[str, Any]:
@@ -95,15 +74,8 @@ class Connect4(Game):
         return name if self.connect == 4 else f"{name}-k{self.connect}"
 
     def estimate(self) -> Estimate:
-        """Boards reachable by gravity with X having as many stones as O or one more
-        (ignoring that a line ends the game), and a move per open column of each.
-
-        For every column count the ways to fill the columns so far with ``k``
-        stones of which ``f`` columns are full; a board of ``k`` stones has
-        C(k, ceil(k/2)) colourings. No more boards of ``k`` stones exist than
-        sequences of ``k`` moves, ``width**k`` (a single column has one board
-        per height).
-        """
+        """Boards of column heights with C(k, ceil(k/2)) colourings of ``k`` stones (at most ``width**k``),
+        ignoring that a line ends the game, and a move per open column of each."""
         w, h = self.width, self.height
         ways = {(0, 0): 1}  # (stones, full columns) -> number of height vectors
         for _ in range(w):
@@ -123,9 +95,6 @@ class Connect4(Game):
         moves = sum(min(count, w ** (k + 1)) for k, count in exits.items())
         return Estimate(sum(tiers.values()), moves, tiers)
 
-    # --- rules --------------------------------------------------------------
-    # A state is (x, mask): the bits of X's stones and of all stones.
-
     def start(self) -> Board:
         return (0, 0)
 
@@ -133,13 +102,9 @@ class Connect4(Game):
         return state[1].bit_count() & 1
 
     def primitive(self, state: Board) -> str | None:
-        x, mask = state
-        last = _last_mover(x, mask)
-        if self._has_line(last):
+        if self._has_line(_last_mover(*state)):
             return LOSE
-        if mask == self._full:
-            return TIE
-        return None
+        return TIE if state[1] == self._full else None
 
     def moves(self, state: Board) -> list[tuple[str, Board]]:
         if self.primitive(state) is not None:
@@ -154,15 +119,13 @@ class Connect4(Game):
         return (x if mask.bit_count() & 1 else x | cell, mask | cell)
 
     def tier(self, state: Board) -> int:
-        """Stones on the board (every move adds one): the tier solver's tiers."""
+        """Stones on the board (every move adds one)."""
         return state[1].bit_count()
 
     def array_rules(self) -> Connect4Arrays:
         from .connect4_arrays import Connect4Arrays  # numpy: imported only to solve
-
         return Connect4Arrays(self)
 
-    # --- codecs ---------------------------------------------------------------
     def encode(self, state: Board) -> int:
         x, mask = state
         return x + mask + self._bottom_all
@@ -181,9 +144,7 @@ class Connect4(Game):
         columns = self._sequence(state)
         if columns is None:
             raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
-        if not columns:
-            return "-"
-        return self._sep.join(self._labels[c] for c in columns)
+        return self._sep.join(self._labels[c] for c in columns) or "-"
 
     def parse(self, text: str) -> Board:
         tokens = self._tokens(text)
@@ -205,7 +166,7 @@ class Connect4(Game):
         return state
 
     def _bad_move(self, text: str, i: int, token: str, column: int | None) -> str:
-        """Why move ``i`` (``token``) of ``text`` cannot be played: not a number, no such column, or the column is full."""
+        """Why move ``i`` (``token``) of ``text`` cannot be played."""
         where = f"bad connect4 position {text!r}: move {i}"
         if not (token.isascii() and token.isdigit()):
             return f"{where}: {token!r} is not a column number (1-{self.width})"
@@ -215,18 +176,10 @@ class Connect4(Game):
 
     def describe(self, state: Board) -> str:
         x, mask = state
-        rows = []
-        for r in reversed(range(self.height)):
-            cells = []
-            for c in range(self.width):
-                bit = 1 << (c * self._stride + r)
-                cells.append("X" if x & bit else "O" if mask & bit else ".")
-            rows.append(" ".join(cells))
-        if self.width <= 9:
-            rows.append(" ".join(self._labels))
-        return "\n".join(rows)
+        bits = [[1 << (c * self._stride + r) for c in range(self.width)] for r in reversed(range(self.height))]
+        rows = [" ".join("X" if x & bit else "O" if mask & bit else "." for bit in row) for row in bits]
+        return "\n".join(rows + [" ".join(self._labels)] * (self.width <= 9))
 
-    # --- helpers ----------------------------------------------------------------
     def _has_line(self, stones: int) -> bool:
         for shifts in self._shifts:
             m = stones
@@ -244,19 +197,13 @@ class Connect4(Game):
             return []
         if _SEPARATORS.search(t):
             return [tok for tok in _SEPARATORS.split(t) if tok]
-        if self.width <= 9:
-            return list(t)
-        return [t]
+        return list(t) if self.width <= 9 else [t]
 
     def _sequence(self, state: Board) -> list[int] | None:
-        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, or None.
+        """The smallest legal move sequence (0-based columns) reaching ``state``, or None.
 
-        A board's smallest sequence is the smallest of its legal parents'
-        sequences, each followed by the column of the stone taken back. The
-        sequences of the last two stone counts are remembered, so a
-        breadth-first enumeration finds almost every board's sequence from its
-        parents'; a board with a parent that is not remembered (never seen, or
-        unreachable) is searched for (:meth:`_search`).
+        It is the smallest of the legal parents' sequences plus one column; the last two stone counts' sequences
+        are remembered (a breadth-first enumeration then finds almost every board's from its parents'), else searched.
         """
         x, mask = state
         stones = mask.bit_count()
@@ -279,15 +226,14 @@ class Connect4(Game):
         return list(seq)
 
     def _from_parents(self, x: int, mask: int, stones: int) -> tuple[int, ...] | None:
-        """The smallest sequence from the remembered parents' sequences; None if a legal parent is not remembered."""
+        """The smallest sequence from the remembered parents'; None if a legal parent is not remembered."""
         if stones == 0:
             return ()
         parents = self._layers.get(stones - 1)
         if parents is None:
             return None
         last = _last_mover(x, mask)
-        other = mask ^ last
-        if self._has_line(other):  # the other player's line would have ended the game before the last move
+        if self._has_line(mask ^ last):  # the other player's line would have ended the game before the last move
             return None
         best = None
         for c in range(self.width):
@@ -295,30 +241,20 @@ class Connect4(Game):
             if not column:
                 continue
             top = 1 << (column.bit_length() - 1)
-            if not top & last:
-                continue
-            before = last ^ top
-            if self._has_line(before):  # that parent was already over
+            if not top & last or self._has_line(last ^ top):  # not the last mover's stone, or that parent was over
                 continue
             seq = parents.get(self.encode((x & ~top, mask ^ top)))
             if seq is None:
                 return None
-            candidate = seq + (c,)
-            if best is None or candidate < best:
-                best = candidate
+            if best is None or seq + (c,) < best:
+                best = seq + (c,)
         return best
 
     def _search(self, state: Board) -> list[int] | None:
-        """The lexicographically smallest legal move sequence (0-based columns) reaching ``state``, by search.
-
-        Depth first over prefixes of the target board, smallest column first;
-        a prefix is fixed by its mask, so dead ends are remembered by mask.
-        Only a board with a line needs the prefixes checked for lines (the
-        line may only appear with the last stone).
-        """
+        """The smallest legal sequence reaching ``state``, depth first (dead ends remembered by mask), or None."""
         x, target = state
         n = target.bit_count()
-        check = self._has_line(x) or self._has_line(target ^ x)
+        check = self._has_line(x) or self._has_line(target ^ x)  # then a line may only appear with the last stone
         bottom, column, width = self._bottom, self._column, self.width
         failed: set[int] = set()
         seq: list[int] = []
@@ -347,6 +283,6 @@ class Connect4(Game):
 
 
 def _last_mover(x: int, mask: int) -> int:
-    """The stones of the player who moved last (X, who moves first, after an odd number of stones)."""
+    """The stones of the player who moved last."""
     return x if mask.bit_count() & 1 else mask ^ x
 

@@ -1,20 +1,6 @@
-"""Connect-Four on numpy arrays: the array rules of :mod:`.connect4` for the tier solver.
-
-Codes are the family's bitboards (see :mod:`.connect4`): column ``c`` holds
-``1 << h`` (the sentinel above its ``h`` stones) plus a bit per X stone. So
-dropping a stone in column ``c`` adds ``1 << (c*(H+1) + h)`` to the code
-when O moves (the sentinel moves up) and twice that when X moves (the
-sentinel moves up and the old sentinel bit stays, as an X stone). A whole
-array of positions is expanded with a handful of array operations per
-column and per line direction.
-
-The tier of a position is its number of stones: every move goes to the
-next tier. The position text is the smallest legal move sequence, which
-the tier solver builds tier by tier from the parents' sequences
-(:attr:`path_texts`): this module only formats those sequences.
-"""
-
-from __future__ import annotations
+"""Connect-Four on numpy arrays (:mod:`.connect4`): a stone in column ``c`` adds ``1 << (c*(H+1) + h)`` to the code
+(O: the sentinel moves up), twice that for X (the old sentinel bit stays as an X stone). Texts are move sequences,
+built by the tier solver from the parents' (:attr:`path_texts`)."""
 
 from typing import Any
 
@@ -27,7 +13,6 @@ from .vector import LOSE, TIE, UNDECIDED, Expansion
 class Connect4Arrays(TierArrayRules):
     """The rules of one :class:`~gamedb.games.connect4.Connect4` board on arrays of codes."""
 
-    #: texts are smallest move sequences, built from the parents' (see :mod:`gamedb.solvers.tiers`)
     path_texts = True
 
     def __init__(self, game: Any) -> None:  # game: the Connect4 family (it imports this module)
@@ -36,12 +21,9 @@ class Connect4Arrays(TierArrayRules):
         s = self.stride = h + 1
         self.code_limit = 1 << (w * s)
         self.label_count = w
-        self._bottom_all = np.int64(sum(1 << (c * s) for c in range(w)))
-        self._full = np.int64(sum(((1 << h) - 1) << (c * s) for c in range(w)))
-        self._shifts = [tuple(d * i for i in range(1, game.connect)) for d in (1, s, s + 1, s - 1)]
+        self._bottom_all, self._full, self._shifts = np.int64(game._bottom_all), np.int64(game._full), game._shifts
         self._chunk = np.int64((1 << s) - 1)
 
-    # --- board ------------------------------------------------------------------
     def heights(self, codes: np.ndarray) -> np.ndarray:
         """Stones in every column: int64 [n, width]."""
         codes = np.asarray(codes, dtype=np.int64)
@@ -68,7 +50,6 @@ class Connect4Arrays(TierArrayRules):
             found |= m != 0
         return found
 
-    # --- the rules -----------------------------------------------------------------
     def expand(self, codes: np.ndarray) -> Expansion:
         codes = np.asarray(codes, dtype=np.int64)
         heights, x, mask = self._board(codes)
@@ -82,12 +63,7 @@ class Connect4Arrays(TierArrayRules):
         step = np.where(x_moves, 2, 1).astype(np.int64)[:, None]
         offsets = np.arange(self.width, dtype=np.int64) * self.stride
         children = codes[:, None] + (step << (heights + offsets[None, :]))
-        return Expansion(
-            player=(stones & 1).astype(np.int8),
-            primitive=primitive,
-            degree=legal.sum(axis=1).astype(np.int64),
-            children=children[legal],
-        )
+        return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=legal.sum(axis=1).astype(np.int64), children=children[legal])
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         labels = self.game._labels

@@ -1,41 +1,8 @@
-"""Any finite two-player game given as data: a JSON file of positions and moves.
+"""Any finite two-player game given as data: a JSON file of positions and moves (``--file``, path or inline).
 
-``--file GAME.json`` (a path, or the JSON itself inline) holds an object::
-
-    {
-      "players": ["Left", "Right"],
-      "start": "3L",
-      "positions": {
-        "3L": {"player": "Left", "moves": [{"label": "left", "to": "2R"}, "4R"]},
-        "0R": {"player": "Right", "value": "lose"},
-        ...
-      }
-    }
-
-- ``players``: the two player names (optional; default ``["first", "second"]``).
-- ``start``: the name of the start position.
-- ``positions``: one entry per position, keyed by its name. ``player`` is
-  the name of the player to move. A position where the game is over has a
-  ``value`` (``win``, ``lose`` or ``tie``, for the player to move) and no
-  moves; any other position has at least one move. A move is
-  ``{"to": NAME, "label": LABEL}`` or just the target ``NAME`` (its label is
-  then the target's name); labels are unique within a position. Cycles and
-  self-loops are allowed: play that can go on forever under best play is a
-  ``draw``. Multiple moves to the same position are allowed (with different
-  labels). Positions not reachable from ``start`` are not solved.
-- ``description`` and ``$schema`` (strings) may be given and are ignored.
-
-``docs/graph-game.schema.json`` is the JSON Schema of this format. The file
-is checked by hand here (no run-time dependency on a schema library) and the
-first problem is reported with its JSON path::
-
-    $.positions["a"].moves[2].to: unknown position "zz"
-
-Position text: the position's name. Move labels: as given. Codes: the index
-of the position in the list of all names sorted by code point. The stored
-parameters are the game itself in canonical form (every move written as
-``{"label": ..., "to": ...}``, positions sorted by name), which is again a
-valid game file, so a stored game is rebuilt without the original file.
+The format is ``docs/graph-game.schema.json``, checked here by hand, the first problem reported with its JSON path.
+Endless play is a draw. Codes: the index among the names sorted by code point. The stored parameters are the game
+in canonical form (again a valid game file), so a stored game needs no file.
 """
 
 from __future__ import annotations
@@ -57,6 +24,16 @@ _TOP_KEYS = ("$schema", "description", "players", "start", "positions")
 _POSITION_KEYS = ("player", "moves", "value")
 _MOVE_KEYS = ("to", "label")
 
+#: raises GraphFileError(path, problem)
+_Fail = Callable[[str, str], NoReturn]
+
+
+#: four positions with a cycle, a tie and a loss (the family's example)
+EXAMPLE_FILE = (
+    '{"start": "a", "positions": {"a": {"player": "first", "moves": ["b", "c"]}, "b": {"player": "second", "moves": ["a", "d"]}, '
+    '"c": {"player": "second", "value": "tie"}, "d": {"player": "first", "value": "lose"}}}'
+)
+
 
 class GraphFileError(GraphError):
     """A malformed game file; ``path`` is the JSON path of the first problem."""
@@ -65,13 +42,6 @@ class GraphFileError(GraphError):
         self.path, self.problem, self.source = path, problem, source
         prefix = f"{source}: " if source else ""
         super().__init__(f"{prefix}{path}: {problem}")
-
-
-#: a game file of four positions with a cycle, a tie and a loss (the family's example, inline JSON)
-EXAMPLE_FILE = (
-    '{"start": "a", "positions": {"a": {"player": "first", "moves": ["b", "c"]}, "b": {"player": "second", "moves": ["a", "d"]}, '
-    '"c": {"player": "second", "value": "tie"}, "d": {"player": "first", "value": "lose"}}}'
-)
 
 
 class GraphGame(Game):
@@ -85,13 +55,9 @@ class GraphGame(Game):
         command_line="--file examples/graphs/tug-of-war.json",
     )
     params = (
-        Param(
-            "file",
-            str,
-            "Game file (see docs/graph-game.schema.json), as a path or inline JSON: "
-            '{"players": [...], "start": NAME, "positions": {NAME: {"player": ..., "moves": [...]} or {"player": ..., "value": "win|lose|tie"}}}.',
-            required=True,
-        ),
+        Param("file", str, "Game file (see docs/graph-game.schema.json), as a path or inline JSON: "
+              '{"players": [...], "start": NAME, "positions": {NAME: {"player": ..., "moves": [...]} or {"player": ..., "value": "win|lose|tie"}}}.',
+              required=True),
     )
 
     def __init__(self, file: Any = None):
@@ -101,20 +67,15 @@ class GraphGame(Game):
             file = os.fspath(file)
         source = file.strip() if isinstance(file, str) and file.strip()[:1] not in ("[", "{") else None
         self._stem = Path(source).stem if source else None
-        data = load_json_option(file, "file")
-        self.data = validate_game(data, source)
+        self.data = validate_game(load_json_option(file, "file"), source)
         self.players = tuple(self.data["players"])
         self.names: list[str] = sorted(self.data["positions"])
         self._index = {name: i for i, name in enumerate(self.names)}
         player_index = {name: i for i, name in enumerate(self.players)}
-        self._player: list[int] = []
-        self._value: list[str | None] = []
-        self._moves: list[list[tuple[str, int]]] = []
-        for name in self.names:
-            entry = self.data["positions"][name]
-            self._player.append(player_index[entry["player"]])
-            self._value.append(entry.get("value"))
-            self._moves.append([(m["label"], self._index[m["to"]]) for m in entry.get("moves", [])])
+        entries = [self.data["positions"][name] for name in self.names]
+        self._player: list[int] = [player_index[entry["player"]] for entry in entries]
+        self._value: list[str | None] = [entry.get("value") for entry in entries]
+        self._moves = [[(m["label"], self._index[m["to"]]) for m in entry.get("moves", [])] for entry in entries]
         self._start = self._index[self.data["start"]]
 
     @classmethod
@@ -127,7 +88,6 @@ class GraphGame(Game):
     def default_name(self) -> str:
         return f"graph-{self._stem}" if self._stem else "graph"
 
-    # --- rules ----------------------------------------------------------------
     def start(self) -> int:
         return self._start
 
@@ -140,7 +100,6 @@ class GraphGame(Game):
     def moves(self, state: int) -> list[tuple[str, int]]:
         return list(self._moves[state])
 
-    # --- codecs -----------------------------------------------------------------
     def encode(self, state: int) -> int:
         return state
 
@@ -160,13 +119,6 @@ class GraphGame(Game):
         return index
 
 
-# --- validation ----------------------------------------------------------------------
-
-
-#: raises GraphFileError(path, problem)
-_Fail = Callable[[str, str], NoReturn]
-
-
 def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     """Check a game given as data; return its canonical form or raise :class:`GraphFileError`."""
 
@@ -179,7 +131,6 @@ def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
     for key in ("$schema", "description"):
         if key in data and not isinstance(data[key], str):
             fail(f"${_member(key)}", f"must be a string, got {_kind(data[key])}")
-
     players = data.get("players", list(DEFAULT_PLAYERS))
     if not isinstance(players, list) or len(players) != 2:
         fail("$.players", f"must be a list of the two player names, got {_show(players)}")
@@ -187,11 +138,9 @@ def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
         _check_name(name, f"$.players[{i}]", "player name", fail)
     if players[0] == players[1]:
         fail("$.players[1]", f"the two players need different names, both are {_quote(players[0])}")
-
     if "start" not in data:
         fail("$", 'missing "start" (the name of the start position)')
     _check_name(data["start"], "$.start", "position name", fail)
-
     if "positions" not in data:
         fail("$", 'missing "positions" (an object with one entry per position)')
     positions = data["positions"]
@@ -199,7 +148,6 @@ def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
         fail("$.positions", f"must be an object with one entry per position, got {_kind(positions)}")
     if not positions:
         fail("$.positions", "must hold at least one position")
-
     canonical: dict[str, dict[str, Any]] = {}
     for name, entry in positions.items():
         path = f"$.positions[{_quote(name)}]"
@@ -229,14 +177,9 @@ def validate_game(data: Any, source: str | None = None) -> dict[str, Any]:
         if moves:
             out["moves"] = _check_moves(moves, f"{path}.moves", positions, fail)
         canonical[name] = out
-
     if data["start"] not in positions:
         fail("$.start", f"unknown position {_quote(data['start'])}")
-    return {
-        "players": list(players),
-        "start": data["start"],
-        "positions": {name: canonical[name] for name in sorted(canonical)},
-    }
+    return {"players": list(players), "start": data["start"], "positions": {name: canonical[name] for name in sorted(canonical)}}
 
 
 def _check_moves(moves: list[Any], path: str, positions: dict[str, Any], fail: _Fail) -> list[dict[str, Any]]:

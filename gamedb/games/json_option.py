@@ -1,12 +1,5 @@
-"""Options that take JSON either inline or as a file path (``--graph``, ``--grid``).
-
-A path is the user's word on the command line only. Parameters that come
-from a database file are data: a stored graph is the graph itself, and
-while a stored game's rules are rebuilt (:func:`stored_parameters`) a text
-value is refused without opening, or even looking up, anything it names.
-"""
-
-from __future__ import annotations
+"""Options that take JSON inline or as a file path (``--graph``, ``--grid``); a path is the user's word only: while a
+stored game's rules are rebuilt (:func:`stored_parameters`) a text value is refused unopened."""
 
 import json
 from collections.abc import Iterator
@@ -20,16 +13,13 @@ from ..safe_text import shown
 
 #: the largest JSON file an option reads (a graph of a million edges takes some 10 MB)
 MAX_JSON_BYTES = 64 << 20
-
-
 #: set while a game is rebuilt from a stored row: JSON options then take only the data itself
 _FROM_STORED_ROW: ContextVar[bool] = ContextVar("gamedb_from_stored_row", default=False)
 
 
 @contextmanager
 def stored_parameters() -> Iterator[None]:
-    """Within: the parameters being read came from a database file, so :func:`load_json_option`
-    takes only already-parsed JSON (a list, an object) and refuses text, which could name a path."""
+    """Within: parameters come from a database file, so :func:`load_json_option` refuses text (it could name a path)."""
     token = _FROM_STORED_ROW.set(True)
     try:
         yield
@@ -42,18 +32,12 @@ class StoredPathRefused(GraphError):
 
 
 def load_json_option(value: Any, option: str) -> Any:
-    """Parse ``value`` as inline JSON, or read it from the file it names.
-
-    Already-parsed values (lists, dicts from Python callers) pass through.
-    Within :func:`stored_parameters` only those do: text is refused.
-    """
+    """Parse ``value`` as inline JSON or read the file it names; parsed values (lists, dicts) pass through."""
     if not isinstance(value, str):
         return value
     if _FROM_STORED_ROW.get():
-        raise StoredPathRefused(
-            f"parameter {option!r} is the text {shown(value, 40)}, not the {option} itself "
-            "(gamedb stores the data, and opens no file that a database names)"
-        )
+        raise StoredPathRefused(f"parameter {option!r} is the text {shown(value, 40)}, not the {option} itself "
+                                "(gamedb stores the data, and opens no file that a database names)")
     text = value.strip()
     if not text:
         raise GraphError(f"--{option} is empty")

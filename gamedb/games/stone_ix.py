@@ -1,24 +1,6 @@
-"""Stone game IX (LeetCode 2029, seed 004) as a two-player game between Alice and Bob.
-
-A row of stones carries values; Alice and Bob take turns, Alice first, each
-removing one stone. A player whose removal makes the sum of all removed
-values divisible by 3 loses. If the last stone goes without that, Bob wins --
-even when it was Alice who removed it. Only residues mod 3 matter, so a
-position is the number of stones left of each residue, the removed sum mod 3
-and who is to move.
-
-Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob``. ``sum=0`` with nothing to
-add is the start (nothing removed yet, Alice to move); the position right
-after a losing removal is written with ``,over`` (``c0=1,c1=0,c2=2,sum=0,
-turn=bob,over``: Alice just made the sum divisible by 3, so Bob has won).
-``query`` also takes a plain list of stone values, ``5,1,2,4,3``: the start
-with those stones. Move labels: the residue (0, 1 or 2) of the stone removed.
-
-``--max N`` solves every start with at most N stones of each residue, and
-everything reachable from them.
-"""
-
-from __future__ import annotations
+"""Stone game IX (LeetCode 2029): Alice first, each removes a stone; who makes the removed sum divisible by 3 loses,
+and Bob wins when the stones run out. Position text: ``c0=2,c1=1,c2=0,sum=1,turn=bob`` (``,over`` after a losing
+removal) or a stones list ``5,1,2,4,3``; ``--max N`` solves every start with up to N stones of each residue mod 3."""
 
 import re
 from itertools import product
@@ -52,11 +34,7 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
-    examples = Examples(
-        options={"max": 3},
-        positions=["5,1,2,4,3"],
-        bad_positions=[("", "no stones"), ("1,-2,3", "not negative")],
-    )
+    examples = Examples(options={"max": 3}, positions=["5,1,2,4,3"], bad_positions=[("", "no stones"), ("1,-2,3", "not negative")])
     capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"
@@ -71,7 +49,6 @@ class StoneIX(Game):
     def parameters(self) -> dict[str, Any]:
         return {"max": self.max_count}
 
-    # --- rules ---------------------------------------------------------------
     def start(self) -> State:
         return State((self.max_count,) * 3, 0, ALICE)
 
@@ -101,10 +78,9 @@ class StoneIX(Game):
         return result
 
     def tier(self, state: State) -> int:
-        """Stones taken so far (every move takes one): the tier solver's tiers."""
+        """Stones taken so far (every move takes one)."""
         return 3 * self.max_count - sum(state.counts)
 
-    # --- codecs --------------------------------------------------------------
     def encode(self, state: State) -> int:
         c0, c1, c2 = state.counts
         return (((c0 * self.radix + c1) * self.radix + c2) * 4 + (3 if state.over else state.removed)) * 2 + state.turn
@@ -132,11 +108,9 @@ class StoneIX(Game):
             for residue in range(3):
                 count = bounded_int(match.group(residue + 1), widest)
                 if count is None:
-                    raise BeyondSolvedRange(
-                        f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
-                        f"stones of residue {residue}; "
-                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
-                    )
+                    raise BeyondSolvedRange(f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
+                                            f"stones of residue {residue}; "
+                                            f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
                 counts.append(count)
             removed = bounded_int(match.group(4), 2)
             turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
@@ -145,18 +119,14 @@ class StoneIX(Game):
             if over and removed:
                 raise PositionError(f"bad stone-ix position {_shorten(text)!r}: ',over' follows a removal that made the sum 0 (sum=0)")
             if removed == 0 and not over and turn == BOB:
-                raise PositionError(
-                    f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
-                    "(after a losing removal add ',over')"
-                )
+                raise PositionError(f"bad stone-ix position {_shorten(text)!r}: with sum=0 nothing has been removed yet, so Alice moves "
+                                    "(after a losing removal add ',over')")
             state = State((counts[0], counts[1], counts[2]), removed, turn, over)
         elif _STONES.match(text) and "=" not in text:
             values = _STONE.findall(text)  # kept as text: only the sign and the residue mod 3 matter
             if not values:
-                raise PositionError(
-                    f"bad stones list {_shorten(text)!r}: no stones; give at least one stone value (e.g. 5,1,2,4,3), "
-                    "or a full state such as c0=0,c1=0,c2=0,sum=0,turn=alice"
-                )
+                raise PositionError(f"bad stones list {_shorten(text)!r}: no stones; give at least one stone value (e.g. 5,1,2,4,3), "
+                                    "or a full state such as c0=0,c1=0,c2=0,sum=0,turn=alice")
             if any(v.startswith("-") and v.strip("-0") for v in values):
                 raise PositionError(f"bad stones list {_shorten(text)!r}: stone values are not negative")
             residues = [sum(map(int, v.lstrip("-"))) % 3 for v in values]  # a number is its digit sum mod 3
@@ -165,8 +135,6 @@ class StoneIX(Game):
             raise PositionError(f"bad stone-ix position {_shorten(text)!r}: expected {self.position_syntax}")
         for residue, count in enumerate(state.counts):
             if count > self.max_count:
-                raise BeyondSolvedRange(
-                    f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
-                    f"this game was solved with --max {self.max_count} ({LARGER_MAX})"
-                )
+                raise BeyondSolvedRange(f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
+                                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
         return state

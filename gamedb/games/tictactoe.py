@@ -1,10 +1,6 @@
-"""Tic-tac-toe on a 3x3 board.
+"""Tic-tac-toe: X first, three in a row wins, a full board is a tie.
 
-X moves first; players alternate placing their mark on an empty cell; three
-in a row (row, column or diagonal) wins; a full board without a line is a tie.
-
-Position text: nine characters of ``X``, ``O``, ``.`` row by row
-(``X...O....``). Move labels: the cell number 1-9, row by row.
+Position text: nine cells row by row (``X...O....``); move labels: the cell number 1-9.
 """
 
 from __future__ import annotations
@@ -29,8 +25,7 @@ _LABELS = tuple(str(i + 1) for i in range(9))
 
 
 def _has_line(board: Board, mark: int) -> bool:
-    """Whether ``mark`` has three in a row: the lines through cell 0, then the others through the centre,
-    then the two left through cell 8 (:data:`LINES`, written out: this runs for every position a query looks at)."""
+    """Whether ``mark`` has three in a row (:data:`LINES` written out: this runs for every position a query reads)."""
     a, b, c, d, e, f, g, h, i = board
     return (
         (a == mark and (b == c == mark or d == g == mark or e == i == mark))
@@ -41,17 +36,12 @@ def _has_line(board: Board, mark: int) -> bool:
 
 class TicTacToe(Game):
     capabilities = Capabilities(tiers=True, array_rules=True)
-    #: the board's lines and cell characters, for the array rules
-    lines = LINES
+    lines = LINES  # for the array rules
     chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
-    examples = Examples(
-        options={},
-        positions=["X...O....", "XX.OO...."],
-        bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")],
-    )
+    examples = Examples(options={}, positions=["X...O....", "XX.OO...."], bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")])
     players = ("X", "O")
 
     def start(self) -> Board:
@@ -75,7 +65,7 @@ class TicTacToe(Game):
         return [(_LABELS[i], board[:i] + (mover,) + board[i + 1 :]) for i in range(9) if board[i] == EMPTY]
 
     def move_codes(self, board: Board) -> list[tuple[str, int]]:
-        """:meth:`moves` with the children's codes: the mover's mark added to the position's code, cell by cell."""
+        """:meth:`moves` with the children's codes: the mover's mark added to the code, cell by cell."""
         mover = self._mover(board)
         if not mover:
             return []
@@ -83,17 +73,16 @@ class TicTacToe(Game):
         return [(_LABELS[i], code + mover * _POWERS[i]) for i in range(9) if board[i] == EMPTY]
 
     def _mover(self, board: Board) -> int:
-        """The mark of the player to move, or EMPTY (0) when the game is over (:meth:`primitive`)."""
+        """The mark of the player to move, or EMPTY (0) when the game is over."""
         mover, last = (X, O) if board.count(X) == board.count(O) else (O, X)
         return EMPTY if EMPTY not in board or _has_line(board, last) else mover
 
     def tier(self, board: Board) -> int:
-        """Marks on the board (every move adds one): the tier solver's tiers."""
+        """Marks on the board (every move adds one)."""
         return 9 - board.count(EMPTY)
 
     def array_rules(self) -> TicTacToeArrays:
         from .tictactoe_arrays import TicTacToeArrays  # numpy: imported only to solve
-
         return TicTacToeArrays(self)
 
     def encode(self, board: Board) -> int:
@@ -101,11 +90,7 @@ class TicTacToe(Game):
         return c0 + 3 * (c1 + 3 * (c2 + 3 * (c3 + 3 * (c4 + 3 * (c5 + 3 * (c6 + 3 * (c7 + 3 * c8)))))))
 
     def decode(self, code: int) -> Board:
-        cells = []
-        for _ in range(9):
-            code, cell = divmod(code, 3)
-            cells.append(cell)
-        return tuple(cells)
+        return tuple(code // power % 3 for power in _POWERS)
 
     def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)
@@ -127,10 +112,8 @@ class TicTacToe(Game):
         mover = X if xs == os_ else O
         if x_line if mover == X else o_line:
             name, other = ("X", "O") if mover == X else ("O", "X")
-            raise PositionError(
-                f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "
-                f"so the game ended before {other}'s last mark"
-            )
+            raise PositionError(f"bad tic-tac-toe position {text!r}: {name} is to move but already has three in a row, "
+                                f"so the game ended before {other}'s last mark")
         return board
 
     def describe(self, board: Board) -> str:

@@ -1,11 +1,4 @@
-"""Tic-tac-toe on numpy arrays: the array rules of :mod:`.tictactoe` for the tier solver.
-
-Codes are the family's base-3 numbers (cell ``i`` is digit ``i``: 0 empty,
-1 X, 2 O), so a mark in cell ``i`` adds ``mark * 3**i`` to the code. The
-tier of a position is its number of marks.
-"""
-
-from __future__ import annotations
+"""Tic-tac-toe on numpy arrays (:mod:`.tictactoe`): a mark in cell ``i`` adds ``mark * 3**i`` to the code."""
 
 from typing import Any
 

@@ -1,27 +1,7 @@
-"""Tiers and array rules: what a family declares for the tier solver (:mod:`gamedb.solvers.tiers`).
-
-**Tiers.** A family declares tiers by overriding
-:meth:`Game.tier <gamedb.games.base.Game.tier>`: an integer for every
-position such that no move goes to a smaller tier (Connect-Four and
-tic-tac-toe: the stones on the board; stone-ix: the stones taken). Moves
-may stay inside a tier (positions of one tier may even form cycles); the
-solver solves the last tier first and keeps in memory only the tier it
-solves and the values of the tiers its moves reach.
-
-**Array rules.** A family may also return a :class:`TierArrayRules` from
-:meth:`Game.array_rules <gamedb.games.base.Game.array_rules>`: its rules on
-numpy arrays of codes (children of a whole array of positions, end of game,
-texts, move labels, tiers). They must agree exactly with the per-position
-rules (same moves in the same order, same codes and texts);
-tests/test_conformance.py compares the two, and the values the tier solver
-stores from them, for every registered family that has them. A family with tiers but without array rules is
-expanded one position at a time (:class:`PositionRules`).
-
-A family whose text is the smallest move sequence reaching the position
-(Connect-Four) sets :attr:`TierArrayRules.path_texts`: the solver then
-builds every position's sequence from its parents' while it enumerates the
-tiers (every move must go to the next tier), and the family only formats
-them (:meth:`TierArrayRules.format_paths`).
+"""What a family declares for the tier solver: :meth:`Game.tier <gamedb.games.base.Game.tier>` (no move goes to a
+smaller tier; moves may stay inside one) and optionally :class:`TierArrayRules`, its rules on numpy arrays, agreeing
+exactly with ``expand`` (else :class:`PositionRules`). With :attr:`TierArrayRules.path_texts` (Connect-Four) texts are
+the smallest move sequences, which the solver builds from the parents' and the family formats.
 """
 
 from __future__ import annotations
@@ -37,10 +17,8 @@ if TYPE_CHECKING:
 class TierArrayRules(VectorRules):
     """A family's rules on numpy arrays, with the tier of every code."""
 
-    #: texts are move sequences built by the solver (see the module's docstring)
     path_texts: bool = False
-    #: with ``path_texts``: how many move labels there are (label ids are ``0 .. label_count - 1``)
-    label_count: int = 0
+    label_count: int = 0  # with ``path_texts``: label ids are ``0 .. label_count - 1``
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         """The tier (int64) of every position in ``codes``."""
@@ -65,7 +43,6 @@ class PositionRules(TierArrayRules):
 
     def expand(self, codes: np.ndarray) -> Expansion:
         import numpy as np
-
         players, prims, degree, children = [], [], [], []
         for code in np.asarray(codes).tolist():
             player, _text, prim, moves = self.game.expand(code)
@@ -75,12 +52,8 @@ class PositionRules(TierArrayRules):
             for label, child in moves:
                 children.append(child)
                 self._labels[(code, child)] = label
-        return Expansion(
-            player=np.array(players, dtype=np.int8),
-            primitive=np.array(prims, dtype=np.int8),
-            degree=np.array(degree, dtype=np.int64),
-            children=np.array(children, dtype=np.int64),
-        )
+        return Expansion(player=np.array(players, dtype=np.int8), primitive=np.array(prims, dtype=np.int8),
+                         degree=np.array(degree, dtype=np.int64), children=np.array(children, dtype=np.int64))
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         found = []
@@ -98,6 +71,5 @@ class PositionRules(TierArrayRules):
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         import numpy as np
-
         game = self.game
         return np.array([game.tier(game.decode(code)) for code in codes.tolist()], dtype=np.int64)

@@ -1,15 +1,5 @@
-"""Optional fast path of a family: the rules applied to a whole array of positions.
-
-A family whose rules are simple arithmetic on codes (graph games) may return
-a :class:`VectorRules` from :meth:`Game.vector <gamedb.games.base.Game.vector>`.
-The solvers then expand a page (SQL engine) or the whole game (memory
-engine) with a few numpy operations instead of one Python call per position.
-It must agree exactly with the family's per-position rules (``expand``):
-same players, primitive values, moves in the same order, same text and
-labels; tests/test_conformance.py compares the two (children along random
-playouts, and every stored value) for every registered family that has them.
-
-numpy is imported only by the modules that use this path.
+"""A family's optional fast path (:meth:`Game.vector <gamedb.games.base.Game.vector>`): the rules on a whole array of
+codes, which must agree exactly with ``expand`` (tests/test_conformance.py). numpy is imported only where used.
 """
 
 from __future__ import annotations
@@ -20,26 +10,20 @@ from typing import TYPE_CHECKING, Any
 
 from .. import values
 from ..values import RESULT_CODES as RESULT_CODES
-from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported: array rules and solvers read both spellings here
+from ..values import RESULT_NAMES as RESULT_NAMES  # re-exported
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..errors import GamedbError
 
-#: the result codes of the array paths, from the one spelling in :mod:`gamedb.values` (0: not decided)
 UNDECIDED = 0
 WIN, LOSE, TIE, DRAW = (RESULT_CODES[result] for result in (values.WIN, values.LOSE, values.TIE, values.DRAW))
 
 
 @dataclass
 class Expansion:
-    """The rules applied to ``codes`` (one entry per position, moves flattened).
-
-    ``children`` lists the child codes of every move, grouped by parent in
-    the order of ``codes`` and, within a parent, in the family's move order;
-    ``degree[i]`` moves belong to ``codes[i]``.
-    """
+    """The rules applied to ``codes``: ``children`` grouped by parent in move order, ``degree[i]`` of them for ``codes[i]``."""
 
     player: np.ndarray  # int8, index of the player to move
     primitive: np.ndarray  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
@@ -50,8 +34,8 @@ class Expansion:
 class VectorRules(ABC):
     """A family's rules on numpy arrays of codes."""
 
-    #: every code of the game is below this bound (codes are dense enough for a bitmap)
-    code_limit: int
+    code_limit: int  # every code is below it (dense enough for a bitmap)
+
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:
         """Player, primitive value and moves of every position in ``codes``."""
@@ -68,7 +52,6 @@ class VectorRules(ABC):
 def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
-
     lengths = np.asarray(lengths, dtype=np.int64)
     ends = np.cumsum(lengths)
     ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
@@ -85,6 +68,5 @@ def check_moves(game: Any, codes: np.ndarray, primitive: np.ndarray, degree: np.
 def stuck_error(game: Any, text: str) -> GamedbError:  # game: a Game (base imports this module)
     """The error for a position ``text`` that is not over but has no move: the family's rules are incomplete."""
     from ..errors import GamedbError
-
     return GamedbError(f"position {text!r} has no legal moves but the game is not over; the {game.family} rules are incomplete")
 

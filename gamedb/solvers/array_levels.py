@@ -1,14 +1,4 @@
-"""One level of retrograde analysis on numpy arrays, for the in-memory graph solver and the tier solver.
-
-Both solve level by level with degree counters, as the SQL solver does
-(:mod:`.graph_sql`): from the positions decided at level ``k``, a parent
-with a move to a ``lose`` wins at ``k + 1``; a parent all of whose moves
-lead to ``win`` loses at ``k + 1``; then, once no win or loss is left, a
-parent with a move to a ``tie`` ties at ``t + 1``. A decided position's best
-move is its lowest-ordered move among those that decided it.
-:mod:`.graph_memory` runs the levels on a whole game, :mod:`.tier_values`
-on one tier whose moves may stay inside it.
-"""
+"""One level of retrograde analysis on numpy arrays, for the in-memory graph solver and the tier solver."""
 
 from __future__ import annotations
 
@@ -31,12 +21,7 @@ def reverse_moves(child: np.ndarray, parent_of_move: np.ndarray, order_of_move: 
 
 @dataclass
 class Levels:
-    """The values being decided, in place, and what deciding them needs.
-
-    ``result``/``remoteness``/``best`` (move order, -1: none) are indexed by
-    position; ``counter`` holds each position's moves not yet known to lead
-    to a win; ``rev`` the moves into each position.
-    """
+    """The values being decided, in place, and what deciding them needs."""
 
     result: np.ndarray
     remoteness: np.ndarray

@@ -1,42 +1,38 @@
 """The one place that picks a solving strategy for a game, from its declared capabilities.
 
-Every strategy is a row of :data:`STRATEGIES`: the solver class that
-implements :class:`~gamedb.solvers.protocol.Solver`, the capabilities of
-:class:`~gamedb.games.base.Capabilities` it requires, the optional ones it
-uses and what happens without them, its place in the order ``--strategy
-auto`` tries, and its hooks (memory need, what the command line says first,
-taking over another's unfinished solve, the stats summary, the answerer, a
-solve into a new file). The game's class declares what it provides; nothing
-here or anywhere else asks a game object what it is, and no module but this
-one names a strategy. :func:`plan` picks the strategies for a solve (with
-``--strategy``); the game row records which one stored it, and
-:func:`stored_by` reads that to verify and answer; :func:`vector_rules` /
-:func:`move_lists` hand the optional capabilities to the solvers that use them.
+Every strategy is a row of :data:`STRATEGIES`: its solver, the capabilities it
+requires or uses (and what happens without them), its place in the order
+``--strategy auto`` tries, and its hooks, each a loader that imports its module
+on first use (numpy and SQLAlchemy stay unloaded until a hook needs them). No
+other module names a strategy or asks a game what it is; the game row records
+which strategy stored it (:func:`stored_by`).
 """
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import GamedbError, InputError
-from ..games.base import Game, TokenMoves
+from ..errors import InputError
+from ..games.base import Game
 from ..safe_text import shown
 from ..store.damage import damaged
+from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
+from .capabilities import move_lists as move_lists
+from .capabilities import vector_rules as vector_rules
 
-if TYPE_CHECKING:  # this module is imported by the light read path of `gamedb query`: no SQLAlchemy at import
+if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa
 
-    from ..games.tier_rules import TierArrayRules
-    from ..games.vector import VectorRules
+    from ..games.heaps import HeapGame
     from ..store.record import GameRecord
     from ..store.rows import Reader
-    from .protocol import Solver
+    from ..store.sink import Sink
+    from .protocol import Solved, SolveJob, Solver
 
-#: values of ``--strategy``: ``auto`` picks (the first strategy, in the table's order, that takes the game), else
-#: the ``choice`` of a row: ``tiers`` the tier solver, ``sql`` and ``memory`` a graph solver
+#: ``--strategy auto``: the first strategy, in the table's order, that takes the game
 AUTO = "auto"
 
 
@@ -49,52 +45,139 @@ class Need:
     without: str = "refused"
 
 
+def _graph_answer() -> ModuleType:
+    from . import graph_answer
+
+    return graph_answer
+
+
 @dataclass(frozen=True)
 class Strategy:
-    """One solving strategy and everything the rest of gamedb asks of it (the hooks are ``module:function``
-    names, imported on first use: numpy and SQLAlchemy stay unloaded until a hook that needs them runs)."""
+    """One solving strategy and everything the rest of gamedb asks of it."""
 
     #: stored in ``game.strategy`` by every solve, and read to verify and answer the game
     name: str
-    #: ``module:Class`` of the :class:`~gamedb.solvers.protocol.Solver`
-    solver: str
+    #: its :class:`~gamedb.solvers.protocol.Solver` (verify; and solve, for one that computes inside the database)
+    load: Callable[[], Solver]
     needs: tuple[Need, ...] = ()
     #: False: refuses impartial games (they need Grundy values this strategy does not compute)
     impartial: bool = True
-    #: the name ``--strategy`` takes for it; None: not chosen by name (taken whenever it accepts the game)
+    #: the name ``--strategy`` takes for it; None: taken whenever it accepts the game
     choice: str | None = None
-    #: with ``--strategy auto``: tried for a new game only (a stored game not begun by it keeps its own strategy)
+    #: with ``--strategy auto``: tried for a new game only
     auto_new_only: bool = False
     #: the only strategy for a game it accepts, whatever ``--strategy`` says
     exclusive: bool = False
     #: refuses with :class:`~gamedb.solvers.protocol.TooLarge` before writing anything: ``auto`` then tries the next
     gives_way: bool = False
-    #: the module whose ``probe_many(reader, record, game, positions, boards=...)`` answers from its tables (no SQLAlchemy)
-    answerer: str = "gamedb.solvers.graph_answer"
+    #: the module whose ``probe_many(reader, record, game, positions, boards=...)`` answers from its tables
+    answerer: Callable[[], ModuleType] = _graph_answer
     #: ``(game, name) -> (bytes, what needs them, advice) | None``: checked before a solve it cannot give way in
-    memory_need: str | None = None
+    memory_need: Callable[[Game, str], tuple[int, str, str] | None] | None = None
     #: ``(game, limit) -> str | None``: what the command line says before a solve by this strategy starts
-    announce: str | None = None
+    announce: Callable[[Game, int], str | None] | None = None
     #: ``(db, record) -> bool``: it may take over another's unfinished solve (nothing of it written yet)
-    takes_over: str | None = None
-    #: ``(conn, record) -> dict``: what ``gamedb stats`` adds for a game this strategy stored
-    summary: str | None = None
-    #: ``game -> bool`` and ``(sink, game, progress) -> Solved``: it solves a small game into a new file (:mod:`.new_file`)
-    new_file: tuple[str, str] | None = None
+    takes_over: Callable[[sa.Engine, GameRecord], bool] | None = None
+    #: ``(reader, record) -> dict``: what ``gamedb stats`` adds for a game this strategy stored
+    summary: Callable[[Reader, GameRecord], dict[str, Any]] | None = None
+    #: solves into any sink (:mod:`gamedb.store.sink`): the orchestration hands it the database's or a new file's
+    into_sink: Callable[[Sink, SolveJob], Solved] | None = None
+    #: ``game -> bool``: small enough for a new SQLite file's sink (one transaction, no SQLAlchemy)
+    small: Callable[[Game], bool] | None = None
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
         return all(getattr(declared, need.capability) for need in self.needs if need.required) and (self.impartial or not game.impartial)
 
-    def load(self) -> Solver:
-        solver: Solver = hook(self.solver)()
-        return solver
+
+# --- the hooks: each imports its module when it runs ----------------------------------------
 
 
-def hook(spec: str) -> Any:
-    """The function (or class) a strategy row names as ``module:name``, imported now."""
-    module, _, name = spec.partition(":")
-    return getattr(importlib.import_module(module), name)
+def _heap_solver() -> Solver:
+    from .heaps.strategy import HeapSolver
+
+    return cast("Solver", HeapSolver())  # its verify takes the HeapGame the strategy requires
+
+
+def _heap_answer() -> ModuleType:
+    from .heaps import sums
+
+    return sums
+
+
+def _heap_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
+    from .heaps.sums import stats_summary
+
+    return stats_summary(reader, record)
+
+
+def _heaps_into(sink: Sink, job: SolveJob) -> Solved:
+    from .heaps.solver import solve
+
+    return solve(sink, cast("HeapGame", job.game), progress=job.progress)
+
+
+def _heaps_small(game: Game) -> bool:
+    """A heap game of at most one write batch."""
+    from .heaps.solver import WRITE_BATCH
+
+    return cast("HeapGame", game).max_heap + 1 <= WRITE_BATCH
+
+
+def _tier_solver() -> Solver:
+    from .tiers import TierSolver
+
+    return TierSolver()
+
+
+def _tier_memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    from .tier_memory import memory_need
+
+    return memory_need(game, name)
+
+
+def _tier_announce(game: Game, limit: int) -> str | None:
+    from .tier_memory import memory_note
+
+    return memory_note(game, limit)
+
+
+def _graph_memory_solver() -> Solver:
+    from .graph_memory import GraphMemory
+
+    return GraphMemory()
+
+
+def _graph_memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    from .graph_memory import memory_need
+
+    return memory_need(game, name)
+
+
+def _nothing_enumerated(db: sa.Engine, record: GameRecord) -> bool:
+    from .enumeration import nothing_enumerated
+
+    return nothing_enumerated(db, record)
+
+
+def _graph_into(sink: Sink, job: SolveJob) -> Solved:
+    from .graph_solution import solve
+
+    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+
+
+def _graph_small(game: Game) -> bool:
+    """A game of at most :data:`~gamedb.store.sink.DEFER_INDEXES_FROM` positions by its estimate."""
+    from ..store.sink import DEFER_INDEXES_FROM
+
+    estimate = game.estimate()
+    return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
+
+
+def _graph_sql_solver() -> Solver:
+    from .graph_sql import GraphSql
+
+    return GraphSql()
 
 
 #: what a solver does when a game offers no array rules of either kind
@@ -104,16 +187,17 @@ ONE_BY_ONE = "positions are expanded one by one in Python (Game.expand)"
 STRATEGIES: dict[str, Strategy] = {
     "heaps": Strategy(
         "heaps",
-        "gamedb.solvers.heaps.strategy:HeapSolver",
+        _heap_solver,
         needs=(Need("heap_rules", required=True),),
         exclusive=True,
-        answerer="gamedb.solvers.heaps.sums",
-        summary="gamedb.solvers.heaps.sums:stats_summary",
-        new_file=("gamedb.solvers.new_file:heaps_fit", "gamedb.solvers.new_file:solve_heaps"),
+        answerer=_heap_answer,
+        summary=_heap_summary,
+        into_sink=_heaps_into,
+        small=_heaps_small,
     ),
     "tiers": Strategy(
         "tiers",
-        "gamedb.solvers.tiers:TierSolver",
+        _tier_solver,
         needs=(
             Need("tiers", required=True),
             Need("array_rules", required=False, without=ONE_BY_ONE),
@@ -121,12 +205,12 @@ STRATEGIES: dict[str, Strategy] = {
         impartial=False,
         choice="tiers",
         auto_new_only=True,
-        memory_need="gamedb.solvers.tier_memory:memory_need",
-        announce="gamedb.solvers.tier_memory:memory_note",
+        memory_need=_tier_memory_need,
+        announce=_tier_announce,
     ),
     "graph-memory": Strategy(
         "graph-memory",
-        "gamedb.solvers.graph_memory:GraphMemory",
+        _graph_memory_solver,
         needs=(
             Need("vector_rules", required=False, without=ONE_BY_ONE),
             Need("token_moves", required=False, without="one move row is written per move"),
@@ -134,13 +218,14 @@ STRATEGIES: dict[str, Strategy] = {
         impartial=False,
         choice="memory",
         gives_way=True,
-        memory_need="gamedb.solvers.graph_memory:memory_need",
-        takes_over="gamedb.solvers.enumeration:nothing_enumerated",
-        new_file=("gamedb.solvers.new_file:graph_fits", "gamedb.solvers.new_file:solve_graph"),
+        memory_need=_graph_memory_need,
+        takes_over=_nothing_enumerated,
+        into_sink=_graph_into,
+        small=_graph_small,
     ),
     "graph-sql": Strategy(
         "graph-sql",
-        "gamedb.solvers.graph_sql:GraphSql",
+        _graph_sql_solver,
         needs=(
             Need("vector_rules", required=False, without=ONE_BY_ONE),
             Need("token_moves", required=False, without="one move row is written per move and the levels join through move(child)"),
@@ -166,7 +251,7 @@ def stored_by(record: GameRecord, game: Game | None = None) -> Strategy:
 
 def answered_by(record: GameRecord, game: Game) -> ModuleType:
     """The module that answers queries on a stored ``game`` (its ``probe_many``), from the strategy that stored it."""
-    return importlib.import_module(stored_by(record, game).answerer)
+    return stored_by(record, game).answerer()
 
 
 def check_choice(choice: str) -> None:
@@ -199,17 +284,12 @@ def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
 
 
 def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> list[Strategy]:
-    """The strategies to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next.
-
-    A new game (``record`` None): :func:`candidates`. An unfinished one: the strategy that began it
-    (``record.strategy``), which resumes it, after one that may take it over because nothing of it is
-    written yet; ``--strategy`` must name one of them (or be ``auto``).
-    """
+    """The strategies to try, in order; a :class:`~gamedb.solvers.protocol.TooLarge` from one moves on to the next."""
     found = candidates(game, choice, new=record is None)
     if record is None or found[0].exclusive:
         return found
     begun = stored_by(record)
-    taking = [s for s in found if s is not begun and s.gives_way and s.takes_over and hook(s.takes_over)(db, record)]
+    taking = [s for s in found if s is not begun and s.gives_way and s.takes_over and s.takes_over(db, record)]
     if begun in found or choice == AUTO:
         return [*taking, begun]
     if taking:
@@ -226,49 +306,23 @@ def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | No
     strategy = found[0]
     if strategy.memory_need is None or (strategy.gives_way and len(found) > 1):
         return None
-    need: tuple[int, str, str] | None = hook(strategy.memory_need)(game, name)
-    return need
+    return strategy.memory_need(game, name)
 
 
 def announcement(game: Game, choice: str, limit: int) -> str | None:
     """What the command line says before ``game`` is solved under ``--strategy choice`` (the memory it needs)."""
     strategy = candidates(game, choice)[0]
-    return None if strategy.announce is None else hook(strategy.announce)(game, limit)
+    return None if strategy.announce is None else strategy.announce(game, limit)
 
 
 def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     """What ``gamedb stats`` adds for ``record`` from the strategy that stored it."""
     strategy = stored_by(record)
-    return {} if strategy.summary is None else hook(strategy.summary)(reader, record)
+    return {} if strategy.summary is None else strategy.summary(reader, record)
 
 
-def new_file_solver(game: Game) -> tuple[str, Any] | None:
-    """(strategy, function) that solves ``game`` straight into a new SQLite file's sink (see :mod:`.new_file`), or
-    None: the strategy ``--strategy auto`` tries first, when it has one and the game fits it."""
+def new_file_strategy(game: Game) -> Strategy | None:
+    """The strategy that solves ``game`` into a new SQLite file's sink: the one ``--strategy auto`` tries first,
+    when it writes into any sink and the game is small enough; else None."""
     strategy = candidates(game, AUTO)[0]
-    if strategy.new_file is None:
-        return None
-    fits, solve = strategy.new_file
-    return (strategy.name, hook(solve)) if hook(fits)(game) else None
-
-
-# --- the optional capabilities, handed to the solvers that use them ----------------------------
-
-
-def array_rules(game: Game) -> TierArrayRules | None:
-    """The game's rules on numpy arrays with tiers, or None when it declares none."""
-    return game.array_rules() if game.capabilities.array_rules else None
-
-
-def vector_rules(game: Game) -> VectorRules | None:
-    """The game's rules on numpy arrays, or None when it declares none."""
-    return game.vector() if game.capabilities.vector_rules else None
-
-
-def move_lists(game: Game) -> TokenMoves | None:
-    """The game's two-token move lists, or None for a game stored with move rows."""
-    if not game.capabilities.token_moves:
-        return None
-    if game.impartial:
-        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
-    return game.token_moves()
+    return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None

@@ -1,18 +1,4 @@
-"""Enumerate the reachable positions of a game into the position and move tables.
-
-Breadth first from the start position, one depth at a time, in pages of
-``batch`` positions read from the ``solve_queue`` table: memory holds one
-page, never the whole game. Each page is expanded by the game's rules and
-written in one transaction (positions, their moves, and newly discovered
-children queued at the next depth), so a killed enumeration resumes where it
-stopped: rows are inserted with ON CONFLICT DO NOTHING.
-
-Rows go to the driver as tuples (no per-row SQLAlchemy work); on
-PostgreSQL through COPY and a staging table (:func:`~gamedb.store.bulk.insert_new_rows`). A family with
-a fast path (:class:`~gamedb.games.vector.VectorRules`) expands a page with
-numpy; a two-token game (cat and mouse, :mod:`gamedb.solvers.token_moves`) writes
-no move rows: its move lists are stored once and the solver works from them.
-"""
+"""Enumerate the reachable positions of a game into the position and move tables."""
 
 from __future__ import annotations
 
@@ -28,7 +14,7 @@ from ..store.bulk import insert_new_rows, insert_rows
 from ..store.database import refresh_statistics
 from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
-from . import choice, token_moves
+from . import capabilities, token_moves
 
 if TYPE_CHECKING:
     from ..store.record import GameRecord
@@ -50,10 +36,7 @@ _MOVE_COLUMNS = ("parent", "ord", "child", "label")
 def enumerate_game(
     engine: sa.Engine, game_id: int, game: Game, *, batch: int = 20000, memory_limit: int | None = None, progress: Progress | None = None
 ) -> tuple[int, int]:
-    """Fill ``position`` and ``move`` for ``game_id``; return (positions, moves).
-
-    ``memory_limit`` bounds the bitmap of queued codes (:class:`_Queued`, vector families only).
-    """
+    """Fill ``position`` and ``move`` for ``game_id``; return (positions, moves)."""
     # a resume finds where it stopped by an anti join of the queue and the positions: planned from
     # statistics of before the game had rows, it ran in quadratic time (a killed Connect-Four 4x4
     # enumeration resumed in over 300 s on PostgreSQL, against 18 s uninterrupted)
@@ -69,11 +52,11 @@ def enumerate_game(
             {"g": game_id},
         ).scalar()
         done = conn.execute(sa.text("SELECT COUNT(*) FROM position WHERE game_id = :g"), {"g": game_id}).scalar_one()
-    vector = choice.vector_rules(game)
+    vector = capabilities.vector_rules(game)
     queued_before = _Queued.fitting(vector, memory_limit)
     if queued_before is not None:
         queued_before.add(list(starts))
-    tokens = choice.move_lists(game)
+    tokens = capabilities.move_lists(game)
     if tokens is not None:  # a two-token game: its moves are its move lists, no move rows
         with engine.begin() as conn:
             token_moves.store(conn, game_id, tokens)
@@ -109,14 +92,7 @@ def enumerate_game(
 
 
 class _Queued:
-    """The codes this process saw committed to ``solve_queue``, one bit per code of a vector family's range.
-
-    Only a filter that saves inserting children queued before (most of a
-    page's children): a code it does not know is inserted as ever, with ON
-    CONFLICT DO NOTHING, so a resumed enumeration (which starts with it
-    empty) stays right. Codes are added only after their transaction
-    commits, so it never holds a code that is not queued.
-    """
+    """The codes this process saw committed to ``solve_queue``, one bit per code of a vector family's range."""
 
     #: the share of the memory limit the bitmap may take
     SHARE = 16

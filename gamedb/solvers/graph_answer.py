@@ -1,9 +1,4 @@
-"""Answering from the graph solvers' tables: a position's stored row and its children's.
-
-Read through a reader (:class:`gamedb.store.rows.Reader`), so the full path
-(SQLAlchemy) and the light read path of ``gamedb query`` (plain sqlite3)
-answer with this one code; no SQLAlchemy here.
-"""
+"""Answering from the graph solvers' tables: a position's stored row and its children's."""
 
 from __future__ import annotations
 
@@ -20,12 +15,7 @@ from ..values import move_rank
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-    """Answers for many positions (None: the start), with one lookup of the rows for the whole batch.
-
-    A position that does not parse or is not stored gives its error in its
-    place instead of an answer, so one bad line does not stop a batch.
-    ``boards=False`` leaves out the board pictures.
-    """
+    """Answers for many positions (None: the start), with one lookup of the rows for the whole batch."""
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
@@ -67,14 +57,7 @@ def answer_from_row(
     player_name: Callable[[int], str],
     winner: Callable[[int, str, int | None], str | None] | None = None,
 ) -> Answer:
-    """The position's own part of an answer (no moves) from its stored row.
-
-    ``player_name(index)`` names a player; ``winner(player, result,
-    remoteness)`` names the winner (the family's rule), by default the
-    player to move for a win and the other one for a loss. The row was
-    checked by the reader (:func:`~gamedb.store.damage.checked_position`):
-    a damaged file is one line naming the game.
-    """
+    """The position's own part of an answer (no moves) from its stored row."""
     result = row.result
     assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
     if record.impartial:

@@ -1,14 +1,4 @@
-"""A game's whole graph as numpy arrays: every reachable position and its moves, breadth first.
-
-The first stage of the in-memory solver (:mod:`gamedb.solvers.graph_memory`).
-A family that declares vector rules (:class:`~gamedb.games.vector.VectorRules`)
-expands a whole depth with a few array operations; any other family is
-expanded one position at a time with :meth:`Game.expand
-<gamedb.games.base.Game.expand>`. Positions get indices in discovery order;
-moves are kept as a CSR table (the moves of position ``i`` are
-``offset[i]:offset[i+1]``, in the family's order). Memory is checked
-against a budget while enumerating: :class:`~gamedb.solvers.protocol.TooLarge`.
-"""
+"""A game's whole graph as numpy arrays: every reachable position and its moves, breadth first."""
 
 from __future__ import annotations
 
@@ -20,7 +10,7 @@ import numpy as np
 from ..games.base import Game
 from ..games.vector import RESULT_CODES, UNDECIDED, VectorRules, check_moves, stuck_error
 from ..progress import Progress
-from . import choice
+from . import capabilities
 from .protocol import TooLarge
 
 #: bytes of memory per position and per move while solving (measured on
@@ -70,7 +60,7 @@ def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
     """Memory the in-memory solver needs for ``game`` with this many positions and moves,
     counted as the enumeration counts it (the position texts, unknown before, aside)."""
     need = estimate_bytes(positions, moves)
-    if choice.vector_rules(game) is None:
+    if capabilities.vector_rules(game) is None:
         need += positions * BYTES_PER_PYTHON_POSITION
     return need
 
@@ -80,7 +70,7 @@ def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
 
 def enumerate_graph(game: Game, *, memory_limit: int, progress: Progress | None = None) -> GameGraph:
     """Every position reachable from the start, with its moves; :class:`TooLarge` over budget."""
-    vector = choice.vector_rules(game)
+    vector = capabilities.vector_rules(game)
     if vector is not None:
         return _enumerate_vector(game, vector, memory_limit, progress)
     return _enumerate_python(game, memory_limit, progress)

@@ -1,22 +1,9 @@
-"""The in-memory solver's course: enumerate, solve on arrays, write the rows into a sink; no SQLAlchemy.
+"""The in-memory solver: enumerate, solve on arrays, write the rows into any sink (:mod:`gamedb.store.sink`).
 
-For a game that fits in memory this is much faster than the SQL solver
-(:mod:`gamedb.solvers.graph_sql`), and it writes exactly the same ``position`` and
-``move`` rows (a test compares them row by row):
-
-1. Enumerate breadth first from the start (:mod:`gamedb.solvers.graph_arrays`).
-2. Retrograde analysis level by level with the SQL solver's exact rules and
-   tie-breaks: each level gathers the parents of the frontier through a
-   reverse CSR table; win = first move (lowest order) to a ``lose`` child of
-   the level, lose when the counter of moves to ``win`` children reaches zero
-   (best move: first move into the level), then ties, then draws (best move:
-   first move to a drawing child).
-3. Write the position rows (ordered by code) and the move rows into the sink
-   (:mod:`gamedb.store.sink`), committed once: a killed solve leaves no rows.
-
-:func:`solve` runs for every store: the ``graph-memory`` strategy
-(:mod:`gamedb.solvers.graph_memory`) hands it the database's sink, a small game
-solved into a new file (:mod:`gamedb.solvers.new_file`) the new file's.
+It writes exactly the SQL solver's rows: retrograde analysis level by level
+with the same rules and tie-breaks (win: the first move to a ``lose`` child;
+lose when the moves to ``win`` children run out; then ties; then draws, best
+move the first to a drawing child), committed once: a killed solve leaves nothing.
 """
 
 from __future__ import annotations
@@ -32,14 +19,14 @@ from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import columns_except
-from ..store.sink import Sink, now
+from ..store.sink import Column, Sink, now
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
-from .choice import move_lists
+from .capabilities import move_lists
 from .graph_arrays import GameGraph, enumerate_graph
 from .protocol import Solved
 
-#: rows per executemany while writing
+#: positions written per batch
 WRITE_CHUNK = 50_000
 #: the position columns the rows fill, in their order (partisan games only: no grundy values)
 POSITION_COLUMNS = columns_except("grundy")
@@ -56,12 +43,7 @@ class Solution:
 
 
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
-    """Enumerate, solve and write ``game`` into ``sink``, and mark it solved, all in one commit.
-
-    Raises :class:`~gamedb.solvers.protocol.TooLarge`, with nothing written,
-    when the game outgrows ``memory_limit`` bytes. A killed or failed solve
-    leaves nothing: the sink commits only when it finishes.
-    """
+    """Enumerate, solve and write ``game`` into ``sink``, and mark it solved, all in one commit."""
     t0 = time.perf_counter()
     graph = enumerate_graph(game, memory_limit=memory_limit, progress=progress)
     t1 = time.perf_counter()
@@ -132,35 +114,31 @@ def _level_by_level(step: Callable[[np.ndarray, int], np.ndarray], frontier: np.
 
 
 def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
-    """Append every position and move row of the game to ``sink``.
-
-    Rows go in primary-key order, a chunk at a time. A two-token game
-    (``tokens``, :mod:`gamedb.solvers.token_moves`) keeps its move lists
-    instead of the move rows.
-    """
-    order = np.argsort(graph.codes, kind="stable")  # rows go in primary-key order
-    loads = [("position", POSITION_COLUMNS, graph.positions, position_rows(graph, solution, order))]
+    """Append every position and move row to ``sink`` in primary-key order, a chunk at a time (a two-token game
+    keeps its move lists, :mod:`gamedb.solvers.token_moves`, instead of move rows)."""
+    order = np.argsort(graph.codes, kind="stable")
+    loads = [("position", graph.positions, position_columns(graph, solution, order))]
     if tokens is None:
-        loads.append(("move", MOVE_COLUMNS, graph.moves, move_rows(graph, order)))
-    else:  # a two-token game keeps its move lists, not a row per move
+        loads.append(("move", graph.moves, move_columns(graph, order)))
+    else:
         board, moves = token_rows(game_id, tokens)
         sink.rows("token_board", board)
         sink.rows("token_move", moves)
-    total = sum(count for _, _, count, _ in loads)
+    total = sum(count for _, count, _ in loads)
     written = 0
     if progress:
         progress("write", 0, total)
-    for table, columns, count, chunks in loads:
+    for table, count, chunks in loads:
         with sink.loading(table, count):
-            for rows in chunks:
-                sink.tuples(table, columns, rows)
-                written += len(rows)
+            for columns in chunks:
+                sink.columns(table, columns)
+                written += len(next(iter(columns.values())))
                 if progress:
                     progress("write", written, total)
 
 
-def position_rows(graph: GameGraph, solution: Solution, order: np.ndarray) -> Iterator[list[tuple[Any, ...]]]:
-    """The position rows (:data:`POSITION_COLUMNS`), in code order (``order``: the positions by code), a chunk at a time."""
+def position_columns(graph: GameGraph, solution: Solution, order: np.ndarray) -> Iterator[dict[str, Column]]:
+    """The position rows in code order (``order``: the positions by code), a chunk at a time."""
     codes, offset = graph.codes, graph.offset
     names = np.array(RESULT_NAMES, dtype=object)
     for a in range(0, graph.positions, WRITE_CHUNK):
@@ -171,30 +149,17 @@ def position_rows(graph: GameGraph, solution: Solution, order: np.ndarray) -> It
         else:
             assert graph.texts is not None  # a graph without array rules keeps its texts
             texts = [graph.texts[i] for i in idx.tolist()]
-        # columns that may be NULL are built as object arrays: None where there is no value
         best = solution.best[idx]
         has_best = best >= 0
         best_col = np.full(len(idx), None, dtype=object)
         best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
         remoteness = solution.remoteness[idx]
-        rem_col = remoteness.astype(object)
-        rem_col[remoteness < 0] = None
-        yield list(
-            zip(
-                pcodes.tolist(),
-                texts,
-                graph.player[idx].tolist(),
-                names[solution.result[idx]].tolist(),
-                rem_col.tolist(),
-                (offset[idx + 1] - offset[idx]).tolist(),
-                best_col.tolist(),
-                strict=True,
-            )
-        )
+        values = (pcodes, texts, graph.player[idx], names[solution.result[idx]], np.ma.masked_less(remoteness, 0), offset[idx + 1] - offset[idx], best_col)
+        yield dict(zip(POSITION_COLUMNS, values, strict=True))
 
 
-def move_rows(graph: GameGraph, order: np.ndarray) -> Iterator[list[tuple[Any, ...]]]:
-    """The move rows (:data:`MOVE_COLUMNS`) of the same chunks of positions, in (parent code, order) order."""
+def move_columns(graph: GameGraph, order: np.ndarray) -> Iterator[dict[str, Column]]:
+    """The move rows of the same chunks of positions, in (parent code, order) order."""
     codes, offset = graph.codes, graph.offset
     for a in range(0, graph.positions, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
@@ -202,7 +167,7 @@ def move_rows(graph: GameGraph, order: np.ndarray) -> Iterator[list[tuple[Any, .
         within = ranks_within(lengths)
         moves = np.repeat(starts, lengths) + within
         parent_idx = np.repeat(idx, lengths)
-        yield list(zip(codes[parent_idx].tolist(), within.tolist(), codes[graph.child[moves]].tolist(), _labels(graph, parent_idx, moves), strict=True))
+        yield dict(zip(MOVE_COLUMNS, (codes[parent_idx], within, codes[graph.child[moves]], _labels(graph, parent_idx, moves)), strict=True))
 
 
 def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str]:

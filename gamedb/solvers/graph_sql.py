@@ -1,31 +1,4 @@
-"""Retrograde propagation as batched, set-based SQL, one transaction per level.
-
-The solver knows nothing about any game: it reads the ``position`` and
-``move`` tables that :mod:`gamedb.solvers.enumeration` filled and writes result,
-remoteness and best move (values for the player to move, Gamesman
-conventions, see :mod:`gamedb.values`).
-
-1. Win/lose levels. The frontier of level k is the positions decided with
-   remoteness k (level 0: the primitive ones). An undecided parent of a
-   ``lose`` frontier position becomes ``win`` with remoteness k+1; its best
-   move is its lowest-ordered move to such a child. Every undecided parent of
-   a ``win`` frontier position has its pending counter (``solve_counter``,
-   started at the degree) lowered by the number of such moves; at zero it is
-   ``lose`` with remoteness k+1, best move the lowest-ordered move into the
-   frontier (its children of greatest remoteness).
-2. Tie levels: an undecided parent of a tie child of remoteness t becomes a
-   tie with remoteness t+1, best move the lowest-ordered such move.
-3. What is still undecided is a ``draw``; its best move is the
-   lowest-ordered move to a drawing child.
-
-The moves come from the move rows, or, for a two-token game (cat and
-mouse), from its move lists alone: parents and children are then computed
-from the codes, and no move row is ever written. Every statement is driven
-from the (small) frontier: ``CROSS JOIN`` fixes the join order in SQLite,
-and the moves are indexed by child (``move``) or by target (``token_move``). Each level
-commits together with a progress marker in ``game.progress``, so a killed
-solve resumes from the last finished level.
-"""
+"""Retrograde propagation as batched, set-based SQL, one transaction per level."""
 
 from __future__ import annotations
 
@@ -40,7 +13,7 @@ from ..store.catalog import load_progress, save_progress
 from ..store.database import refresh_statistics
 from ..store.record import GameRecord
 from ..store.schema import position as position_table
-from . import choice, graph_verify, token_moves
+from . import capabilities, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
 
@@ -161,10 +134,7 @@ DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AN
 
 
 def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, move_lists: bool = False) -> dict[str, Any]:
-    """Decide every position of ``game_id``; returns the number of levels of each phase.
-
-    ``move_lists``: the game's moves are its move lists (``token_move``), not move rows.
-    """
+    """Decide every position of ``game_id``; returns the number of levels of each phase."""
     sql = statements(engine.dialect.name, TOKEN_MOVES if move_lists else MOVE_ROWS)
     with engine.begin() as conn:
         create_missing_indexes(conn, [position_table], only=["ix_position_remoteness"])  # the levels read it (a large tier solve leaves it out)
@@ -280,11 +250,7 @@ _NOT_NORMAL_PLAY = sa.text("SELECT text, result FROM position WHERE game_id = :g
 
 
 def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict[str, Any]:
-    """Store the Sprague-Grundy value of every position of an impartial game, level by level.
-
-    Runs after :func:`propagate` (which gives result, remoteness and best
-    move); resumes like it from ``game.progress``.
-    """
+    """Store the Sprague-Grundy value of every position of an impartial game, level by level."""
     hints = _HINTS.get(engine.dialect.name, _HINTS[None])
     mex, count, nxt = (sa.text(sql.format(**hints)) for sql in (_GRUNDY_MEX, _GRUNDY_COUNT, _GRUNDY_NEXT))
     with engine.begin() as conn:
@@ -339,7 +305,7 @@ class GraphSql:
             return Solved(*enumerate_game(db, record.id, game, batch=batch, memory_limit=job.memory_limit, progress=progress))
 
         def levels(record: GameRecord) -> None:
-            propagate(db, record.id, progress=progress, move_lists=choice.move_lists(game) is not None)
+            propagate(db, record.id, progress=progress, move_lists=capabilities.move_lists(game) is not None)
             if game.impartial:
                 propagate_grundy(db, record.id, progress=progress)
 

@@ -1,12 +1,4 @@
-"""Re-derive every stored value from the rules and the children's stored values.
-
-For each stored position (in pages, ordered by code) the rules give its
-player, text, primitive value and moves; the children's stored values then
-fix what its result, remoteness, degree and best move must be
-(:func:`gamedb.values.value_from_children`). Win and lose remoteness are
-checked exactly, so by induction on remoteness a table that passes is right
-everywhere, draws included.
-"""
+"""Re-derive every stored value from the rules and the children's stored values."""
 
 from __future__ import annotations
 
@@ -21,9 +13,9 @@ from ..games.base import Expanded, Game
 from ..progress import Progress
 from ..safe_text import shown
 from ..store.record import GameRecord
-from ..store.rows import PositionRow, read_page, read_position, read_positions
+from ..store.rows import PositionRow, reader_of
 from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
-from . import choice
+from . import capabilities
 
 MAX_FAILURES = 100_000
 
@@ -31,24 +23,13 @@ MAX_FAILURES = 100_000
 _Value = tuple[str | None, int | None]
 
 def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: int = 5000, progress: Progress | None = None) -> int:
-    """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one.
-
-    The whole table is checked. A hand-edited value makes its parents
-    disagree too, so the position named is chosen among those that disagree:
-    first one whose own stored row is impossible (wrong text, player or
-    degree, a malformed result or remoteness, a grundy value in a partisan
-    game); else the values of the disagreeing positions are derived again
-    from the rules with the values of the agreeing ones, and the position
-    named is one that still disagrees (in code order, preferring one whose
-    children all agree). A malformed stored value never raises anything but
-    :class:`VerifyError`.
-    """
+    """Check every stored position of a graph solver's game; return how many, or raise :class:`VerifyError` naming a wrong one."""
     checked, after = 0, -1
     failures: dict[int, _Failure] = {}
     _check_token_moves(conn, record, game)
-    if read_position(conn, record, record.start_code, checked=False) is None:
+    if reader_of(conn).position(record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
-    vector = None if record.impartial else choice.vector_rules(game)
+    vector = None if record.impartial else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 
@@ -57,12 +38,12 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             if agreed is not None:
                 return _counted(record, agreed)
     while True:
-        rows = read_page(conn, record, after, batch, checked=False)  # judged below, with the rules
+        rows = reader_of(conn).page(record, after, batch, checked=False)  # judged below, with the rules
         if not rows:
             break
         after = rows[-1].code
         expanded = [_expanded(game, record, row) for row in rows]
-        values = read_positions(conn, record, [child for exp in expanded for _, child in exp.moves])  # checked: a damaged child is one line naming the game
+        values = reader_of(conn).positions(record, [child for exp in expanded for _, child in exp.moves])  # checked: a damaged child is one line
         for row, exp in zip(rows, expanded, strict=False):
             found = _check(row, exp, values, record.impartial)
             if found and len(failures) < MAX_FAILURES:
@@ -188,14 +169,7 @@ def _culprit(failures: dict[int, _Failure], impartial: bool) -> tuple[PositionRo
 
 
 def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, str]:
-    """The disagreeing positions that still disagree once the values of all of them are derived again.
-
-    The positions that agree keep their stored values; the others get the
-    values the rules give them from those (:func:`_resolve`). A position
-    that disagreed only because a child's stored value was wrong then
-    agrees: on a cycle of draws this tells the edited position from its
-    neighbours, which plain "first whose children agree" cannot.
-    """
+    """The disagreeing positions that still disagree once the values of all of them are derived again."""
     if len(failures) >= MAX_FAILURES:  # some disagreeing positions were not kept
         return {}
     stored: dict[int, PositionRow] = {}
@@ -216,13 +190,7 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
 
 
 def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, _Value]) -> dict[int, _Value]:
-    """Retrograde analysis of a part of the game, the rest fixed.
-
-    ``nodes``: code -> (primitive value or None, child codes); ``outside``:
-    code -> (result, remoteness) of the children not in ``nodes``. Returns
-    code -> (result, remoteness) for ``nodes`` by the solver's rules: win/lose
-    levels, then tie levels, the rest draws.
-    """
+    """Retrograde analysis of a part of the game, the rest fixed."""
     value: dict[int, _Value] = {}
     parents: dict[int, list[int]] = defaultdict(list)
     pending: dict[int, int] = {}
@@ -288,7 +256,7 @@ def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> N
     """The stored move lists of a two-token game (what the ``moves`` view shows) must be the rules' own."""
     from ..store.schema import token_board, token_move
 
-    tokens = choice.move_lists(game)
+    tokens = capabilities.move_lists(game)
     nodes = conn.execute(sa.select(token_board.c.nodes).where(token_board.c.game_id == record.id)).scalar()
     stored = conn.execute(
         sa.select(token_move.c.player, token_move.c.node, token_move.c.ord, token_move.c.target, token_move.c.label)

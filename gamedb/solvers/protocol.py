@@ -1,38 +1,12 @@
-"""The Solver protocol: what every solving strategy implements, and the job it is handed.
+"""What a solving strategy implements, and the job it is handed.
 
-A strategy is one way to fill the ``position`` table of a game with values
-that :mod:`gamedb.solvers.checks` can re-derive from the rules. Today there
-are three, each a class implementing :class:`Solver`:
-
-- ``graph-sql`` (:class:`gamedb.solvers.graph_sql.GraphSql`): enumerate into
-  SQL, then retrograde analysis as set-based SQL, one transaction per level;
-  memory bounded, resumable level by level.
-- ``graph-memory`` (:class:`gamedb.solvers.graph_memory.GraphMemory`): the
-  same analysis on numpy arrays, everything written in one transaction
-  (nothing to resume: a killed solve leaves nothing); raises
-  :class:`~gamedb.solvers.graph_memory.TooLarge` over the memory limit.
-- ``heaps`` (:class:`gamedb.solvers.heaps.strategy.HeapSolver`): impartial heap games,
-  one position per heap size, values computed in memory and written
-  through a sink (:mod:`gamedb.store.sink`), resumable per batch.
-
-A strategy is picked in ONE place, :mod:`gamedb.solvers.choice`, from the
-capabilities the game declares (:class:`gamedb.games.base.Capabilities`)
-and the user's ``--strategy``; the game row records which one stored it.
-To add a strategy (e.g. the tier solver, ``gamedb/solvers/tiers.py``):
-
-1. write a class with the two methods below (``solve`` writes into the
-   tables of :mod:`gamedb.store.schema` through ``job.begin`` -- a solver
-   that computes outside the database writes through a sink,
-   :mod:`gamedb.store.sink`, and then runs into every store --, reports
-   through ``job.progress`` and resumes from what it committed; ``verify``
-   reads what it wrote -- a strategy that writes ordinary graph rows reuses
-   :func:`gamedb.solvers.graph_verify.verify_graph`);
-2. add one :class:`~gamedb.solvers.choice.Strategy` row to
-   :data:`gamedb.solvers.choice.STRATEGIES`, in the order ``--strategy auto``
-   tries it: the capabilities it requires and the optional ones it uses (and
-   what happens without them), the name ``--strategy`` takes, the module that
-   answers from its tables (:func:`gamedb.solvers.graph_answer.probe_many` for
-   ordinary graph rows) and its hooks.
+A strategy fills a game's ``position`` rows with values that
+:mod:`gamedb.solvers.checks` re-derives from the rules. It is one row of
+:data:`gamedb.solvers.choice.STRATEGIES` and a module: a solver that computes
+outside the database writes into any sink (the row's ``into_sink``,
+:mod:`gamedb.store.sink`); one that computes inside it is a
+:class:`DatabaseSolver`. Every strategy's :class:`Solver` verifies what it
+stored (ordinary graph rows: :func:`gamedb.solvers.graph_verify.verify_graph`).
 """
 
 from __future__ import annotations
@@ -46,7 +20,7 @@ from ..errors import GamedbError
 from ..games.base import Game
 from ..progress import Progress
 
-if TYPE_CHECKING:  # TooLarge is raised by enumerations that run without SQLAlchemy (gamedb.solvers.new_file)
+if TYPE_CHECKING:  # TooLarge is raised by enumerations that run without SQLAlchemy (a new file's solve)
     import sqlalchemy as sa
 
     from ..store.record import GameRecord
@@ -82,11 +56,7 @@ class SolveJob:
     strategy: str = ""
 
     def begin(self, conn: sa.Connection) -> GameRecord:
-        """The game row to fill: the stored one, or one created now (a replaced game deleted first).
-
-        A solver calls this inside the transaction that makes its first write,
-        so a solve refused or killed before that leaves the database as it was.
-        """
+        """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""
         from ..store import catalog
 
         if self.record is None:
@@ -101,14 +71,18 @@ class SolveJob:
 
 
 class Solver(Protocol):
-    """One solving strategy: solve into the database and check what it stored."""
-
-    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
-        """Fill the tables for ``job`` (resuming what is stored) and mark the game solved."""
-        ...
+    """One solving strategy's check of what it stored."""
 
     def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
         """Re-derive every stored value from the rules; return the positions checked or raise VerifyError."""
+        ...
+
+
+class DatabaseSolver(Solver, Protocol):
+    """A strategy that computes inside the database (or beside it, as the tier solver's work folder)."""
+
+    def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
+        """Fill the tables for ``job`` (resuming what is stored) and mark the game solved."""
         ...
 
 
@@ -119,11 +93,7 @@ def solve_in_stages(
     propagate: Callable[[GameRecord], object],
 ) -> Solved:
     """The SQL solver's course (``graph-sql``): ``fill`` the positions (status ``enumerating``), then
-    ``propagate`` values (status ``solving``), then mark the game solved.
-
-    Each stage commits as it goes and resumes from what it committed; the
-    game row records which stage a killed solve reached.
-    """
+    ``propagate`` values (status ``solving``), then mark the game solved."""
     from ..store import catalog
     from ..store.status import ENUMERATING, SOLVED, SOLVING
 

@@ -1,25 +1,28 @@
-"""Solving a game end to end: record it, enumerate, propagate, finish the file."""
+"""Solving a game end to end, into the sink it chooses: the database's, or a new SQLite file's (no SQLAlchemy)."""
 
 from __future__ import annotations
 
-import shutil
+import os
 import time
 from dataclasses import dataclass
-
-import sqlalchemy as sa
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..errors import GamedbError, GameExists, InputError
 from ..games.base import Game
 from ..progress import Progress
-from ..store import catalog
-from ..store.damage import DamagedGame
-from ..store.database import file_unfinished, finish_file, sqlite_file
-from ..store.locking import others_solving, solve_lock, solve_tag
-from ..store.record import GameRecord
 from ..store.sink import check_name
-from ..store.tuning import default_memory_limit, human_size, solve_settings
 from . import choice
 from .protocol import SolveJob, TooLarge
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+    from ..store.record import GameRecord
+    from .protocol import DatabaseSolver
+
+#: memory a small solve into a new file may take at most (it takes a few MB)
+NEW_FILE_MEMORY = 1 << 30
 
 
 @dataclass
@@ -30,12 +33,40 @@ class SolveReport:
     seconds: float
     already_solved: bool = False
     resumed: bool = False
-    #: the strategy that solved it (:data:`gamedb.solvers.choice.STRATEGIES`; empty when it was already solved)
+    #: the strategy that solved it (empty when it was already solved)
     strategy: str = ""
 
 
+class NewFile(NamedTuple):
+    """A SQLite file that does not exist yet, which a small solve writes through its own sink (:func:`new_file`)."""
+
+    path: Path
+    revision: str
+
+
+def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
+    """The new file ``db`` names when :func:`solve` can write ``game`` into it without SQLAlchemy: a game small enough for
+    the strategy ``auto`` picks, the default strategy and memory limit, a plain path not there yet in a writable folder."""
+    from ..errors import DatabaseError
+    from ..store.location import locate
+    from ..store.sqlite_file import check_sqlite_version, newest_revision
+
+    location = locate(db)
+    path = location.path
+    if not location.is_file or path is None or strategy != choice.AUTO or memory_limit is not None or choice.new_file_strategy(game) is None:
+        return None
+    if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
+        return None
+    try:
+        check_sqlite_version()
+    except DatabaseError:
+        return None  # the database's path says why not
+    revision = newest_revision()
+    return None if revision is None else NewFile(path, revision)
+
+
 def solve(
-    engine: sa.Engine,
+    db: sa.Engine | NewFile,
     game: Game,
     name: str | None = None,
     *,
@@ -45,36 +76,24 @@ def solve(
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
 ) -> SolveReport:
-    """Solve ``game`` into the database under ``name`` (default: the family's name).
-
-    A game already solved with the same rules is left alone; an unfinished
-    solve of the same game resumes; another game of that name is refused
-    unless ``force`` (which deletes it first). A second solve of the same
-    game while one runs is refused (:class:`~gamedb.store.locking.SolveInProgress`).
-
-    ``strategy`` picks the solver (``--strategy``, :data:`gamedb.solvers.choice.CHOICES`): ``sql``
-    (retrograde analysis inside the database, memory bounded), ``memory`` (numpy,
-    :mod:`gamedb.solvers.graph_memory`), ``tiers`` (:mod:`gamedb.solvers.tiers`) or ``auto``: the
-    strategies in the order of :data:`gamedb.solvers.choice.STRATEGIES` (in memory when the game fits
-    ``memory_limit`` bytes, default half the available memory, else SQL). All write identical position rows.
-
-    Before anything is written, a family that can estimate its size
-    (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`) is checked
-    against the free space beside a SQLite file (:class:`NotEnoughSpace`)
-    and, for a strategy that holds it in memory, against the memory limit
-    (:class:`~gamedb.solvers.graph_memory.TooLarge`). Every refusal (these, a
-    different game of the same name, a bad option) leaves the file untouched.
-    """
+    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
-    if engine.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
-        raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
+    if isinstance(db, NewFile):
+        return _into_new_file(db, game, game.default_name() if name is None else name, progress)
+    if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
+        raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
+    from ..store import catalog
+    from ..store.damage import DamagedGame
+    from ..store.locking import solve_lock, solve_tag
+    from ..store.tuning import default_memory_limit, solve_settings
+
     if name is None:
-        name = free_default_name(engine, game)
+        name = free_default_name(db, game)
     check_name(name)
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
-    with engine.connect() as conn:
+    with db.connect() as conn:
         try:
             record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
         except DamagedGame as exc:
@@ -82,32 +101,44 @@ def solve(
     if record is not None and not force:
         _check_stored(record, game, name)
         if record.solved:
-            return _already_solved(engine, record, name)
-        choice.plan(engine, record, game, strategy)  # refuses a choice that cannot resume the stored solve
+            return _already_solved(db, record, name)
+        choice.plan(db, record, game, strategy)  # refuses a choice that cannot resume the stored solve
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
-        check_size(engine, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
-    with solve_lock(engine, name), solve_settings(engine, limit, solve_tag(name)):
-        return _solve_locked(engine, game, name, force=force, progress=progress, batch=batch, strategy=strategy, memory_limit=limit)
+        check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
+    with solve_lock(db, name), solve_settings(db, limit, solve_tag(name)):
+        return _solve_locked(db, game, name, force=force, progress=progress, batch=batch, strategy=strategy, memory_limit=limit)
+
+
+def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
+    """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
+    from ..store.new_sqlite_file import NewSqliteFile
+
+    check_name(name)
+    chosen = choice.new_file_strategy(game)
+    if chosen is None or chosen.into_sink is None:
+        raise InputError(f"{name} is not a game small enough to be solved straight into a new file")
+    t0 = time.perf_counter()
+    job = SolveJob(name, game, None, None, memory_limit=NEW_FILE_MEMORY, batch=0, progress=progress, strategy=chosen.name)
+    with NewSqliteFile(target.path, target.revision, name, game, chosen.name) as sink:
+        solved = chosen.into_sink(sink, job)
+    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
 
 
 def distinct_name(game: Game) -> str:
-    """The family's default name with a digest of what the game is (family, rules version, parameters).
-
-    Two different games never share it; the same game always gets it.
-    """
+    """The family's default name with a digest of what the game is (family, rules version, parameters)."""
     import hashlib
+
+    from ..store import catalog
 
     return f"{game.default_name()}-{hashlib.sha256(catalog.game_key(game).encode()).hexdigest()[:8]}"
 
 
 def free_default_name(engine: sa.Engine, game: Game) -> str:
-    """The name a game gets when none is given: the family's default name, unless a different game holds it.
+    """The name a game gets when none is given: the family's default name, unless a different game holds it
+    (then :func:`distinct_name`: ``cat-mouse --graph A`` and ``--graph B`` store two games)."""
+    from ..store import catalog
 
-    Then :func:`distinct_name`: ``gamedb solve cat-mouse --graph A`` and then
-    ``--graph B`` store two games (``cat-mouse`` and ``cat-mouse-1f0c2a9b``)
-    instead of refusing the second; solving either again finds it.
-    """
     name = game.default_name()
     with engine.connect() as conn:
         record = catalog.find(conn, name, damaged=True)
@@ -117,6 +148,8 @@ def free_default_name(engine: sa.Engine, game: Game) -> str:
 
 
 def _check_stored(record: GameRecord, game: Game, name: str) -> None:
+    from ..store import catalog
+
     if not catalog.same_game(record, game):
         raise GameExists(
             f"a different game named {name!r} is already stored ({record.family}); "
@@ -127,6 +160,9 @@ def _check_stored(record: GameRecord, game: Game, name: str) -> None:
 def _solve_locked(
     engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, strategy: str, memory_limit: int
 ) -> SolveReport:
+    from ..store import catalog
+    from ..store.sql_sink import SqlSink
+
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
         record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
@@ -145,7 +181,11 @@ def _solve_locked(
     for chosen in strategies:
         job.strategy = chosen.name
         try:
-            solved = chosen.load().solve(engine, job)
+            if chosen.into_sink is None:
+                solved = cast("DatabaseSolver", chosen.load()).solve(engine, job)
+            else:
+                with SqlSink(engine, job.begin, resumed=job.record is not None) as sink:
+                    solved = chosen.into_sink(sink, job)
             break
         except TooLarge:
             if chosen is strategies[-1]:
@@ -155,8 +195,12 @@ def _solve_locked(
 
 
 def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
-    """The game is solved; a solve killed while it finished the file (ANALYZE, WAL checkpoint) left
-    the file unfinished: finish it now, where it can be written (a read-only share stays as it is)."""
+    """The game is solved; a file left unfinished by a solve killed while it finished it (ANALYZE, WAL checkpoint) is
+    finished now, where it can be written."""
+    import sqlalchemy as sa
+
+    from ..store.database import file_unfinished
+
     if file_unfinished(engine):
         try:
             _finish(engine, name)
@@ -166,8 +210,11 @@ def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveRe
 
 
 def _finish(engine: sa.Engine, name: str) -> None:
-    """:func:`finish_file`, waiting its usual while for other connections to close, but not at
-    all while another game is being solved into the file (that solve finishes the file itself)."""
+    """:func:`~gamedb.store.database.finish_file`, not waiting for other connections while another game is being
+    solved into the file (that solve finishes it)."""
+    from ..store.database import finish_file
+    from ..store.locking import others_solving
+
     if others_solving(engine, name):
         finish_file(engine, wait=0.0)
     else:
@@ -199,10 +246,13 @@ def check_size(
     engine: sa.Engine, game: Game, name: str, *, strategy: str = choice.AUTO, memory_limit: int | None = None, chosen: bool = True
 ) -> None:
     """Refuse a game whose estimated size cannot fit the disk (SQLite) or the memory limit of the strategy that
-    solves it (one that cannot give way: :func:`gamedb.solvers.choice.memory_need`); the message gives the
-    estimate. Families without :meth:`Game.estimate` pass.
+    solves it, if it cannot give way; the message gives the estimate. ``memory_limit`` None: the default;
+    ``chosen`` False: a given one is the default too (for the message)."""
+    import shutil
 
-    ``memory_limit`` None means the default; ``chosen`` False says a given one is the default too (for the message)."""
+    from ..store.database import sqlite_file
+    from ..store.tuning import default_memory_limit, human_size
+
     estimate = game.estimate()
     if estimate is None:
         return
@@ -231,4 +281,6 @@ def check_size(
 
 def _limit_words(limit: int, chosen: bool) -> str:
     """The memory limit as a refusal names it: the user's ``--memory-limit`` or the default."""
+    from ..store.tuning import human_size
+
     return f"--memory-limit is {human_size(limit)}" if chosen else f"the memory limit is {human_size(limit)} (half the available memory)"

@@ -1,36 +1,19 @@
-"""Where the tier solver keeps its tiers between passes, and how it writes a solved tier.
+"""Where the tier solver keeps its tiers between passes, and how it writes the solved positions.
 
 **Work folder.** The forward pass leaves, per tier, the sorted codes of its
 positions (and, for families with :attr:`path_texts
-<gamedb.games.tier_rules.TierArrayRules.path_texts>`, their move
-sequences) in ``.npy`` files; the backward pass adds each solved tier's
-values. Only the tier being solved and the tiers its moves reach are read
-back (memory-mapped), so memory follows the largest tiers, not the game.
-The folder sits beside a SQLite file (``FILE.tiers-TAG``, from the game's name and rules) or in the
-temporary folder for a server, survives a killed solve (the resumed solve
-picks it up) and is deleted when the game is solved. On a full disk
-(:mod:`gamedb.store.disk_full`) the tier solver removes it while the tiers
-are being enumerated (that work never resumes) and keeps it once tiers are
-solved, saying so.
+<gamedb.games.tier_rules.TierArrayRules.path_texts>`, their move sequences)
+in ``.npy`` files; the backward pass adds each solved tier's values. Only the
+tier being solved and the tiers its moves reach are read back, so memory
+follows the largest tiers. The folder sits beside a SQLite file
+(``FILE.tiers-TAG``) or in the temporary folder for a server, survives a
+killed solve and is deleted when the game is solved.
 
-**Writing.** A solved tier's position rows go in code order through
-:func:`~gamedb.store.bulk.copy_columns` (a hundred rows per ``INSERT`` on
-SQLite, ``COPY`` on PostgreSQL), in one transaction with the progress
-marker that says the tier is done.
-
-**Indexes.** The position table's secondary indexes (on the text, and on
-the remoteness for the SQL solver's levels) are dropped for a large load and
-built once at the end, by one sort each, partial where the schema's
-revisions make them partial (:func:`~gamedb.store.bulk.create_index_sql`; on
-PostgreSQL Connect-Four 5x4 wrote in 41 s instead of 92 s, and the two
-indexes took 7 s to build). On SQLite, a game of
-:data:`LEAVE_INDEXES_FROM` positions or more written into an empty table
-leaves them out: nothing gamedb does with a solved tier game needs them
-(``query`` and ``verify`` find positions by code through the rules), and
-for Connect-Four 5x5 they would cost a third of the time and 40 % of the
-file (docs/performance.md). ``gamedb db index`` builds them (a plain-SQL
-lookup by text scans the table without them); the SQL solver builds the
-remoteness index itself before its levels.
+**Writing.** The rows go into a sink (:mod:`gamedb.store.sink`) in code
+order, a committed range at a time, as one load over several commits
+(:meth:`~gamedb.store.sink.Sink.loading`: on SQLite and PostgreSQL the
+secondary indexes are built once at the end, or left out of a large game in
+a new SQLite file).
 """
 
 from __future__ import annotations
@@ -44,25 +27,23 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sqlalchemy as sa
 
 from ..games.tier_rules import TierArrayRules
 from ..games.vector import RESULT_NAMES
 from ..progress import Progress
-from ..store.bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, rows_before_load
-from ..store.catalog import save_progress
 from ..store.database import sqlite_file
 from ..store.disk_full import is_disk_full
 from ..store.rows import columns_except
-from ..store.schema import position
+from ..store.sink import Sink
 
-#: rows per executemany / COPY batch
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+#: positions written per committed range
 WRITE_CHUNK = 200_000
-#: a game of this many positions written into an empty SQLite table leaves its secondary indexes out
-LEAVE_INDEXES_FROM = 1_000_000
 
 
 class TierFolder:
@@ -152,35 +133,19 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
 
 
 def write_positions(
-    engine: sa.Engine,
-    game_id: int,
-    rules: TierArrayRules,
-    folder: TierFolder,
-    counts: dict[int, int],
-    state: dict[str, Any],
-    *,
-    progress: Progress | None = None,
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None
 ) -> None:
-    """Write every solved position row, in code order across the tiers, a committed range at a time.
-
-    The rows of all tiers are merged by code ranges (:func:`code_ranges`),
-    so the table's B-tree only grows at its end: written tier by tier, each
-    tier would rewrite pages all over the table. Every range is committed
-    with ``state["written_below"]`` (a killed write resumes after it).
-    """
-    from ..store.schema import position as position_table
-
+    """Write every solved position row, in code order across the tiers, a committed range at a time."""
     tiers = sorted(counts)
     total = sum(counts.values())
     codes = {t: folder.load("codes", t) for t in tiers}  # mapped for the binary searches (a few pages each)
     lo = state.get("written_below", 0)
     done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
-    for hi in code_ranges(folder, tiers):
-        if hi <= lo:
-            continue
-        with engine.begin() as conn:
-            if not done:
-                _drop_indexes(conn, position_table, total, state)
+    names = np.array(RESULT_NAMES, dtype=object)
+    with sink.loading("position", total, state):
+        for hi in code_ranges(folder, tiers):
+            if hi <= lo:
+                continue
             parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
             for t in tiers:
                 i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
@@ -190,20 +155,22 @@ def write_positions(
                     parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
-            texts = np.array([text for p in parts for text in p[1]], dtype=object)[order].tolist()
+            text = np.array([x for p in parts for x in p[1]], dtype=object)[order]
             player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
             page = page[order]
             has = best >= 0
             labels = np.full(len(page), None, dtype=object)
             if has.any():
                 labels[has] = rules.labels(page[has], best[has])
-            write_rows(conn, game_id, page, texts, player, result, remoteness, degree, labels.tolist())
+            values = (page, text, player, names[result], np.ma.masked_less(remoteness, 0), degree, labels)
+            sink.columns("position", dict(zip(_COLUMNS, values, strict=True)))
             state["written_below"] = hi
-            save_progress(conn, game_id, state)
-        done += len(page)
-        lo = hi
-        if progress:
-            progress("write", done, total)
+            sink.update(progress=state)
+            sink.commit()
+            done += len(page)
+            lo = hi
+            if progress:
+                progress("write", done, total)
 
 
 def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
@@ -216,49 +183,5 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 
-def _drop_indexes(conn: sa.Connection, table: sa.Table, positions: int, state: dict[str, Any]) -> None:
-    """A large game into a table not larger (:func:`~gamedb.store.bulk.rows_before_load`): drop the table's
-    secondary indexes for the load. They are built at the end (:func:`build_dropped_indexes`), unless on SQLite the table held
-    no other rows and the game has :data:`LEAVE_INDEXES_FROM` positions or more (``state["indexes_left_out"]``;
-    see the module's docstring)."""
-    if conn.dialect.name not in ("sqlite", "postgresql"):
-        return
-    existing = rows_before_load(conn, table, positions)
-    if existing is None:
-        return
-    drop_secondary_indexes(conn, table)
-    state["indexes_dropped"] = True
-    state["indexes_left_out"] = conn.dialect.name == "sqlite" and existing == 0 and positions >= LEAVE_INDEXES_FROM
-
-
-def build_dropped_indexes(conn: sa.Connection, table: sa.Table, state: dict[str, Any]) -> None:
-    """After the load: build the indexes :func:`_drop_indexes` dropped, unless they are left out."""
-    if state.get("indexes_dropped") and not state.get("indexes_left_out"):
-        build_secondary_indexes(conn, table)
-
-
-#: the columns write_rows fills, in the order of its rows (partisan games only: no grundy values)
+#: the position columns a tier solve fills (partisan games only: no grundy values)
 _COLUMNS = columns_except("grundy")
-
-
-def write_rows(
-    conn: sa.Connection,
-    game_id: int,
-    codes: np.ndarray,
-    texts: list[str],
-    player: np.ndarray,
-    result: np.ndarray,
-    remoteness: np.ndarray,
-    degree: np.ndarray,
-    best_labels: list[str | None],
-) -> None:
-    """Insert one batch of position rows (sorted by code) inside the caller's transaction."""
-    names = np.array(RESULT_NAMES, dtype=object)
-    if conn.dialect.name == "duckdb":  # the arrays as they are, one scan (no Python int per value); masked: NULL
-        arrays = (codes, texts, player, names[result], np.ma.masked_array(remoteness, remoteness < 0), degree, best_labels)
-        copy_columns(conn, position, dict(zip(_COLUMNS, arrays, strict=True)), game_id=game_id)
-        return
-    rem = remoteness.astype(object)
-    rem[remoteness < 0] = None
-    values = (codes.tolist(), texts, player.tolist(), names[result].tolist(), rem.tolist(), degree.tolist(), best_labels)
-    copy_columns(conn, position, dict(zip(_COLUMNS, values, strict=True)), game_id=game_id)

@@ -1,19 +1,4 @@
-"""Values of one tier's positions from the values of their children.
-
-The rules are the solvers' own (:mod:`.graph_sql`, :mod:`.graph_memory`):
-win = 1 + the least remoteness of a ``lose`` child, best move the lowest
-move order among those; lose (every child a ``win``) = 1 + the greatest
-remoteness, best move the lowest order among those; else tie = 1 + the
-least remoteness of a ``tie`` child; else draw (best move: the first move
-to a drawing child). Primitive positions: their value, remoteness 0.
-
-:func:`from_children` computes them in one pass when every child's value is
-known (the moves all leave the tier). :func:`leveled` solves a tier whose
-moves may stay inside it, with cycles: the same level-by-level retrograde
-analysis with degree counters as the in-memory solver, where the positions
-of later tiers enter at the level of their remoteness. Both give the same
-values on a tier without inner moves (a test runs both).
-"""
+"""Values of one tier's positions from the values of their children."""
 
 from __future__ import annotations
 
@@ -72,12 +57,7 @@ def from_children(primitive: np.ndarray, degree: np.ndarray, child_result: np.nd
 
 
 def leveled(primitive: np.ndarray, degree: np.ndarray, child: np.ndarray, outer_result: np.ndarray, outer_remoteness: np.ndarray) -> TierValues:
-    """Values of a tier whose moves may stay inside it.
-
-    ``child[j]`` is the index of move ``j``'s child: below ``n`` (the tier's
-    own positions) or ``n + i`` for the ``i``-th position of a later tier,
-    whose value is ``outer_*[i]``.
-    """
+    """Values of a tier whose moves may stay inside it."""
     n = len(primitive)
     total = n + len(outer_result)
     result = np.concatenate((primitive, outer_result)).astype(np.int8)

@@ -1,31 +1,22 @@
 """The tier solver: games of 10^8 positions in memory proportional to their largest tiers.
 
 A family declares tiers (:meth:`Game.tier <gamedb.games.base.Game.tier>`,
-see :mod:`gamedb.games.tier_rules`): no move goes to a smaller tier.
+:mod:`gamedb.games.tier_rules`): no move goes to a smaller tier.
 
-1. **Forward**, tier by tier from the start's: the positions of a tier are
-   the children found in the tiers before it (and, for moves that stay in
-   the tier, the closure inside it); they are expanded a page at a time
-   with the family's array rules (or one position at a time), and each
-   tier's sorted codes go to a file (:class:`~.tier_store.TierFolder`). A
-   family whose texts are move sequences gets each position's smallest
-   sequence from its parents' here.
-2. **Backward**, from the last tier to the first: a tier's positions are
-   expanded again, their children looked up (``searchsorted``) in the
-   sorted codes of the tiers they reach, and the values computed by the
-   solvers' exact rules (:mod:`.tier_values`); a tier with moves inside
-   itself is solved level by level (cycles included). Memory holds the
-   tier being solved and the values of the tiers its moves reach.
-3. Each solved tier's rows are written (:func:`~.tier_store.write_rows`)
-   and committed with the progress marker ``solved_from`` (the lowest
-   solved tier): a killed solve resumes at the next tier down.
+1. **Forward**, tier by tier from the start's: a tier's positions are the
+   children found in the tiers before it (and the closure of moves inside
+   it), expanded a page at a time; each tier's sorted codes go to a file
+   (:class:`~.tier_store.TierFolder`). A family whose texts are move
+   sequences gets each position's smallest sequence from its parents' here.
+2. **Backward**, from the last tier to the first: a tier's children are
+   looked up (``searchsorted``) in the tiers they reach and the values
+   computed by the solvers' exact rules (:mod:`.tier_values`); a tier with
+   moves inside itself is solved level by level. Each solved tier is
+   committed as ``solved_from``: a killed solve resumes at the next tier down.
+3. The rows go into a sink in code order (:func:`~.tier_store.write_positions`).
 
-The ``position`` rows are identical to the other solvers'. No ``move``
-rows are written: the moves follow from the rules, which ``query`` and
-``verify`` use anyway (like a compacted game). On SQLite the position
-table's secondary indexes are dropped for the solve and built once at the
-end (one sort instead of 10^8 random B-tree updates), or left out for a
-large game in a new file (see :mod:`.tier_store`).
+The ``position`` rows are the other solvers'; no ``move`` rows are written
+(the moves follow from the rules, which ``query`` and ``verify`` use).
 """
 
 from __future__ import annotations
@@ -33,7 +24,7 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
@@ -45,17 +36,15 @@ from ..games.vector import Expansion
 from ..progress import Progress
 from ..store import catalog
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
-from ..store.schema import position
+from ..store.sink import Sink, now
+from ..store.sql_sink import SqlSink
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
-from . import choice, graph_verify
+from . import capabilities, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_memory import tier_bytes
-from .tier_store import TierFolder, build_dropped_indexes, write_positions
+from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
-
-if TYPE_CHECKING:
-    from ..store.record import GameRecord
 
 #: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
 _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -72,24 +61,15 @@ class TierSolver:
     verify = staticmethod(graph_verify.verify_graph)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
-        """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve.
-
-        The tiers are enumerated before anything is written, so a solve refused
-        for its memory (:class:`TooLarge`, a family without bounds on its tiers)
-        or killed while it enumerates leaves the database as it was; the game
-        row is created, marked as the tier solver's, once they are on disk.
-        """
+        """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve."""
         t0 = time.perf_counter()
         game = job.game
         rules = rules_of(game)
         key = catalog.game_key(game)
         folder = TierFolder.for_game(db, job.name, key)
-        state: dict[str, Any] = {}
-        if job.record is not None:
-            with db.connect() as conn:
-                state = catalog.load_progress(conn, job.record.id)
-        if "tiers" not in state or (folder.manifest() or {}).get("key") != key:
-            # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+        state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
+        fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
+        if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
             folder.reset()
             try:
                 counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
@@ -101,42 +81,41 @@ class TierSolver:
                 if not is_disk_full(exc):
                     raise
                 written = folder_bytes(folder.path)
-                folder.remove()  # an enumeration that stopped is never resumed (no manifest): its files would only fill the disk
+                folder.remove()  # an enumeration never resumes (no manifest): its files would only fill the disk
                 raise DiskFull(
                     f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
                     f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
                     "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
                 ) from None
             state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
-            with db.begin() as conn:
-                record = job.begin(conn)
-                conn.execute(position.delete().where(position.c.game_id == record.id))  # rows of a solve whose folder was lost
-                catalog.update(conn, record, status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
-        assert job.record is not None  # stored before the tiers were enumerated, or just now
-        try:
-            return Solved(*solve_tiers(db, job.record, rules, folder, state, progress=job.progress))
-        except Exception as exc:
-            if not is_disk_full(exc):
-                raise
-            what = (
-                f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
-                else f"writing the positions of {job.name} into the database (what was committed before is kept)"
-            )
-            raise DiskFull(
-                f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
-                "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
-                "or delete the folder to give its space back"
-            ) from None
+        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+            sink.begin()
+            if fresh:
+                sink.clear(("position",))  # rows of a solve whose folder was lost
+                sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+                sink.commit()
+            try:
+                return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress))
+            except Exception as exc:
+                if not is_disk_full(exc):
+                    raise
+                what = (
+                    f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
+                    else f"writing the positions of {job.name} into the database (what was committed before is kept)"
+                )
+                raise DiskFull(
+                    f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
+                    "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
+                    "or delete the folder to give its space back"
+                ) from None
 
 
 def rules_of(game: Game) -> TierArrayRules:
-    return choice.array_rules(game) or PositionRules(game)
+    return capabilities.array_rules(game) or PositionRules(game)
 
 
-def solve_tiers(
-    engine: sa.Engine, record: GameRecord, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None
-) -> tuple[int, int]:
-    """Solve (or resume) the enumerated tiers of ``record`` from the last one back, then write its rows; return (positions, moves)."""
+def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None) -> tuple[int, int]:
+    """Solve (or resume) the enumerated tiers from the last one back, then write their rows; return (positions, moves)."""
     manifest = folder.manifest()
     assert manifest is not None  # written by the enumeration
     counts = {int(t): n for t, n in manifest["tiers"].items()}
@@ -152,24 +131,20 @@ def solve_tiers(
         for kind, array in (("result", values.result), ("remoteness", values.remoteness), ("degree", degree), ("player", player), ("best", best_child)):
             folder.save(kind, t, array)
         state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
-        with engine.begin() as conn:
-            catalog.save_progress(conn, record.id, state)
+        sink.update(progress=state)
+        sink.commit()
         done += counts[t]
         if progress:
             progress("solve tiers", done, total)
-    write_positions(engine, record.id, rules, folder, counts, state, progress=progress)
-    with engine.begin() as conn:
-        build_dropped_indexes(conn, position, state)
-        catalog.update(
-            conn,
-            record,
-            status=SOLVED,
-            positions=total,
-            moves=state["moves"],
-            solve_seconds=round(time.perf_counter() - t1, 3),
-            solved_at=catalog.now(),
-            progress={"phase": "done", "tiers": len(counts)},
-        )
+    write_positions(sink, rules, folder, counts, state, progress=progress)
+    sink.finish(
+        status=SOLVED,
+        positions=total,
+        moves=state["moves"],
+        solve_seconds=round(time.perf_counter() - t1, 3),
+        solved_at=now(),
+        progress={"phase": "done", "tiers": len(counts)},
+    )
     folder.remove()
     return total, state["moves"]
 

@@ -1,20 +1,4 @@
-"""Moves of two-token games kept as the players' move lists on the board.
-
-In cat and mouse each player moves its own token along the board's edges,
-so every move of the game follows from two short lists per node. A family
-says so through :meth:`Game.token_moves <gamedb.games.base.Game.token_moves>`;
-its positions are coded ``(token0 * nodes + token1) * 2 + turn`` with the
-player to move (0 or 1) moving its own token. For such a game the database
-keeps those lists (``token_board``, ``token_move``: a few thousand rows)
-instead of one ``move`` row per move of every position (8 million on a
-1,000-node graph): the solved file is about half the size and is written in
-a fraction of the time. The ``moves`` view generates the moves with one
-join, and the SQL solver's level statements find a position's parents and
-children by arithmetic on the codes through these lists
-(:data:`gamedb.solvers.graph_sql.TOKEN_MOVES`, built from the expressions here). The
-Grundy statements of impartial games need move rows, so an impartial game
-may not keep move lists (:func:`gamedb.solvers.choice.move_lists`).
-"""
+"""Moves of two-token games kept as the players' move lists on the board."""
 
 from __future__ import annotations
 

@@ -1,24 +1,4 @@
-"""A fast first pass of ``verify`` on numpy arrays, for families with vector rules.
-
-It checks what the exact pass (:mod:`gamedb.solvers.graph_verify`) checks, from the same
-sources: the rules (the family's :class:`~gamedb.games.vector.VectorRules`,
-which its tests hold equal to ``expand``) and the children's stored values.
-
-1. Read every stored row in code order and check what a row must be by
-   itself: text, player and degree as the rules give them, a well-formed
-   result and remoteness, no grundy value. The result, remoteness and best
-   move label of each code go into arrays indexed by code.
-2. Expand the positions again, a chunk at a time, and derive each one's
-   result, remoteness and best move from its children's stored values
-   (:func:`gamedb.values.value_from_children` and ``_best_move`` of the
-   exact pass, on arrays).
-
-It only answers "every row agrees": at the first disagreement, or anything
-unusual (a value of the wrong type, a code outside the family's range), it
-gives up and the exact pass runs, which names the wrong position exactly as
-before. Memory: five bytes per code of the family's code range (its bitmap)
-plus a chunk; a game whose range does not fit goes to the exact pass.
-"""
+"""A fast first pass of ``verify`` on numpy arrays, for families with vector rules."""
 
 from __future__ import annotations
 
@@ -55,10 +35,7 @@ def fits(vector: VectorRules, memory_limit: int | None = None) -> bool:
 
 
 def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
-    """The number of stored positions when every one agrees with the rules and its children, else None.
-
-    ``total``: the number of positions the game row gives (for progress).
-    """
+    """The number of stored positions when every one agrees with the rules and its children, else None."""
     try:
         table = _read(conn, game_id, vector, total, progress)
         _check_values(table, vector, progress)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import sqlalchemy as sa
 
-from .insert_sql import DEFER_INDEXES_FROM, column_inserts, names_values
+from .sink import DEFER_INDEXES_FROM, Column, column_inserts, values_of
 
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
@@ -32,13 +31,7 @@ def insert_rows(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]]
 
 
 def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-    """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver.
-
-    Tuples go to the DBAPI ``executemany`` without SQLAlchemy's per-row
-    processing, which is most of the cost of bulk writes. ``?`` becomes
-    ``%s`` for drivers with the ``format``/``pyformat`` style (psycopg).
-    Callers pass batches of some ten thousand rows.
-    """
+    """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver."""
     if not rows:
         return
     if conn.dialect.paramstyle in ("format", "pyformat") and conn.dialect.name != "duckdb":
@@ -46,89 +39,29 @@ def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) ->
     conn.exec_driver_sql(sql, rows)
 
 
-def copy_rows(conn: sa.Connection, table: sa.Table, columns: Sequence[str], rows: Iterable[Sequence[Any]], *, game_id: int | None = None) -> None:
-    """Append ``rows`` (tuples in ``columns`` order, any iterable) to ``table``, no conflicts expected.
-
-    With ``game_id``, the tuples leave the ``game_id`` column out and every
-    row gets this one. PostgreSQL gets the rows through ``COPY ... FROM
-    STDIN`` (several times faster than any INSERT); other databases through
-    :func:`executemany`. Runs inside the connection's transaction.
-    """
+def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Column], *, game_id: int | None = None) -> None:
+    """Append rows given as columns (:data:`~gamedb.store.sink.Column`, by name) to ``table``, each with ``game_id``."""
     constants = {} if game_id is None else {"game_id": game_id}
-    if conn.dialect.name == "postgresql":
-        _copy_in(conn, table.name, columns, rows, constants)
-        return
-    if conn.dialect.name == "duckdb":
-        rows = list(rows)
-        if rows:
-            copy_columns(conn, table, dict(zip(columns, zip(*rows, strict=True), strict=True)), game_id=game_id)
-        return
-    names, values = names_values(columns, constants)
-    with _no_garbage_collection():  # the batch's tuples hold no cycles; collecting them cost 20 % of the write
-        executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values})", rows if isinstance(rows, list) else list(rows))
-
-
-@contextmanager
-def _no_garbage_collection() -> Iterator[None]:
-    """Python's cyclic garbage collector off for a while (back on after, if it was on)."""
     was = gc.isenabled()
-    gc.disable()
+    gc.disable()  # the batch's values hold no cycles; collecting them cost 20 % of the write
     try:
-        yield
+        if conn.dialect.name == "postgresql":
+            _copy_in(conn, table.name, list(columns), zip(*map(values_of, columns.values()), strict=True), constants)
+        elif conn.dialect.name == "duckdb" and len(next(iter(columns.values()), ())):
+            _scan_in(conn.connection.driver_connection, table.name, columns, constants)
+        else:
+            for sql, rows in column_inserts(table.name, columns, constants):
+                executemany(conn, sql, rows)
     finally:
         if was:
             gc.enable()
 
 
-def copy_columns(conn: sa.Connection, table: sa.Table, columns: dict[str, Any], *, game_id: int | None = None) -> None:
-    """:func:`copy_rows` for rows given as columns (lists of equal length, by column name; numpy arrays on DuckDB).
-
-    SQLite gets the multi-row INSERT statements of
-    :func:`~gamedb.store.insert_sql.column_inserts` (a hundred rows each);
-    DuckDB one scan of the arrays (:func:`_append_columns`).
-    """
-    names = list(columns)
-    values = list(columns.values())
-    if conn.dialect.name == "duckdb":
-        if len(values) and len(values[0]):
-            _append_columns(conn.connection.driver_connection, table.name, columns, {} if game_id is None else {"game_id": game_id})
-        return
-    if conn.dialect.name == "postgresql" or not values or not values[0]:
-        copy_rows(conn, table, names, zip(*values, strict=True), game_id=game_id)
-        return
-    constants = {} if game_id is None else {"game_id": game_id}
-    with _no_garbage_collection():
-        for sql, rows in column_inserts(table.name, columns, constants):
-            executemany(conn, sql, rows)
-
-
-def _append_columns(driver: Any, table: str, columns: Mapping[str, Sequence[Any]], constants: Mapping[str, int]) -> None:
-    """Append rows given as columns (numpy arrays, or lists with None for NULL) to ``table``, each row with
-    ``constants``: one ``INSERT ... SELECT`` from the arrays registered as a scan, no Python object per row."""
-    import numpy as np
-
-    data = {name: values if isinstance(values, np.ndarray) else np.asarray(values, dtype=object) for name, values in columns.items()}
-    fixed = [str(int(value)) for value in constants.values()]
-    driver.register("gamedb_rows", data)
-    try:
-        driver.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
-    finally:
-        driver.unregister("gamedb_rows")
-
-
 def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ...], rows: list[tuple[Any, ...]], *, constants: dict[str, int]) -> None:
-    """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored.
-
-    ``constants`` gives integer columns the same value in every row (the
-    game id, a depth). SQLite: one :func:`executemany` of ``INSERT ... ON
-    CONFLICT DO NOTHING``. PostgreSQL: the rows are copied (``COPY``) into a
-    temporary staging table and inserted from it by one ``INSERT ... SELECT
-    ... ON CONFLICT DO NOTHING``, several times faster than an INSERT per
-    row. Runs inside the caller's transaction.
-    """
+    """Insert ``rows`` (tuples in ``columns`` order), skipping any whose key is already stored."""
     if not rows:
         return
-    names, values = names_values(columns, constants)
+    names = ", ".join([*constants, *columns])
     if conn.dialect.name == "postgresql":
         stage = f"stage_{table.name}"  # one per session, emptied at every commit
         conn.exec_driver_sql(f"CREATE TEMP TABLE IF NOT EXISTS {stage} (LIKE {table.name}) ON COMMIT DELETE ROWS")
@@ -136,7 +69,20 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
         conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING")
         conn.exec_driver_sql(f"TRUNCATE {stage}")
         return
+    values = ", ".join([*(str(int(v)) for v in constants.values()), *["?"] * len(columns)])
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
+
+
+def _scan_in(driver: Any, table_name: str, columns: Mapping[str, Column], constants: dict[str, int]) -> None:
+    """DuckDB: one ``INSERT ... SELECT`` from the columns registered as a scan (numpy as they are, masked: NULL)."""
+    import numpy as np
+
+    driver.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+    try:
+        fixed = [str(int(v)) for v in constants.values()]
+        driver.execute(f"INSERT INTO {table_name} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+    finally:
+        driver.unregister("gamedb_rows")
 
 
 def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], constants: dict[str, int]) -> None:
@@ -149,26 +95,6 @@ def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows:
     with cursor.copy(f"COPY {table_name} ({names}) FROM STDIN") as copy:
         for row in rows:
             copy.write_row(fixed + tuple(row))
-
-
-@contextmanager
-def indexes_built_after(conn: sa.Connection, table: sa.Table, new_rows: int) -> Iterator[None]:
-    """Load ``new_rows`` rows into ``table`` with its secondary indexes built afterwards.
-
-    On SQLite, when the rows about to be inserted outnumber those already
-    there (:func:`rows_before_load`), the indexes are dropped and created
-    again after the load: one sort builds an index several times faster than
-    updating its B-tree row by row (the text index of 2 million positions, in
-    random text order). Inside the caller's transaction, so a failed load
-    rolls the indexes back with the rows. Servers, small loads and large
-    tables keep their indexes.
-    """
-    if conn.dialect.name != "sqlite" or rows_before_load(conn, table, new_rows) is None:
-        yield
-        return
-    drop_secondary_indexes(conn, table)
-    yield
-    build_secondary_indexes(conn, table)
 
 
 def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int | None:
@@ -207,12 +133,7 @@ def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.
 
 
 def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, only: Sequence[str] | None = None) -> list[str]:
-    """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names.
-
-    A large tier solve leaves the position table's secondary indexes out
-    (:mod:`gamedb.solvers.tier_store`); ``gamedb db index`` and the SQL
-    solver (whose levels read the remoteness index) build them back.
-    """
+    """Create the indexes of ``tables`` (those named ``only``) that the database lacks; return their names."""
     built = []
     for index in missing_indexes(conn, tables):
         if only is None or index.name in only:
@@ -222,13 +143,7 @@ def create_missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table], *, o
 
 
 def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
-    """``CREATE INDEX`` for ``index`` on the connection's database.
-
-    A partial index declares its condition once, for SQLite
-    (``sqlite_where``: naming ``postgresql_where`` too would import that
-    dialect in every process, :mod:`gamedb.store.schema`); a server gets the
-    same condition, as revision 0004 gives it.
-    """
+    """``CREATE INDEX`` for ``index`` on the connection's database."""
     sql = str(sa.schema.CreateIndex(index).compile(dialect=conn.dialect))
     where = index.dialect_options["sqlite"]["where"]
     if conn.dialect.name == "postgresql" and where is not None:  # (DuckDB has no partial indexes)

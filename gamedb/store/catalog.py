@@ -1,7 +1,4 @@
-"""The ``game`` table: creating, finding, listing and deleting stored games.
-
-(:func:`family_key` and :func:`now` are :mod:`gamedb.store.sink`'s, imported here for their callers.)
-"""
+"""The ``game`` table: creating, finding, listing and deleting stored games."""
 
 from __future__ import annotations
 

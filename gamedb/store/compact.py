@@ -1,13 +1,4 @@
-"""Compacting a solved game: drop what answering queries does not need.
-
-A solved game keeps its ``move`` rows only for the solver and for SQL users
-who walk the tree. Queries never read them: :func:`gamedb.query.probe`
-generates the moves from the rules and looks the children up in
-``position``, and :func:`gamedb.solvers.checks.verify` re-derives every value from
-the rules. So :func:`compact` deletes the game's moves (and any leftover
-working rows), records that in ``game.info``, and gives the space back
-(VACUUM on a SQLite file, which is then again one self-contained file).
-"""
+"""Compacting a solved game: drop what answering queries does not need."""
 
 from __future__ import annotations
 
@@ -31,14 +22,7 @@ class CompactReport:
 
 
 def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
-    """Delete the move rows of a solved game and reclaim their space.
-
-    Positions and their values stay, so ``query``, ``stats`` and ``verify``
-    answer as before; the ``moves`` view lists nothing for this game any
-    more. Compacting twice is harmless. Raises
-    :class:`~gamedb.errors.GamedbError` if the game is not fully solved (an
-    unfinished solve needs its moves to resume).
-    """
+    """Delete the move rows of a solved game and reclaim their space."""
     record.require_solved()
     path = sqlite_file(engine)
     before = path.stat().st_size if path is not None else None

@@ -1,16 +1,9 @@
-"""Reading stored rows defensively: a database file is data from someone else.
-
-A file may be damaged or crafted: a JSON column that does not parse, a
-count that is text, a status gamedb never writes, a period of 0. Every game
-row is checked here, where it is read (:func:`checked_game_row`), and a
-problem becomes one :class:`DamagedGame` line naming the game and what is
-wrong -- never a traceback, and the other games of the file stay usable.
-"""
+"""Reading stored rows defensively: a database file is data from someone else."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import VerifyError
@@ -20,9 +13,7 @@ from .status import STATUSES
 
 
 class DamagedGame(VerifyError):
-    """A stored game breaks gamedb's format: the file was damaged or edited by hand.
-
-    A :class:`~gamedb.errors.VerifyError`: to ``verify`` it is one more stored value the rules do not give."""
+    """A stored game breaks gamedb's format: the file was damaged or edited by hand."""
 
 
 def is_utf8(text: str) -> bool:
@@ -86,24 +77,25 @@ def _seconds(value: Any, column: str) -> float | None:
     return float(value)
 
 
+#: the integer fields of a stored period (gamedb.solvers.heaps.periodicity.Periodicity) and their least values
+_PERIOD_INTEGERS = {
+    "checked_to": 0, "max_take": 0, "period": 1, "preperiod": 0, "last_exceptional": -1, "candidate_period": 1, "candidate_preperiod": 0, "needs_max": 0,
+}
+
+
 def _periodicity(info: dict[str, Any] | None) -> None:
     """The proven period of an octal game, as the heap solver stores it in ``info``."""
     data = (info or {}).get("periodicity")
     if data is None:
         return
-    from ..solvers.heaps.periodicity import Periodicity
-
     if not isinstance(data, dict):
         raise ValueError("info.periodicity is not a JSON object")
-    known = set(Periodicity.__dataclass_fields__)
-    unknown = sorted(set(data) - known)
+    unknown = sorted(set(data) - {"proven", "reason", *_PERIOD_INTEGERS})
     if unknown:
         raise ValueError(f"info.periodicity has unknown keys {shown(', '.join(map(str, unknown)), 60)}")
-    for key in ("proven",):
-        if not isinstance(data.get(key), bool):
-            raise ValueError(f"info.periodicity.{key} is not true or false")
-    for key, least in (("checked_to", 0), ("max_take", 0), ("period", 1), ("preperiod", 0), ("last_exceptional", -1),
-                       ("candidate_period", 1), ("candidate_preperiod", 0), ("needs_max", 0)):
+    if not isinstance(data.get("proven"), bool):
+        raise ValueError("info.periodicity.proven is not true or false")
+    for key, least in _PERIOD_INTEGERS.items():
         _integer(data.get(key), f"info.periodicity.{key}", nullable=key not in ("checked_to", "max_take"), least=least)
     if data["proven"] and (data.get("period") is None or data.get("preperiod") is None):
         raise ValueError("info.periodicity is proven but has no period and pre-period")
@@ -120,12 +112,10 @@ def _info(info: dict[str, Any] | None) -> None:
     _text(info.get("compacted_at"), "info.compacted_at", nullable=True)
 
 
-def checked_heap_info(name: str, info: dict[str, Any] | None, max_heap: int, max_take: int) -> None:
+def checked_heap_info(name: str, info: dict[str, Any] | None, max_heap: int, max_take: int, proof_end: Callable[[int, int, int], int]) -> None:
     """The heap solver's notes against the rules the stored parameters give (heaps 0..``max_heap`` stored,
     moves take at most ``max_take``): a period read beyond the stored heaps, or one whose proof
     needs heaps that were never computed, would send a query to a row that is not there."""
-    from ..solvers.heaps.periodicity import proof_end
-
     data = (info or {}).get("periodicity")
     if not data:
         return
@@ -216,13 +206,7 @@ def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> di
 
 
 def checked_positions(game_name: str, impartial: bool, rows: Sequence[Any]) -> None:
-    """:func:`checked_position` of every row (named tuples of position columns), with the same error.
-
-    Most files are as gamedb wrote them: one test of each column over the
-    whole batch, in a few C calls, passes only rows that the row by row
-    check passes too; when it does not pass, the row by row check runs, in
-    the rows' order, and names the first damaged row as it always has.
-    """
+    """:func:`checked_position` of every row (named tuples of position columns), with the same error."""
     if rows and not stored_as_written(impartial, rows):
         for row in rows:
             checked_position(game_name, impartial, row._asdict())

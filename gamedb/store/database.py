@@ -1,9 +1,5 @@
 """Opening a database: URLs, SQLite settings, schema version checks, migrations;
-finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM).
-
-Where the database is (a SQLite file or a SQLAlchemy URL) is read once, by
-:func:`gamedb.store.location.locate`.
-"""
+finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM)."""
 
 from __future__ import annotations
 
@@ -145,14 +141,7 @@ def upgrade(conn: sa.Connection) -> None:
 
 
 def create_schema(conn: sa.Connection) -> None:
-    """Create the newest schema in an empty SQLite database and stamp it at the newest revision.
-
-    The same tables, indexes and views as running every migration (a test
-    compares the two), without importing Alembic or copying tables through
-    batch migrations: a new file costs milliseconds instead of most of a
-    second. A server goes through the migrations (:func:`upgrade`): its
-    partial index is declared there only.
-    """
+    """Create the newest schema in an empty SQLite database and stamp it at the newest revision."""
     from .sqlite_schema import STAMP, new_file_statements
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
@@ -169,13 +158,7 @@ def create_schema(conn: sa.Connection) -> None:
 def open_engine(
     db: str | os.PathLike[str] | Location, *, create: bool = False, readonly: bool = False, budget: float | None = None
 ) -> sa.Engine:
-    """Open (and if ``create``, create) a gamedb database and check its schema.
-
-    Raises :class:`DatabaseError` with a one-line reason when the file is
-    missing, is not a regular file, is not SQLite, is not a gamedb database,
-    has objects gamedb did not create (:mod:`gamedb.store.file_check`), or has
-    another schema revision. ``budget``: seconds each statement may run (short reads).
-    """
+    """Open (and if ``create``, create) a gamedb database and check its schema."""
     where = locate(db)
     url = where.url
     if where.is_sqlite:
@@ -205,12 +188,7 @@ def open_engine(
     elif where.is_duckdb or url.startswith("duckdb"):
         from .duckdb_file import create_engine
 
-        if where.path is None or not where.is_duckdb:
-            raise InputError(f"{shown(where.text)} is a DuckDB database in memory, gone when the command ends: give a file path")
-        if not where.path.exists() and not create:
-            raise NoDatabase(f"no database at {where.path}")
-        check_file(where.path, where.text)
-        engine = create_engine(where, readonly=readonly)
+        engine = create_engine(where, readonly=readonly, create=create)
     else:
         engine = _create_server_engine(url, where)
     _with_budget(engine, budget)
@@ -282,14 +260,7 @@ def sqlite_file(engine: sa.Engine) -> Path | None:
 
 
 def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:
-    """ANALYZE the solver's tables on a server before the levels start.
-
-    PostgreSQL plans from the statistics of its last ANALYZE: taken before a
-    game was enumerated they say the new game has no rows, and the planner
-    re-runs the frontier subquery for every parent (figures in
-    docs/performance.md). SQLite needs nothing: the SQL solver pins its plans
-    with INDEXED BY.
-    """
+    """ANALYZE the solver's tables on a server before the levels start."""
     if engine.dialect.name == "sqlite":
         return
     with engine.begin() as conn:  # (DuckDB analyzes one table or all)
@@ -309,18 +280,7 @@ def file_unfinished(engine: sa.Engine) -> bool:
 
 
 def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
-    """Leave the database ready to be read or handed on.
-
-    On a server: ANALYZE. On a SQLite file: ANALYZE (the planner's
-    statistics travel with the file; sampled, :data:`ANALYSIS_LIMIT`), then the WAL is checkpointed into the
-    file and the journal mode set back to DELETE, so the database is one
-    self-contained file that can be read from a read-only folder. That needs
-    the only connection to the file: the engine's pool is emptied first, and
-    while another process has the file open (a query) it is tried again for
-    up to ``wait`` seconds; after that the file stays in WAL mode (still
-    correct; the next solve finishes it, and readers that cannot write the
-    folder open it immutable).
-    """
+    """Leave the database ready to be read or handed on."""
     if engine.dialect.name != "sqlite":
         with engine.begin() as conn:
             conn.exec_driver_sql("ANALYZE")

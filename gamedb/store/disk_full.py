@@ -1,10 +1,4 @@
-"""A full disk, told in one line that says so: where gamedb was writing, and what is left behind.
-
-The errors a full disk raises do not say it plainly: numpy's ``np.save``
-reports ``11956 requested and 3568 written`` (an ``OSError`` without an
-errno), SQLite ``database or disk is full``. :func:`is_disk_full` knows
-them; :class:`DiskFull` is the message the CLI shows.
-"""
+"""A full disk, told in one line that says so: where gamedb was writing, and what is left behind."""
 
 from __future__ import annotations
 

@@ -1,23 +1,16 @@
-"""DuckDB files (``--db games.duckdb``): hardened connections, the catalog check, the DDL DuckDB lacks, appends from arrays.
+"""DuckDB files (``--db games.duckdb``): hardened connections, the catalog check, the DDL rules DuckDB needs.
 
-A shared file is data (:mod:`gamedb.store.file_check`): every connection opens with :data:`HARDENED`,
-and before a row is read the file's catalog must be the one gamedb's revisions create (:func:`check_catalog`,
-against :data:`DDL` as DuckDB prints it; a test holds the file to the migrations). On DuckDB the tables have
-no foreign keys (DuckDB refuses to delete the rows they point to) and ``position`` has no index, not even its
-key: ART indexes cost 83 of the 94 bytes a Connect-Four 4x4 position took; rows go in once in code order and
-DuckDB's zone maps find a code (``gamedb db index`` builds the text and remoteness indexes, whole).
-"""
+``position`` has no index there, not even its key (ART indexes were 83 of 94 bytes a position); zone maps find a code."""
 
 from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import DatabaseError, NoDatabase
+from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .file_check import check_file, refuse
 
@@ -52,41 +45,38 @@ UNION ALL SELECT 'schema', schema_name, sql FROM duckdb_schemas() WHERE NOT inte
 """
 
 
-def import_duckdb() -> Any:
-    """The ``duckdb`` module, or a one-line error saying how to install it."""
+def connect(path: Path | str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A hardened connection to a DuckDB file (``:memory:`` too)."""
     try:
         import duckdb
     except ImportError:
         raise DatabaseError("DuckDB files need the duckdb package: pip install 'gamedb[duckdb]'") from None
-    return duckdb
-
-
-def connect(path: Path | str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
-    """A hardened connection to a DuckDB file (``:memory:`` too)."""
-    module = import_duckdb()
     try:
-        conn: duckdb.DuckDBPyConnection = module.connect(str(path), read_only=read_only, config=dict(HARDENED))
-        return conn
-    except module.Error as exc:
-        raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {_line(exc)}") from None
+        return duckdb.connect(str(path), read_only=read_only, config=dict(HARDENED))
+    except duckdb.Error as exc:
+        raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {(str(exc) or type(exc).__name__).splitlines()[0]}") from None
 
 
-def create_engine(where: Location, *, readonly: bool) -> sa.Engine:
-    """The SQLAlchemy engine (``duckdb-engine``'s dialect) of a DuckDB file, on :func:`connect`'s hardened connections."""
+def _checked_path(where: Location, *, create: bool = False) -> Path:
+    """The file ``where`` names, checked as any file before DuckDB opens it."""
+    if where.path is None or not where.is_duckdb:
+        raise InputError(f"{shown(where.text)} is a DuckDB database in memory, gone when the command ends: give a file path")
+    if not where.path.exists() and not create:
+        raise NoDatabase(f"no database at {where.path}")
+    check_file(where.path, where.text)
+    return where.path
+
+
+def create_engine(where: Location, *, readonly: bool, create: bool = False) -> sa.Engine:
+    """The SQLAlchemy engine (``duckdb-engine``) of a DuckDB file on :func:`connect`'s connections."""
     import sqlalchemy as sa
 
+    path = _checked_path(where, create=create)
     try:
         from duckdb_engine import ConnectionWrapper
     except ImportError:
         raise DatabaseError("DuckDB files need the duckdb-engine package: pip install 'gamedb[duckdb]'") from None
-    assert where.path is not None
-    path = where.path
     return sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly)), poolclass=sa.pool.SingletonThreadPool)
-
-
-def _line(exc: BaseException) -> str:
-    text = str(exc)
-    return text.splitlines()[0] if text else type(exc).__name__
 
 
 def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
@@ -99,19 +89,13 @@ def head_catalog() -> dict[tuple[str, str], str | None]:
     """The catalog of a new file at the newest revision: :data:`DDL` run in memory."""
     conn = connect(":memory:", read_only=False)
     try:
-        for statement in DDL.read_text(encoding="utf-8").split(";\n"):
-            if statement.strip():
-                conn.execute(statement)
-        return catalog(conn)
+        return catalog(conn.execute(DDL.read_text(encoding="utf-8")))
     finally:
         conn.close()
 
 
 def check_catalog(conn: Any, where: str) -> str | None:
-    """Refuse a DuckDB file with objects gamedb did not create; its schema revision (None: no ``alembic_version``).
-
-    At another revision than the newest only macros, types and schemas are refused (the caller refuses the
-    revision itself, or ``db upgrade`` migrates it)."""
+    """Refuse a DuckDB file with objects gamedb did not create (below the newest revision: macros, types, schemas); its revision."""
     found = catalog(conn)
     if not found:
         return None
@@ -138,18 +122,11 @@ def check_catalog(conn: Any, where: str) -> str | None:
 
 
 class DuckDBConnections:
-    """A DuckDB file opened read-only for reading, checked; a cursor per thread (:class:`gamedb.store.file_connections.FileConnections`' twin)."""
+    """A DuckDB file opened read-only and checked, a cursor per thread (as :class:`~gamedb.store.file_connections.FileConnections`)."""
 
     def __init__(self, location: Location, *, budget: float | None) -> None:
-        path = location.path
-        assert path is not None
-        if not path.exists():
-            raise NoDatabase(f"no database at {path}")
-        check_file(path, location.text)
-        self._base = connect(path, read_only=True)
+        self._base = connect(_checked_path(location), read_only=True)
         self._local = threading.local()
-        self._opened: list[Any] = []
-        self._lock = threading.Lock()
         try:
             self.revision = check_catalog(self._base, location.shown)
             self.occupied = bool(catalog(self._base))
@@ -158,33 +135,20 @@ class DuckDBConnections:
             raise
 
     def connection(self) -> Any:
-        """This thread's cursor (a DuckDB connection is not shared between threads)."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._base.cursor()
-            with self._lock:
-                self._opened.append(conn)
-        return conn
+        """This thread's cursor (closed with the file's connection)."""
+        if getattr(self._local, "conn", None) is None:
+            self._local.conn = self._base.cursor()
+        return self._local.conn
 
-    @contextmanager
-    def unbudgeted(self) -> Iterator[Any]:
-        yield self.connection()
+    def unbudgeted(self) -> AbstractContextManager[Any]:
+        return nullcontext(self.connection())
 
     def close(self) -> None:
-        with self._lock:
-            opened, self._opened = self._opened, []
-        for conn in opened:
-            conn.close()
         self._base.close()
-        self._local = threading.local()
-
-
-# --- DDL on DuckDB: what SQLAlchemy's PostgreSQL compiler would write that DuckDB refuses -----------------
 
 
 def install_ddl_rules() -> None:
-    """No foreign keys on DuckDB and no key on ``position`` (see the module), floats as DOUBLE (its FLOAT has 4 bytes);
-    called by the migrations' environment."""
+    """No foreign keys on DuckDB (it refuses to delete rows they point to), no key on ``position``, floats as DOUBLE."""
     from sqlalchemy import Float
     from sqlalchemy.ext.compiler import compiles
     from sqlalchemy.schema import ForeignKeyConstraint, PrimaryKeyConstraint
@@ -193,10 +157,5 @@ def install_ddl_rules() -> None:
     def _key(element: PrimaryKeyConstraint, compiler: Any, **kw: Any) -> str | None:
         return None if element.table.name == "position" else str(compiler.visit_primary_key_constraint(element, **kw))
 
-    @compiles(Float, "duckdb")
-    def _double(element: Float[Any], compiler: Any, **kw: Any) -> str:
-        return "DOUBLE"
-
-    @compiles(ForeignKeyConstraint, "duckdb")
-    def _no_foreign_key(element: ForeignKeyConstraint, compiler: Any, **kw: Any) -> None:
-        return None
+    compiles(Float, "duckdb")(lambda element, compiler, **kw: "DOUBLE")
+    compiles(ForeignKeyConstraint, "duckdb")(lambda element, compiler, **kw: None)

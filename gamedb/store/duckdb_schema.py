@@ -6,7 +6,7 @@ from .duckdb_file import DDL, catalog, connect
 
 
 def generated_ddl() -> str:
-    """The text of :data:`DDL`: the catalog of a DuckDB database in memory after every migration and ``db index``, in creation order."""
+    """The catalog of a DuckDB database in memory after every migration and ``db index``, in creation order."""
     import sqlalchemy as sa
     from duckdb_engine import ConnectionWrapper
 
@@ -15,14 +15,12 @@ def generated_ddl() -> str:
     from .schema import position
 
     memory = ConnectionWrapper(connect(":memory:", read_only=False))
-    engine = sa.create_engine("duckdb://", creator=lambda: memory, poolclass=sa.pool.StaticPool)
-    with engine.begin() as conn:
+    with sa.create_engine("duckdb://", creator=lambda: memory, poolclass=sa.pool.StaticPool).begin() as conn:
         upgrade(conn)
         create_missing_indexes(conn, [position])
         found = catalog(conn.connection.driver_connection)
-    order = ("sequence", "table", "index", "view")
-    statements = [f"CREATE SEQUENCE {name}" if sql is None else str(sql).rstrip(";") for kind in order for (k, name), sql in sorted(found.items()) if k == kind]
-    return "".join(f"{statement};\n" for statement in statements)
+    ordered = sorted(found.items(), key=lambda item: (("sequence", "table", "index", "view").index(item[0][0]), item[0][1]))
+    return "".join(f"CREATE SEQUENCE {name};\n" if sql is None else f"{str(sql).rstrip(';')};\n" for (_, name), sql in ordered)
 
 
 if __name__ == "__main__":

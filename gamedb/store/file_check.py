@@ -1,31 +1,11 @@
 """A shared file is data: what gamedb checks in a SQLite file before it reads a row of it.
 
-A solved file is made to be handed to someone else, so nothing in it may
-choose what gamedb runs. SQLite runs code stored in a file: a view runs its
-query when gamedb reads a table of that name, a trigger runs when gamedb
-writes. Before reading, every path (the light ``gamedb query`` path, with the
-standard library only, and the full one, :func:`gamedb.store.database.open_engine`)
-therefore checks:
-
-- :func:`check_file`: the path is a regular file (not a FIFO, which would
-  block the open forever, a device such as ``/dev/urandom``, or a directory),
-  asked with ``os.stat`` before SQLite opens it; and no ``-wal`` file with
-  content lies beside a file in rollback (DELETE) mode, which SQLite would
-  apply silently: gamedb never leaves one there;
-- :func:`check_schema`: the schema objects in ``sqlite_master`` (tables,
-  indexes, views, triggers: by type, name, table and SQL text) are exactly
-  the ones gamedb's revisions create, read without running any of them. The
-  expected objects are not written out here: they are built from the same
-  statements a new file is made with (:func:`~gamedb.store.sqlite_schema.new_file_statements`)
-  in an in-memory SQLite once per process (:func:`head_objects`, about a
-  millisecond), so a revision that changes a view changes the check with it;
-  files at an older revision are checked against what the migrations build
-  up to it (:mod:`gamedb.store.revision_objects`, before ``db upgrade``).
-  SQL text is compared with whitespace outside quotes normalized: a file a
-  migration built spells the same statements with other line breaks;
-- reads run with ``PRAGMA trusted_schema = OFF`` and, where a command's reads
-  are short, a time budget per statement (:func:`set_budget`): a statement that
-  runs longer is stopped, and the command says so in one line.
+SQLite runs code stored in a file (a view's query, a trigger), so every read
+path first checks that the path is a regular file with no stray ``-wal``
+(:func:`check_file`, by ``os.stat``: opening a FIFO would block), that the
+schema objects are exactly those gamedb's revisions create (:func:`check_schema`,
+against :func:`head_objects`, built from the new-file statements in memory),
+and reads with ``trusted_schema`` off and a time budget per statement.
 """
 
 from __future__ import annotations
@@ -84,12 +64,7 @@ def _kind(mode: int) -> str:
 
 
 def check_file(path: Path, where: str | None = None) -> None:
-    """Raise :class:`DatabaseError` unless ``path`` is a regular file (through symbolic links) with no stray ``-wal``.
-
-    A missing path passes (the caller says what a missing file means to it).
-    Asked with ``os.stat``, which never opens the file: opening a FIFO
-    blocks until someone writes to it. ``where``: the file as the user named it.
-    """
+    """Raise :class:`DatabaseError` unless ``path`` is a regular file (through symbolic links) with no stray ``-wal``."""
     where = where if where is not None else str(path)
     try:
         mode = os.stat(path).st_mode
@@ -124,13 +99,7 @@ _QUOTED = r"""('(?:[^']|'')*'|"(?:[^"]|"")*"|`[^`]*`|\[[^\]]*\])"""
 
 
 def normalized_sql(sql: str | None) -> str | None:
-    """``sql`` with its whitespace outside quotes normalized: runs made one space, none around ``(``, ``)`` and ``,``.
-
-    Only whitespace is changed, where SQL gives it no meaning: the same
-    statement written with other line breaks (as SQLAlchemy's DDL compiler,
-    a migration and gamedb's new-file statements write it) compares equal;
-    any other change does not.
-    """
+    """``sql`` with its whitespace outside quotes normalized: runs made one space, none around ``(``, ``)`` and ``,``."""
     if sql is None:
         return None
     parts = re.split(_QUOTED, sql)
@@ -176,12 +145,7 @@ def _name(kind: str, name: str, table: str) -> str:
 
 def differences(found: Objects, expected: Objects) -> list[str]:
     """What in ``found`` gamedb did not create, as phrases, the most telling first (an object of another kind
-    in place of gamedb's, a trigger, a view); empty when every object is one of ``expected``.
-
-    Objects missing from ``found`` are not counted: an index may be missing
-    (a load drops and rebuilds them; ``db index`` makes them again), and a
-    missing table or view runs nothing.
-    """
+    in place of gamedb's, a trigger, a view); empty when every object is one of ``expected``."""
     kinds = {name: kind for kind, name in expected}
     problems: list[tuple[int, str, str, str]] = []
     for (kind, name), (table, sql) in found.items():
@@ -206,15 +170,7 @@ def refuse(where: str, problems: list[str]) -> DatabaseError:
 
 
 def check_schema(conn: sqlite3.Connection, where: str, *, budget: float | None = None) -> str | None:
-    """Check the schema of ``conn``'s file and return its revision (None: no ``alembic_version``, e.g. an empty file).
-
-    A file at the newest revision must hold only the objects :func:`head_objects`
-    lists; a file at another revision only a genuine ``alembic_version`` table
-    before its revision is read (the caller refuses it, or ``db upgrade``
-    checks it against that revision: :mod:`gamedb.store.revision_objects`).
-    Runs with ``trusted_schema`` off and the check's own time budget; leaves
-    the connection with ``budget`` (:func:`set_budget`). Raises :class:`DatabaseError`.
-    """
+    """Check the schema of ``conn``'s file and return its revision (None: no ``alembic_version``, e.g. an empty file)."""
     from .sqlite_file import newest_revision
 
     set_budget(conn, CHECK_BUDGET)
@@ -270,11 +226,7 @@ _STEPS = 20_000
 
 
 def set_budget(conn: sqlite3.Connection, seconds: float | None) -> None:
-    """Stop any statement on ``conn`` that runs longer than ``seconds`` (None: no budget); ``trusted_schema`` off either way.
-
-    The statement fails with ``sqlite3.OperationalError('interrupted')``,
-    which :func:`gamedb.cli.common.report_failure` says in one line.
-    """
+    """Stop any statement on ``conn`` that runs longer than ``seconds`` (None: no budget); ``trusted_schema`` off either way."""
     conn.execute("PRAGMA trusted_schema = OFF")
     if seconds is None:
         conn.set_progress_handler(None, 0)

@@ -1,13 +1,4 @@
-"""A SQLite file opened read-only with the standard library's ``sqlite3``: one connection per thread.
-
-:class:`gamedb.api.Database` reads a SQLite file through this, and imports
-SQLAlchemy only to write or to reach a server. The file is checked as the
-SQLAlchemy path checks it (:mod:`gamedb.store.file_check`): a regular file
-with no stray ``-wal`` before SQLite opens it, only gamedb's objects before
-any row is read; every connection runs with ``trusted_schema`` off, gamedb's
-settings, and the caller's time budget per statement. Each thread gets its
-own connection (``gamedb serve`` shares one ``Database`` between its threads).
-"""
+"""A SQLite file opened read-only with the standard library's ``sqlite3``: one connection per thread."""
 
 from __future__ import annotations
 
@@ -30,12 +21,7 @@ PRAGMAS = (
 
 
 class FileConnections:
-    """Connections to one SQLite file for reading, one per thread, all closed by :meth:`close`.
-
-    Opening checks the file and its schema and keeps the revision found
-    (:attr:`revision`; None: no gamedb schema): the caller refuses a file at
-    another revision than the newest.
-    """
+    """Connections to one SQLite file for reading, one per thread, all closed by :meth:`close`."""
 
     def __init__(self, location: Location, *, budget: float | None) -> None:
         path = location.path

@@ -1,8 +1,5 @@
 """The stored games read through a :class:`~gamedb.store.rows.Reader` (any backend, no SQLAlchemy):
-one game by name, every game, the game a family's name stands for, and why a name finds none.
-
-:mod:`gamedb.store.catalog` (the writers' side, on a SQLAlchemy connection) reads through these too.
-"""
+one game by name, every game, the game a family's name stands for, and why a name finds none."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Where a database is: the ``--db`` text (or the API's argument) read once into one value.
-
-A plain path means a SQLite file (default :data:`DEFAULT_PATH`), or a DuckDB
-file when it ends in ``.duckdb``; anything with ``://`` is a SQLAlchemy URL
-(``postgresql+psycopg://user@127.0.0.1/db``, ``sqlite:///file`` or ``duckdb:///file``). Every place that needs to know which
-(open a file read-only, take the light path, show it to a user) reads a
-:class:`Location`, not the text. Standard library only: the light paths read it.
-"""
+"""Where a database is: the ``--db`` text (or the API's argument) read once into one value."""
 
 from __future__ import annotations
 

@@ -1,29 +1,4 @@
-"""One solver per game at a time, with locks the operating system releases.
-
-A solve holds an exclusive lock for its game until it ends: on SQLite a
-byte-range lock on the database file itself, on PostgreSQL a session
-advisory lock. Both vanish with the process, so a killed solve never leaves
-a stale lock behind, and the next ``gamedb solve`` of the same game simply
-resumes.
-
-On PostgreSQL a killed client's server backend may still be running the
-statement it was given (the server notices the lost client only when the
-statement ends): it would hold its row locks and a core for as long as that
-takes. Every connection of a solve is named after the game
-(:func:`solve_tag`, the ``application_name``); whoever takes the game's lock
-next terminates the backends still carrying that name -- holding the lock
-proves no live solve of the game owns them.
-
-The SQLite lock is an open-file-description lock (Linux ``F_OFD_SETLK``) on
-one byte per game name, far beyond the bytes SQLite locks itself (at 1 GiB):
-solves of different games do not block each other, and nothing but the
-database file is ever created, so a shared folder holds just that file.
-(Classic POSIX ``fcntl`` locks cannot be used on the database file: closing
-any descriptor of a file drops all the process's locks on it, SQLite's
-included.) Where OFD locks do not exist, a lock file beside the database
-(``NAME.sqlite.lock``) takes the lock and is removed again when no solve
-holds any lock in it.
-"""
+"""One solver per game at a time, with locks the operating system releases."""
 
 from __future__ import annotations
 
@@ -92,11 +67,7 @@ ORPHAN_WAIT = 30.0
 
 
 def _end_orphans(conn: sa.Connection, name: str) -> None:
-    """Terminate the backends of a killed solve of game ``name`` and wait (briefly) until they are gone.
-
-    Without the right to signal them (another role), they are left alone:
-    the resume then waits for their statements like any other lock holder.
-    """
+    """Terminate the backends of a killed solve of game ``name`` and wait (briefly) until they are gone."""
     find = sa.text(
         "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() "
         "AND application_name LIKE :game AND application_name <> :mine"

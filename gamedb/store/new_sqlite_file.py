@@ -1,26 +1,14 @@
 """The sink of a new gamedb SQLite file: written with the standard library alone, put in place only when complete.
 
-The full path opens a file through SQLAlchemy, whose import alone takes
-longer than a small solve's whole budget (issue 12: ``gamedb solve nim --max
-13`` in 0.3 s). A solve small enough to be written in one transaction
-into a file that does not exist yet (:mod:`gamedb.solvers.new_file`) is
-handed this :class:`~gamedb.store.sink.Sink` instead of the SQLAlchemy one:
-
-- the file is built under a temporary name in the same folder
-  (``.NAME.PID.new``), with the same statements as the full path's new file
-  (:func:`~gamedb.store.sqlite_schema.new_file_statements`) and the rows the
-  solver writes into any sink; no journal and no syncs while it is
-  private, one ``fsync`` at the end;
-- it is finished as the full path finishes a file (sampled ``ANALYZE``,
-  rollback-journal mode) and then linked to its name with ``os.link``, which
-  fails rather than replace a file another process made meanwhile
-  (:class:`TargetTaken`: the caller goes the full way, which finds that file);
-- anything that goes wrong removes the temporary file; the target never
-  exists half written, and a reader never sees it before it is solved.
-
-Values are encoded as SQLAlchemy encodes them for the ``game`` table (JSON
-columns with ``json.dumps``, booleans as 0/1): ``tests/test_new_file_solve.py``
-compares every row of such a file with the full path's.
+A small solve into a file that does not exist yet is handed this
+:class:`~gamedb.store.sink.Sink` instead of the SQLAlchemy one, whose import
+alone is longer than the solve. The file is built as ``.NAME.PID.new`` beside
+its name (the DDL of :mod:`~gamedb.store.sqlite_schema`, no journal nor syncs
+while private), finished as the full path finishes one (``ANALYZE``,
+rollback-journal mode), synced and linked to its name with ``os.link``, which
+fails rather than replace a file made meanwhile (:class:`TargetTaken`).
+Anything that goes wrong removes the temporary file: the target never exists
+half written.
 """
 
 from __future__ import annotations
@@ -28,14 +16,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .insert_sql import column_inserts, names_values
-from .sink import JSON_COLUMNS, Begun, new_game_row, player_rows
+from .sink import JSON_COLUMNS, Begun, Column, column_inserts, new_game_row, player_rows
 from .sqlite_file import ANALYSIS_LIMIT
 from .sqlite_schema import STAMP, new_file_statements
 
@@ -53,7 +40,7 @@ def _encoded(row: dict[str, Any]) -> dict[str, Any]:
 
 
 class NewSqliteFile:
-    """The :class:`~gamedb.store.sink.Sink` of a new file: ``with NewSqliteFile(path, revision, name, game) as sink: ...``; see the module."""
+    """``with NewSqliteFile(path, revision, name, game, strategy) as sink: ...``; see the module."""
 
     def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str) -> None:
         self.path = path
@@ -107,16 +94,12 @@ class NewSqliteFile:
             names = list(rows[0])
             self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})", rows)
 
-    def tuples(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-        names, values = names_values(columns, {"game_id": self.game_id})
-        self.conn.executemany(f"INSERT INTO {table} ({names}) VALUES ({values})", rows)
-
-    def columns(self, table: str, columns: dict[str, list[Any]]) -> None:
+    def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
 
-    def loading(self, table: str, rows: int) -> AbstractContextManager[None]:
-        return nullcontext()  # at most one write batch, into empty tables: the indexes are kept
+    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
+        return nullcontext()  # a small solve into empty tables: the indexes are kept
 
     def update(self, **values: Any) -> None:
         sets = ", ".join(f"{k} = :{k}" for k in values)

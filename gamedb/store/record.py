@@ -1,8 +1,4 @@
-"""One stored game as a value: a row of the ``game`` table.
-
-Kept free of SQLAlchemy: every read builds it from a row of the driver
-(:mod:`gamedb.store.game_reads`), on ``sqlite3`` as on a server.
-"""
+"""One stored game as a value: a row of the ``game`` table."""
 
 from __future__ import annotations
 
@@ -52,17 +48,7 @@ class GameRecord:
         return self.status == SOLVED
 
     def rules(self, game_classes: Collection[str] = ()) -> Game:
-        """The game's rules, rebuilt from the stored parameters.
-
-        Only a built-in family or an installed plugin loads on the file's word;
-        a ``module:Class`` family loads only if named in ``game_classes`` (the
-        user's ``--game``), see :func:`gamedb.games.stored_family`. Raises
-        :class:`~gamedb.errors.UnknownFamily`,
-        :class:`~gamedb.errors.FamilyLoadError` or
-        :class:`~gamedb.errors.StoredCodeRefused` when the family is not
-        available here, :class:`~gamedb.store.damage.DamagedGame` when the
-        stored parameters do not make a game of it.
-        """
+        """The game's rules, rebuilt from the stored parameters."""
         from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 
         try:
@@ -72,13 +58,7 @@ class GameRecord:
         return self._from_parameters(cls)
 
     def rules_or_reason(self, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:
-        """(rules, None), or (None, why not) when the family is not available here.
-
-        A game solved with a plugin can be handed to someone who does not
-        have it, and a game whose family is a ``module:Class`` the user did
-        not trust with ``--game`` is read without importing that module: its
-        stored rows still answer (:func:`gamedb.query.probe_without_rules`).
-        """
+        """(rules, None), or (None, why not) when the family is not available here."""
         from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 
         try:
@@ -130,11 +110,7 @@ _STORED = tuple(f.name for f in fields(GameRecord) if f.name != "problem")
 
 def record_from_mapping(data: Mapping[Any, Any]) -> GameRecord:
     """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text, checked
-    (:func:`~gamedb.store.damage.checked_game_row`); raises :class:`~gamedb.store.damage.DamagedGame`.
-
-    SQLAlchemy hands JSON columns over parsed and booleans as ``bool``; plain
-    ``sqlite3`` gives text and 0/1. Both end as the same record.
-    """
+    (:func:`~gamedb.store.damage.checked_game_row`); raises :class:`~gamedb.store.damage.DamagedGame`."""
     values = checked_game_row({key: data.get(key) for key in _STORED})
     return GameRecord(**values)
 

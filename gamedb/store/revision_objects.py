@@ -1,11 +1,4 @@
-"""The schema objects a file at an older revision holds, built by running the migrations up to it in memory.
-
-``gamedb db upgrade`` checks a file against them before it backs the file
-up and migrates it (:mod:`gamedb.store.upgrade`): an older file may hold
-only what gamedb's revisions created, as a file at the newest revision
-(:func:`gamedb.store.file_check.head_objects`). Imports Alembic; built once
-per revision and process.
-"""
+"""The schema objects a file at an older revision holds, built by running the migrations up to it in memory."""
 
 from __future__ import annotations
 

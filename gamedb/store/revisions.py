@@ -1,11 +1,4 @@
-"""The newest schema revision, read from the migration files without importing Alembic.
-
-Opening a database checks its revision against the newest one. Alembic's
-``ScriptDirectory`` finds it too, but importing Alembic costs a query
-process about 80 ms, so the revision ids are read from the files'
-``revision = ...`` / ``down_revision = ...`` lines; anything unusual
-returns None and the caller asks Alembic (a test checks that both agree).
-"""
+"""The newest schema revision, read from the migration files without importing Alembic."""
 
 from __future__ import annotations
 

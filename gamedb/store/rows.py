@@ -1,24 +1,4 @@
-"""The ``position`` row: one type, one column list, and the one reader of stored positions.
-
-Every reader of stored positions gets :class:`PositionRow` values from a
-:class:`Reader`, whose statements are all built on :func:`position_select`:
-the full path hands it the driver connection under a SQLAlchemy one
-(:func:`reader_of`, any backend), the light read path of ``gamedb query``
-a plain ``sqlite3`` connection. Nothing here imports SQLAlchemy, so a
-``gamedb query`` process does not pay for it. Bulk paths that must stay
-fast (verify's vector pass reading the driver's tuples, the writers) use
-plain tuples in :data:`POSITION_COLUMNS` order, or a part of it named by
-:func:`columns_except`.
-
-Every row read is checked as a solved game stores it
-(:func:`~gamedb.store.damage.checked_positions`: a damaged file is one line
-naming the game) unless the reader asks for ``checked=False``: ``verify``
-reads its own rows unchecked, to judge them against the rules.
-
-A new column of ``position`` is added to the table in
-:mod:`gamedb.store.schema`, to :class:`PositionRow` (a test holds the two
-equal) and to a revision in ``migrations/``.
-"""
+"""The ``position`` row: one type, one column list, and the one reader of stored positions."""
 
 from __future__ import annotations
 
@@ -101,12 +81,7 @@ _MOVES = (
 
 
 class Reader:
-    """The lookups of stored games over a DB-API connection: ``sqlite3`` (``?``) or psycopg (``%s``).
-
-    Plain tuples from the driver's cursor, no SQLAlchemy row objects:
-    readers such as ``verify`` go through every row of a game and their
-    children's rows, and a ``gamedb query`` process never imports SQLAlchemy.
-    """
+    """The lookups of stored games over a DB-API connection: ``sqlite3`` (``?``) or psycopg (``%s``)."""
 
     def __init__(self, connection: Any, *, paramstyle: str = "qmark"):
         self.connection = connection
@@ -197,6 +172,7 @@ class Reader:
         return moves
 
     def player_names(self, game_id: int) -> list[str]:
+        """The stored names of a game's players (its ``player`` rows), by index."""
         rows, _ = self._execute("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (game_id,))
         return [name for (name,) in rows]
 
@@ -219,33 +195,14 @@ def reader_of(conn: sa.Connection) -> Reader:
     return Reader(driver, paramstyle="qmark" if conn.dialect.name == "duckdb" else conn.dialect.paramstyle)
 
 
-def read_position(conn: sa.Connection, record: GameRecord, code: int, *, checked: bool = True) -> PositionRow | None:
-    """The stored row of one position of ``record``'s game, or None."""
-    return reader_of(conn).position(record, code, checked=checked)
-
-
-def read_positions(conn: sa.Connection, record: GameRecord, codes: Iterable[int], *, checked: bool = True) -> dict[int, PositionRow]:
-    """code -> stored row for those of ``codes`` that are stored."""
-    return reader_of(conn).positions(record, codes, checked=checked)
-
-
 def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:
     """The stored rows with codes from ``low`` to ``high`` (None: every one from ``low``), ordered by code."""
     return reader_of(conn).positions_between(record, low, high, checked=checked)
 
 
-def read_page(conn: sa.Connection, record: GameRecord, after: int, limit: int, *, checked: bool = True) -> list[PositionRow]:
-    """At most ``limit`` stored rows with codes above ``after``, ordered by code."""
-    return reader_of(conn).page(record, after, limit, checked=checked)
-
-
 def stream_positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
     """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short read each:
-    ``reads()`` opens one, e.g. :meth:`gamedb.api.Database.read`).
-
-    Each row is checked as it is handed on, so the rows before a damaged one
-    are still streamed (``gamedb export`` writes them, then the error).
-    """
+    ``reads()`` opens one, e.g. :meth:`gamedb.api.Database.read`)."""
     after = -1  # codes are non-negative
     while True:
         with reads() as reader:

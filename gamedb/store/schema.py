@@ -1,9 +1,4 @@
-"""The SQL schema, as SQLAlchemy Core tables.
-
-Alembic revisions in ``migrations/`` create exactly these tables (a test runs
-``alembic check``), plus the read-only views ``positions`` and ``moves``, which
-the revisions create with SQL (``migrations/versions/``).
-"""
+"""The SQL schema, as SQLAlchemy Core tables."""
 
 from __future__ import annotations
 

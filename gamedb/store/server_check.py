@@ -1,15 +1,4 @@
-"""What :mod:`gamedb.store.file_check` checks in a SQLite file, on a server (PostgreSQL): read from ``pg_catalog``.
-
-A database on a server is shared with other programs, so other tables may
-be there; what gamedb refuses is code attached to its own relations, which
-would run when gamedb reads or writes them: a trigger or a rule on a gamedb
-table or view, a row-level security policy, and a gamedb relation of the
-wrong kind (a view, or anything else, where gamedb creates a table). The
-text of views is not compared: the server keeps a view as a parse tree and
-prints it back in its own words (``pg_get_viewdef``), which would make the
-comparison depend on the server's version; reads on a server run with
-``statement_timeout`` instead (:func:`gamedb.store.database.open_engine`).
-"""
+"""What :mod:`gamedb.store.file_check` checks in a SQLite file, on a server (PostgreSQL): read from ``pg_catalog``."""
 
 from __future__ import annotations
 

@@ -1,46 +1,50 @@
-"""The one interface solvers write through, a :class:`Sink` per store; and what every sink begins with.
+"""The one interface solvers and copies write through, a :class:`Sink` per store, and what every sink begins with.
 
-A solver computes, a sink stores: the heap solver
-(:func:`gamedb.solvers.heaps.solver.solve`) and the in-memory one
-(:func:`gamedb.solvers.graph_solution.solve`) run once, into whichever sink
-they are given: :class:`gamedb.store.sql_sink.SqlSink` (SQLite or PostgreSQL
-through SQLAlchemy; rows through :mod:`gamedb.store.bulk`, committed where the
-solver commits, so a killed solve resumes) or
-:class:`gamedb.store.new_sqlite_file.NewSqliteFile` (a new file, ``sqlite3``
-alone, linked into place when finished).
+A solver computes, a sink stores: the heap, in-memory and tier solvers and
+``gamedb copy`` write into whichever sink they are given --
+:class:`~gamedb.store.sql_sink.SqlSink` (SQLite or PostgreSQL through
+SQLAlchemy, committed where the writer commits, so a killed solve resumes) or
+:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` (a new file, ``sqlite3``
+alone, linked into place when finished). ``graph-sql`` computes inside the
+database and writes there itself.
 
-**A new store is one more sink and nothing else**: a class with the methods of
-:class:`Sink` -- begin with the game row of :func:`new_game_row` and its
-:func:`player_rows` (or find the stored one), append rows to the tables of
-:mod:`gamedb.store.schema` by name (dicts, tuples or columns; each with the
-game's id), set columns of the game row (the :data:`JSON_COLUMNS` as JSON),
-commit, finish, abort -- and the place that hands it to a solver (as
-:mod:`gamedb.solvers.new_file` hands the new file's). ``graph-sql`` computes
-inside the database and so writes through SQLAlchemy; the tier solver still
-writes its rows through :func:`gamedb.store.bulk.copy_columns`
-(:func:`gamedb.solvers.tier_store.write_positions`, with its own index policy
-across resumed solves): the next to move onto a sink. No SQLAlchemy here: the
-new file's sink needs none.
+A new store is one more class with these methods. Large tables arrive column
+by column (:meth:`Sink.columns`): numpy arrays, or sequences, one per column,
+so a columnar store (DuckDB, Parquet) takes them as they are and a row store
+makes its rows from them; the writer builds no Python object per row.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime, timezone
-from typing import Any, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union
 
 from .. import __version__
 from ..errors import InputError
-from ..games.base import Game
 from .status import ENUMERATING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..games.base import Game
+
+#: one column of rows: a numpy array (a masked array where NULLs are masked) or a sequence of values
+Column = Union["np.ndarray", Sequence[Any]]
+
+#: the ``game`` table's JSON columns (SQLAlchemy's JSON type writes them with ``json.dumps``)
+JSON_COLUMNS = ("parameters", "info", "progress")
+#: loads smaller than this keep a table's secondary indexes up to date as they go (a new file's solve is never larger)
+DEFER_INDEXES_FROM = 50_000
+#: rows per INSERT statement of :func:`column_inserts` (bound values stay under SQLite's oldest limit, 999)
+ROWS_PER_INSERT = 100
 
 
 class Begun(NamedTuple):
     """The game row a sink writes into, as :meth:`Sink.begin` found or made it."""
 
     id: int
-    #: the row's status: ``enumerating`` for a new game (:mod:`gamedb.store.status`)
     status: str
     #: where an unfinished solve of it stopped (``game.progress``), {} for a new game
     progress: dict[str, Any]
@@ -49,11 +53,7 @@ class Begun(NamedTuple):
 
 
 class Sink(Protocol):
-    """Where a solver's rows go; see the module. Tables and columns are named as in :mod:`gamedb.store.schema`.
-
-    Used as a context manager by whoever makes it: leaving the block drops
-    what was not committed, as :meth:`abort` does.
-    """
+    """Where a writer's rows go; tables and columns are named as in :mod:`gamedb.store.schema`."""
 
     def begin(self) -> Begun:
         """The game row to write into: created (with its player rows) or, resuming, the stored one."""
@@ -67,16 +67,12 @@ class Sink(Protocol):
         """Append rows given as dicts with the same keys (``game_id`` among them): small tables."""
         ...
 
-    def tuples(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-        """Append a batch of rows given as tuples in ``columns`` order; each row gets the game's id."""
+    def columns(self, table: str, columns: Mapping[str, Column]) -> None:
+        """Append a batch of rows given column by column (equal lengths); each row gets the game's id."""
         ...
 
-    def columns(self, table: str, columns: dict[str, list[Any]]) -> None:
-        """Append a batch of rows given column by column (lists of equal length); each row gets the game's id."""
-        ...
-
-    def loading(self, table: str, rows: int) -> AbstractContextManager[None]:
-        """Around the appends of ``rows`` rows to ``table``: a store may build its indexes after them."""
+    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
+        """Around the appends of ``rows`` rows to ``table``: a store may set its indexes aside and build them after."""
         ...
 
     def update(self, **values: Any) -> None:
@@ -84,27 +80,50 @@ class Sink(Protocol):
         ...
 
     def commit(self) -> None:
-        """Make what was written so far survive a killed solve (a store written whole at :meth:`finish` may wait)."""
+        """Make what was written so far survive a killed writer (a store written whole at :meth:`finish` may wait)."""
         ...
 
     def finish(self, **values: Any) -> None:
-        """The game row's last :meth:`update` (status ``solved``, counts, times), then everything committed and in place."""
+        """The game row's last :meth:`update`, then everything committed and in place."""
         ...
 
     def abort(self) -> None:
-        """Drop what was written since the last :meth:`commit` (all of it, for a store written whole)."""
+        """Drop what was written since the last :meth:`commit`."""
         ...
+
+
+def values_of(column: Column) -> list[Any]:
+    """A column's values as a list (a masked entry as None), for a store that writes rows."""
+    tolist = getattr(column, "tolist", None)
+    return tolist() if tolist is not None else list(column)
+
+
+def column_inserts(table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """(statement, parameter tuples) pairs inserting the rows of ``columns`` into ``table`` (SQLite), each with the
+    ``constants``: :data:`ROWS_PER_INSERT` rows per statement, half the cost per row of a statement per row."""
+    values = [values_of(column) for column in columns.values()]
+    n = len(values[0]) if values else 0
+    if not n:
+        return
+    width = len(values)
+    names = ", ".join([*constants, *columns])
+    row = "(" + ", ".join([*(str(int(v)) for v in constants.values()), *["?"] * width]) + ")"
+    flat: list[Any] = [None] * (n * width)
+    for k, column in enumerate(values):
+        flat[k::width] = column
+    step = ROWS_PER_INSERT * width
+    whole = len(flat) - len(flat) % step
+    if whole:
+        yield f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * ROWS_PER_INSERT), [tuple(flat[i : i + step]) for i in range(0, whole, step)]
+    if whole < len(flat):
+        yield f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * ((len(flat) - whole) // width)), [tuple(flat[whole:])]
 
 
 # --- what begin() writes: the game row and its player rows, as values ----------------------------
 
-#: the ``game`` table's JSON columns (SQLAlchemy's JSON type writes them with ``json.dumps``)
-JSON_COLUMNS = ("parameters", "info", "progress")
-
 
 def family_key(game: Game) -> str:
-    """What the ``family`` column stores: the family's name when that name finds
-    this class again (built-in or installed plugin), else ``module:Class``."""
+    """What the ``family`` column stores: the family's name when that name finds this class again, else ``module:Class``."""
     from ..errors import UnknownFamily
     from ..games import family
 

@@ -1,31 +1,33 @@
 """The :class:`~gamedb.store.sink.Sink` of a database opened through SQLAlchemy: SQLite or PostgreSQL.
 
-Rows go through the bulk paths of :mod:`gamedb.store.bulk` (multi-row INSERTs
-on SQLite, ``COPY`` on PostgreSQL), on one connection whose transaction is
-committed where the solver commits: what it committed survives a killed
-solve, the rest is rolled back.
+Rows go through :mod:`gamedb.store.bulk` (multi-row INSERTs on SQLite, ``COPY``
+on PostgreSQL) on one connection, committed where the writer commits.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from types import TracebackType
 from typing import Any
 
 import sqlalchemy as sa
 
 from . import catalog
-from .bulk import copy_columns, copy_rows, indexes_built_after, insert_rows
+from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
 from .record import GameRecord
 from .schema import metadata
-from .sink import Begun
+from .sink import Begun, Column
+
+#: a load over several commits of this many rows into an empty SQLite table leaves its secondary indexes out
+#: (a tier game needs none: ``query`` and ``verify`` find positions by code; Connect-Four 5x5 spends a third
+#: of its time and 40 % of its file on them, docs/performance.md)
+LEAVE_INDEXES_FROM = 1_000_000
 
 
 class SqlSink:
-    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill,
-    made inside the sink's first transaction (:meth:`gamedb.solvers.protocol.SolveJob.begin`), or the stored
-    one of an unfinished solve (``resumed``)."""
+    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill, made inside
+    the sink's first transaction (:meth:`gamedb.solvers.protocol.SolveJob.begin`), or the stored one (``resumed``)."""
 
     def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool) -> None:
         self.engine = engine
@@ -49,14 +51,26 @@ class SqlSink:
     def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         insert_rows(self.conn, metadata.tables[table], rows)
 
-    def tuples(self, table: str, columns: Sequence[str], rows: list[tuple[Any, ...]]) -> None:
-        copy_rows(self.conn, metadata.tables[table], columns, rows, game_id=self.record.id)
-
-    def columns(self, table: str, columns: dict[str, list[Any]]) -> None:
+    def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
 
-    def loading(self, table: str, rows: int) -> AbstractContextManager[None]:
-        return indexes_built_after(self.conn, metadata.tables[table], rows)
+    @contextmanager
+    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> Iterator[None]:
+        """The secondary indexes dropped for a load that outnumbers the table's rows (:func:`~gamedb.store.bulk.rows_before_load`)
+        and built after it by one sort each: on SQLite, and on PostgreSQL for a load over several commits (one in a
+        single transaction would make the server's readers wait for all of it)."""
+        conn, t = self.conn, metadata.tables[table]
+        dialect = conn.dialect.name
+        spans = notes is not None
+        notes = {} if notes is None else notes
+        if "indexes_dropped" not in notes:
+            existing = rows_before_load(conn, t, rows) if dialect == "sqlite" or (spans and dialect == "postgresql") else None
+            if existing is not None:
+                drop_secondary_indexes(conn, t)
+            notes.update(indexes_dropped=existing is not None, indexes_left_out=spans and dialect == "sqlite" and existing == 0 and rows >= LEAVE_INDEXES_FROM)
+        yield
+        if notes["indexes_dropped"] and not notes["indexes_left_out"]:
+            build_secondary_indexes(conn, t)
 
     def update(self, **values: Any) -> None:
         catalog.update(self.conn, self.record, **values)
@@ -65,7 +79,8 @@ class SqlSink:
         self.conn.commit()
 
     def finish(self, **values: Any) -> None:
-        self.update(**values)
+        if values:
+            self.update(**values)
         self.commit()
 
     def abort(self) -> None:

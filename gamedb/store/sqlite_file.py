@@ -1,9 +1,4 @@
-"""A SQLite file as gamedb reads it, with the standard library only.
-
-Shared by the writers' path (:mod:`.database`, SQLAlchemy) and the readers'
-(:mod:`.file_connections`: every read command, which must not import
-SQLAlchemy or Alembic).
-"""
+"""A SQLite file as gamedb reads it, with the standard library only."""
 
 from __future__ import annotations
 
@@ -30,18 +25,7 @@ def check_sqlite_version() -> None:
 
 
 def readonly_uri(path: Path) -> str:
-    """The SQLite URI that reads ``path`` without writing anything, beside it or in it.
-
-    A file in rollback-journal (DELETE) mode is read with ``mode=ro``. A file
-    left in WAL mode needs its ``-shm`` index, which a reader creates if it is
-    missing: in a folder it cannot write (a read-only share, another user's
-    files) that fails with "attempt to write a readonly database", and where
-    it can, it leaves files behind. When no ``-wal`` or ``-shm`` file exists,
-    no connection has the file open in WAL mode and the file itself holds
-    every committed row, so it is opened ``immutable`` (no locks, no side
-    files); that is done only when this process cannot write the folder or
-    the file, i.e. the file is shared with it to be read.
-    """
+    """The SQLite URI that reads ``path`` without writing anything, beside it or in it."""
     uri = f"file:{uri_path(path)}?mode=ro"
     if journal_is_wal(path) and not (os.access(path.parent, os.W_OK) and os.access(path, os.W_OK)):
         wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
@@ -66,11 +50,7 @@ def journal_is_wal(path: Path) -> bool:
 
 
 def uri_path(path: Path) -> str:
-    """``path`` as the path part of a SQLite ``file:`` URI: ``%``, ``?`` and ``#`` escaped.
-
-    (Written out rather than ``urllib.parse.quote``, whose import costs a
-    query process about 20 ms.)
-    """
+    """``path`` as the path part of a SQLite ``file:`` URI: ``%``, ``?`` and ``#`` escaped."""
     return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
@@ -82,7 +62,7 @@ def source_migrations_dir() -> Path:
 @functools.lru_cache(maxsize=1)
 def newest_revision() -> str | None:
     """The newest schema revision, read from the migrations without Alembic or SQLAlchemy (once per
-    process: the light paths ask for it before and after a solve); None when the migrations are missing."""
+    process: a new-file solve asks for it before and after); None when the migrations are missing."""
     from .revisions import head_from_files
 
     migrations = installed_migrations_dir()
@@ -90,12 +70,7 @@ def newest_revision() -> str | None:
 
 
 def installed_migrations_dir() -> Path | None:
-    """Where the migrations are, found without ``importlib.resources`` (a large part of a query's start-up: docs/performance.md).
-
-    An installed wheel ships them as the package ``gamedb.migrations``
-    (``gamedb/migrations``); an editable install or a source tree has them
-    beside the package. None when neither is there.
-    """
+    """Where the migrations are, found without ``importlib.resources`` (a large part of a query's start-up: docs/performance.md)."""
     package = Path(__file__).resolve().parents[1]
     for candidate in (package / "migrations", package.parent / "migrations"):
         if (candidate / "versions").is_dir():

@@ -1,29 +1,4 @@
-"""The statements that make an empty SQLite file a gamedb database: :func:`new_file_statements` and :data:`STAMP`.
-
-The tables are defined once, as SQLAlchemy tables (:mod:`gamedb.store.schema`).
-Their SQLite DDL is generated from them at build time into
-``gamedb/store/sqlite_ddl.sql`` (shipped in the wheel), which nobody edits:
-after changing the tables, run ``python -m gamedb.store.sqlite_schema`` to
-write it again; ``tests/test_schema.py`` regenerates it and fails while the
-checked-in file differs by one byte.
-
-Why a generated file, and not the DDL compiled when a file is made, or cached
-per schema revision:
-
-- compiling the tables (``metadata.create_all``) means importing SQLAlchemy
-  (~0.25 s) and compiling the DDL (20-30 ms), more than a small solve into a
-  new file may take in all (``gamedb solve nim --max 13``: 0.3 s), which
-  imports no SQLAlchemy (:mod:`gamedb.store.new_sqlite_file`);
-- a cache per revision would make the first solve on every machine pay that
-  anyway, needs a writable folder beside a read-only installed wheel, and
-  goes stale silently while a table changes before its revision is written;
-- a file in the package is found the same way from a source tree and from a
-  wheel (reading it takes microseconds), and a change to the tables shows in
-  review as a change of its DDL.
-
-Alembic's own version table is Alembic's (:data:`ALEMBIC_VERSION`); the views
-are SQL text shared with the migrations (:mod:`gamedb.store.views`).
-"""
+"""The statements that make an empty SQLite file a gamedb database: :func:`new_file_statements` and :data:`STAMP`."""
 
 from __future__ import annotations
 

@@ -1,8 +1,4 @@
-"""The status of a stored game (the ``game.status`` column), in one place.
-
-Kept free of imports so that the game record, the schema and the check of
-a damaged row (:mod:`.damage`) all take the same strings from here.
-"""
+"""The status of a stored game (the ``game.status`` column), in one place."""
 
 from __future__ import annotations
 

@@ -1,14 +1,9 @@
-"""Copying solved games from one database to another (SQLite, PostgreSQL, DuckDB, either way).
+"""Copying solved games from one database to another (SQLite, PostgreSQL, DuckDB), through the destination's sink.
 
-Both ends are ordinary gamedb databases at the same schema revision, so a
-copy is a streamed read of the source's ``game``, ``position`` and ``move``
-rows and of the game's rows in every other per-game table (``player``,
-``heap_rule``) and batched inserts into the destination, one transaction
-per game: a failed copy leaves no half-copied game behind. Game ids are
-given by the destination (it may already hold other games); everything else
-is copied as stored, so the copy answers exactly like the original. The
-destination is finished afterwards (ANALYZE; on SQLite one self-contained
-file).
+Both ends are gamedb databases at the same schema revision. Each game is one
+transaction (a failed copy leaves no half-copied game); its id is the
+destination's, everything else is copied as stored, so the copy answers like
+the original. The destination is finished afterwards (ANALYZE).
 """
 
 from __future__ import annotations
@@ -22,13 +17,13 @@ import sqlalchemy as sa
 from ..errors import GamedbError, GameExists
 from ..progress import Progress
 from . import catalog
-from .bulk import copy_rows
 from .database import finish_file, sqlite_file
 from .locking import solve_lock
 from .record import GameRecord
 from .rows import POSITION_COLUMNS
 from .schema import WORKING_TABLES, metadata, move, position
 from .schema import game as game_table
+from .sql_sink import SqlSink
 
 #: positions read (and written) per batch; their moves come along
 PAGE = 20000
@@ -66,13 +61,7 @@ def copy_games(
     force: bool = False,
     progress: Progress | None = None,
 ) -> CopyReport:
-    """Copy solved games (all of them, or those named) from ``src`` into ``dst``.
-
-    A game whose name is already taken in ``dst`` is refused before anything
-    is written (:class:`~gamedb.errors.GameExists`), unless ``force``
-    replaces it. Unfinished games are skipped when copying everything and
-    refused when named.
-    """
+    """Copy solved games (all of them, or those named) from ``src`` into ``dst``."""
     if same_database(src, dst):
         raise GamedbError("the source and the destination are the same database")
     with src.connect() as conn:
@@ -130,45 +119,46 @@ def _without_id(row: sa.Row[Any]) -> dict[str, Any]:
 
 
 def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
+    """Copy one game through the destination's sink, in one transaction: its row (a new id), its small tables, then
+    its positions a page at a time with their moves."""
     n_pos = n_mov = 0
-    pos_cols = POSITION_COLUMNS
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
-    with src.connect() as sconn, dst.begin() as dconn:
-        # found again here, not reused from copy_games: only now is the name's lock held
-        existing = catalog.find(dconn, record.name)
-        if existing is not None:
-            catalog.delete(dconn, existing)
+    with src.connect() as sconn:
         row = dict(sconn.execute(sa.select(game_table).where(game_table.c.id == record.id)).one()._mapping)
         row.pop("id")
-        inserted = dconn.execute(game_table.insert().values(**row)).inserted_primary_key
-        assert inserted is not None  # a single-row INSERT
-        new_id = inserted[0]
-        for table in per_game_tables():  # player, heap_rule, ...: a few rows each
-            owned = [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))]
-            if owned:
-                dconn.execute(table.insert(), owned)
 
-        after = -1  # codes are non-negative
-        while True:
-            rows = sconn.execute(
-                sa.select(*(position.c[c] for c in pos_cols))
-                .where(position.c.game_id == record.id, position.c.code > after)
-                .order_by(position.c.code)
-                .limit(PAGE)
-            ).all()
-            if not rows:
-                break
-            high = rows[-1].code
-            moves = sconn.execute(
-                sa.select(*(move.c[c] for c in move_cols)).where(
-                    move.c.game_id == record.id, move.c.parent > after, move.c.parent <= high
-                )
-            ).all()
-            copy_rows(dconn, position, pos_cols, [tuple(r) for r in rows], game_id=new_id)
-            copy_rows(dconn, move, move_cols, [tuple(r) for r in moves], game_id=new_id)
-            n_pos += len(rows)
-            n_mov += len(moves)
-            after = high
-            if progress:
-                progress("copy", done + n_pos, total or None)
+        def begin(dconn: sa.Connection) -> GameRecord:
+            existing = catalog.find(dconn, record.name)  # found again: only now is the name's lock held
+            if existing is not None:
+                catalog.delete(dconn, existing)
+            dconn.execute(game_table.insert().values(**row))
+            return catalog.get(dconn, record.name)
+
+        with SqlSink(dst, begin, resumed=False) as sink:
+            new_id = sink.begin().id
+            for table in per_game_tables():  # player, heap_rule, ...: a few rows each
+                sink.rows(table.name, [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))])
+            after = -1  # codes are non-negative
+            while True:
+                rows = sconn.execute(
+                    sa.select(*(position.c[c] for c in POSITION_COLUMNS))
+                    .where(position.c.game_id == record.id, position.c.code > after)
+                    .order_by(position.c.code)
+                    .limit(PAGE)
+                ).all()
+                if not rows:
+                    break
+                high = rows[-1].code
+                moves = sconn.execute(
+                    sa.select(*(move.c[c] for c in move_cols)).where(move.c.game_id == record.id, move.c.parent > after, move.c.parent <= high)
+                ).all()
+                sink.columns("position", dict(zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)))
+                if moves:
+                    sink.columns("move", dict(zip(move_cols, zip(*moves, strict=True), strict=True)))
+                n_pos += len(rows)
+                n_mov += len(moves)
+                after = high
+                if progress:
+                    progress("copy", done + n_pos, total or None)
+            sink.finish()
     return n_pos, n_mov

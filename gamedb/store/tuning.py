@@ -1,14 +1,4 @@
-"""SQLite settings for the duration of a solve, and memory sizes.
-
-While a solve writes, the file is in WAL mode with ``synchronous = NORMAL``:
-every level still commits atomically (a killed solve keeps every finished
-level and resumes), but a commit no longer waits for the disk, and readers
-in other processes are never blocked. The page cache is an eighth of the
-memory limit (at most 256 MiB) and SQLite's temporary sort files go to disk,
-so a game larger than memory solves with bounded memory.
-:func:`~gamedb.store.database.finish_file` checkpoints the WAL and sets the
-journal back to DELETE afterwards.
-"""
+"""SQLite settings for the duration of a solve, and memory sizes."""
 
 from __future__ import annotations
 
@@ -84,15 +74,7 @@ MAX_WORK_MEM = 128 << 20
 
 @contextmanager
 def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str | None = None) -> Iterator[None]:
-    """Settings for every connection of a solve, sized to ``memory_limit``.
-
-    SQLite: WAL, ``synchronous = NORMAL`` and a larger page cache.
-    PostgreSQL: ``work_mem`` (a sixteenth of the limit, at most 128 MB), so
-    the sorts and hashes of a large level stay in memory (figures in
-    docs/performance.md). ``tag`` names the connections (``application_name``, see
-    :func:`gamedb.store.locking.solve_tag`), so that the next solve of the game can
-    end a killed one's backends.
-    """
+    """Settings for every connection of a solve, sized to ``memory_limit``."""
     limit = memory_limit if memory_limit is not None else default_memory_limit()
     if engine.dialect.name == "postgresql":
         settings = [f"SET work_mem = '{max(4 << 10, min(MAX_WORK_MEM, limit // 16) >> 10)}kB'"]

@@ -30,13 +30,7 @@ class UpgradeReport:
 
 
 def upgrade_database(db: str) -> UpgradeReport:
-    """Upgrade the schema of ``db`` to the newest revision; back a SQLite file up first.
-
-    The file is checked first as every read checks it (a regular file, only
-    objects gamedb's revisions create, :mod:`gamedb.store.file_check`), against
-    what the migrations build up to its revision: no migration runs into a
-    file with a trigger or a view gamedb did not make.
-    """
+    """Upgrade the schema of ``db`` to the newest revision; back a SQLite file up first."""
     location = locate(db)
     url = location.url
     path = None
@@ -48,14 +42,9 @@ def upgrade_database(db: str) -> UpgradeReport:
             raise DatabaseError(f"no database at {path}")
         check_file(path, where)
     if location.is_duckdb:
-        if location.path is None or not location.path.exists():
-            raise DatabaseError(f"no database at {location.path}")
-        check_file(location.path, where)
         from .duckdb_file import create_engine
 
-        engine = create_engine(location, readonly=False)
-    else:
-        engine = sa.create_engine(url)
+    engine = create_engine(location, readonly=False) if location.is_duckdb else sa.create_engine(url)
     try:
         with engine.connect() as conn:
             try:
@@ -108,13 +97,7 @@ def _revision(conn: sa.Connection, where: str) -> str | None:
 
 
 def backup_copy(path: Path, revision: str) -> Path:
-    """Copy ``path`` to a new file ``PATH.backup-REVISION`` (``.1``, ``.2``, ... when taken) and return its name.
-
-    The backup is created exclusively (``O_CREAT | O_EXCL | O_NOFOLLOW``): a
-    name that exists in any form, a dangling symbolic link too, is passed
-    over, and a link planted between the look and the open is refused, so
-    the copy never goes through a link to somewhere else.
-    """
+    """Copy ``path`` to a new file ``PATH.backup-REVISION`` (``.1``, ``.2``, ... when taken) and return its name."""
     backup = path.with_name(f"{path.name}.backup-{revision}")
     n = 1
     while os.path.lexists(backup):

@@ -1,19 +1,4 @@
-"""The read-only views of a gamedb database, as the newest schema revision has them.
-
-Migrations keep their own frozen copies (a revision must not change when this
-file does); a new SQLite file is created from the SQLAlchemy tables and these
-views and stamped at the newest revision, without running every migration
-(:func:`gamedb.store.database.create_schema`). A test checks that a created
-file and a migrated one have the same tables, indexes and views: a migration
-that changes a view must change it here too.
-
-- ``positions``: one row per position with the game's and the players' names
-  (``next``/``previous`` in an impartial game, as ``query`` says: revision 0005);
-- ``moves``: every move with the parent's and the child's text and the
-  child's value (move rows, and the moves of two-token games generated from
-  their move lists);
-- ``heap_moves``: every option of every stored heap of a heap game.
-"""
+"""The read-only views of a gamedb database, as the newest schema revision has them."""
 
 POSITIONS = """CREATE VIEW positions AS
 SELECT g.name AS game,

@@ -1,10 +1,4 @@
-"""``gamedb serve``: a read-only web explorer of the solved games in one database.
-
-The page (``static/``: plain HTML, JavaScript and CSS shipped in the package,
-no build step, nothing fetched from elsewhere) draws a position's board and
-colours every move by its value; it reads the JSON API of :mod:`.app`.
-Starlette and uvicorn come with the ``web`` extra (``pip install 'gamedb[web]'``).
-"""
+"""``gamedb serve``: a read-only web explorer (``static/``: the page, no build step) over the JSON API of :mod:`.app`."""
 
 from __future__ import annotations
 
@@ -19,8 +13,6 @@ from typing import Any
 from ..errors import GamedbError, InputError
 from .connections import ACCEPT_BURST
 
-INSTALL_HINT = "pip install 'gamedb[web]'"
-
 
 class MissingExtra(GamedbError):
     """The web server's dependencies are not installed."""
@@ -32,7 +24,7 @@ def require_web_extra() -> None:
         import starlette  # noqa: F401
         import uvicorn  # noqa: F401
     except ImportError as exc:
-        raise MissingExtra(f"gamedb serve needs the web extra ({exc.name} is missing): {INSTALL_HINT}") from None
+        raise MissingExtra(f"gamedb serve needs the web extra ({exc.name} is missing): pip install 'gamedb[web]'") from None
 
 
 #: seconds a stop (Ctrl+C, SIGTERM) waits for answers in progress before cancelling them
@@ -59,12 +51,6 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def page_url(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
-
-
 def open_page(url: str, announce: Callable[[str], None]) -> None:
     """Open ``url`` in the user's web browser, or say in one line that none could be started."""
     import webbrowser
@@ -78,25 +64,11 @@ def open_page(url: str, announce: Callable[[str], None]) -> None:
 
 
 def serve(
-    db: str,
-    *,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    open_browser: bool = False,
-    allow_hosts: Sequence[str] = (),
-    max_connections: int | None = None,
-    header_timeout: float | None = None,
-    announce: Callable[[str], None] = lambda line: None,
+    db: str, *, host: str = "127.0.0.1", port: int = 8000, open_browser: bool = False, allow_hosts: Sequence[str] = (),
+    max_connections: int | None = None, header_timeout: float | None = None, announce: Callable[[str], None] = lambda line: None,
 ) -> None:
-    """Serve the games of ``db`` (a SQLite path, opened read-only, or a URL) until interrupted.
-
-    ``announce`` receives one line with the address once the server listens.
-    Requests must name the server in their ``Host`` header (or a name of
-    ``allow_hosts``; see :mod:`.hardening`); at most ``max_connections``
-    connections are open and each must send a request's headers within
-    ``header_timeout`` seconds (see :mod:`.connections`). Ctrl+C or SIGTERM
-    stops it, waiting :data:`STOP_WAIT` seconds at most for answers in progress.
-    """
+    """Serve the games of ``db`` (a SQLite path, opened read-only, or a URL) until Ctrl+C or SIGTERM; ``announce`` gets the
+    address once it listens. Hosts: :mod:`.hardening`; connections and their header timeout: :mod:`.connections`."""
     require_web_extra()
     import uvicorn
 
@@ -107,21 +79,15 @@ def serve(
     web_app = create_app(db)  # opens the database first: a missing file is reported before listening
     guard = ConnectionGuard.for_this_process(max_connections or MAX_CONNECTIONS, header_timeout or HEADER_TIMEOUT)
     sock = listen(host, port)
-    url = page_url(sock)
     rule = HostRule.bound(sock.getsockname()[0], sock.getsockname()[1], allow_hosts)
+    url = f"http://{rule.shown()}/"
     count = len(web_app.state.database.games())
     announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
     if open_browser:
         threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
     config = uvicorn.Config(
-        Hardened(web_app, rule, hardening_headers(CSP)),
-        http=protocol_class(guard),
-        loop="asyncio",
-        log_level="warning",
-        access_log=False,
-        lifespan="off",
-        backlog=ACCEPT_BURST,  # asyncio listens again with it
-        timeout_graceful_shutdown=STOP_WAIT,
+        Hardened(web_app, rule, hardening_headers(CSP)), http=protocol_class(guard), loop="asyncio", log_level="warning", access_log=False,
+        lifespan="off", backlog=ACCEPT_BURST, timeout_graceful_shutdown=STOP_WAIT,  # backlog: asyncio listens again with it
     )
     server = uvicorn.Server(config)
 
@@ -129,8 +95,7 @@ def serve(
         asyncio.get_running_loop().set_exception_handler(guard.loop_exception)  # a failed accept is counted, not a traceback
         await server.serve(sockets=[sock])
 
-    # uvicorn stops on Ctrl+C or SIGTERM, then raises the signal again with the handler found before it
-    # started: Ctrl+C's KeyboardInterrupt, and for SIGTERM the same here, so that both end the same way
+    # uvicorn stops, then raises the signal again with the handler it found: KeyboardInterrupt for both, here
     previous = _on_sigterm(_interrupt)
     uvicorn_log = logging.getLogger("uvicorn.error")
     uvicorn_log.addFilter(guard)

@@ -1,15 +1,11 @@
-"""The ASGI application behind ``gamedb serve``: the page and its JSON API.
+"""The ASGI application behind ``gamedb serve``: the page and its JSON API, read-only.
 
     GET /                                        the page (static/index.html)
-    GET /api/games                               every stored game: what `gamedb list --json` shows,
-                                                 with its counts by result and start value
+    GET /api/games                               `gamedb list --json`, with counts by result and the start value
     GET /api/games/{name}                        one game: family, parameters, players, position syntax
-    GET /api/games/{name}/positions?position=T   the object `gamedb query NAME T --json` prints
-                                                 (the start when position is absent)
+    GET /api/games/{name}/positions?position=T   `gamedb query NAME T --json` (the start without T)
 
-A mistake (unknown game, bad position) is a 4xx whose JSON ``error`` is the
-one-line message the CLI prints after ``Error:``. The database is opened
-read-only and never written.
+A mistake is a 4xx whose JSON ``error`` is the message the CLI prints after ``Error:``.
 """
 
 from __future__ import annotations
@@ -34,41 +30,32 @@ from ..store.record import GameRecord
 from ..store.status import DAMAGED
 
 STATIC = Path(__file__).with_name("static")
-#: the page loads only its own files: no script, style or font from elsewhere, and no other site frames it
-#: (every answer of `gamedb serve` carries it: hardening.Hardened)
+#: the page loads only its own files, and no other site frames it (on every answer: hardening.Hardened)
 CSP = (
     "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; "
     "base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 
 
-def error_response(exc: Exception) -> JSONResponse | None:
-    """The 4xx/503 answer for an error a user can cause, or None for a bug (left to the server's 500)."""
-    if isinstance(exc, (GameNotFound, PositionNotFound)):
-        return JSONResponse({"error": str(exc)}, status_code=404)
-    if isinstance(exc, GamedbError):  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
-        return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
-    if type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
-        reason = getattr(exc, "orig", None) or exc
-        if str(reason) == "interrupted":  # a statement ran out of its time budget
-            from ..store.file_check import budget_message
-
-            return JSONResponse({"error": budget_message()}, status_code=503)
-        return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
-    return None
-
-
 def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
-    """A route answering ``fn(request)`` as JSON, and a user's mistake as a one-line 4xx."""
+    """A route answering ``fn(request)`` as JSON; an error a user can cause as a one-line 4xx or 503, a bug left to the 500."""
 
     def endpoint(request: Request) -> JSONResponse:
         try:
             return JSONResponse(fn(request))
-        except Exception as exc:  # noqa: BLE001 - mapped below, re-raised if not the user's
-            response = error_response(exc)
-            if response is None:
+        except (GameNotFound, PositionNotFound) as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
+            return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
+        except Exception as exc:  # noqa: BLE001 - the database's errors answered, any other re-raised
+            if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg"):
                 raise
-            return response
+            reason = getattr(exc, "orig", None) or exc
+            if str(reason) == "interrupted":  # a statement ran out of its time budget
+                from ..store.file_check import budget_message
+
+                return JSONResponse({"error": budget_message()}, status_code=503)
+            return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
 
     endpoint.__name__ = fn.__name__
     return endpoint
@@ -79,7 +66,7 @@ class Explorer:
 
     def __init__(self, database: Database):
         self.database = database
-        # counts by result cost a scan of the game's positions: kept while its row is unchanged
+        #: counts by result cost a scan of the game's positions: kept while its row is unchanged
         self._summaries: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {}
 
     def games(self, request: Request) -> list[dict[str, Any]]:
@@ -113,7 +100,7 @@ class Explorer:
             # answer, as `gamedb query` does (the page then shows positions as text), and the reason is said
             record = self.database.game(name)
             with self.database.read() as reader:
-                players = [row[0] for row in reader.fetch("SELECT name FROM player WHERE game_id = ? ORDER BY idx", (record.id,))]
+                players = reader.player_names(record.id)
             return {
                 **record.list_json(),
                 "impartial": bool(record.impartial),

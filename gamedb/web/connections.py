@@ -1,47 +1,23 @@
-"""How ``gamedb serve`` meets many connections at once, slow clients among them.
+"""How ``gamedb serve`` meets many connections at once, slow clients ("slowloris") among them.
 
-uvicorn keeps every connection it accepts for as long as the client keeps
-it: a client that opens connections and never finishes a request (a slow
-client, or a "slowloris" attack) holds a file descriptor with each, and at
-the process's open-file limit (1,024 by default on Linux) the server could
-accept no one else, nor open the database or a static file, and logged each
-failed accept with a traceback (about 140,000 in 12 seconds). So:
-
-- the soft open-file limit is raised toward the hard one
-  (:func:`raise_open_file_limit`), as far as the connections need;
-- at most ``max_connections`` connections are open, a number kept below the
-  open-file limit with :data:`RESERVED_FILES` to spare (a burst of accepts,
-  the database, the page's files), so that accepting never runs out of file
-  descriptors; a connection beyond it closes the one that has waited
-  longest for a request's headers, or when every connection is in the middle
-  of a request, is answered 503 and closed at once;
-- a connection must send a request's headers within ``header_timeout``
-  seconds of opening, or of the end of its previous answer, else it is
-  closed (uvicorn's own keep-alive timeout is cancelled by a single byte);
-- what was closed this way, and requests that are not HTTP at all (which
-  uvicorn answers 400 and logs, a line each), are counted in one log line a
-  minute at most (and one when the server stops).
-
-The connection class is uvicorn's h11 protocol with these hooks
-(:func:`protocol_class`), so the server runs on h11 whatever else is
-installed.
+At the open-file limit a server accepts no one and logs each failed accept with a traceback. So the limit is raised,
+at most ``max_connections`` are open (a new one closes the one waiting longest for headers, or gets 503 when all are
+busy), headers must come within ``header_timeout`` seconds, and what was closed is logged once a minute at most.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections import Counter
 from typing import Any
 
-#: the listening socket's backlog, which is also how many connections asyncio accepts in one go
-#: (one pass of its event loop) before the ones closed meanwhile give their descriptors back
+#: the listening socket's backlog, also how many connections asyncio accepts in one pass before closed ones free theirs
 ACCEPT_BURST = 128
-#: open files kept free beyond the connections: one burst of accepts, the database's connections (the
-#: pool, a journal or WAL beside each), a static file being sent per busy worker, the event loop's own.
-#: Running out matters beyond a refused connection: asyncio (3.11) then schedules a retry of its accept
-#: loop per pending connection and logs each failure with a traceback -- the flood of the issue
+#: open files kept free beyond the connections: a burst of accepts, the database's (with journal or WAL), static files
+#: being sent, the event loop's own; running out makes asyncio (3.11) retry and log every pending accept
 RESERVED_FILES = ACCEPT_BURST + 128
 #: at most this many connections by default (fewer when the open-file limit is lower and cannot be raised)
 MAX_CONNECTIONS = 4096
@@ -62,29 +38,22 @@ _WHY = {
     "invalid": "sent something other than an HTTP request (answered 400)",
 }
 #: what uvicorn logs, one line per connection, for a request that is not HTTP: counted instead
-_INVALID_REQUEST_LINES = ("Invalid HTTP request received.",)
+_INVALID_REQUEST = "Invalid HTTP request received."
 
 
 def raise_open_file_limit(wanted: int) -> int:
-    """Raise this process's soft limit of open files to ``wanted`` (at most the hard limit); the soft limit now.
-
-    Raising the soft limit up to the hard one needs no privilege; where the
-    system refuses (a hard limit of "unlimited" beyond the kernel's maximum),
-    the limit is left as it was. Without the ``resource`` module (Windows):
-    ``wanted``.
-    """
+    """Raise this process's soft limit of open files to ``wanted`` (at most the hard limit, where the system allows);
+    the soft limit now (``wanted`` on Windows, which has no such limit)."""
     try:
         import resource
-    except ImportError:  # Windows: no such per-process limit
+    except ImportError:
         return wanted
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < wanted:
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-        try:
+        with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
             soft = target
-        except (ValueError, OSError):
-            pass
     return wanted if soft == resource.RLIM_INFINITY else soft
 
 
@@ -95,13 +64,11 @@ class ConnectionGuard:
     def __init__(self, max_connections: int, header_timeout: float, logger: logging.Logger | None = None):
         if max_connections < 1 or header_timeout <= 0:
             raise ValueError("max_connections and header_timeout must be positive")
-        self.max_connections = max_connections
-        self.header_timeout = header_timeout
+        self.max_connections, self.header_timeout = max_connections, header_timeout
         self.logger = logger or logging.getLogger("uvicorn.error")
         self.open: set[Any] = set()
         self.waiting: dict[Any, None] = {}  # insertion order: the oldest wait first
         self.closed: Counter[str] = Counter()  # since the last report
-        self.total: Counter[str] = Counter()
         self._reported = float("-inf")
 
     @classmethod
@@ -132,7 +99,6 @@ class ConnectionGuard:
     def note(self, why: str) -> None:
         """Count a connection closed or refused for ``why`` (a key of :data:`_WHY`); report them once a minute at most."""
         self.closed[why] += 1
-        self.total[why] += 1
         if time.monotonic() - self._reported >= REPORT_EVERY:
             self.report("the next count in a minute at most")
 
@@ -147,7 +113,7 @@ class ConnectionGuard:
 
     def filter(self, record: logging.LogRecord) -> bool:
         """A logging filter for uvicorn's logger: its line per invalid request is counted instead."""
-        if record.getMessage() in _INVALID_REQUEST_LINES:
+        if record.getMessage() == _INVALID_REQUEST:
             self.note("invalid")
             return False
         return True

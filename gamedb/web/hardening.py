@@ -1,26 +1,7 @@
 """What every answer of ``gamedb serve`` carries, and which requests it answers at all.
 
-**Host header.** A web page from anywhere can make the browser that shows it
-send requests to ``http://127.0.0.1:8000/`` -- and by *DNS rebinding* (a name
-of the attacker's that resolves to 127.0.0.1 a moment later) read the
-answers, as if they were its own. Such a request names the attacker's host
-in its ``Host`` header, so the server answers only requests whose ``Host``
-names what it listens on (:class:`HostRule`), and answers any other 400:
-
-- bound to a loopback address (``127.0.0.1``, ``::1``): that address or
-  ``localhost``, with the port it listens on;
-- bound to another address: that address, with the port;
-- bound to every address (``0.0.0.0``, ``::``): ``localhost``, this machine's
-  name (:func:`socket.gethostname`) or any IP address (an address typed in
-  the browser cannot be rebound), with the port;
-- and any name given with ``--allow-host`` (with any port, e.g. behind a
-  reverse proxy); ``--allow-host '*'`` accepts every ``Host``.
-
-**Headers.** Every answer says ``X-Content-Type-Options: nosniff`` (a
-browser takes a file for what its ``Content-Type`` says, nothing else), a
-``Content-Security-Policy`` (the page's own files only, and
-``frame-ancestors 'none'``: no other site may frame it), ``X-Frame-Options:
-DENY`` (the same, for older browsers) and ``Referrer-Policy: no-referrer``.
+By DNS rebinding a page from anywhere could read answers from ``127.0.0.1``, naming its own host: only a ``Host``
+naming what the server listens on is answered (:class:`HostRule`). Every answer carries :func:`hardening_headers`.
 """
 
 from __future__ import annotations
@@ -29,15 +10,12 @@ import asyncio
 import ipaddress
 import json
 import socket
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
-Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+if TYPE_CHECKING:
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -69,7 +47,8 @@ def split_host(value: str) -> tuple[str, int | None] | None:
 
 @dataclass(frozen=True)
 class HostRule:
-    """The ``Host`` values a server bound to ``address``:``port`` answers (see the module's docstring)."""
+    """The ``Host`` values a server bound to ``address``:``port`` answers, with that port: the address (a loopback one or
+    localhost; every address: localhost, this machine's name or any IP, which cannot be rebound); ``--allow-host`` names with any."""
 
     address: str
     port: int
@@ -107,14 +86,9 @@ class HostRule:
         return f"{host}:{self.port}"
 
 
-#: what every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)
 def hardening_headers(csp: str) -> list[tuple[str, str]]:
-    return [
-        ("X-Content-Type-Options", "nosniff"),
-        ("Content-Security-Policy", csp),
-        ("X-Frame-Options", "DENY"),
-        ("Referrer-Policy", "no-referrer"),
-    ]
+    """What every answer says, unless the route set it (``csp`` is the page's policy, see :mod:`.app`)."""
+    return [("X-Content-Type-Options", "nosniff"), ("Content-Security-Policy", csp), ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer")]
 
 
 class Hardened:
@@ -122,8 +96,7 @@ class Hardened:
     application's and the framework's 404 and 500), and a 400 for a ``Host`` that ``rule`` does not accept."""
 
     def __init__(self, app: ASGIApp, rule: HostRule | None, headers: Sequence[tuple[str, str]]):
-        self.app = app
-        self.rule = rule
+        self.app, self.rule = app, rule
         self.headers = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -145,21 +118,16 @@ class Hardened:
             hosts = [value for name, value in scope.get("headers", []) if name == b"host"]
             header = hosts[0].decode("latin-1") if len(hosts) == 1 else None
             if not self.rule.accepts(header):
-                await _answer(send_hardened, 400, f"{_what(header, len(hosts))} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
+                what = f"Host {json.dumps(header[:100])} does not name this server" if header is not None else (
+                    "no Host header" if not hosts else "more than one Host header")
+                await _answer(send_hardened, 400, f"{what} ({self.rule.shown()}; gamedb serve --allow-host NAME accepts another name)")
                 return
         try:
             await self.app(scope, receive, send_hardened)
         except asyncio.CancelledError:
-            # the server is stopping and this answer took longer than it waits (its worker thread goes on
-            # and ends with the process): a 503 instead of uvicorn's 500 and a traceback in the log
+            # the server is stopping and this answer took longer than it waits: a 503, not uvicorn's 500 and a traceback
             if not started:
                 await _answer(send_hardened, 503, "the server is stopping")
-
-
-def _what(header: str | None, count: int) -> str:
-    if header is not None:
-        return f"Host {json.dumps(header[:100])} does not name this server"
-    return "no Host header" if count == 0 else "more than one Host header"
 
 
 async def _answer(send: Send, status: int, message: str) -> None:

@@ -1,26 +1,7 @@
-"""Heap games: impartial games on heaps of tokens, played as sums of heaps.
-
-A heap game is given by rules (:class:`HeapRule`): from one heap, remove
-``take`` tokens and leave ``parts`` heaps -- 0 (only when the heap had exactly
-``take`` tokens), 1 (the rest, at least one token, as one heap) or 2 (the rest
-split into two non-empty heaps, of different sizes when ``unequal``). Octal
-games, subtraction games, Nim and Grundy's game are heap games; the flip game
-is the octal game 0.07 played on the ``+`` runs of a string (:mod:`.flip`).
-
-Normal play: the player who cannot move loses. A position is a sum of
-independent heaps (``3 5 7``). The database stores only the single heaps
-0..N (the *components*); by the Sprague-Grundy theorem the value of a sum is
-the XOR of its heaps' values, which ``query`` computes without enumerating
-the sum (:mod:`gamedb.solvers.heaps.sums`). So :meth:`HeapGame.encode` gives codes to
-single heaps only: a code is the heap size.
-
-Move labels: ``I:REST`` -- heap number I (counting from 1) becomes REST:
-``0`` (the heap is gone), one size, or ``A+B`` (split in two). Options of a
-heap are listed in rule order (by ``take``, then ``parts``), splits by the
-smaller part; a split into A and B is one move (A+B, never B+A).
-"""
-
-from __future__ import annotations
+"""Heap games: impartial games on sums of heaps, given by rules (:class:`HeapRule`): take ``take`` tokens from one heap
+and leave 0 heaps (it had exactly ``take``), 1 (the rest) or 2 (the rest split, unequal parts when ``unequal``). Only
+heaps 0..N are stored (code: the size); a sum's value is the XOR of its heaps'. Move labels: ``I:REST``, heap I (from
+1) becomes ``0``, a size or ``A+B``; a heap's options in rule order, splits by smaller part."""
 
 import re
 from collections.abc import Iterator, Sequence
@@ -37,22 +18,21 @@ MAX_HEAP_LIMIT = 1_000_000
 
 _SEPARATORS = re.compile(r"[\s,]+")
 
+#: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
+Option = tuple[int, tuple[int, ...]]
+
 
 @dataclass(frozen=True, order=True)
 class HeapRule:
-    """From one heap remove ``take`` tokens and leave ``parts`` heaps (see the module docstring)."""
+    """From one heap remove ``take`` tokens and leave ``parts`` heaps."""
 
     take: int
     parts: int
     unequal: bool = False
 
 
-#: one option of a heap: (rule index, heaps left) -- () / (m,) / (a, b) with a <= b
-Option = tuple[int, tuple[int, ...]]
-
-
 def max_param(default: int, help: str = "Largest heap solved: heaps 0..MAX are stored and answer any sum of them.") -> Param:
-    """The ``--max`` option of a heap family (a family whose components are not heaps words its own ``help``)."""
+    """The ``--max`` option of a heap family."""
     return Param("max", int, help, default=default)
 
 
@@ -63,15 +43,10 @@ class HeapGame(Game):
     capabilities = Capabilities(heap_rules=True)
     players = ("first", "second")
     position_syntax = "heap sizes separated by spaces, e.g. 3 5 7 (0 is the empty position)"
-    #: True when the rules are a fixed finite octal-style code: the Guy-Smith
-    #: periodicity theorem then applies (not to Nim, whose rules grow with
-    #: --max, nor to games with unequal splits)
+    #: the rules are a fixed finite octal-style code, so the Guy-Smith periodicity theorem applies (not to Nim)
     periodic_rules: ClassVar[bool] = True
-    #: the name of the rules in messages ("octal game 0.77", "Grundy's game")
-    rules_name: str = "this heap game"
-    #: what a component is called in messages ("heap 12")
-    component_name: ClassVar[str] = "heap"
-    #: the largest --max the family accepts
+    rules_name: str = "this heap game"  # in messages ("octal game 0.77")
+    component_name: ClassVar[str] = "heap"  # in messages ("heap 12")
     max_limit: ClassVar[int] = MAX_HEAP_LIMIT
 
     def __init__(self, max_heap: int, rules: Sequence[HeapRule]) -> None:
@@ -97,31 +72,28 @@ class HeapGame(Game):
         """Whether the octal periodicity theorem (Guy and Smith) covers these rules."""
         return self.periodic_rules and not any(r.unequal for r in self.rules)
 
-    # --- components ---------------------------------------------------------
     def heaps(self, state: State) -> list[int]:
         """The components of a position: its heap sizes, in order."""
         return list(state)
 
     def heap_state(self, n: int) -> State:
-        """The position made of one heap of ``n`` (the stored row for ``n``)."""
+        """The position made of one heap of ``n``."""
         return (n,) if n else ()
 
     def heap_options(self, n: int) -> Iterator[Option]:
         """Every option of one heap of ``n``, in move order."""
         for idx, rule in enumerate(self.rules):
             rest = n - rule.take
-            if rule.parts == 0:
-                if rest == 0:
-                    yield idx, ()
-            elif rule.parts == 1:
-                if rest >= 1:
-                    yield idx, (rest,)
-            else:
+            if rule.parts == 0 and rest == 0:
+                yield idx, ()
+            elif rule.parts == 1 and rest >= 1:
+                yield idx, (rest,)
+            elif rule.parts == 2:
                 for a in range(1, (rest - rule.unequal) // 2 + 1):
                     yield idx, (a, rest - a)
 
     def heap_degree(self, n: int) -> int:
-        """The number of moves from one heap of ``n`` (closed form: works for any size)."""
+        """The number of moves from one heap of ``n`` (closed form: any size)."""
         count = 0
         for rule in self.rules:
             rest = n - rule.take
@@ -134,7 +106,7 @@ class HeapGame(Game):
         return count
 
     def heap_degrees(self) -> list[int]:
-        """:meth:`heap_degree` of every heap 0..N, rule by rule (a family overriding one overrides both)."""
+        """:meth:`heap_degree` of every heap 0..N, rule by rule (overridden together)."""
         top = self.max_heap
         steps = [0] * (top + 2)  # rules leaving at most one heap: +1 from where each applies, -1 where it stops
         for rule in self.rules:
@@ -163,8 +135,7 @@ class HeapGame(Game):
 
     @property
     def plain_texts(self) -> bool:
-        """Whether positions and move labels are this class's own (heaps joined by spaces, ``I:REST``): the
-        listing of a sum's moves then writes them from the heaps' texts (:func:`gamedb.solvers.heaps.sum_moves.all_moves`)."""
+        """Whether texts and labels are this class's own (a sum's moves are then written from the heaps' texts)."""
         cls = type(self)
         return cls.option_move is HeapGame.option_move and cls.format is HeapGame.format and cls.heaps is HeapGame.heaps
 
@@ -173,18 +144,15 @@ class HeapGame(Game):
         return [(label, self.format(child)) for label, child in (self.option_move(state, index, idx, parts) for idx, parts in options)]
 
     def heap_label(self, n: int, idx: int, parts: tuple[int, ...]) -> str:
-        """Label of an option as a move from the stored position of one heap of ``n``
-        (the label :meth:`option_move` gives; a family overriding one overrides both)."""
+        """Label of an option as a move from one heap of ``n`` (overridden with :meth:`option_move`)."""
         return _label(0, parts)
 
     def heap_texts(self, low: int, high: int) -> list[str]:
-        """The stored texts of heaps low..high-1: ``format(heap_state(n))``, here simply ``n``
-        (a family overriding :meth:`format` or :meth:`heap_state` overrides this too)."""
+        """``format(heap_state(n))`` of heaps low..high-1 (overridden with :meth:`format`)."""
         return list(map(str, range(low, high)))
 
     def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
-        """:meth:`heap_label` of the options ``best[n]`` = (rule index, smaller part) of heaps low..high-1,
-        None where there is none (written out here for speed; a family overriding one overrides both)."""
+        """:meth:`heap_label` of ``best[n]`` (rule index, smaller part) of heaps low..high-1 (written out for speed)."""
         rules = self.rules
         labels: list[str | None] = []
         for n in range(low, high):
@@ -204,25 +172,16 @@ class HeapGame(Game):
                 label, child = self.option_move(state, i, idx, parts)
                 yield label, child, i, n, parts
 
-    # --- the Game protocol -----------------------------------------------------
     def parameters(self) -> dict[str, Any]:
         return {"max": self.max_heap}
 
     def start(self) -> State:
         return self.heap_state(self.max_heap)
 
-    #: the heaps ``gamedb play`` starts from (each at most --max): the classic small Nim opening
     PLAY_HEAPS: ClassVar[tuple[int, ...]] = (3, 4, 5)
 
     def play_start(self) -> State:
-        """Heaps 3 4 5 (each at most --max), not :meth:`start`.
-
-        The start of a heap game is its largest stored component (one heap of
-        --max, 100 for Nim by default): the end of the solved range, not an
-        opening. As a game it is either trivial (Nim: take the whole heap) or
-        has a move list as long as the heap; a sum of three small heaps is a
-        real game with a dozen moves.
-        """
+        """Heaps 3 4 5 (each at most --max): :meth:`start`, one heap of --max, is the end of the range, not an opening."""
         return self.sum_state([min(n, self.max_heap) for n in self.PLAY_HEAPS])
 
     def sum_state(self, sizes: Sequence[int]) -> State:
@@ -239,16 +198,14 @@ class HeapGame(Game):
         return 0
 
     def is_component(self, state: State) -> bool:
-        """Whether ``state`` is one stored component (a single heap, or the empty position)."""
+        """Whether ``state`` is one stored component (a single heap, or empty)."""
         heaps = self.heaps(state)
         return len(heaps) <= 1 and state == self.heap_state(heaps[0] if heaps else 0)
 
     def encode(self, state: State) -> int:
         if not self.is_component(state):
-            raise PositionError(
-                f"{self.format(state)!r} has no code: only single components are stored "
-                "(query answers a position by the XOR of its components' values)"
-            )
+            raise PositionError(f"{self.format(state)!r} has no code: only single components are stored "
+                                "(query answers a position by the XOR of its components' values)")
         heaps = self.heaps(state)
         return heaps[0] if heaps else 0
 

@@ -1,50 +1,35 @@
-"""The flip game (seed 003): turn two adjacent ``++`` into ``--``.
+"""The flip game (seed 003): turn two adjacent ``++`` into ``--``; who cannot move loses.
 
-A position is a string of ``+`` and ``-``; the player to move flips two
-adjacent ``+`` into ``-``; the player who cannot move loses (normal play).
-The ``+`` runs are independent: a flip inside a run of n leaves runs of i and
-n-2-i, so the game is the octal game 0.07 played on the runs, and a string's
-Sprague-Grundy value is the XOR of its runs' values.
-
-``--max N`` stores the runs of 0..N pluses (a run of 0 is written ``-``) and
-answers every string whose runs are at most N long -- longer too, once the
-period of 0.07 is proven within N. Move labels: the index, counting from 0,
-of the first of the two ``+`` flipped (``++--+++``: moves 0, 4 and 5).
+The ``+`` runs are independent: it is the octal game 0.07 on the runs (a run of 0 is written ``-``). Move labels:
+the index, from 0, of the first ``+`` flipped.
 """
 
-from __future__ import annotations
-
+import re
 from collections.abc import Iterator, Sequence
 
 from ...errors import PositionError
 from ..base import Examples
 from . import HeapGame, max_param, octal_rules
 
+_RUN = re.compile(r"\++")
+
 
 class Flip(HeapGame):
     family = "flip"
     summary = "The flip game: turn ++ into -- (octal game 0.07 on the + runs); any +/- string answered"
     position_syntax = "a string of + and - (e.g. ++--+++); moves are the index (from 0) of the first + flipped"
-    examples = Examples(
-        options={"max": 12},
-        positions=["++--+++", "+--+"],
-        bad_positions=[("++x", "'x' is not + or -")],
-    )
+    examples = Examples(options={"max": 12}, positions=["++--+++", "+--+"], bad_positions=[("++x", "'x' is not + or -")])
     params = (
-        max_param(
-            100,
-            "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
-            "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX).",
-        ),
+        max_param(100, "Longest + run solved: runs of 0..MAX pluses are stored and answer any +/- string whose runs are "
+                  "at most MAX long (longer runs too, once the period of 0.07 is proven within MAX)."),
     )
     rules_name = "the flip game (octal 0.07)"
     component_name = "+ run of length"
-    max_limit = 10_000  # the stored text of run n is n pluses; longer runs are answered by the period
+    max_limit = 10_000  # run n's stored text is n pluses; longer runs are answered by the period
 
     def __init__(self, max: int = 100) -> None:
         super().__init__(max, octal_rules([0, 0, 7]))
 
-    # --- components: the + runs --------------------------------------------------
     def heaps(self, state: str) -> list[int]:
         return [len(run) for run in state.split("-") if run]
 
@@ -72,11 +57,8 @@ class Flip(HeapGame):
         return [self.heap_state(n) for n in range(low, high)]
 
     def best_labels(self, best: Sequence[tuple[int, int] | None], low: int, high: int) -> list[str | None]:
-        labels: list[str | None] = []
-        for n in range(low, high):
-            chosen = best[n]
-            labels.append(None if chosen is None else self.heap_label(n, chosen[0], self.option_parts(n, *chosen)))
-        return labels
+        chosen = (best[n] for n in range(low, high))
+        return [None if c is None else self.heap_label(n, c[0], self.option_parts(n, *c)) for n, c in enumerate(chosen, low)]
 
     def sum_moves(self, state: str) -> Iterator[tuple[str, object, int, int, tuple[int, ...]]]:
         for index, (start, length) in enumerate(_runs(state)):
@@ -85,7 +67,6 @@ class Flip(HeapGame):
                 parts = tuple(x for x in (offset, length - 2 - offset) if x)
                 yield str(i), state[:i] + "--" + state[i + 2 :], index, length, parts
 
-    # --- text --------------------------------------------------------------------
     def format(self, state: str) -> str:
         return state
 
@@ -93,22 +74,11 @@ class Flip(HeapGame):
         state = text.strip()
         if not state:
             raise PositionError(f"empty flip position: expected {self.position_syntax}")
-        bad = set(state) - {"+", "-"}
-        if bad:
+        if bad := set(state) - {"+", "-"}:
             raise PositionError(f"bad flip position {text!r}: {sorted(bad)[0]!r} is not + or -")
         return state
 
 
 def _runs(state: str) -> list[tuple[int, int]]:
     """(start, length) of every + run, left to right."""
-    runs, i = [], 0
-    while i < len(state):
-        if state[i] == "+":
-            j = i
-            while j < len(state) and state[j] == "+":
-                j += 1
-            runs.append((i, j - i))
-            i = j
-        else:
-            i += 1
-    return runs
+    return [(run.start(), len(run.group())) for run in _RUN.finditer(state)]

@@ -1,12 +1,5 @@
-"""Grundy's game: split one heap into two heaps of different sizes.
-
-Normal play; positions are sums of heaps (``7`` or ``3 5 7``), move labels as
-in :mod:`.heap` (``1:2+5`` -- heap 1 splits into 2 and 5). Heaps of 1 and 2
-cannot be split. Whether the values are eventually periodic is an open
-problem (Guy), so no period is claimed: heaps above --max are not answered.
-"""
-
-from __future__ import annotations
+"""Grundy's game: split one heap into two heaps of different sizes; periodicity is an open problem (Guy), so heaps
+above --max are not answered."""
 
 from ..base import Examples
 from . import HeapGame, HeapRule, max_param
@@ -15,11 +8,7 @@ from . import HeapGame, HeapRule, max_param
 class GrundyGame(HeapGame):
     family = "grundy"
     summary = "Grundy's game: split a heap into two unequal heaps; sums of heaps answered by XOR"
-    examples = Examples(
-        options={"max": 20},
-        positions=["7 4"],
-        bad_positions=[("3 x", "'x' is not a heap size")],
-    )
+    examples = Examples(options={"max": 20}, positions=["7 4"], bad_positions=[("3 x", "'x' is not a heap size")])
     params = (max_param(1000),)
     periodic_rules = False
     rules_name = "Grundy's game"

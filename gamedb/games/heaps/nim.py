@@ -1,13 +1,5 @@
-"""Nim: remove any number of tokens from one heap.
-
-Normal play; positions are sums of heaps (``3 5 7``), move labels as in
-:mod:`.heap` (``2:1`` -- heap 2 becomes 1). The Sprague-Grundy value of a
-heap is its size, so a sum is lost exactly when the XOR of its heaps is 0
-(Bouton). The rules grow with the heap, so no period is looked for: heaps
-above --max are not answered.
-"""
-
-from __future__ import annotations
+"""Nim: remove any number of tokens from one heap; a heap's value is its size (Bouton). The rules grow with the
+heap, so no period is looked for."""
 
 from ..base import Examples, require_int
 from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
@@ -16,11 +8,7 @@ from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 class Nim(HeapGame):
     family = "nim"
     summary = "Nim: remove any number of tokens from one heap; sums of heaps answered by XOR"
-    examples = Examples(
-        options={"max": 7},
-        positions=["3 5 7", "1 2 3", "0"],
-        bad_positions=[("3.5", "is not a heap size"), ("", "empty heap position")],
-    )
+    examples = Examples(options={"max": 7}, positions=["3 5 7", "1 2 3", "0"], bad_positions=[("3.5", "is not a heap size"), ("", "empty heap position")])
     params = (max_param(100),)
     periodic_rules = False
     rules_name = "Nim"

@@ -1,19 +1,7 @@
-"""Octal games: take-and-break games on heaps, given by an octal code.
-
-The code ``d0.d1d2d3...`` says what a move may do: digit ``dk`` (k >= 1) is a
-sum of 1 (remove k tokens when they are the whole heap), 2 (remove k tokens
-from a larger heap, leaving one heap) and 4 (remove k tokens and split the
-rest into two non-empty heaps). ``d0`` may be 4: split a heap in two without
-removing any token. Examples: ``0.07`` the flip game (seed 003), ``0.77``
-Kayles, ``0.137`` Dawson's chess, ``0.6``, ``4.07``.
-
-Normal play. Positions are sums of heaps (``3 5 7``); see :mod:`.heap` for
-move labels. Solving stores heaps 0..--max and looks for the period of the
-values; once the octal periodicity theorem (Guy and Smith) proves it, heaps
-of any size are answered (:mod:`gamedb.solvers.heaps.periodicity`).
+"""Octal games by code ``d0.d1d2...``: digit ``dk`` sums 1 (take k, the whole heap), 2 (take k, leave one heap) and
+4 (take k, split the rest in two); ``d0`` may be 4 (split without taking). ``0.07`` flip, ``0.77`` Kayles, ``0.137``
+Dawson's chess. Heaps of any size are answered once the periodicity theorem (Guy and Smith) proves the period.
 """
-
-from __future__ import annotations
 
 import re
 from typing import Any
@@ -34,10 +22,7 @@ class Octal(HeapGame):
         bad_positions=[("x", "is not a heap size")],
         command_line="--code 0.77",
     )
-    params = (
-        Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True),
-        max_param(1000),
-    )
+    params = (Param("code", str, "Octal code such as 0.77 (Kayles), 0.137 (Dawson's chess), 0.07, 0.6 or 4.07.", required=True), max_param(1000))
 
     def __init__(self, code: str, max: int = 1000) -> None:
         self.code, digits = parse_code(code)
@@ -65,7 +50,5 @@ def parse_code(code: object) -> tuple[str, list[int]]:
         raise InputError(f"--code {text!r}: one digit before the point (0 or 4)")
     d0 = int(whole)
     if d0 not in (0, 4):
-        raise InputError(
-            f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)"
-        )
+        raise InputError(f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)")
     return f"{d0}.{frac}" if frac else f"{d0}.0", [d0] + [int(ch) for ch in frac]

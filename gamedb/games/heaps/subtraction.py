@@ -1,13 +1,4 @@
-"""Subtraction games: remove a number of tokens from a fixed set.
-
-``--set 1,2,5``: a move removes 1, 2 or 5 tokens from one heap (the octal
-game with digit 3 at places 1, 2 and 5). Normal play; positions are sums of
-heaps, move labels as in :mod:`.heap`. The values are eventually periodic and
-the octal periodicity theorem proves the period, so heaps of any size are
-answered once it is found within --max.
-"""
-
-from __future__ import annotations
+"""Subtraction games: ``--set 1,2,5`` removes 1, 2 or 5 tokens from one heap; the period is proven (octal theorem)."""
 
 from typing import Any
 
@@ -19,16 +10,8 @@ from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 class Subtraction(HeapGame):
     family = "subtraction"
     summary = "Subtraction games: remove a number of tokens from a set, e.g. --set 1,2,5; periods proven"
-    examples = Examples(
-        options={"set": "1,2,5", "max": 20},
-        positions=["4 9"],
-        bad_positions=[("4 x", "is not a heap size")],
-        command_line="--set 1,2,5",
-    )
-    params = (
-        Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True),
-        max_param(1000),
-    )
+    examples = Examples(options={"set": "1,2,5", "max": 20}, positions=["4 9"], bad_positions=[("4 x", "is not a heap size")], command_line="--set 1,2,5")
+    params = (Param("set", str, "The numbers of tokens a move may remove, e.g. 1,2,5.", required=True), max_param(1000))
 
     def __init__(self, set: object, max: int = 1000) -> None:
         self.takes = parse_set(set)
@@ -43,12 +26,8 @@ class Subtraction(HeapGame):
 
 
 def parse_set(value: object) -> list[int]:
-    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); raise :class:`InputError`.
-
-    Commas separate entries and each entry holds one or more numbers separated
-    by spaces; an empty entry (``1,,2``, a leading or trailing comma) is refused
-    rather than silently dropped, since it usually means a number went missing.
-    """
+    """The sorted distinct take sizes of ``--set`` (``1,2,5``, ``1 2 5`` or a list); an empty entry (``1,,2``) is
+    refused: it usually means a number went missing."""
     if isinstance(value, (list, tuple)):
         entries = [str(item) for item in value]
     else:
@@ -60,9 +39,7 @@ def parse_set(value: object) -> list[int]:
     for position, entry in enumerate(entries, 1):
         words = entry.split()
         if not words:
-            raise InputError(
-                f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)"
-            )
+            raise InputError(f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)")
         items.extend(words)
     takes = set()
     for text in items:

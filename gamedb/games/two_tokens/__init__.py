@@ -1,14 +1,6 @@
-"""Positions of the two cat-and-mouse families: the mouse's node, the cat's node, who moves.
-
-``cat-mouse`` (nodes of a graph) and ``cat-mouse-grid`` (cells of a grid)
-code a position the same way, ``(mouse * n + cat) * 2 + turn`` with ``n``
-the number of nodes: the layout that :class:`~gamedb.games.base.TokenMoves`
-and :mod:`gamedb.solvers.token_moves` generate moves from. The layout is
-written once, here: :func:`code_of` (Python integers or numpy arrays) and
-:func:`code_sql` / :func:`tokens_sql` (SQL expressions), which a test holds equal.
+"""Positions of the two cat-and-mouse families: ``(mouse * n + cat) * 2 + turn`` on ``n`` nodes, the layout
+:class:`~gamedb.games.base.TokenMoves` generates moves from, written once: :func:`code_of`, :func:`code_sql`, :func:`tokens_sql`.
 """
-
-from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
@@ -21,6 +13,9 @@ MOUSE, CAT = 0, 1
 #: cat-mouse's hole: node 0 (the mouse wins there; the cat may not enter it)
 HOLE = 0
 
+#: integers, or numpy arrays of them
+Codes = TypeVar("Codes", int, "np.ndarray")
+
 
 class State(NamedTuple):
     mouse: int  # node (or cell number row * cols + col)
@@ -28,14 +23,8 @@ class State(NamedTuple):
     turn: int  # 0: the mouse moves, 1: the cat
 
 
-#: integers, or numpy arrays of them
-Codes = TypeVar("Codes", int, "np.ndarray")
-
-
 def code_of(token0: Codes, token1: Codes, turn: int | Codes, n: int) -> Codes:
-    """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes and ``turn`` to move.
-
-    Integers, or numpy arrays (element-wise)."""
+    """The code of the position with the tokens on ``token0`` and ``token1`` of ``n`` nodes (integers or arrays)."""
     code: Codes = (token0 * n + token1) * 2 + turn
     return code
 
@@ -46,14 +35,28 @@ def code_sql(token0: str, token1: str, turn: int, n: str) -> str:
 
 
 def tokens_sql(code: str, n: str) -> tuple[str, str]:
-    """The SQL expressions of token0 and token1 of the position coded ``code`` (the modulo written out: portable)."""
+    """The SQL expressions of token0 and token1 of the position coded ``code`` (no modulo operator: portable)."""
     return f"{code} / 2 / {n}", f"({code} / 2 - {code} / 2 / {n} * {n})"
 
 
 class TwoTokenCodes:
-    """``encode``/``decode`` for a family with ``self.n`` nodes (mixed in before :class:`Game`)."""
+    """Codes, turn and moves of a family with ``self.n`` nodes and ``self._jumps`` (mixed in before :class:`Game`)."""
 
     n: int
+    _jumps: Sequence[list[list[tuple[str, int]]]]  # by player: every node's moves (label, node) in move order
+
+    def primitive(self, state: State) -> str | None:
+        raise NotImplementedError
+
+    def to_move(self, state: State) -> int:
+        return state.turn
+
+    def moves(self, state: State) -> list[tuple[str, State]]:
+        if self.primitive(state) is not None:
+            return []
+        if state.turn == MOUSE:
+            return [(label, State(cell, state.cat, CAT)) for label, cell in self._jumps[MOUSE][state.mouse]]
+        return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
 
     def encode(self, state: State) -> int:
         return code_of(state.mouse, state.cat, state.turn, self.n)

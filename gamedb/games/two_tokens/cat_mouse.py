@@ -1,13 +1,6 @@
-"""Cat and mouse on an undirected graph (LeetCode 913).
-
-Rules, as in the seed articles: ``graph[a]`` lists the neighbours of node
-``a``. The mouse starts at node 1 and moves first, the cat starts at node 2;
-node 0 is the hole. The player to move must move along an edge; the cat may
-not enter the hole. The cat wins on reaching the mouse's node; the mouse wins
-on reaching the hole; a repeated position is a draw, which the solver sees as
-play that goes on forever (result ``draw``).
-
-Position text: ``mouse=M,cat=C,turn=mouse|cat``. Move labels: the node moved to.
+"""Cat and mouse on an undirected graph (LeetCode 913): the mouse starts at node 1 and moves first, the cat at 2;
+node 0 is the hole, which the cat may not enter. The cat wins on the mouse's node, the mouse in the hole; play that
+goes on forever is a draw. Position text: ``mouse=M,cat=C,turn=mouse|cat``; move labels: the node moved to.
 """
 
 from __future__ import annotations
@@ -27,6 +20,8 @@ if TYPE_CHECKING:
     from ..vector import VectorRules
 
 _TEXT = re.compile(r"^\s*mouse\s*=\s*(\d+)\s*,\s*cat\s*=\s*(\d+)\s*,\s*turn\s*=\s*(mouse|cat)\s*$", re.ASCII)
+#: the most nodes: up to 2·n² positions (8.6 billion here), refused before any work per edge
+MAX_NODES = 1 << 16
 
 
 class CatMouse(TwoTokenCodes, Game):
@@ -39,21 +34,18 @@ class CatMouse(TwoTokenCodes, Game):
         bad_positions=[("mouse=1,cat=0,turn=mouse", "never be in the hole"), ("mouse=9,cat=2,turn=mouse", "not in the graph")],
         command_line="--graph '[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]'",
     )
-    params = (
-        Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),
-    )
+    params = (Param("graph", str, "Adjacency list as JSON, inline or a file path: [[2,5],[3],[0,4,5],...].", required=True),)
     players = ("mouse", "cat")
     capabilities = Capabilities(vector_rules=True, token_moves=True)
 
     def __init__(self, graph: Any) -> None:
         self.graph = validate_graph(load_json_option(graph, "graph"))
         self.n = len(self.graph)
-        # moves in a fixed order: ascending node number
         self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
         self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
-        self._vector: VectorRules | None = None  # the numpy fast path, made on first use
-        rows = [(MOUSE, a, order, b, str(b)) for a, targets in enumerate(self._mouse_moves) for order, b in enumerate(targets)]
-        rows += [(CAT, a, order, b, str(b)) for a, targets in enumerate(self._cat_moves) for order, b in enumerate(targets)]
+        self._vector: VectorRules | None = None  # made on first use
+        self._jumps = [[[(str(b), b) for b in targets] for targets in table] for table in (self._mouse_moves, self._cat_moves)]
+        rows = [(p, a, order, b, label) for p, table in enumerate(self._jumps) for a, moves in enumerate(table) for order, (label, b) in enumerate(moves)]
         self._token_moves = TokenMoves(self.n, rows)
 
     def parameters(self) -> dict[str, Any]:
@@ -70,16 +62,12 @@ class CatMouse(TwoTokenCodes, Game):
         return State(1, 2, MOUSE)
 
     def estimate(self) -> Estimate:
-        """At most 2·n² positions: 2 · (nodes the mouse can reach) · (nodes the cat can reach);
-        moves: the degree of every such position summed."""
+        """2 · (nodes the mouse can reach) · (nodes the cat can reach) positions, and their moves."""
         mouse = _reach(self._mouse_moves, 1, stop=HOLE)  # the game ends when the mouse enters the hole
         cat = _reach(self._cat_moves, 2)
         mouse_moves = sum(len(self._mouse_moves[m]) for m in mouse if m != HOLE) * len(cat)
         cat_moves = sum(len(self._cat_moves[c]) for c in cat) * len(mouse - {HOLE})
         return Estimate(2 * len(mouse) * len(cat), mouse_moves + cat_moves)
-
-    def to_move(self, state: State) -> int:
-        return state.turn
 
     def primitive(self, state: State) -> str | None:
         if state.mouse == HOLE:
@@ -88,15 +76,8 @@ class CatMouse(TwoTokenCodes, Game):
             return WIN if state.turn == CAT else LOSE
         return None
 
-    def moves(self, state: State) -> list[tuple[str, State]]:
-        if self.primitive(state) is not None:
-            return []
-        if state.turn == MOUSE:
-            return [(str(b), State(b, state.cat, CAT)) for b in self._mouse_moves[state.mouse]]
-        return [(str(b), State(state.mouse, b, MOUSE)) for b in self._cat_moves[state.cat]]
-
     def token_moves(self) -> TokenMoves:
-        """The mouse's and the cat's move lists: the database keeps these instead of a row per move."""
+        """The mouse's and the cat's move lists, stored instead of a row per move."""
         return self._token_moves
 
     def format(self, state: State) -> str:
@@ -117,18 +98,8 @@ class CatMouse(TwoTokenCodes, Game):
         return State(mouse, cat, MOUSE if match.group(3) == "mouse" else CAT)
 
 
-#: the most nodes a graph may have: a game on n nodes has up to 2·n² positions (8.6 billion here),
-#: far beyond what a database holds; refused before any work per edge
-MAX_NODES = 1 << 16
-
-
 def validate_graph(graph: Any) -> list[list[int]]:
-    """Check a LeetCode 913 graph; raise :class:`GraphError` naming the offending entry.
-
-    Linear in the size of the graph (the symmetry check sorts the edges):
-    a 100,000-node star took a minute when each edge looked its reverse up
-    in a list.
-    """
+    """Check a LeetCode 913 graph, in time linear in its size; raise :class:`GraphError` naming the offending entry."""
     if not isinstance(graph, list):
         raise GraphError(f"graph must be a JSON list of lists, got {type(graph).__name__}")
     n = len(graph)
@@ -153,24 +124,16 @@ def validate_graph(graph: Any) -> list[list[int]]:
                 raise GraphError(f"graph[{a}][{j}] = {b} is listed twice")
             seen.add(b)
     _check_symmetric(graph)
-    # The cat must always be able to move: every node it can reach needs a neighbour other than the hole.
-    reach, todo = {2}, [2]
-    while todo:
-        a = todo.pop()
-        for b in graph[a]:
-            if b != HOLE and b not in reach:
-                reach.add(b)
-                todo.append(b)
-    for a in sorted(reach):
+    # the cat must always be able to move: every node it can reach needs a neighbour other than the hole
+    for a in sorted(_reach([[b for b in nbrs if b != HOLE] for nbrs in graph], 2)):
         if all(b == HOLE for b in graph[a]):
             raise GraphError(f"graph[{a}]: the cat can reach node {a} but has no move from it (its only neighbour is the hole)")
     return [list(nbrs) for nbrs in graph]
 
 
 def _check_symmetric(graph: list[list[int]]) -> None:
-    """Every edge a-b listed at a is listed at b too: the edges (a, b) and their reverses, sorted, are the same."""
+    """Every edge a-b listed at a is listed at b too (the edges and their reverses, sorted, are the same)."""
     import numpy as np
-
     n = len(graph)
     degree = np.fromiter((len(nbrs) for nbrs in graph), dtype=np.int64, count=n)
     heads = np.repeat(np.arange(n, dtype=np.int64), degree)

@@ -1,61 +1,14 @@
-"""Cat and mouse on a grid with walls and food (LeetCode 1728, "Cat and Mouse II").
+"""Cat and mouse on a grid with walls and food (LeetCode 1728): ``--grid`` rows of ``#`` wall, ``.`` floor, one ``C``
+cat, ``M`` mouse, ``F`` food. The mouse moves first; a turn jumps up, down, left or right by 1 up to the player's
+jump length (never through a wall) or stays. The cat wins on the mouse's cell or the food, the mouse on the food.
 
-``--grid`` is a JSON list of row strings (inline, or a file holding it):
-``#`` wall, ``.`` floor, ``C`` the cat, ``M`` the mouse, ``F`` the food,
-exactly one each of ``C``, ``M`` and ``F``. ``--cat-jump`` and
-``--mouse-jump`` are the longest jumps (at least 1).
+LeetCode's turn limit (a turn is one ply) is applied when answering: the stored table is the unlimited (loopy) game,
+and with Gamesman remoteness the mouse can force the food within ``L`` plies exactly when it wins with remoteness
+<= ``L`` (:func:`mouse_wins_within`); ``query`` adds the limited reading to the unlimited ``result`` and ``winner``.
 
-Rules: the mouse moves first, then they alternate. In a turn the player to
-move jumps up, down, left or right by any length from 1 up to its jump
-length, or stays put. A jump never passes through a wall or leaves the grid;
-the other animal and the food do not block it (the mouse may jump over the
-cat). The cat wins by landing on the mouse's cell (the mouse may also move
-onto the cat, which loses at once) or by reaching the food first; the mouse
-wins by reaching the food first.
-
-The turn limit. LeetCode adds: "if the mouse cannot get to the food within
-1000 turns, the cat wins". A *turn* is one player's move (one ply), as in
-the problem text ("during each turn, Cat and Mouse can jump") and in the
-official solutions, which count every move of either player. The stored
-table is the *unlimited* game (staying put makes it loopy, so positions
-where neither side can force its goal are draws), with Gamesman remoteness:
-the winner wins as fast as it can, the loser holds out as long as it can.
-That remoteness is exactly the minimax number of plies to the end, so the
-mouse can force the food within ``L`` plies if and only if the position is a
-mouse win (``win`` with the mouse to move, ``lose`` with the cat to move)
-whose remoteness is at most ``L``. The limit is therefore applied when
-answering (:func:`mouse_wins_within`, :meth:`CatMouseGrid.verdict`,
-:func:`leetcode_answer`), not by putting a turn counter in the positions; it
-counts turns from the position asked about (the start, for LeetCode's
-answer). A mouse that reaches the food on exactly the ``L``-th turn wins.
-(Code that declares the cat the winner as soon as ``L`` turns have been
-played, before looking at the food, lets the mouse only ``L - 1`` turns; from
-the start the mouse eats on odd turns, so the two readings agree for every
-even limit, LeetCode's 1000 included.) Draws and cat wins are cat wins under
-any limit. So a position has two readings, kept apart: ``result``,
-``remoteness`` and ``winner`` are the unlimited game's, as stored and as
-every other family's (``winner`` is None for a draw; ``export`` and the
-``positions`` SQL view say the same), and ``query`` adds the limited one:
-``turn_limit``, ``winner_within_limit`` (always the mouse or the cat),
-``mouse_wins_within_limit`` and ``decided_by`` (``"turn limit"`` when the
-limit gives the cat a draw or a slow mouse win).
-
-Position text: ``mouse=rRcC,cat=rRcC,turn=mouse|cat`` with 0-based row and
-column, as in ``grid[R][C]``: ``mouse=r2c0,cat=r1c1,turn=mouse``. Parsing
-also accepts ``(R,C)``, ``R,C``, ``R:C`` or ``R C`` for a cell, ``,``, ``;``
-or spaces between the fields, fields in any order, any letter case.
-
-Move labels: ``up1`` .. ``upJ``, ``down1`` .., ``left1`` .., ``right1`` ..
-(direction and length; rows grow downwards), and ``stay``, in that order.
-
-Code: with ``n = rows * cols`` and cells numbered ``row * cols + col``,
-``(mouse * n + cat) * 2 + turn`` (turn 0 mouse, 1 cat).
-
-``query`` shows the board with ``M``, ``C``, ``F``, ``#`` and ``.``; ``*`` marks
-the mouse and the cat on one cell.
+Position text: ``mouse=r2c0,cat=r1c1,turn=mouse`` (0-based row, column); moves: ``up1``.. ``down1``.. ``left1``..
+``right1``.. then ``stay``; codes: cells ``row * cols + col`` in the two-token layout.
 """
-
-from __future__ import annotations
 
 import json
 import re
@@ -68,13 +21,13 @@ from ..base import Estimate, Examples, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
 from . import CAT, MOUSE, State, TwoTokenCodes, reach
 
+__all__ = ["CatMouseGrid", "State", "leetcode_answer", "mouse_wins_within", "validate_grid"]
+
 PLAYERS = ("mouse", "cat")
 WALL, FLOOR = "#", "."
 CELL_CHARS = "#.CMF"
 DEFAULT_TURN_LIMIT = 1000
-#: largest grid accepted, in cells (20 x 20: up to 320,000 positions; LeetCode allows 8 x 8)
-MAX_CELLS = 400
-#: (label, row step, column step), in move order
+MAX_CELLS = 400  # 20 x 20: up to 320,000 positions; LeetCode allows 8 x 8
 DIRECTIONS = (("up", -1, 0), ("down", 1, 0), ("left", 0, -1), ("right", 0, 1))
 
 # ASCII only: \d would also match other scripts' digits, which int() then reads
@@ -93,22 +46,12 @@ class CatMouseGrid(TwoTokenCodes, Game):
         command_line='--grid \'["####F","#C...","M...."]\' --mouse-jump 2',
     )
     params = (
-        Param(
-            "grid",
-            str,
-            "The grid as a JSON list of row strings, inline or a file path: "
-            "'[\"####F\",\"#C...\",\"M....\"]' (# wall, . floor, C cat, M mouse, F food).",
-            required=True,
-        ),
+        Param("grid", str, "The grid as a JSON list of row strings, inline or a file path: "
+              "'[\"####F\",\"#C...\",\"M....\"]' (# wall, . floor, C cat, M mouse, F food).", required=True),
         Param("cat_jump", int, "Longest jump of the cat (cells, at least 1).", default=1),
         Param("mouse_jump", int, "Longest jump of the mouse (cells, at least 1).", default=1),
-        Param(
-            "turn_limit",
-            int,
-            "The mouse wins only if it can force the food within this many turns (moves of either player); "
-            "applied when answering, the stored values are for the unlimited game.",
-            default=DEFAULT_TURN_LIMIT,
-        ),
+        Param("turn_limit", int, "The mouse wins only if it can force the food within this many turns (moves of either player); "
+              "applied when answering, the stored values are for the unlimited game.", default=DEFAULT_TURN_LIMIT),
     )
     players = PLAYERS
 
@@ -129,13 +72,11 @@ class CatMouseGrid(TwoTokenCodes, Game):
     def default_name(self) -> str:
         return self.family
 
-    # --- rules ------------------------------------------------------------
     def start(self) -> State:
         return self._start
 
     def estimate(self) -> Estimate:
-        """At most 2 · (cells the mouse can reach) · (cells the cat can reach) positions,
-        and the moves of every such position."""
+        """2 · (cells the mouse can reach) · (cells the cat can reach) positions, and their moves."""
         mouse, cat = (
             reach([[b for _, b in moves] for moves in self._jumps[who]], cell, stop=self.food)  # the game ends at the food
             for who, cell in ((MOUSE, self._start.mouse), (CAT, self._start.cat))
@@ -143,27 +84,15 @@ class CatMouseGrid(TwoTokenCodes, Game):
         moves = sum(len(self._jumps[MOUSE][m]) for m in mouse) * len(cat) + sum(len(self._jumps[CAT][c]) for c in cat) * len(mouse)
         return Estimate(2 * len(mouse) * len(cat), moves)
 
-    def to_move(self, state: State) -> int:
-        return state.turn
-
     def primitive(self, state: State) -> str | None:
-        if state.cat == state.mouse or state.cat == self.food:
-            cat_won = True
+        if state.cat in (state.mouse, self.food):
+            winner = CAT
         elif state.mouse == self.food:
-            cat_won = False
+            winner = MOUSE
         else:
             return None
-        winner = CAT if cat_won else MOUSE
         return WIN if state.turn == winner else LOSE
 
-    def moves(self, state: State) -> list[tuple[str, State]]:
-        if self.primitive(state) is not None:
-            return []
-        if state.turn == MOUSE:
-            return [(label, State(cell, state.cat, CAT)) for label, cell in self._jumps[MOUSE][state.mouse]]
-        return [(label, State(state.mouse, cell, MOUSE)) for label, cell in self._jumps[CAT][state.cat]]
-
-    # --- codecs -------------------------------------------------------------
     def format(self, state: State) -> str:
         return f"mouse={self._cell_text(state.mouse)},cat={self._cell_text(state.cat)},turn={PLAYERS[state.turn]}"
 
@@ -184,8 +113,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         turn = fields["turn"].lower()
         if turn not in PLAYERS:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: turn must be mouse or cat, got {fields['turn']!r}")
-        mouse = self._parse_cell(text, "mouse", fields["mouse"])
-        cat = self._parse_cell(text, "cat", fields["cat"])
+        mouse, cat = (self._parse_cell(text, who, fields[who]) for who in ("mouse", "cat"))
         return State(mouse, cat, PLAYERS.index(turn))
 
     def describe(self, state: State) -> str:
@@ -198,25 +126,10 @@ class CatMouseGrid(TwoTokenCodes, Game):
     def parse_move(self, state: State, text: str) -> str | None:
         label = re.sub(r"\s+", "", text).lower()
         labels = [lab for lab, _ in self.moves(state)]
-        if label in labels:
-            return label
-        if label + "1" in labels:  # "up" means up1
-            return label + "1"
-        return None
+        return next((lab for lab in (label, label + "1") if lab in labels), None)  # "up" means up1
 
-    # --- the turn limit ---------------------------------------------------------
     def verdict(self, result: str, remoteness: int | None, player: int | str) -> dict[str, Any]:
-        """The turn-limited answer (LeetCode 1728's) for a position with this stored value.
-
-        ``player`` is the player to move (index or name). The limit counts
-        turns from this position; at the start this is LeetCode's answer.
-        Under the limit someone always wins: the mouse if it can force the
-        food within it, else the cat (``winner_within_limit``); ``decided_by``
-        is ``"turn limit"`` when the limit gives the cat a position the cat
-        does not win without it (a draw, or a mouse win that takes longer),
-        else None. ``result``, ``remoteness`` and ``winner`` stay the
-        unlimited game's, as stored.
-        """
+        """The answer under the turn limit, counted from this position (``decided_by``: the limit gave the cat it)."""
         within = mouse_wins_within(result, remoteness, player, self.turn_limit)
         index = PLAYERS.index(player) if isinstance(player, str) else int(player)
         cat_wins_anyway = result == (WIN if index == CAT else LOSE)
@@ -227,7 +140,6 @@ class CatMouseGrid(TwoTokenCodes, Game):
             "decided_by": None if within or cat_wins_anyway else "turn limit",
         }
 
-    # --- helpers ------------------------------------------------------------------
     def _find(self, char: str) -> int:
         for r, row in enumerate(self.grid):
             c = row.find(char)
@@ -236,7 +148,7 @@ class CatMouseGrid(TwoTokenCodes, Game):
         raise AssertionError(char)  # validate_grid guarantees one of each
 
     def _jump_table(self, longest: int) -> list[list[tuple[str, int]]]:
-        """For every open cell, its moves (label, cell) in move order."""
+        """Every open cell's moves (label, cell) in move order."""
         table: list[list[tuple[str, int]]] = [[] for _ in range(self.n)]
         for r, row in enumerate(self.grid):
             for c, char in enumerate(row):
@@ -264,34 +176,22 @@ class CatMouseGrid(TwoTokenCodes, Game):
         if r is None or c is None:  # far off any grid
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell {value!r} is off the {self.rows}x{self.cols} grid")
         if not (r < self.rows and c < self.cols):
-            raise PositionError(
-                f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "
-                f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})"
-            )
+            raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is off the {self.rows}x{self.cols} grid "
+                                f"(rows 0..{self.rows - 1}, columns 0..{self.cols - 1})")
         if self.grid[r][c] == WALL:
             raise PositionError(f"bad cat-mouse-grid position {text!r}: {who} cell r{r}c{c} is a wall")
         return r * self.cols + c
 
 
 def mouse_wins_within(result: str, remoteness: int | None, player: int | str, turn_limit: int) -> bool:
-    """Whether the mouse can force the food within ``turn_limit`` turns (plies).
-
-    ``result`` and ``remoteness`` are a position's stored values for
-    ``player`` (0/``"mouse"`` or 1/``"cat"``), the player to move. With
-    Gamesman remoteness (winner fastest, loser slowest) the mouse can force
-    a win within ``L`` plies exactly when it wins with remoteness <= ``L``.
-    """
+    """Whether the mouse can force the food within ``turn_limit`` plies, from a stored value for ``player`` to move."""
     index = PLAYERS.index(player) if isinstance(player, str) else int(player)
     mouse_wins = result == (WIN if index == MOUSE else LOSE)
     return mouse_wins and remoteness is not None and remoteness <= turn_limit
 
 
 def leetcode_answer(answer_or_values: Any, turn_limit: int = DEFAULT_TURN_LIMIT) -> bool:
-    """LeetCode 1728's ``true``/``false`` from the start position's stored value.
-
-    Takes an :class:`~gamedb.query.Answer` (``Database.probe(name)``) or a
-    ``(result, remoteness, player)`` tuple.
-    """
+    """LeetCode 1728's ``true``/``false`` from the start's :class:`~gamedb.answers.Answer` or ``(result, remoteness, player)``."""
     if isinstance(answer_or_values, tuple):
         result, remoteness, player = answer_or_values
     else:
@@ -341,6 +241,3 @@ def validate_grid(grid: Any) -> list[str]:
         if len(where) > 1:
             raise GraphError(f"grid has {len(where)} {char!r} ({who}) cells, at {', '.join(where)}; it needs exactly one")
     return list(grid)
-
-
-__all__ = ["CatMouseGrid", "State", "leetcode_answer", "mouse_wins_within", "validate_grid"]

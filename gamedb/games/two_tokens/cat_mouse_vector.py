@@ -1,11 +1,4 @@
-"""Cat and mouse (LeetCode 913) on numpy arrays: the fast path of :mod:`.cat_mouse`.
-
-Codes are ``(mouse * n + cat) * 2 + turn``, so a page of positions is
-expanded with a few array operations over the adjacency lists in CSR form
-(one table for the mouse, one for the cat, which never enters the hole).
-"""
-
-from __future__ import annotations
+"""Cat and mouse (LeetCode 913) on numpy arrays (:mod:`.cat_mouse`): a page of codes expanded over CSR move lists."""
 
 import numpy as np
 

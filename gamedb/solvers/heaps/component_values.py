@@ -1,11 +1,4 @@
-"""The values of a heap game's single components, as a query of a sum reads them.
-
-The stored heaps 0..N, read a batch at a time and kept for the answer; beyond
-N the proven period (:mod:`gamedb.solvers.heaps.periodicity`). Each component's
-options (its moves, with the parts they leave) and the remoteness of sums of
-several live components (searched, and shared across a stream of answers:
-:mod:`gamedb.solvers.heaps.shared_sums`) come from here too.
-"""
+"""The values of a heap game's single components as a query of a sum reads them: stored heaps 0..N, the period beyond."""
 
 from __future__ import annotations
 
@@ -16,17 +9,16 @@ from ...games.heaps import HeapGame
 from ...store.damage import checked_heap_info, checked_position, damaged
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, Reader
-from .periodicity import THEOREM, Periodicity, reduce
+from .periodicity import THEOREM, Periodicity, proof_end, reduce
 from .shared_sums import AnswerSums, SharedSums, shared_sums
-from .sum_remoteness import SEARCH_BUDGET, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, OptionsByValue, SumSearch, nim_sum
 
 #: one option of a component (:meth:`ComponentValues.options`)
 _Option = tuple[int, tuple[int, ...], int, tuple[int, ...], str, str]
 
 #: sum positions one query searches, at most, for the remoteness of sums (a few milliseconds)
 QUERY_SEARCH_BUDGET = SEARCH_BUDGET // 10
-#: sum positions one answer looks at, at most, memoized or not (its children's searches included): a bound on the
-#: time of a sum of hundreds of heaps; ordinary sums look at about QUERY_SEARCH_BUDGET at most
+#: sum positions one answer looks at, memoized or not, at most: a bound on the time of a sum of hundreds of heaps
 QUERY_SEARCH_VISITS = 20 * QUERY_SEARCH_BUDGET
 
 
@@ -38,7 +30,7 @@ class ComponentValues:
         self.top = game.max_heap
         if record.positions is not None and record.positions != game.max_heap + 1:
             raise damaged(record.name, f"its parameters give heaps 0..{game.max_heap}, the game row says {record.positions:,} positions")
-        checked_heap_info(record.name, record.info, game.max_heap, game.max_take)
+        checked_heap_info(record.name, record.info, game.max_heap, game.max_take, proof_end)
         info = (record.info or {}).get("periodicity")
         self.periodicity = Periodicity.from_dict(info) if info else None
         self.rows: dict[int, tuple[int, int | None, int, str | None]] = {}
@@ -46,65 +38,52 @@ class ComponentValues:
         #: every heap up to this one has its exact remoteness (files solved before the sum search: 0)
         self.searched_to = min((record.info or {}).get("remoteness_searched_to", 0), self.top)
         #: each heap's options by value, kept from one search to the next (they depend on the stored values only)
-        self._heap_options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        self._heap_options: OptionsByValue = {}
         #: facts of sums kept between answers and batches (:mod:`.shared_sums`); None until a sum is asked about
         self._shared: SharedSums | None = None
         self._sums: AnswerSums | None = None
         self._options: dict[int, list[_Option]] = {}
-        self._pairs: dict[int, list[tuple[int, tuple[int, ...]]]] = {}
 
     def new_search(self) -> None:
         """Start the remoteness search of sums afresh (its budget is per position answered)."""
         self._sums = None
 
-    # --- loading -------------------------------------------------------------
-    def check(self, sizes: Iterable[int]) -> None:
-        """Raise :class:`PositionNotFound` if a component is beyond N and no period answers it."""
+    def need(self, sizes: Iterable[int]) -> None:
+        """Load the stored rows the given component sizes map to; :class:`BeyondSolvedRange` for one beyond N without a period."""
+        sizes = set(sizes)
         for n in sizes:
             if n > self.top and not (self.periodicity and self.periodicity.proven):
                 raise BeyondSolvedRange(self._beyond(n))
-
-    def need(self, sizes: Iterable[int]) -> None:
-        """Load the stored rows the given component sizes map to."""
-        sizes = set(sizes)
-        self.check(sizes)
         codes = sorted({self._stored(n) for n in sizes} - self.rows.keys())
         if codes:
-            self._add(self.reader.positions(self.record, codes, checked=False).values())
-            self._require(codes)
+            self._add(self.reader.positions(self.record, codes, checked=False).values(), codes)
 
     def need_upto(self, hi: int) -> None:
         """Load every stored heap 0..min(hi, N)."""
         hi = min(hi, self.top)
         if hi > self.loaded_upto:
-            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False))
-            self._require(range(self.loaded_upto + 1, hi + 1))
+            self._add(self.reader.positions_between(self.record, self.loaded_upto + 1, hi, checked=False), range(self.loaded_upto + 1, hi + 1))
             self.loaded_upto = hi
 
-    def _require(self, codes: Iterable[int]) -> None:
-        """Every heap 0..N is stored: one that is not was deleted from the file."""
-        missing = [code for code in codes if code not in self.rows]
-        if missing:
-            raise damaged(self.record.name, f"heap {missing[0]} is missing from the file (heaps 0..{self.top} are stored)")
-
-    def _add(self, rows: Iterable[PositionRow]) -> None:
-        """Keep the rows read (unchecked): a heap's answer reads their grundy, remoteness, degree and best move only."""
+    def _add(self, rows: Iterable[PositionRow], codes: Iterable[int]) -> None:
+        """Keep the rows read, the columns a heap's answer reads checked; every heap of ``codes`` must be among them."""
         for row in rows:
             if row.grundy is None:
                 raise PositionNotFound(f"heap {row.code} of game {self.record.name!r} has no stored value")
-            checked_position(  # the columns a heap's answer reads
-                self.record.name, True, {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
-            )
+            kept = {"code": row.code, "grundy": row.grundy, "remoteness": row.remoteness, "degree": row.degree, "best_move": row.best_move}
+            checked_position(self.record.name, True, kept)
             self.rows[row.code] = (row.grundy, row.remoteness, row.degree, row.best_move)
+        missing = [code for code in codes if code not in self.rows]
+        if missing:  # every heap 0..N is stored: this one was deleted from the file
+            raise damaged(self.record.name, f"heap {missing[0]} is missing from the file (heaps 0..{self.top} are stored)")
 
     def _stored(self, n: int) -> int:
         if n <= self.top:
             return n
-        if self.periodicity is None:  # check() refuses such a component first
+        if self.periodicity is None:  # need() refuses such a component first
             raise BeyondSolvedRange(self._beyond(n))
         return reduce(n, self.periodicity)
 
-    # --- values ----------------------------------------------------------------
     def grundy(self, n: int) -> int:
         return self.rows[self._stored(n)][0]
 
@@ -119,33 +98,19 @@ class ComponentValues:
         return self.rows[n][3] if n <= self.top else None
 
     def options(self, n: int) -> list[_Option]:
-        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the parts with moves,
-        sorted, and the parts as a plain heap game writes them in a label and in a position: ``1+3``, ``1 3``).
-
-        Kept for the stored heaps (a batch asks about the same few again and again); computed each time beyond.
-        """
+        """Options of one component of ``n`` in move order: (rule index, parts, their XOR, the live parts sorted, and the
+        parts as a plain heap game writes them in a label and a position: ``1+3``, ``1 3``); kept for the stored heaps."""
         found = self._options.get(n)
         if found is None:
             options = list(self.game.heap_options(n))
             self.need(p for _, parts in options for p in parts)
             found = []
             for idx, parts in options:
-                value = 0
-                for p in parts:
-                    value ^= self.grundy(p)
                 shown = [str(p) for p in parts]
-                found.append((idx, parts, value, tuple(sorted(p for p in parts if self.degree(p))), "+".join(shown) or "0", " ".join(shown)))
+                live = tuple(sorted(p for p in parts if self.degree(p)))
+                found.append((idx, parts, nim_sum(map(self.grundy, parts)), live, "+".join(shown) or "0", " ".join(shown)))
             if n <= self.top:
                 self._options[n] = found
-        return found
-
-    def option_pairs(self, n: int) -> list[tuple[int, tuple[int, ...]]]:
-        """(rule index, parts) of each option of one component of ``n``, as :meth:`options` lists them."""
-        found = self._pairs.get(n)
-        if found is None:
-            found = [(option[0], option[1]) for option in self.options(n)]
-            if n <= self.top:
-                self._pairs[n] = found
         return found
 
     def sums(self) -> AnswerSums:
@@ -156,12 +121,8 @@ class ComponentValues:
             self._sums = AnswerSums(self._shared, self._new_search, QUERY_SEARCH_VISITS)
         return self._sums
 
-    def sum_remoteness(self, live: list[int]) -> int | None:
-        """Remoteness of the sum of the heaps ``live`` (all with moves); None when not determined here."""
-        return self.remoteness_of(tuple(sorted(live)))
-
     def remoteness_of(self, heaps: tuple[int, ...]) -> int | None:
-        """:meth:`sum_remoteness` of heaps already sorted."""
+        """Remoteness of the sum of ``heaps`` (sorted, all with moves); None when not determined here."""
         if not heaps:
             return 0
         if len(heaps) == 1:
@@ -190,10 +151,7 @@ class ComponentValues:
         else:
             why = f"the values of {game.rules_name} were not proven periodic within 0..{self.top}"
             if per.candidate_period:
-                why += (
-                    f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod};"
-                    f" the proof needs --max {per.needs_max})"
-                )
+                why += f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod}; the proof needs --max {per.needs_max})"
         return f"{what}, and {why}; {LARGER_MAX}"
 
 

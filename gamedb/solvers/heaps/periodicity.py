@@ -1,23 +1,8 @@
 """Periods of heap-game values, proven by the octal periodicity theorem.
 
-Theorem (Guy and Smith, 1956; Winning Ways ch. 4): let an octal game's moves
-remove at most ``t`` tokens. If its Sprague-Grundy values satisfy
-``g(n + p) = g(n)`` for every ``n`` with ``n0 <= n < 2*n0 + p + t``, then
-``g(n + p) = g(n)`` for every ``n >= n0``.
-
-(Proof sketch, which also covers splits that take no token, ``d0 = 4``: for
-``n >= 2*n0 + p + t`` the options of heap ``n + p`` and heap ``n`` match one to
-one -- ``n + p - k`` against ``n - k``, and a split ``a + b`` of ``n + p - k``
-with ``b >= a`` against ``a + (b - p)``, where ``b - p >= n0`` -- and have
-equal values by induction. We apply it with ``max(n0, 1)`` so that ``b - p``
-is never an empty heap.) It does not apply to games with unequal splits
-(Grundy's game) or to rules that grow with the heap (Nim).
-
-:func:`find_period` takes the computed values g(0..N) and returns the
-smallest period ``p`` with the smallest pre-period ``n0`` whose repetition
-the computed range proves; ``last_exceptional`` is ``n0 - 1`` (None when the
-values are periodic from 0). Heaps beyond N are then answered by
-:func:`value_at` without computing anything.
+Theorem (Guy and Smith, 1956; Winning Ways ch. 4): if an octal game's moves take at most ``t`` tokens and
+``g(n + p) = g(n)`` for ``n0 <= n < 2*n0 + p + t``, then for every ``n >= n0``. Applied with ``max(n0, 1)`` it
+covers splits taking no token; it does not apply to unequal splits (Grundy's game) or to Nim.
 """
 
 from __future__ import annotations
@@ -67,7 +52,7 @@ def preperiod_for(values: Sequence[int], period: int) -> int:
 
 
 def find_period(values: Sequence[int], max_take: int) -> Periodicity:
-    """The proven period of ``values`` (g(0), ..., g(N)) of an octal-style game whose moves take at most ``max_take``."""
+    """The smallest period (then pre-period) that g(0..N) prove, for moves taking at most ``max_take``."""
     last = len(values) - 1
     candidate = None
     for period in range(1, last // 2 + 1):
@@ -76,28 +61,15 @@ def find_period(values: Sequence[int], max_take: int) -> Periodicity:
             break
         n0 = preperiod_for(values, period)
         if provable and proof_end(n0, period, max_take) <= last:
-            return Periodicity(
-                proven=True,
-                checked_to=last,
-                max_take=max_take,
-                period=period,
-                preperiod=n0,
-                last_exceptional=n0 - 1 if n0 > 0 else None,
-            )
+            return Periodicity(True, last, max_take, period, n0, n0 - 1 if n0 > 0 else None)
         if candidate is None and n0 + 3 * period <= last:  # seen three times, too late to prove
             candidate = (period, n0)
     if candidate is None:
         return Periodicity(proven=False, checked_to=last, max_take=max_take, reason=f"no period found in heaps 0..{last}")
     period, n0 = candidate
-    return Periodicity(
-        proven=False,
-        checked_to=last,
-        max_take=max_take,
-        candidate_period=period,
-        candidate_preperiod=n0,
-        needs_max=proof_end(n0, period, max_take),
-        reason=f"heaps 0..{last} repeat with period {period} from {n0}, but the theorem needs heaps up to {proof_end(n0, period, max_take)}",
-    )
+    needs = proof_end(n0, period, max_take)
+    reason = f"heaps 0..{last} repeat with period {period} from {n0}, but the theorem needs heaps up to {needs}"
+    return Periodicity(False, last, max_take, candidate_period=period, candidate_preperiod=n0, needs_max=needs, reason=reason)
 
 
 def reduce(n: int, periodicity: Periodicity) -> int:

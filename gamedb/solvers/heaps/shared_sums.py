@@ -1,31 +1,9 @@
 """Remoteness of sums shared between answers: each sum position searched once for a whole stream.
 
-A query searches the remoteness of a sum (:class:`~.sum_remoteness.SumSearch`)
-under a budget of its own, so that a position gets the same answer alone or in
-a stream: one answer's searches (its position's, then each move's) share one
-memo of at most ``budget`` sum positions, and a search that would go beyond
-gives a null remoteness. Searching afresh for every answer repeated the same
-small sums for every move of every line (``gamedb query nim -`` over the
-80,640 positions of heaps up to 5 7 9 11 13: 92% of its time).
-
-:class:`SharedSums` keeps three facts of every sum position it has searched,
-none of which depends on the answer that asked: its remoteness, its *reach*
-(the sum positions a search from it memoizes, itself included: a bit each, in
-an int) and the greatest ``depth + heaps`` a search from it meets. An answer
-then knows what its own budgeted search would have found without running it:
-a search memoizes a position only after all the options it looks at, so the
-memo of an answer whose searches all succeeded is exactly the union of the
-reaches of the sums it asked about, and its searches all succeed while that
-union has at most ``budget`` positions (also the positions entered: each once)
-and no search goes deeper than :data:`~.sum_remoteness.SEARCH_MAX_DEPTH`.
-When a sum would take the union beyond, the answer runs its own search as
-before, first replaying the sums it asked about: every answer is exactly
-what the search of its own gives.
-
-A sum position whose reach is larger than ``budget``, or that meets a heap
-without a known remoteness, is kept as ``None``: no answer can take it from
-here. The cache is bounded (:data:`CACHE_BYTES`); when full it is emptied at
-the start of the next answer that asks.
+A query searches sums under a budget per answer (the same answer alone or in a stream). :class:`SharedSums`
+keeps per sum position what does not depend on the answer: remoteness, *reach* (the positions a search from
+it memoizes, a bit each) and depth. While the union of the reaches an answer asked about fits the budget,
+its own search would have found the same; beyond, :class:`AnswerSums` follows where that search stops or runs it.
 """
 
 from __future__ import annotations
@@ -34,22 +12,20 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 
 from ...games.heaps import HeapGame
-from .sum_remoteness import SEARCH_MAX_DEPTH, SearchExhausted, SumSearch, options_by_value
+from .sum_remoteness import SEARCH_MAX_DEPTH, OptionsByValue, SearchExhausted, SumSearch, nim_sum, sum_children
 
-#: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its own bit, the size of its reach)
-#: of one sum position
+#: of one sum position: (remoteness, reach as a bit set, greatest depth + heaps of a search from it, its bit, its reach's size)
 Facts = tuple[int, int, int, int, int]
 
-#: about the most memory the kept facts take: each position is counted as its key (8 bytes a heap), its reach
-#: (a bit for every position kept before it) and 120 bytes of dict slot and tuple; 32 MiB holds the 8,000-odd
-#: sums of ``query nim -`` over heaps up to 13 several times over
+#: about the most memory the kept facts take (a position: 8 bytes a heap, its reach's bits and 120 bytes of dict slot and
+#: tuple); 32 MiB holds the 8,000-odd sums of ``query nim -`` over heaps up to 13 several times over
 CACHE_BYTES = 32 * 1024 * 1024
 
 _MISSING = object()
 
 
 class _Spent(Exception):
-    """A followed search spent its budget (:meth:`SharedSums.frozen`)."""
+    """A followed search spent its budget (:meth:`SharedSums.spent`)."""
 
 
 class _Abandoned(Exception):
@@ -57,44 +33,32 @@ class _Abandoned(Exception):
 
 
 class SharedSums:
-    """Facts of sum positions of one game, kept between answers (thread-safe; see the module docstring).
-
-    ``grundy``, ``degree`` and ``remoteness`` are the stored columns of the
-    heaps 0..searched_to, ``limit`` the budget of a query's search.
-    """
+    """Facts of sum positions of one game (columns of heaps 0..searched_to; ``limit``: a query's budget), thread-safe."""
 
     def __init__(
         self, game: HeapGame, grundy: Sequence[int], degree: Sequence[int], remoteness: Sequence[int | None], limit: int, max_bytes: int = CACHE_BYTES
     ):
         self.game, self.grundy, self.degree, self.remoteness, self.limit = game, grundy, degree, remoteness, limit
-        self.max_bytes = max_bytes
+        self.max_bytes, self.bytes = max_bytes, 0
         #: changes whenever the kept facts are emptied (their reach bits then mean other positions)
         self.generation = 0
-        self.bytes = 0
         self._known: dict[tuple[int, ...], Facts | None] = {}
-        #: the memo a query's search from an empty memo stops with, spent (:meth:`frozen`), by the sum searched
+        #: the memo a query's search from an empty memo stops with, spent (:meth:`spent`), by the sum searched
         self._frozen: dict[tuple[int, ...], int | None] = {}
-        self._next_bit = 0
-        self._allowance = 0
-        self._options: dict[int, dict[int, list[tuple[int, ...]]]] = {}
+        self._next_bit = self._allowance = 0
+        self._options: OptionsByValue = {}
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._known)
 
     def facts(self, heaps: tuple[int, ...], since: int | None, allowance: int) -> tuple[Facts | None, int, int]:
-        """(facts of the sum ``heaps`` or None, the generation they belong to, sum positions searched to find them).
-
-        ``heaps``: sorted, at least two, all with moves. ``since``: the
-        generation of the facts this answer took before (None for its first
-        ask, which empties a full cache); facts of another generation are not
-        given. At most ``allowance`` new positions are searched.
-        """
+        """(facts of ``heaps`` or None, their generation, positions searched): at most ``allowance`` searched; none from a
+        generation other than ``since`` (None: the answer's first ask, which empties a full cache)."""
         with self._lock:
             if since is None and self.bytes > self.max_bytes:
                 self.generation += 1  # first: a reader without the lock checks it after reading
-                self._known = {}
-                self._frozen = {}
+                self._known, self._frozen = {}, {}
                 self.bytes = self._next_bit = 0
             elif since is not None and since != self.generation:
                 return None, self.generation, 0
@@ -110,23 +74,11 @@ class SharedSums:
     def known(self, heaps: tuple[int, ...], since: int) -> Facts | None:
         """The facts of ``heaps`` if kept in generation ``since`` (no search): None if not kept, or not that generation."""
         with self._lock:
-            found = self._known.get(heaps) if since == self.generation else None
-        return found
+            return self._known.get(heaps) if since == self.generation else None
 
     def spent(self, heaps: tuple[int, ...], memo: int, since: int | None, max_visits: int) -> tuple[int | None, int]:
-        """(the memo a query's search of ``heaps`` stops with when it spends its budget, or None; generation).
-
-        ``memo``: the memo the search starts with (a bit set, as reaches are),
-        that of an answer whose earlier searches all succeeded (so each
-        position in it was entered once). A query's search stops when its
-        memo holds ``limit`` positions or it has entered more than
-        ``max_visits``; every later search of the same answer that is not
-        already in the memo then fails at once, and the memo no longer
-        changes: the answer's later sums are their kept remoteness when in
-        that memo, null otherwise. None when the search succeeds, or stops
-        for another reason (too deep), or the cache cannot tell. Kept for
-        searches from an empty memo (an answer's first).
-        """
+        """(the memo a query's search of ``heaps`` from ``memo`` stops with when it spends its budget, or None; generation):
+        the answer's later sums are then their kept remoteness when in it, null otherwise."""
         with self._lock:
             if since is not None and since != self.generation:
                 return None, self.generation
@@ -180,20 +132,8 @@ class SharedSums:
         return frozen
 
     def _children(self, heaps: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
-        """The options a search of ``heaps`` looks at, in its order: a win's zero-valued ones, a loss's all (as SumSearch.of)."""
         grundy = self.grundy
-        total = 0
-        for h in heaps:
-            total ^= grundy[h]
-        for i, h in enumerate(heaps):
-            if i and heaps[i - 1] == h:
-                continue  # the same heap again: the same options
-            others = heaps[:i] + heaps[i + 1 :]
-            by_value = options_by_value(self.game, grundy, self.degree, h, self._options)
-            groups = [by_value.get(total ^ grundy[h], [])] if total else list(by_value.values())
-            for group in groups:
-                for parts in group:
-                    yield tuple(sorted(others + parts))
+        return sum_children(self.game, grundy, self.degree, heaps, nim_sum(grundy[h] for h in heaps), self._options)
 
     def _search(self, heaps: tuple[int, ...], depth: int) -> Facts | None:
         """Facts of ``heaps`` (not kept yet) from those of its options, searched first; kept before returning."""
@@ -202,14 +142,12 @@ class SharedSums:
         self._allowance -= 1
         if self._allowance < 0 or self.bytes > self.max_bytes:
             raise _Abandoned
-        grundy, remoteness, known = self.grundy, self.remoteness, self._known
-        total = 0
-        for h in heaps:
-            total ^= grundy[h]
+        remoteness, known = self.remoteness, self._known
+        total = nim_sum(self.grundy[h] for h in heaps)
         best: int | None = None
         reach = 0
         deepest = len(heaps)
-        for child in self._children(heaps):
+        for child in sum_children(self.game, self.grundy, self.degree, heaps, total, self._options):
             r: int | None
             if len(child) > 1:
                 facts = known[child] if child in known else self._search(child, depth + 1)
@@ -254,12 +192,7 @@ def shared_sums(game: HeapGame, grundy: Sequence[int], degree: Sequence[int], re
 
 
 class AnswerSums:
-    """The searches of sums of one answer: what its own budgeted :class:`SumSearch` would find, from the shared facts.
-
-    ``new_search`` makes the answer's own search (budget and entries as a
-    query's); it runs only when the shared facts cannot tell, replaying the
-    sums asked before, so that its memo is the one the answer would have.
-    """
+    """The searches of sums of one answer: what its own budgeted search (``new_search``) would find, from the shared facts."""
 
     def __init__(self, shared: SharedSums, new_search: Callable[[], SumSearch], max_visits: int):
         self.shared, self.new_search, self.max_visits = shared, new_search, max_visits
@@ -269,7 +202,7 @@ class AnswerSums:
         self.asked: list[tuple[int, ...]] = []
         #: the union of the reaches of the sums asked: the memo of the answer's own search; at least its size
         self.reach = self.size = 0
-        #: the answer's first search spent its budget with this memo (:meth:`SharedSums.frozen`)
+        #: the answer's first search spent its budget with this memo (:meth:`SharedSums.spent`)
         self.spent: int | None = None
         self.generation: int | None = None
         self.own: SumSearch | None = None
@@ -281,8 +214,7 @@ class AnswerSums:
         if self.own is None:
             shared = self.shared
             if self.spent is None and self.generation is not None:
-                # the common case first, without the lock: a read of the dict is atomic, and a generation that
-                # has not changed since says the facts read are this answer's (emptying changes it first)
+                # the common case without the lock: a dict read is atomic, and emptying changes the generation first
                 facts = shared._known.get(heaps)
                 if facts is not None and shared.generation == self.generation and facts[2] <= SEARCH_MAX_DEPTH:
                     joined = self.reach | facts[1]

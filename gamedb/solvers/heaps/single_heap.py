@@ -1,28 +1,15 @@
-"""Values of heaps 0..N of a heap game whose options all leave at most one heap.
+"""Values of heaps 0..N of a heap game whose options all leave at most one heap (subtraction, octal without splits).
 
-Subtraction games and octal games without splits: an option of heap n is
-heap n - take (a rule leaving one heap, n > take) or the empty heap (a rule
-leaving none, n == take), so heap n's grundy value, remoteness and best move
-follow from the heaps n - t .. n - 1 alone, t the largest take. One loop
-over n finds them (the rules of :mod:`gamedb.solvers.heaps.values`).
-
-**Repeating windows.** Above the largest take every rule leaving one heap
-applies and no rule leaving none, always in the same order. So write
-``s(m) = (g(m), r(m) - r(m-1))`` and suppose the window ``s(a..a+t-1)``
-equals ``s(b..b+t-1)`` for some ``1 <= a < b``, with ``p = b - a``. Then
-``r(m) - r(m-p)`` is one constant ``C`` over ``b-1 .. b+t-1``, and heap
-``n = b + t`` has options whose values are those of heap ``n - p``'s options
-in the same rule order, their remotenesses all ``C`` more: the same mex, the
-same chosen option (the least or the greatest remoteness, ties to the lowest
-rule), so ``g(n) = g(n-p)``, ``r(n) = r(n-p) + C``, the same best rule, and
-``s(n) = s(n-p)``: the window moves on by one and still matches. By induction
-every heap from ``b + t`` on repeats heap ``n - p`` (remoteness plus ``C``),
-and the loop stops at the first repeated window and fills the rest at list
-speed. Windows are found through a rolling hash of ``s`` (O(1) a heap) and
-compared in full before they are used, so a hash collision costs nothing but
-the comparison. Every value is the one the loop would have found (tested
-against the loop and a brute-force oracle), and ``gamedb verify`` rederives
-each heap from its options as before.
+Heap n's options are heaps n - take (or the empty heap), so one loop finds its
+values from the t heaps below, t the largest take. **The proof of the repeat:**
+above t the same rules apply in the same order. Let ``s(m) = (g(m), r(m) -
+r(m-1))``; if the window ``s(a..a+t-1)`` equals ``s(b..b+t-1)`` (``1 <= a <
+b``, ``p = b - a``), then ``r(m) - r(m-p)`` is one constant ``C`` over
+``b-1..b+t-1``, so heap ``b + t`` has the options of heap ``b + t - p`` in the
+same rule order with remoteness ``C`` more: the same mex and the same chosen
+option, hence ``s(b+t) = s(b+t-p)``, and by induction every later heap repeats
+the heap ``p`` below (remoteness plus ``C``). Windows are found by a rolling
+hash and compared in full before use.
 """
 
 from __future__ import annotations
@@ -35,11 +22,8 @@ _PACK = 1 << 24
 
 
 def single_heap_values(top: int, simple: list[tuple[int, int, int]]) -> tuple[list[int], list[int], list[tuple[int, int] | None], int | None]:
-    """grundy, remoteness and best option (rule index, 0) of heaps 0..``top``, and the heap from which
-    the values were repeated from a proven repeating window (None: computed one by one to the end).
-
-    ``simple``: (rule index, take, heaps left: 0 or 1) of every rule, in rule order.
-    """
+    """grundy, remoteness and best option (rule index, 0) of heaps 0..``top``, and the heap the proven repeat began at
+    (None: none), for the rules ``simple``: (rule index, take, heaps left: 0 or 1) in rule order."""
     grundy: list[int] = []
     remoteness: list[int] = []
     best: list[tuple[int, int] | None] = []

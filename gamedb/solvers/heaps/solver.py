@@ -1,24 +1,5 @@
-"""Solving heap games: values computed in memory, written in batches into a sink.
-
-A heap game (:mod:`gamedb.games.heaps`) stores one position per heap size
-0..N (code = size) and its move rules in ``heap_rule``; it has no move rows.
-Heap n's options are made of smaller heaps, so one pass over n = 0..N in
-memory (:mod:`gamedb.solvers.heaps.values`: a loop over the rules, numpy over the
-splits) gives every heap's grundy value, result, remoteness and best move;
-the rows are then appended in batches, built column by column, into the
-:class:`~gamedb.store.sink.Sink` :func:`solve` is given: a database through
-SQLAlchemy (a hundred rows per INSERT on SQLite, ``COPY`` on PostgreSQL) or a
-new SQLite file. ``subtraction --set 1,2,5 --max 100000`` computes in about
-0.02 s (its values repeat a proven window from heap 12 on) and is written in
-about 0.3 s, where the SQL level solver this replaced ran one statement per
-heap (about 140 microseconds each, 14 s); on PostgreSQL it was slower still.
-
-Each batch of rows is committed with a progress marker in ``game.progress``
-(``{"phase": "rows", "written": k, "searched_to": K}``): a killed solve
-computes the values again (a fraction of the writing time) and resumes
-writing at heap k. The last batch stores the period of the values
-(:mod:`gamedb.solvers.heaps.periodicity`) and ``remoteness_searched_to`` in the game's info.
-"""
+"""Solving heap games: values computed in memory (:mod:`.values`), written into a sink a committed batch at a time
+(a killed solve computes them again and resumes writing); the last batch stores the period and ``remoteness_searched_to``."""
 
 from __future__ import annotations
 
@@ -47,7 +28,8 @@ def solve(sink: Sink, game: HeapGame, *, progress: Progress | None = None) -> So
     state = begun.progress
     if begun.status == ENUMERATING:
         sink.clear(("heap_rule", "position"))
-        sink.rows("heap_rule", rule_rows(begun.id, game))
+        rules = [{"game_id": begun.id, "parts": r.parts, "take": r.take, "idx": i, "unequal": int(r.unequal)} for i, r in enumerate(game.rules)]
+        sink.rows("heap_rule", rules)
         state = {"phase": "rows", "written": 0}
         sink.update(status=SOLVING, positions=positions, moves=moves, enumerate_seconds=round(time.perf_counter() - t0, 3), progress=state)
         sink.commit()
@@ -60,7 +42,7 @@ def solve(sink: Sink, game: HeapGame, *, progress: Progress | None = None) -> So
 
 def _write_positions(sink: Sink, game: HeapGame, state: dict[str, Any], progress: Progress | None) -> None:
     """Compute every heap's values and append the position rows from where ``state`` says, a committed batch at a time."""
-    if state.get("phase") != "rows":  # a solve begun by an older engine: its rows are written again
+    if state.get("phase") != "rows":  # a solve begun by another version: its rows are written again
         sink.clear(("position",))
         sink.commit()
         state = {"phase": "rows", "written": 0}
@@ -74,7 +56,9 @@ def _write_positions(sink: Sink, game: HeapGame, state: dict[str, Any], progress
         with sink.loading("position", end - written):
             sink.columns("position", position_columns(game, values, written, end))
         if end > top:
-            sink.update(info=final_info(game, values), progress={"phase": "done", "heaps": top + 1})
+            period = analyse_values(game, values.grundy)
+            info = {"periodicity": period.to_dict() if period else None, "remoteness_searched_to": values.searched_to}
+            sink.update(info=info, progress={"phase": "done", "heaps": top + 1})
         else:
             sink.update(progress={"phase": "rows", "written": end, "searched_to": values.searched_to})
         sink.commit()
@@ -83,33 +67,15 @@ def _write_positions(sink: Sink, game: HeapGame, state: dict[str, Any], progress
             progress("heaps", written, top + 1)
 
 
-def rule_rows(game_id: int, game: HeapGame) -> list[dict[str, Any]]:
-    """The game's ``heap_rule`` rows: its move rules in order."""
-    return [{"game_id": game_id, "parts": r.parts, "take": r.take, "idx": i, "unequal": int(r.unequal)} for i, r in enumerate(game.rules)]
-
-
 def position_columns(game: HeapGame, values: HeapValues, low: int, high: int) -> dict[str, list[Any]]:
     """The position rows of heaps low..high-1, column by column (list operations, no tuple per row)."""
     grundy = values.grundy[low:high]
-    columns = (
-        list(range(low, high)),
-        game.heap_texts(low, high),
-        [0] * (high - low),
-        ["win" if g else "lose" for g in grundy],
-        list(values.remoteness[low:high]),
-        values.degree[low:high],
-        game.best_labels(values.best, low, high),
-        grundy,
-    )
+    results = ["win" if g else "lose" for g in grundy]
+    columns = (list(range(low, high)), game.heap_texts(low, high), [0] * (high - low), results, list(values.remoteness[low:high]),
+               values.degree[low:high], game.best_labels(values.best, low, high), grundy)
     return dict(zip(POSITION_COLUMNS, columns, strict=True))
 
 
 def analyse_values(game: HeapGame, values: Sequence[int]) -> Periodicity | None:
     """The period of the values g(0..N), when the octal periodicity theorem applies to the rules."""
     return find_period(values, game.max_take) if game.theorem_applies else None
-
-
-def final_info(game: HeapGame, values: HeapValues) -> dict[str, Any]:
-    """What the last batch stores in the game's info: the period of the values, how far remoteness was searched."""
-    periodicity = analyse_values(game, values.grundy)
-    return {"periodicity": periodicity.to_dict() if periodicity else None, "remoteness_searched_to": values.searched_to}

@@ -1,43 +1,21 @@
-"""The values of heaps 0..N of a heap game, computed in memory.
+"""The values of heaps 0..N of a heap game, computed in memory in one pass over n = 0..N.
 
-Heap n's options are made of smaller heaps (and, for splits taking no token,
-of two smaller ones), so one pass over n = 0..N finds every value from those
-already found: a Python loop over the rules that leave nothing or one heap,
-and numpy over the splits (the values of ``a + (rest - a)`` for every ``a``
-are one XOR of two slices). A game without splits (subtraction games) goes
-to :mod:`gamedb.solvers.heaps.single_heap`, which stops the loop where a
-window of values provably repeats and repeats it to N. Per heap:
-
-- **grundy**: the mex of its options' values (an option's value is the XOR
-  of the heaps it leaves); **result** ``win`` iff grundy > 0.
-- **remoteness** (Gamesman rules): 0 without moves; a win is 1 + the least
-  remoteness of its zero-valued options, a loss 1 + the greatest of all its
-  options. An option leaving no heap with moves has remoteness 0, one such
-  heap that heap's remoteness, two such heaps a *sum*, whose remoteness only
-  a search of the sum gives (:mod:`gamedb.solvers.heaps.sum_remoteness`). Heaps are
-  searched in order while the search fits its budget: every heap up to
-  ``searched_to`` has its exact remoteness. Above it a sum's remoteness is
-  unknown, and so is (NULL) that of a heap which needs one -- a win with a
-  zero-valued sum option, a loss with any sum option. Games without splits
-  (subtraction, Nim) never meet a sum: every heap has its remoteness.
-- **best move**: a win moves to a zero-valued option, the quickest one when
-  all their remotenesses are known; a loss to the slowest option when all
-  are known; ties and unknowns go to the lowest move order (rule order, then
-  the smaller part of a split).
-
-The values are those of the SQL level solver this replaced (which treated
-every sum as unknown, i.e. ``search_budget=0``), tested row for row.
+A Python loop over the rules leaving at most one heap, numpy over splits; games without splits go to
+:mod:`.single_heap`. Per heap: grundy the mex of its options' values, a win iff > 0; remoteness and best move
+by :func:`.sum_remoteness.best_option`, an option leaving two live heaps being a sum, searched
+(:mod:`.sum_remoteness`) heap by heap while the budget lasts (``searched_to``), unknown (NULL) above.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...games.heaps import HeapGame
+from ...values import mex
 from .single_heap import single_heap_values
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, best_option, nim_sum
 
 if TYPE_CHECKING:
     import numpy as np
@@ -62,8 +40,7 @@ class HeapValues:
     degree: list[int]
     #: every heap up to this one has its exact remoteness
     searched_to: int
-    #: the heaps from this one on repeat earlier ones, as a repeating window proves
-    #: (:mod:`gamedb.solvers.heaps.single_heap`); None: each computed from its options
+    #: the heaps from this one on repeat earlier ones, as a repeating window proves (:mod:`.single_heap`); None: none
     repeated_from: int | None = None
 
 
@@ -108,39 +85,21 @@ def compute(game: HeapGame, *, search_budget: int = SEARCH_BUDGET, searched_to: 
 
 def _searched_heap(game: HeapGame, n: int, grundy: list[int], search: SumSearch) -> _HeapValue:
     """grundy, remoteness and best option of heap ``n``, every option's remoteness known (sums searched)."""
-    options = []  # (value, remoteness, order, (rule index, smaller part))
-    for order, (idx, parts) in enumerate(game.heap_options(n)):
-        value = 0
-        for p in parts:
-            value ^= grundy[p]
-        options.append((value, search.of(search.live(parts)), order, (idx, parts[0] if len(parts) == 2 else 0)))
-    g = _mex_of(value for value, *_ in options)
-    if not options:
+    options = []  # (value, remoteness, (rule index, smaller part of a split or 0)) in move order
+    for idx, parts in game.heap_options(n):
+        live = tuple(sorted(p for p in parts if search.degree[p]))
+        options.append((nim_sum(grundy[p] for p in parts), search.of(live), (idx, parts[0] if len(parts) == 2 else 0)))
+    g = mex(value for value, _, _ in options)
+    found = best_option(options, g != 0)
+    if found is None:
         return g, 0, None
-    if g:
-        r, _, _, chosen = min((r, order, value, key) for value, r, order, key in options if value == 0)
-    else:
-        _, _, r, chosen = min((-r, order, r, key) for value, r, order, key in options)
-    return g, 1 + r, chosen
-
-
-def _mex_of(values: Iterable[int]) -> int:
-    mask = 0
-    for v in values:
-        mask |= 1 << v
-    return (~mask & (mask + 1)).bit_length() - 1
+    assert found[0] is not None  # every option's remoteness is searched here
+    return g, 1 + found[0], found[1]
 
 
 def _heap(
-    n: int,
-    simple: list[tuple[int, int, int]],
-    splits: list[tuple[int, int, int]],
-    grundy: list[int],
-    remoteness: list[int | None],
-    grundy_np: np.ndarray,
-    remoteness_np: np.ndarray,
-    degree_np: np.ndarray,
-    stride: int,
+    n: int, simple: list[tuple[int, int, int]], splits: list[tuple[int, int, int]], grundy: list[int], remoteness: list[int | None],
+    grundy_np: np.ndarray, remoteness_np: np.ndarray, degree_np: np.ndarray, stride: int,
 ) -> _HeapValue:
     """grundy, remoteness (None if a needed sum is unknown) and best option of heap ``n``; sums are unknown."""
     import numpy as np
@@ -169,11 +128,7 @@ def _heap(
     if not plain and not split_values:
         return g, 0, None
     # per rule, the candidate options (win: zero-valued; loss: all) as (unknown?, first order, best remoteness, its order)
-    candidates: list[tuple[bool, int, Any, Any]] = []
-    for v, r, order in plain:
-        if g and v:
-            continue
-        candidates.append((r is None, order, r, order))
+    candidates: list[tuple[bool, int, Any, Any]] = [(r is None, order, r, order) for v, r, order in plain if not (g and v)]
     for idx, rest, values in split_values:
         a = np.flatnonzero(values == 0) + 1 if g else np.arange(1, len(values) + 1)
         if not len(a):
@@ -188,14 +143,7 @@ def _heap(
             candidates.append((False, base + int(a[0]), int(rems[k]), base + int(a[k])))
     first = min(c[1] for c in candidates)
     if any(c[0] for c in candidates):
-        return g, None, _key(first, stride)
-    if g:
-        r, order = min((c[2], c[3]) for c in candidates)
-    else:
-        neg, order = min((-c[2], c[3]) for c in candidates)
-        r = -neg
-    return g, 1 + r, _key(order, stride)
-
-
-def _key(order: int, stride: int) -> tuple[int, int]:
-    return divmod(order, stride)
+        return g, None, divmod(first, stride)
+    sign = 1 if g else -1  # a win's quickest option, a loss's slowest; ties to the lowest order
+    signed, order = min((sign * c[2], c[3]) for c in candidates)
+    return g, 1 + sign * signed, divmod(order, stride)

@@ -1,19 +1,4 @@
-"""Rechecking a solved heap game: every stored heap against the rules, in Python.
-
-Independent of the solver's SQL: the options of each heap come from the
-family's rules (:meth:`~gamedb.games.heaps.HeapGame.heap_options` order), their
-values from the stored values of smaller heaps, and the heap's grundy value,
-result, remoteness and best move must follow (the rules are those of
-:mod:`gamedb.solvers.heaps.solver`). By induction on the heap size a table that passes
-is right everywhere. The stored rules (``heap_rule``) and the stored period
-are checked too: the period is found again from the stored values.
-
-Remoteness of an option that is a sum of two heaps with moves is searched
-(:class:`~gamedb.solvers.heaps.sum_remoteness.SumSearch`, over the stored values of the
-smaller heaps) for the heaps up to the stored ``remoteness_searched_to``, and
-unknown above it; a stored ``remoteness_searched_to`` the search cannot
-reach within a few times the solver's budget is refused.
-"""
+"""Rechecking a solved heap game in Python: every heap against its options by induction, the stored rules and period too."""
 
 from __future__ import annotations
 
@@ -28,7 +13,7 @@ from ...store.record import GameRecord
 from ...store.rows import PositionRow, read_range
 from ...values import LOSE, WIN, is_remoteness, mex
 from .solver import analyse_values
-from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch
+from .sum_remoteness import SEARCH_BUDGET, SearchExhausted, SumSearch, best_option, nim_sum
 
 #: verify searches at most this many sum positions (a stored ``remoteness_searched_to`` beyond is refused)
 VERIFY_SEARCH_BUDGET = 4 * SEARCH_BUDGET
@@ -85,44 +70,33 @@ def _check_heap(
         return f"stored player {row.player}, impartial positions are stored with player 0"
     if row.degree != game.heap_degree(n):
         return f"stored degree {row.degree!r}, the rules give {game.heap_degree(n)} moves"
-    # malformed values first: the rows of larger heaps read this one's grundy,
-    # remoteness and degree, and must never trip over them
+    # malformed values first: the rows of larger heaps read this one's grundy, remoteness and degree
     if not is_remoteness(row.grundy):
         return f"stored grundy {row.grundy!r} is not a non-negative integer"
     if row.result not in (WIN, LOSE):
         return f"stored result {row.result!r}, a heap game position is a win or a lose"
     if row.remoteness is not None and not is_remoteness(row.remoteness):
         return f"stored remoteness {row.remoteness!r} is not a non-negative integer"
-    options = []  # (order, idx, parts, value, remoteness or None)
-    for order, (idx, parts) in enumerate(game.heap_options(n)):
-        value = 0
-        for p in parts:
-            value ^= grundy[p]
+    options = []  # (value, remoteness or None, (rule index, parts))
+    for idx, parts in game.heap_options(n):
         live = tuple(sorted(p for p in parts if degree[p]))
         if len(live) <= 1:
             rem = remoteness[live[0]] if live else 0
         else:
             rem = search.of(live) if search is not None else None
-        options.append((order, idx, parts, value, rem))
-    grundy_here = mex(value for *_, value, _ in options)
+        options.append((nim_sum(grundy[p] for p in parts), rem, (idx, parts)))
+    grundy_here = mex(value for value, _, _ in options)
     if row.grundy != grundy_here:
         return f"stored grundy {row.grundy}, the mex of its options' values is {grundy_here}"
     result = WIN if grundy_here else LOSE
     if row.result != result:
         return f"stored result {row.result}, grundy {grundy_here} means {result}"
-    if not options:
-        rem, best = 0, None
-    else:
-        wanted = [o for o in options if o[3] == 0] if result == WIN else options
-        known = [(o[4], o) for o in wanted if o[4] is not None]
-        if len(known) == len(wanted):
-            sign = 1 if result == WIN else -1
-            least, chosen = min(known, key=lambda pair: (sign * pair[0], pair[1][0]))
-            rem = 1 + least
-        else:
-            chosen = wanted[0]
-            rem = None
-        best = game.option_move(game.heap_state(n), 0, chosen[1], chosen[2])[0]
+    found = best_option(options, result == WIN)
+    rem, best = 0, None
+    if found is not None:
+        least, (idx, parts) = found
+        rem = None if least is None else 1 + least
+        best = game.option_move(game.heap_state(n), 0, idx, parts)[0]
     if row.remoteness != rem:
         return f"stored remoteness {row.remoteness}, the options give {rem}"
     if row.best_move != best:

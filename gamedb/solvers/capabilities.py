@@ -1,0 +1,32 @@
+"""The optional capabilities a game declares, handed to the solvers that use them (the strategy table,
+:mod:`gamedb.solvers.choice`, reads the required ones); no other module asks a game what it is."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..errors import GamedbError
+
+if TYPE_CHECKING:
+    from ..games.base import Game, TokenMoves
+    from ..games.tier_rules import TierArrayRules
+    from ..games.vector import VectorRules
+
+
+def array_rules(game: Game) -> TierArrayRules | None:
+    """The game's rules on numpy arrays with tiers, or None when it declares none."""
+    return game.array_rules() if game.capabilities.array_rules else None
+
+
+def vector_rules(game: Game) -> VectorRules | None:
+    """The game's rules on numpy arrays, or None when it declares none."""
+    return game.vector() if game.capabilities.vector_rules else None
+
+
+def move_lists(game: Game) -> TokenMoves | None:
+    """The game's two-token move lists, or None for a game stored with move rows."""
+    if not game.capabilities.token_moves:
+        return None
+    if game.impartial:
+        raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
+    return game.token_moves()
