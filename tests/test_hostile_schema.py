@@ -360,8 +360,8 @@ def test_the_expected_objects_come_from_the_new_file_statements():
     """head_objects is what a new file holds, and a file the migrations build differs only in whitespace."""
     import sqlalchemy as sa
 
-    from gamedb.store.revision_objects import objects_at
     from gamedb.store.sqlite_file import newest_revision
+    from gamedb.store.sqlite_schema import objects_at
 
     expected = head_objects()
     assert {kind for kind, _ in expected} == {"table", "index", "view"}

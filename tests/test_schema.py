@@ -161,12 +161,13 @@ def test_a_new_file_has_the_schema_the_migrations_build(tmp_path):
 
 
 def test_the_new_file_ddl_is_generated_from_the_tables():
-    """gamedb/store/sqlite_ddl.sql is what gamedb.store.sqlite_schema generates from gamedb.store.schema now, byte for byte."""
-    from gamedb.store.sqlite_schema import GENERATED, compiled_statements, generated_statements, generated_text
+    """gamedb/store/sqlite_ddl.sql is what gamedb.store.sqlite_schema generates from the tables and migrations now, byte for byte."""
+    from gamedb.store.sqlite_file import GENERATED, new_file_statements
+    from gamedb.store.sqlite_schema import compiled_statements, generated_text
 
     assert GENERATED.read_text() == generated_text(), "the tables changed: run `python -m gamedb.store.sqlite_schema`"
-    assert generated_statements() == compiled_statements()
-    assert len(compiled_statements()) == 14  # 9 tables, 5 indexes
+    assert new_file_statements() == compiled_statements()
+    assert len(compiled_statements()) == 18  # 9 tables, 5 indexes, 3 views, alembic_version
 
 
 def test_a_column_is_the_schema_one_revision_and_the_row_type(tmp_path):

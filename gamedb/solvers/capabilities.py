@@ -1,5 +1,4 @@
-"""The optional capabilities a game declares, handed to the solvers that use them (the strategy table,
-:mod:`gamedb.solvers.choice`, reads the required ones); no other module asks a game what it is."""
+"""The optional capabilities a game declares, handed to the solvers that use them; no other module asks a game what it is."""
 
 from __future__ import annotations
 

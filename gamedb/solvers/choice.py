@@ -1,12 +1,4 @@
-"""The one place that picks a solving strategy for a game, from its declared capabilities.
-
-Every strategy is a row of :data:`STRATEGIES`: its solver, the capabilities it
-requires or uses (and what happens without them), its place in the order
-``--strategy auto`` tries, and its hooks, each a loader that imports its module
-on first use (numpy and SQLAlchemy stay unloaded until a hook needs them). No
-other module names a strategy or asks a game what it is; the game row records
-which strategy stored it (:func:`stored_by`).
-"""
+"""The one place that picks a solving strategy for a game: :data:`STRATEGIES`, one row each with its lazily imported hooks."""
 
 from __future__ import annotations
 
@@ -239,8 +231,7 @@ CHOICES = (AUTO, *(s.choice for s in STRATEGIES.values() if s.choice is not None
 
 
 def stored_by(record: GameRecord, game: Game | None = None) -> Strategy:
-    """The strategy that stored ``record`` (its ``strategy`` column): its verifier and answerer read the game
-    (``game``, its rules: which the strategy must take, else the file was edited)."""
+    """The strategy that stored ``record`` (its ``strategy`` column), which must take ``game`` (else the file was edited)."""
     strategy = STRATEGIES.get(record.strategy)
     if strategy is None:
         raise damaged(record.name, f"strategy {shown(record.strategy, 40)} is none of {', '.join(STRATEGIES)}")
@@ -261,8 +252,7 @@ def check_choice(choice: str) -> None:
 
 
 def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
-    """The strategies ``game`` is solved with under ``--strategy choice``, in order (one that gives way passes
-    the game on to the next); refuses a choice that cannot take the game. ``new`` False: for a stored game."""
+    """The strategies ``game`` is solved with under ``--strategy choice``, in order (one that gives way passes it on)."""
     check_choice(choice)
     chosen = next((s for s in STRATEGIES.values() if s.choice == choice), None)
     if chosen is not None and not chosen.accepts(game):
@@ -322,7 +312,6 @@ def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
 
 
 def new_file_strategy(game: Game) -> Strategy | None:
-    """The strategy that solves ``game`` into a new SQLite file's sink: the one ``--strategy auto`` tries first,
-    when it writes into any sink and the game is small enough; else None."""
+    """The strategy that solves a small ``game`` into a new SQLite file's sink (``auto``'s first, if it writes into any sink), or None."""
     strategy = candidates(game, AUTO)[0]
     return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None

@@ -163,8 +163,7 @@ def _expand_page_vector(game: Game, vector: VectorRules, codes: Sequence[int], w
 
 
 def nothing_enumerated(db: sa.Engine, record: GameRecord) -> bool:
-    """Whether the unfinished solve of ``record`` in SQL has written no position yet (another strategy may take it
-    over: a hook of :data:`gamedb.solvers.choice.STRATEGIES`)."""
+    """Whether the unfinished SQL solve of ``record`` has written no position yet (another strategy may take it over)."""
     from ..store.status import ENUMERATING
 
     if record.status != ENUMERATING:

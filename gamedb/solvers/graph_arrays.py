@@ -57,8 +57,7 @@ def estimate_bytes(positions: int, moves: int, text_bytes: int = 0) -> int:
 
 
 def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
-    """Memory the in-memory solver needs for ``game`` with this many positions and moves,
-    counted as the enumeration counts it (the position texts, unknown before, aside)."""
+    """Memory the in-memory solver needs for ``game`` with this many positions and moves (position texts aside)."""
     need = estimate_bytes(positions, moves)
     if capabilities.vector_rules(game) is None:
         need += positions * BYTES_PER_PYTHON_POSITION

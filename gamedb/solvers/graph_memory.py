@@ -1,8 +1,4 @@
-"""The in-memory solver (``graph-memory``): its memory need and verifier; its course is :mod:`gamedb.solvers.graph_solution`.
-
-A game that outgrows the memory budget raises :class:`TooLarge` before anything
-is written, and ``auto`` falls back to the SQL solver, whose memory stays bounded.
-"""
+"""The in-memory solver (``graph-memory``): its memory need (over budget: :class:`TooLarge`, and ``auto`` falls back to SQL)."""
 
 from __future__ import annotations
 

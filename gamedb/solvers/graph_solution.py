@@ -1,10 +1,4 @@
-"""The in-memory solver: enumerate, solve on arrays, write the rows into any sink (:mod:`gamedb.store.sink`).
-
-It writes exactly the SQL solver's rows: retrograde analysis level by level
-with the same rules and tie-breaks (win: the first move to a ``lose`` child;
-lose when the moves to ``win`` children run out; then ties; then draws, best
-move the first to a drawing child), committed once: a killed solve leaves nothing.
-"""
+"""The in-memory solver: enumerate, solve on arrays with the SQL solver's rules and tie-breaks, write the same rows into any sink."""
 
 from __future__ import annotations
 
@@ -114,8 +108,7 @@ def _level_by_level(step: Callable[[np.ndarray, int], np.ndarray], frontier: np.
 
 
 def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tokens: TokenMoves | None = None, progress: Progress | None = None) -> None:
-    """Append every position and move row to ``sink`` in primary-key order, a chunk at a time (a two-token game
-    keeps its move lists, :mod:`gamedb.solvers.token_moves`, instead of move rows)."""
+    """Append every position and move row (a two-token game: its move lists) to ``sink`` in primary-key order, a chunk at a time."""
     order = np.argsort(graph.codes, kind="stable")
     loads = [("position", graph.positions, position_columns(graph, solution, order))]
     if tokens is None:

@@ -17,14 +17,9 @@ from . import capabilities, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
 
-# How the level statements reach the moves. ``into_*`` joins a frontier
-# position ``c`` to the moves ``m`` that lead into it, ``parent`` is the code
-# of such a move's parent; ``out_*`` joins a position ``p`` to its own moves,
-# ``child`` is a move's child; ``label`` reads the label of move ``w.ord`` of
-# the position being updated. Two sources: the move rows, and the move lists
-# of a two-token game (cat and mouse, :mod:`gamedb.solvers.token_moves`), whose
-# parents and children are computed from the code
-# ``(token0 * nodes + token1) * 2 + turn`` -- no move rows at all.
+# How the level statements reach the moves: ``into_*`` joins a frontier position ``c`` to the moves ``m`` into it (``parent``:
+# their parent's code), ``out_*`` a position ``p`` to its own moves (``child``), ``label`` reads move ``w.ord``'s label.
+# From the move rows, or from a two-token game's move lists (:mod:`gamedb.solvers.token_moves`: codes computed).
 MOVE_ROWS = {
     "into_join": "CROSS JOIN move m {m_hint}",
     "into_where": "AND m.game_id = :g AND m.child = c.code",
@@ -47,9 +42,8 @@ TOKEN_MOVES = {
     f"AND b.player = position.player AND b.node = {token_moves.mover_token_sql('position')} AND b.ord = w.ord)",
 }
 
-# best move of each parent of the frontier: its lowest-ordered move into it
-# (one row per parent, driven from the frontier through an index on the
-# moves' child; the label is read only for the parents that are decided)
+# best move of each parent of the frontier: its lowest-ordered move into it (driven from the frontier through
+# the index on the moves' child; the label is read only for the parents that are decided)
 _RANKED_INTO_FRONTIER = """
     SELECT {parent} AS code, MIN(m.ord) AS ord
     FROM position c {c_hint} {into_join} {extra_join}
@@ -76,10 +70,8 @@ FROM (
 WHERE solve_counter.game_id = :g AND solve_counter.code = d.code
 """
 
-# what is still undecided after the levels is a draw, its best move its
-# lowest-ordered move to another undecided (drawing) child -- there always is
-# one, or it would have been decided. One statement sets both: the grouped
-# subquery is complete before any row changes.
+# what is undecided after the levels is a draw, its best move its lowest-ordered move to an undecided child (there
+# always is one); one statement sets both: the grouped subquery is complete before any row changes
 _DRAWS = """
 UPDATE position SET result = 'draw', best_move = {label}
 FROM (
@@ -93,9 +85,8 @@ FROM (
 WHERE position.game_id = :g AND position.code = w.code
 """
 
-# SQLite's planner, before ANALYZE has run, may scan the whole move table for
-# every level; INDEXED BY pins the frontier-driven plan (other servers plan
-# well from their statistics and do not know the syntax).
+# SQLite's planner, before ANALYZE, may scan the whole move table every level; INDEXED BY pins the frontier-driven
+# plan (other servers plan well from their statistics and do not know the syntax)
 _HINTS = {
     "sqlite": {"c_hint": "INDEXED BY ix_position_remoteness", "m_hint": "INDEXED BY ix_move_child", "t_hint": "INDEXED BY ix_token_move_target"},
     None: {"c_hint": "", "m_hint": "", "t_hint": ""},
@@ -190,15 +181,9 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
     return state
 
 
-# --- Sprague-Grundy values of impartial games ---------------------------------------
-#
-# After the win/lose levels, an impartial game (normal play) gets its grundy
-# values by the same counters: a position is ready when all its children have
-# a value. Level 0 is the positions without moves; each level stores the mex
-# of the ready positions' children values -- the first gap in their ranked
-# distinct values (no gap: their count) -- then lowers the counters of their
-# parents; parents at zero form the next level (kept in ``solve_queue``).
-# Positions on a cycle never become ready and keep grundy NULL.
+# --- Sprague-Grundy values of impartial games: level 0 is the positions without moves; each level stores the mex of
+# its positions' children's values (the first gap in their ranks), then lowers its parents' counters; parents at zero
+# form the next level (in ``solve_queue``). Positions on a cycle never become ready and keep grundy NULL.
 
 _GRUNDY_MEX = """
 UPDATE position SET grundy = x.mex

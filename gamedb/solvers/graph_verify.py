@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import NoReturn
 
@@ -61,8 +60,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
 
 
 def _expanded(game: Game, record: GameRecord, row: PositionRow) -> Expanded:
-    """The rules' view of a stored position; a code the rules cannot read (the stored parameters were edited
-    to another board, or the code was) is a stored value the rules do not give, not a crash."""
+    """The rules' view of a stored position; a code the rules cannot read is a wrong stored value, not a crash."""
     try:
         return game.expand(row.code)
     except Exception as exc:  # the family's own code on a number from the file, whatever it raises
@@ -190,56 +188,20 @@ def _still_wrong(failures: dict[int, _Failure], impartial: bool) -> dict[int, st
 
 
 def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, _Value]) -> dict[int, _Value]:
-    """Retrograde analysis of a part of the game, the rest fixed."""
-    value: dict[int, _Value] = {}
-    parents: dict[int, list[int]] = defaultdict(list)
-    pending: dict[int, int] = {}
-    winlose: dict[int, set[int]] = defaultdict(set)
-    ties: dict[int, set[int]] = defaultdict(set)
-    for code, (prim, children) in nodes.items():
-        if prim is not None:
-            value[code] = (prim, 0)
-        pending[code] = len(children)
-        for child in children:
-            parents[child].append(code)
+    """Retrograde analysis of a part of the game, the rest fixed (the tier solver's levels on its arrays)."""
+    import numpy as np
 
-    def known(code: int) -> _Value:
-        return value[code] if code in nodes else outside[code]
+    from ..games.vector import RESULT_CODES, RESULT_NAMES, UNDECIDED
+    from .tier_values import leveled
 
-    for code, (res, rem) in [*value.items(), *outside.items()]:
-        if rem is None:  # a draw (the values outside are well formed: the caller checked them)
-            continue
-        if res in (WIN, LOSE):
-            winlose[rem].add(code)
-        elif res == TIE:
-            ties[rem].add(code)
-    k = 0
-    while winlose and k <= max(winlose):
-        for child in winlose.get(k, ()):
-            lost = known(child)[0] == LOSE
-            for code in parents.get(child, ()):
-                if code in value:
-                    continue
-                if lost:
-                    value[code] = (WIN, k + 1)
-                    winlose[k + 1].add(code)
-                else:
-                    pending[code] -= 1
-                    if pending[code] == 0:
-                        value[code] = (LOSE, k + 1)
-                        winlose[k + 1].add(code)
-        k += 1
-    t = 0
-    while ties and t <= max(ties):
-        for child in ties.get(t, ()):
-            for code in parents.get(child, ()):
-                if code not in value:
-                    value[code] = (TIE, t + 1)
-                    ties[t + 1].add(code)
-        t += 1
-    for code in nodes:
-        value.setdefault(code, (DRAW, None))
-    return value
+    index = {code: i for i, code in enumerate([*nodes, *outside])}
+    primitive = np.array([UNDECIDED if prim is None else RESULT_CODES[prim] for prim, _ in nodes.values()], dtype=np.int8)
+    degree = np.array([len(children) for _, children in nodes.values()], dtype=np.int64)
+    child = np.array([index[c] for _, children in nodes.values() for c in children], dtype=np.int64)
+    outer_result = np.array([RESULT_CODES[str(res)] for res, _ in outside.values()], dtype=np.int8)  # well formed: checked
+    outer_remoteness = np.array([-1 if rem is None else rem for _, rem in outside.values()], dtype=np.int32)
+    found = leveled(primitive, degree, child, outer_result, outer_remoteness)
+    return {code: (RESULT_NAMES[r], None if m < 0 else m) for code, r, m in zip(nodes, found.result.tolist(), found.remoteness.tolist(), strict=True)}
 
 
 def _best_move(result: str, remoteness: int | None, moves: list[tuple[str, int]], children: list[tuple[str, int | None]]) -> str | None:

@@ -1,13 +1,4 @@
-"""What a solving strategy implements, and the job it is handed.
-
-A strategy fills a game's ``position`` rows with values that
-:mod:`gamedb.solvers.checks` re-derives from the rules. It is one row of
-:data:`gamedb.solvers.choice.STRATEGIES` and a module: a solver that computes
-outside the database writes into any sink (the row's ``into_sink``,
-:mod:`gamedb.store.sink`); one that computes inside it is a
-:class:`DatabaseSolver`. Every strategy's :class:`Solver` verifies what it
-stored (ordinary graph rows: :func:`gamedb.solvers.graph_verify.verify_graph`).
-"""
+"""What a solving strategy implements (a :class:`Solver`; one that computes inside the database: a :class:`DatabaseSolver`), and its job."""
 
 from __future__ import annotations
 
@@ -92,8 +83,7 @@ def solve_in_stages(
     fill: Callable[[GameRecord], Solved],
     propagate: Callable[[GameRecord], object],
 ) -> Solved:
-    """The SQL solver's course (``graph-sql``): ``fill`` the positions (status ``enumerating``), then
-    ``propagate`` values (status ``solving``), then mark the game solved."""
+    """The SQL solver's course: ``fill`` the positions (``enumerating``), ``propagate`` values (``solving``), mark it solved."""
     from ..store import catalog
     from ..store.status import ENUMERATING, SOLVED, SOLVING
 

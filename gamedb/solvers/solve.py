@@ -45,8 +45,7 @@ class NewFile(NamedTuple):
 
 
 def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
-    """The new file ``db`` names when :func:`solve` can write ``game`` into it without SQLAlchemy: a game small enough for
-    the strategy ``auto`` picks, the default strategy and memory limit, a plain path not there yet in a writable folder."""
+    """The new file ``db`` names when ``game`` is small enough to solve into it without SQLAlchemy (defaults only, a plain new path)."""
     from ..errors import DatabaseError
     from ..store.location import locate
     from ..store.sqlite_file import check_sqlite_version, newest_revision
@@ -84,9 +83,10 @@ def solve(
         return _into_new_file(db, game, game.default_name() if name is None else name, progress)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
-    from ..store import catalog
+    from ..store import game_reads
     from ..store.damage import DamagedGame
     from ..store.locking import solve_lock, solve_tag
+    from ..store.rows import reader_of
     from ..store.tuning import default_memory_limit, solve_settings
 
     if name is None:
@@ -95,7 +95,7 @@ def solve(
     # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
     with db.connect() as conn:
         try:
-            record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+            record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
         except DamagedGame as exc:
             raise DamagedGame(f"{exc}; --force replaces it") from None
     if record is not None and not force:
@@ -135,13 +135,13 @@ def distinct_name(game: Game) -> str:
 
 
 def free_default_name(engine: sa.Engine, game: Game) -> str:
-    """The name a game gets when none is given: the family's default name, unless a different game holds it
-    (then :func:`distinct_name`: ``cat-mouse --graph A`` and ``--graph B`` store two games)."""
-    from ..store import catalog
+    """The family's default name, unless a different game holds it (then :func:`distinct_name`)."""
+    from ..store import catalog, game_reads
+    from ..store.rows import reader_of
 
     name = game.default_name()
     with engine.connect() as conn:
-        record = catalog.find(conn, name, damaged=True)
+        record = game_reads.find(reader_of(conn), name, damaged=True)
     if record is None or record.problem is not None or catalog.same_game(record, game):
         return name  # a damaged game there: the solve says so, and that --force replaces it
     return distinct_name(game)
@@ -160,12 +160,13 @@ def _check_stored(record: GameRecord, game: Game, name: str) -> None:
 def _solve_locked(
     engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, strategy: str, memory_limit: int
 ) -> SolveReport:
-    from ..store import catalog
+    from ..store import game_reads
+    from ..store.rows import reader_of
     from ..store.sql_sink import SqlSink
 
     t0 = time.perf_counter()
     with engine.connect() as conn:  # again, now that the lock is ours
-        record = catalog.find(conn, name, damaged=force)  # --force replaces a damaged game too
+        record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
     resumed = False
     replace = None  # a stored game --force replaces
     if record is not None:
@@ -195,8 +196,7 @@ def _solve_locked(
 
 
 def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
-    """The game is solved; a file left unfinished by a solve killed while it finished it (ANALYZE, WAL checkpoint) is
-    finished now, where it can be written."""
+    """The game is solved; a file a killed solve left unfinished (ANALYZE, WAL checkpoint) is finished now, where it can be written."""
     import sqlalchemy as sa
 
     from ..store.database import file_unfinished
@@ -210,8 +210,7 @@ def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveRe
 
 
 def _finish(engine: sa.Engine, name: str) -> None:
-    """:func:`~gamedb.store.database.finish_file`, not waiting for other connections while another game is being
-    solved into the file (that solve finishes it)."""
+    """:func:`~gamedb.store.database.finish_file`, unless another game is being solved into the file (that solve finishes it)."""
     from ..store.database import finish_file
     from ..store.locking import others_solving
 
@@ -245,9 +244,7 @@ def disk_bytes(positions: int, moves: int) -> int:
 def check_size(
     engine: sa.Engine, game: Game, name: str, *, strategy: str = choice.AUTO, memory_limit: int | None = None, chosen: bool = True
 ) -> None:
-    """Refuse a game whose estimated size cannot fit the disk (SQLite) or the memory limit of the strategy that
-    solves it, if it cannot give way; the message gives the estimate. ``memory_limit`` None: the default;
-    ``chosen`` False: a given one is the default too (for the message)."""
+    """Refuse a game whose estimated size fits neither the disk (SQLite) nor the memory limit of a strategy that cannot give way."""
     import shutil
 
     from ..store.database import sqlite_file

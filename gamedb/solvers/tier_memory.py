@@ -1,5 +1,4 @@
-"""The memory a tier solve needs, from the family's bounds on its tiers: the ``tiers`` strategy's memory
-hook and the note the command line prints before a tier solve (:data:`gamedb.solvers.choice.STRATEGIES`)."""
+"""The memory a tier solve needs, from the family's bounds on its tiers: the ``tiers`` strategy's memory hook and note."""
 
 from __future__ import annotations
 
@@ -19,8 +18,7 @@ def tier_bytes(largest: int, next_largest: int) -> int:
 
 
 def memory_estimate(game: Game) -> tuple[int, int, int] | None:
-    """(bytes, positions of the largest tier, of the next largest) the tier solver needs at most, from the
-    family's bounds on its tiers (:meth:`Game.estimate <gamedb.games.base.Game.estimate>`); None: no bounds."""
+    """(bytes, positions of the largest tier, of the next largest) a tier solve needs at most; None: the family gives no bounds."""
     estimate = game.estimate()
     if estimate is None or not estimate.tiers:
         return None
@@ -39,8 +37,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
 
 
 def memory_note(game: Game, limit: int) -> str | None:
-    """What the command line says before a tier solve: the memory it needs at most (from the family's bounds on
-    its tiers) and the limit."""
+    """What the command line says before a tier solve: the memory it needs at most and the limit."""
     estimate = memory_estimate(game)
     if estimate is None:
         return None

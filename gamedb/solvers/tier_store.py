@@ -1,19 +1,7 @@
-"""Where the tier solver keeps its tiers between passes, and how it writes the solved positions.
+"""The tier solver's work folder (per tier ``.npy`` arrays, kept between passes and across a killed solve) and its writing of rows.
 
-**Work folder.** The forward pass leaves, per tier, the sorted codes of its
-positions (and, for families with :attr:`path_texts
-<gamedb.games.tier_rules.TierArrayRules.path_texts>`, their move sequences)
-in ``.npy`` files; the backward pass adds each solved tier's values. Only the
-tier being solved and the tiers its moves reach are read back, so memory
-follows the largest tiers. The folder sits beside a SQLite file
-(``FILE.tiers-TAG``) or in the temporary folder for a server, survives a
-killed solve and is deleted when the game is solved.
-
-**Writing.** The rows go into a sink (:mod:`gamedb.store.sink`) in code
-order, a committed range at a time, as one load over several commits
-(:meth:`~gamedb.store.sink.Sink.loading`: on SQLite and PostgreSQL the
-secondary indexes are built once at the end, or left out of a large game in
-a new SQLite file).
+Only the tier being solved and those its moves reach are read back, so memory follows the largest tiers; the rows go
+into a sink in code order, a committed range at a time, as one load (:meth:`~gamedb.store.sink.Sink.loading`).
 """
 
 from __future__ import annotations
@@ -55,8 +43,7 @@ class TierFolder:
 
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
-        """The folder of the game named ``name`` in this database; ``key`` tells games apart (rules and
-        parameters). Found from the name, not the game's row: the tiers are enumerated before the row is made."""
+        """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
         file = sqlite_file(engine)
         tag = hashlib.sha1(json.dumps([engine.url.render_as_string(hide_password=True), name, key]).encode()).hexdigest()[:12]
         if file is not None:
@@ -99,8 +86,7 @@ class TierFolder:
         return array
 
     def read(self, kind: str, tier: int, start: int, stop: int) -> np.ndarray:
-        """Rows ``start:stop`` of a saved array, read from its file: unlike a memory map, nothing of the
-        file stays in the process's memory (the write phase reads every file once, a range at a time)."""
+        """Rows ``start:stop`` of a saved array, read from its file (unlike a memory map, nothing stays in the process's memory)."""
         key = (kind, tier)
         if key not in self._headers:
             with open(self.path / f"{kind}-{tier}.npy", "rb") as f:
@@ -121,8 +107,7 @@ class TierFolder:
 
 @contextmanager
 def _full_disk_said(path: Path, size: int) -> Iterator[None]:
-    """Write ``size`` bytes to ``path``; a short write is removed, and one on a full disk raised as ENOSPC
-    (numpy reports ``N requested and M written`` without an errno)."""
+    """Write ``size`` bytes to ``path``; a short write is removed, one on a full disk raised as ENOSPC (numpy gives no errno)."""
     try:
         yield
     except OSError as exc:

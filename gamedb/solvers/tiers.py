@@ -1,22 +1,8 @@
-"""The tier solver: games of 10^8 positions in memory proportional to their largest tiers.
+"""The tier solver: games of 10^8 positions in memory proportional to their largest tiers (no move goes to a smaller tier).
 
-A family declares tiers (:meth:`Game.tier <gamedb.games.base.Game.tier>`,
-:mod:`gamedb.games.tier_rules`): no move goes to a smaller tier.
-
-1. **Forward**, tier by tier from the start's: a tier's positions are the
-   children found in the tiers before it (and the closure of moves inside
-   it), expanded a page at a time; each tier's sorted codes go to a file
-   (:class:`~.tier_store.TierFolder`). A family whose texts are move
-   sequences gets each position's smallest sequence from its parents' here.
-2. **Backward**, from the last tier to the first: a tier's children are
-   looked up (``searchsorted``) in the tiers they reach and the values
-   computed by the solvers' exact rules (:mod:`.tier_values`); a tier with
-   moves inside itself is solved level by level. Each solved tier is
-   committed as ``solved_from``: a killed solve resumes at the next tier down.
-3. The rows go into a sink in code order (:func:`~.tier_store.write_positions`).
-
-The ``position`` rows are the other solvers'; no ``move`` rows are written
-(the moves follow from the rules, which ``query`` and ``verify`` use).
+Forward, tier by tier from the start's, each tier's sorted codes go to a file (:mod:`.tier_store`); backward, from the
+last tier, children are looked up (``searchsorted``) in the tiers they reach and valued by :mod:`.tier_values`, each
+solved tier committed as ``solved_from`` (a killed solve resumes there); then the rows go into a sink in code order.
 """
 
 from __future__ import annotations
@@ -55,8 +41,7 @@ _Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 ARRAY_CHUNK = 1 << 18
 POSITION_CHUNK = 4096
 class TierSolver:
-    """The ``tiers`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``
-    (its position rows are the graph solvers'; the moves follow from the rules)."""
+    """The ``tiers`` strategy: verifies and answers like ``graph-sql`` (its position rows are the graph solvers')."""
 
     verify = staticmethod(graph_verify.verify_graph)
 
@@ -237,8 +222,7 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
 
 
 def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
-    """Each position's smallest move sequence: its best parent's (least key = least parent rank, then
-    label) followed by that move's label; saved, and returned with the ranks of the sequences."""
+    """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
     if previous is None:
         paths = np.zeros((len(codes), 0), dtype=np.uint8)
     else:

@@ -8,10 +8,11 @@ from typing import Any
 import numpy as np
 import sqlalchemy as sa
 
-from ..games.vector import DRAW, LOSE, RESULT_CODES, TIE, UNDECIDED, WIN, VectorRules
+from ..games.vector import DRAW, RESULT_CODES, UNDECIDED, VectorRules
 from ..progress import Progress
 from ..store.rows import POSITION_COLUMNS, position_select
 from ..store.tuning import default_memory_limit
+from .tier_values import from_children
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)
 BYTES_PER_CODE = 1 + 4 + 4
@@ -106,72 +107,23 @@ def _check_values(table: _Table, vector: VectorRules, progress: Progress | None)
     for a in range(0, len(stored), CHUNK):
         code = stored[a : a + CHUNK]
         exp = vector.expand(code)
-        degree = exp.degree
-        _require(not bool(((exp.primitive == UNDECIDED) & (degree == 0)).any()))
-        children = exp.children
+        primitive, degree, children = exp.primitive, exp.degree, exp.children
+        _require(not bool(((primitive == UNDECIDED) & (degree == 0)).any()))
         _require(bool((table.result[children] != 0).all()))  # every child is stored
-        cres = table.result[children]
-        crem = table.remoteness[children]
-        result, remoteness = _values(exp.primitive, degree, cres, crem)
-        _require(np.array_equal(result, table.result[code]) and np.array_equal(remoteness, table.remoteness[code]))
-        _require(np.array_equal(_best_labels(vector, table, code, children, degree, result, remoteness, cres, crem), table.best[code]))
+        try:  # the solvers' rules and tie-breaks, as the tier solver applies them
+            derived = from_children(primitive, degree, table.result[children], table.remoteness[children])
+        except ValueError:  # a position of a million moves: the exact pass judges it
+            raise _Disagrees from None
+        final = primitive != UNDECIDED
+        _require(np.array_equal(np.where(final, primitive, derived.result), table.result[code]))
+        _require(np.array_equal(np.where(final, 0, derived.remoteness), table.remoteness[code]))
+        owners = np.flatnonzero(~final & (derived.best >= 0))  # a primitive position has no best move
+        moves = (np.cumsum(degree) - degree)[owners] + derived.best[owners]
+        best = np.full(len(code), -1, dtype=np.int32)
+        best[owners] = [table.label_ids.get(label, -2) for label in vector.labels(code[owners], children[moves])]  # -2: no row's
+        _require(np.array_equal(best, table.best[code]))
         if progress:
             progress("check", a + len(code), len(stored))
-
-
-def _values(primitive: np.ndarray, degree: np.ndarray, cres: np.ndarray, crem: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Result and remoteness (-1: none) of each position from its children's, as ``value_from_children``."""
-    result = primitive.copy()
-    remoteness = np.where(primitive != UNDECIDED, 0, -1).astype(np.int32)
-    inner = np.flatnonzero(primitive == UNDECIDED)  # each has at least one move (checked)
-    if not len(inner):
-        return result, remoteness
-    moving = np.flatnonzero(degree > 0)  # reduceat needs segments that are not empty
-    starts = (np.cumsum(degree) - degree)[moving]
-
-    def per_position(ufunc: np.ufunc, values: np.ndarray) -> np.ndarray:
-        out = np.zeros(len(degree), dtype=values.dtype)
-        out[moving] = ufunc.reduceat(values, starts)
-        return out[inner]
-
-    min_lose = per_position(np.minimum, np.where(cres == LOSE, crem, _NONE))
-    all_win = per_position(np.minimum, (cres == WIN).astype(np.int8)).astype(bool)
-    max_rem = per_position(np.maximum, crem)
-    min_tie = per_position(np.minimum, np.where(cres == TIE, crem, _NONE))
-    win, tie = min_lose < _NONE, min_tie < _NONE
-    lose = ~win & all_win
-    tie &= ~win & ~lose
-    res = np.full(len(inner), DRAW, dtype=np.int8)
-    rem = np.full(len(inner), -1, dtype=np.int32)
-    res[win], rem[win] = WIN, min_lose[win] + 1
-    res[lose], rem[lose] = LOSE, max_rem[lose] + 1
-    res[tie], rem[tie] = TIE, min_tie[tie] + 1
-    result[inner], remoteness[inner] = res, rem
-    return result, remoteness
-
-
-def _best_labels(
-    vector: VectorRules,
-    table: _Table,
-    code: np.ndarray,
-    children: np.ndarray,
-    degree: np.ndarray,
-    result: np.ndarray,
-    remoteness: np.ndarray,
-    cres: np.ndarray,
-    crem: np.ndarray,
-) -> np.ndarray:
-    """Label id of each position's best move (-1: none): its first move to a child of the wanted value."""
-    parent = np.repeat(np.arange(len(code)), degree)
-    wanted = np.array([0, LOSE, WIN, TIE, DRAW], dtype=np.int8)[result]  # by the position's result
-    ok = (cres == wanted[parent]) & ((result[parent] == DRAW) | (crem == remoteness[parent] - 1))
-    moves = np.flatnonzero(ok)
-    owners, first = np.unique(parent[moves], return_index=True)
-    best = np.full(len(code), -1, dtype=np.int32)
-    ids = table.label_ids
-    labels = vector.labels(code[owners], children[moves[first]])
-    best[owners] = [ids.get(label, -2) for label in labels]  # -2: a label no row stores, never equal
-    return best
 
 
 def _ints(values: list[Any], low: int, high: int) -> np.ndarray:

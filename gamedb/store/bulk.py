@@ -98,8 +98,7 @@ def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows:
 
 
 def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int | None:
-    """The rows ``table`` holds when a load of ``new_rows`` rows is worth its secondary indexes being dropped
-    (the load has :data:`DEFER_INDEXES_FROM` rows or more and outnumbers them); None: keep the indexes."""
+    """The rows ``table`` holds when a load of ``new_rows`` is worth dropping its secondary indexes for; None: keep them."""
     if new_rows < DEFER_INDEXES_FROM:
         return None
     existing: int = conn.exec_driver_sql(f"SELECT COUNT(*) FROM (SELECT 1 FROM {table.name} LIMIT {int(new_rows)}) AS head").scalar_one()
@@ -107,15 +106,13 @@ def rows_before_load(conn: sa.Connection, table: sa.Table, new_rows: int) -> int
 
 
 def drop_secondary_indexes(conn: sa.Connection, table: sa.Table) -> None:
-    """Drop ``table``'s secondary indexes, those that are there (a large tier solve may have left them out);
-    :func:`build_secondary_indexes` builds them again as the schema has them."""
+    """Drop ``table``'s secondary indexes that are there; :func:`build_secondary_indexes` builds them again."""
     for index in sorted(table.indexes, key=lambda index: str(index.name)):
         index.drop(conn, checkfirst=True)
 
 
 def build_secondary_indexes(conn: sa.Connection, table: sa.Table) -> None:
-    """Build ``table``'s secondary indexes that are missing (a killed load may have built some), as
-    :func:`create_index_sql` gives them: partial where the schema's revisions make them partial."""
+    """Build ``table``'s missing secondary indexes (a killed load may have built some), partial where the revisions make them so."""
     create_missing_indexes(conn, [table])
 
 

@@ -20,21 +20,6 @@ from .sink import new_game_row, player_rows
 from .sink import now as now
 
 
-def find(conn: sa.Connection, name: str, *, damaged: bool = False) -> GameRecord | None:
-    """The game of that name, or None (:func:`gamedb.store.game_reads.find`)."""
-    return game_reads.find(reader_of(conn), name, damaged=damaged)
-
-
-def get(conn: sa.Connection, name: str) -> GameRecord:
-    """The game of that name; raises :class:`~gamedb.errors.GameNotFound` (:func:`gamedb.store.game_reads.get`)."""
-    return game_reads.get(reader_of(conn), name)
-
-
-def all_games(conn: sa.Connection) -> list[GameRecord]:
-    """Every stored game by name (:func:`gamedb.store.game_reads.all_games`)."""
-    return game_reads.all_games(reader_of(conn))
-
-
 def game_key(game: Game) -> str:
     """What tells two games apart, as text: the stored family, its rules' version and the game's parameters
     (the digest of a default name that is taken, the tier solver's work folder)."""
@@ -50,10 +35,10 @@ def same_game(record: GameRecord, game: Game) -> bool:
 
 
 def create(conn: sa.Connection, name: str, game: Game, strategy: str) -> GameRecord:
-    if find(conn, name) is not None:
+    if game_reads.find(reader_of(conn), name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
     conn.execute(game_table.insert().values(**new_game_row(name, game, strategy)))
-    record = get(conn, name)
+    record = game_reads.get(reader_of(conn), name)
     conn.execute(player_table.insert(), player_rows(record.id, game))
     return record
 

@@ -6,10 +6,11 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from . import catalog
+from . import catalog, game_reads
 from .database import sqlite_file, vacuum
 from .locking import solve_lock
 from .record import GameRecord
+from .rows import reader_of
 from .schema import WORKING_TABLES, metadata, move
 
 
@@ -32,7 +33,7 @@ def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
             for name in WORKING_TABLES:
                 table = metadata.tables[name]
                 conn.execute(table.delete().where(table.c.game_id == record.id))
-            info = dict(catalog.get(conn, record.name).info or {})
+            info = dict(game_reads.get(reader_of(conn), record.name).info or {})
             info["compacted_at"] = catalog.now()
             catalog.update(conn, record, info=info)
         vacuum(engine)

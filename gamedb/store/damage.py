@@ -113,9 +113,7 @@ def _info(info: dict[str, Any] | None) -> None:
 
 
 def checked_heap_info(name: str, info: dict[str, Any] | None, max_heap: int, max_take: int, proof_end: Callable[[int, int, int], int]) -> None:
-    """The heap solver's notes against the rules the stored parameters give (heaps 0..``max_heap`` stored,
-    moves take at most ``max_take``): a period read beyond the stored heaps, or one whose proof
-    needs heaps that were never computed, would send a query to a row that is not there."""
+    """The heap solver's notes against the stored parameters: a period read or proved beyond the stored heaps is damage."""
     data = (info or {}).get("periodicity")
     if not data:
         return
@@ -147,7 +145,7 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
     try:
         out = dict(data)
         _integer(data.get("id"), "id")
-        if not is_utf8(_text(name, "name") or ""):  # read with its bad bytes kept (catalog.all_games)
+        if not is_utf8(_text(name, "name") or ""):  # read with its bad bytes kept (game_reads.all_games)
             raise ValueError("its name is not valid UTF-8")
         _text(data.get("family"), "family")
         out["parameters"] = _json_object(data.get("parameters"), "parameters", nullable=False)
@@ -179,8 +177,7 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
 # --- position rows ---------------------------------------------------------------------------
 
 def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> dict[str, Any]:
-    """The columns of a stored position row (any of text, player, result, remoteness, degree,
-    best_move, grundy), checked as a solved game stores them; raises :class:`DamagedGame`."""
+    """The columns of a stored position row, checked as a solved game stores them; raises :class:`DamagedGame`."""
     text = row.get("text")
     try:
         if "text" in row:
@@ -217,8 +214,7 @@ _RESULT_SET = frozenset(RESULTS)
 
 
 def stored_as_written(impartial: bool, rows: Sequence[Any]) -> bool:
-    """Whether every row (named tuples of position columns, at least one) plainly passes
-    :func:`checked_position`; False: maybe not, check row by row."""
+    """Whether every row plainly passes :func:`checked_position`; False: maybe not, check row by row."""
     columns = dict(zip(rows[0]._fields, zip(*rows, strict=True), strict=True))
     try:
         return (

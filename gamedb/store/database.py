@@ -1,5 +1,4 @@
-"""Opening a database: URLs, SQLite settings, schema version checks, migrations;
-finishing a file after a write (ANALYZE, WAL checkpoint, VACUUM)."""
+"""Opening a database (URLs, SQLite settings, schema checks, migrations) and finishing a file after a write."""
 
 from __future__ import annotations
 
@@ -9,7 +8,6 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,7 +19,7 @@ from ..safe_text import shown
 from .file_check import check_file, check_schema, set_budget
 from .location import DEFAULT_PATH, Location, locate
 from .schema import metadata
-from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, journal_is_wal, source_migrations_dir
+from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, installed_migrations_dir, journal_is_wal, newest_revision
 from .sqlite_file import readonly_uri as _readonly_uri
 
 if TYPE_CHECKING:
@@ -50,8 +48,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: object) -> None:
 
 
 def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
-    """Give every connection of ``engine`` a time budget per statement (:func:`gamedb.store.file_check.set_budget`;
-    on a server, ``statement_timeout``)."""
+    """Give every connection of ``engine`` a time budget per statement (SQLite: a progress handler; servers: ``statement_timeout``)."""
     if seconds is None:
         return
 
@@ -70,8 +67,7 @@ def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
 
 @contextlib.contextmanager
 def without_budget(conn: sa.Connection) -> Iterator[None]:
-    """Lift the time budget of ``conn`` (see :func:`open_engine`) for a read known to scan a whole game, e.g. the
-    counts by result of ``gamedb serve``'s game list; a file with only gamedb's objects makes such a read linear in its rows."""
+    """Lift the time budget of ``conn`` for a read known to scan a whole game (linear in its rows on a checked file)."""
     seconds = conn.info.get("gamedb_budget")
     if seconds is None:
         yield
@@ -92,10 +88,7 @@ def without_budget(conn: sa.Connection) -> Iterator[None]:
 
 
 def _migrations_dir() -> str:
-    try:
-        return str(resources.files("gamedb.migrations"))
-    except ModuleNotFoundError:  # running from a source tree that is not installed
-        return str(source_migrations_dir())
+    return str(installed_migrations_dir() or "migrations")
 
 
 def alembic_config(connection: sa.Connection | None = None) -> Config:
@@ -112,9 +105,7 @@ def alembic_config(connection: sa.Connection | None = None) -> Config:
 @functools.lru_cache(maxsize=1)
 def head_revision() -> str:
     """The newest schema revision this gamedb knows (read once per process: the migrations ship with the code)."""
-    from .revisions import head_from_files
-
-    head = head_from_files(_migrations_dir())  # without importing Alembic (fast queries)
+    head = newest_revision()  # without importing Alembic (fast queries)
     if head is not None:
         return head
     from alembic.script import ScriptDirectory
@@ -142,7 +133,7 @@ def upgrade(conn: sa.Connection) -> None:
 
 def create_schema(conn: sa.Connection) -> None:
     """Create the newest schema in an empty SQLite database and stamp it at the newest revision."""
-    from .sqlite_schema import STAMP, new_file_statements
+    from .sqlite_file import STAMP, new_file_statements
 
     # Python's sqlite3 runs DDL outside a transaction (one commit, one fsync, per
     # statement): one explicit transaction makes the new file in one commit
@@ -173,10 +164,8 @@ def open_engine(
         check_file(path, where.text)  # before SQLite opens it: a FIFO would block the open
         if readonly:
             uri = _readonly_uri(path)
-            # the URL names no file, so SQLAlchemy would pick the pool of an in-memory database
-            # (SingletonThreadPool: one connection per thread, five at most, the others closed under
-            # the threads using them); a file's pool instead, as for a writable file: each thread
-            # checks out a connection of its own (Database is shared by serve's threads)
+            # a file's pool, not the in-memory one SQLAlchemy picks for a URL with no file (SingletonThreadPool would
+            # close connections under serve's threads, which share one Database)
             engine = sa.create_engine(
                 "sqlite://",
                 creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
@@ -268,8 +257,7 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
 
 
 def file_unfinished(engine: sa.Engine) -> bool:
-    """Whether a SQLite file was left unfinished (see :func:`finish_file`): in WAL mode, or without
-    the planner's statistics -- a solve killed while it finished the file. Servers: False."""
+    """Whether a SQLite file was left unfinished by a killed solve (WAL mode, or no planner statistics); servers: False."""
     path = sqlite_file(engine)
     if path is None:
         return False

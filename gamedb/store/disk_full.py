@@ -19,8 +19,7 @@ class DiskFull(GamedbError):
 
 
 def is_disk_full(exc: BaseException, where: Path | None = None, wanted: int = 0) -> bool:
-    """Whether ``exc`` is a full disk: ENOSPC or EDQUOT, SQLite's SQLITE_FULL (also wrapped by SQLAlchemy),
-    or a short write without an errno (numpy's) while the disk of ``where`` has less than ``wanted`` bytes free."""
+    """Whether ``exc`` is a full disk: ENOSPC, EDQUOT, SQLITE_FULL, or a short write without errno on a disk short of ``wanted``."""
     reason = getattr(exc, "orig", None) or exc  # SQLAlchemy wraps the driver's error
     code = getattr(reason, "sqlite_errorcode", None)
     if isinstance(code, int) and code & 0xFF == _SQLITE_FULL:

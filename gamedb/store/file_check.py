@@ -1,11 +1,7 @@
-"""A shared file is data: what gamedb checks in a SQLite file before it reads a row of it.
+"""What gamedb checks in a SQLite file before it reads a row: SQLite runs code stored in a file (views, triggers).
 
-SQLite runs code stored in a file (a view's query, a trigger), so every read
-path first checks that the path is a regular file with no stray ``-wal``
-(:func:`check_file`, by ``os.stat``: opening a FIFO would block), that the
-schema objects are exactly those gamedb's revisions create (:func:`check_schema`,
-against :func:`head_objects`, built from the new-file statements in memory),
-and reads with ``trusted_schema`` off and a time budget per statement.
+A regular file with no stray ``-wal`` (:func:`check_file`), exactly the schema objects gamedb creates
+(:func:`check_schema`), read with ``trusted_schema`` off and a time budget per statement.
 """
 
 from __future__ import annotations
@@ -49,18 +45,12 @@ def read_budget() -> float | None:
     return value if value > 0 else None
 
 
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
 def _kind(mode: int) -> str:
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO (named pipe)"
-    if stat.S_ISCHR(mode):
-        return "a character device"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
+    return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
 def check_file(path: Path, where: str | None = None) -> None:
@@ -115,15 +105,14 @@ def objects_of(conn: sqlite3.Connection) -> Objects:
 
 
 def same(want: tuple[str, str | None], got: tuple[str, str | None]) -> bool:
-    """Whether two objects are on the same table with the same SQL, whitespace aside (:func:`normalized_sql`;
-    compared as stored first: a file gamedb made new holds the very text)."""
+    """Whether two objects are on the same table with the same SQL, whitespace aside (:func:`normalized_sql`)."""
     return want[0] == got[0] and (want[1] == got[1] or normalized_sql(want[1]) == normalized_sql(got[1]))
 
 
 @functools.lru_cache(maxsize=1)
 def head_objects() -> Objects:
     """The schema objects of a file at the newest revision, built in memory with the statements a new file is made with."""
-    from .sqlite_schema import new_file_statements
+    from .sqlite_file import new_file_statements
 
     conn = sqlite3.connect(":memory:")
     try:
@@ -144,8 +133,7 @@ def _name(kind: str, name: str, table: str) -> str:
 
 
 def differences(found: Objects, expected: Objects) -> list[str]:
-    """What in ``found`` gamedb did not create, as phrases, the most telling first (an object of another kind
-    in place of gamedb's, a trigger, a view); empty when every object is one of ``expected``."""
+    """What in ``found`` gamedb did not create, as phrases, the most telling first; empty when all is in ``expected``."""
     kinds = {name: kind for kind, name in expected}
     problems: list[tuple[int, str, str, str]] = []
     for (kind, name), (table, sql) in found.items():

@@ -1,5 +1,4 @@
-"""The stored games read through a :class:`~gamedb.store.rows.Reader` (any backend, no SQLAlchemy):
-one game by name, every game, the game a family's name stands for, and why a name finds none."""
+"""The stored games read through a :class:`~gamedb.store.rows.Reader` (any backend, no SQLAlchemy)."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ if TYPE_CHECKING:
 
 
 def find(reader: Reader, name: str, *, damaged: bool = False) -> GameRecord | None:
-    """The game of that name, or None; a damaged row raises :class:`~gamedb.store.damage.DamagedGame`
-    unless ``damaged`` (then it is a record with its ``problem``)."""
+    """The game of that name, or None; a damaged row raises, unless ``damaged`` (then a record with its ``problem``)."""
     row = reader.game_row(name)
     if row is None:
         return None
@@ -35,8 +33,7 @@ def all_games(reader: Reader) -> list[GameRecord]:
 
 
 def stored_name(reader: Reader, name: str) -> str:
-    """``name`` when a game has that name; else the one stored game of the family ``name`` (``connect4`` finds
-    ``connect4-4x4``); else :class:`~gamedb.errors.GameNotFound`, naming the games of that family if several."""
+    """``name`` if a game has it; else the one stored game of the family ``name``; else :class:`~gamedb.errors.GameNotFound`."""
     if reader.fetch("SELECT 1 FROM game WHERE name = ?", (name,)):
         return name
     found = reader.names_of_family(name)

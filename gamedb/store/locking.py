@@ -92,8 +92,7 @@ def _end_orphans(conn: sa.Connection, name: str) -> None:
 
 @contextmanager
 def solve_lock(engine: sa.Engine, name: str, verb: str = "solve") -> Iterator[None]:
-    """Hold the solve lock of game ``name``; raise :class:`SolveInProgress` if taken. ``verb`` is the work the
-    lock is for (``solve``, ``compact``, ``copy``), as a file that cannot be written says it cannot be done."""
+    """Hold the solve lock of game ``name`` for ``verb`` (``solve``, ``compact``, ``copy``); raise :class:`SolveInProgress` if taken."""
     busy = SolveInProgress(f"game {name!r} is being solved by another process right now; wait for it to finish")
     if engine.dialect.name == "sqlite":
         db_path = _db_path(engine)
@@ -120,8 +119,7 @@ def solve_lock(engine: sa.Engine, name: str, verb: str = "solve") -> Iterator[No
 
 
 def cannot_write(doing: str, db_path: str, exc: OSError, lock_path: Path | None = None) -> GamedbError:
-    """One line: ``doing`` (``compact tictactoe``) cannot be done because the file (or, for ``lock_path``, its
-    folder) cannot be written -- read-only -- or for another reason the system gives."""
+    """One line: ``doing`` (``compact tictactoe``) cannot be done because the file (or its folder) cannot be written."""
     where = f"the folder of {db_path}" if lock_path is not None else db_path
     creating = f" creating {lock_path}" if lock_path is not None else ""
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):

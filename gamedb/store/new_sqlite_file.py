@@ -1,14 +1,7 @@
-"""The sink of a new gamedb SQLite file: written with the standard library alone, put in place only when complete.
+"""The sink of a new SQLite file, written with ``sqlite3`` alone (SQLAlchemy's import is longer than a small solve).
 
-A small solve into a file that does not exist yet is handed this
-:class:`~gamedb.store.sink.Sink` instead of the SQLAlchemy one, whose import
-alone is longer than the solve. The file is built as ``.NAME.PID.new`` beside
-its name (the DDL of :mod:`~gamedb.store.sqlite_schema`, no journal nor syncs
-while private), finished as the full path finishes one (``ANALYZE``,
-rollback-journal mode), synced and linked to its name with ``os.link``, which
-fails rather than replace a file made meanwhile (:class:`TargetTaken`).
-Anything that goes wrong removes the temporary file: the target never exists
-half written.
+Built as ``.NAME.PID.new``, finished (``ANALYZE``), synced and linked to its name with ``os.link``, which never replaces
+a file made meanwhile (:class:`TargetTaken`); anything that goes wrong removes it: the target never exists half written.
 """
 
 from __future__ import annotations
@@ -23,8 +16,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .sink import JSON_COLUMNS, Begun, Column, column_inserts, new_game_row, player_rows
-from .sqlite_file import ANALYSIS_LIMIT
-from .sqlite_schema import STAMP, new_file_statements
+from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
 if TYPE_CHECKING:
     from ..games.base import Game

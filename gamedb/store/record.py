@@ -109,8 +109,7 @@ _STORED = tuple(f.name for f in fields(GameRecord) if f.name != "problem")
 
 
 def record_from_mapping(data: Mapping[Any, Any]) -> GameRecord:
-    """A :class:`GameRecord` from a game row as a mapping, JSON columns parsed or still text, checked
-    (:func:`~gamedb.store.damage.checked_game_row`); raises :class:`~gamedb.store.damage.DamagedGame`."""
+    """A checked :class:`GameRecord` from a game row as a mapping; raises :class:`~gamedb.store.damage.DamagedGame`."""
     values = checked_game_row({key: data.get(key) for key in _STORED})
     return GameRecord(**values)
 

@@ -113,9 +113,7 @@ class Reader:
         return dict(zip(names, rows[0], strict=True)) if rows else None
 
     def game_rows(self) -> list[dict[str, Any]]:
-        """Every ``game`` row by name, as mappings; SQLite text that is not UTF-8 (a crafted name) read with its
-        bad bytes kept, not as an error that would fail the whole listing (only here: a Python decoder on every
-        text value would double the cost of reading positions)."""
+        """Every ``game`` row by name, as mappings; text that is not UTF-8 is read with its bad bytes kept (a listing never fails)."""
         import sqlite3
 
         conn = self.connection
@@ -182,8 +180,7 @@ _SURROGATE_ESCAPE = functools.partial(bytes.decode, encoding="utf-8", errors="su
 
 
 def _padded(codes: list[int]) -> list[int]:
-    """``codes`` with the last one repeated up to a round length (at most 1/16 more): batches of a stream then
-    ask with the same statement text, which the driver compiles once (compiling took 4/5 of binding a code)."""
+    """``codes`` padded with its last to a round length, so batches reuse one statement text (the driver compiles it once)."""
     step = 1 << max(0, len(codes).bit_length() - 4)
     return codes + codes[-1:] * (-len(codes) % step)
 
@@ -201,8 +198,7 @@ def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int 
 
 
 def stream_positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[PositionRow]:
-    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short read each:
-    ``reads()`` opens one, e.g. :meth:`gamedb.api.Database.read`)."""
+    """Every stored row of a game, ordered by code, read in pages of ``batch`` (one short read each)."""
     after = -1  # codes are non-negative
     while True:
         with reads() as reader:

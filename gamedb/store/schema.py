@@ -79,14 +79,9 @@ move = sa.Table(
     sqlite_with_rowid=False,
 )
 
-# Moves of heap games (octal games, Nim, subtraction games, Grundy's game, the
-# flip game), declaratively: from one heap remove ``take`` tokens and leave
-# ``parts`` heaps -- 0: only when the heap had exactly ``take`` tokens; 1: the
-# rest as one heap; 2: the rest split into two non-empty heaps (of different
-# sizes when ``unequal``). ``idx`` orders the rules (moves are listed in rule
-# order, then by the smaller part). The heap solver generates every option of a
-# heap from these rows by joins over the stored heaps (no move rows); the
-# ``heap_moves`` view lists them for SQL users.
+# Moves of heap games, declaratively (no move rows): from one heap remove ``take`` tokens and leave ``parts`` heaps --
+# 0: only when the heap had exactly ``take``; 1: the rest as one heap; 2: the rest split into two non-empty heaps (of
+# different sizes when ``unequal``); ``idx`` orders the rules. The ``heap_moves`` view lists the moves they give.
 heap_rule = sa.Table(
     "heap_rule",
     metadata,
@@ -98,12 +93,8 @@ heap_rule = sa.Table(
     sqlite_with_rowid=False,
 )
 
-# Moves of two-token games on a board (cat and mouse): positions are coded
-# ``(token0 * nodes + token1) * 2 + turn`` and the player to move moves its
-# own token (0 or 1, as ``player``) from ``node`` to ``target``. These few
-# rows describe every move of the game, so a solved token game stores no
-# ``move`` rows: the SQL solver finds parents through the index on target,
-# and the ``moves`` view generates the moves from these rows.
+# Moves of two-token games (cat and mouse), coded ``(token0 * nodes + token1) * 2 + turn``: the player to move moves its
+# own token from ``node`` to ``target``. These few rows stand for every move row (the ``moves`` view generates them).
 token_board = sa.Table(
     "token_board",
     metadata,

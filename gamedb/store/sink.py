@@ -1,17 +1,7 @@
-"""The one interface solvers and copies write through, a :class:`Sink` per store, and what every sink begins with.
+"""The one interface solvers and copies write through (a :class:`Sink` per store), and what every sink begins with.
 
-A solver computes, a sink stores: the heap, in-memory and tier solvers and
-``gamedb copy`` write into whichever sink they are given --
-:class:`~gamedb.store.sql_sink.SqlSink` (SQLite or PostgreSQL through
-SQLAlchemy, committed where the writer commits, so a killed solve resumes) or
-:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` (a new file, ``sqlite3``
-alone, linked into place when finished). ``graph-sql`` computes inside the
-database and writes there itself.
-
-A new store is one more class with these methods. Large tables arrive column
-by column (:meth:`Sink.columns`): numpy arrays, or sequences, one per column,
-so a columnar store (DuckDB, Parquet) takes them as they are and a row store
-makes its rows from them; the writer builds no Python object per row.
+Large tables arrive column by column (numpy arrays or sequences), so a columnar store takes them as they are and a row
+store makes its rows from them; the writer builds no Python object per row.
 """
 
 from __future__ import annotations
@@ -99,8 +89,7 @@ def values_of(column: Column) -> list[Any]:
 
 
 def column_inserts(table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
-    """(statement, parameter tuples) pairs inserting the rows of ``columns`` into ``table`` (SQLite), each with the
-    ``constants``: :data:`ROWS_PER_INSERT` rows per statement, half the cost per row of a statement per row."""
+    """(statement, parameter tuples) inserting ``columns`` (and ``constants``) into ``table``, :data:`ROWS_PER_INSERT` rows a statement."""
     values = [values_of(column) for column in columns.values()]
     n = len(values[0]) if values else 0
     if not n:

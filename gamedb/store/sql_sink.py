@@ -1,8 +1,4 @@
-"""The :class:`~gamedb.store.sink.Sink` of a database opened through SQLAlchemy: SQLite or PostgreSQL.
-
-Rows go through :mod:`gamedb.store.bulk` (multi-row INSERTs on SQLite, ``COPY``
-on PostgreSQL) on one connection, committed where the writer commits.
-"""
+"""The :class:`~gamedb.store.sink.Sink` of a database opened through SQLAlchemy (bulk rows, committed where the writer commits)."""
 
 from __future__ import annotations
 
@@ -26,8 +22,7 @@ LEAVE_INDEXES_FROM = 1_000_000
 
 
 class SqlSink:
-    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill, made inside
-    the sink's first transaction (:meth:`gamedb.solvers.protocol.SolveJob.begin`), or the stored one (``resumed``)."""
+    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one)."""
 
     def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool) -> None:
         self.engine = engine
@@ -56,9 +51,7 @@ class SqlSink:
 
     @contextmanager
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> Iterator[None]:
-        """The secondary indexes dropped for a load that outnumbers the table's rows (:func:`~gamedb.store.bulk.rows_before_load`)
-        and built after it by one sort each: on SQLite, and on PostgreSQL for a load over several commits (one in a
-        single transaction would make the server's readers wait for all of it)."""
+        """Secondary indexes dropped for a load that outnumbers the table's rows and built after it (PostgreSQL: over several commits)."""
         conn, t = self.conn, metadata.tables[table]
         dialect = conn.dialect.name
         spans = notes is not None

@@ -1,4 +1,4 @@
-"""A SQLite file as gamedb reads it, with the standard library only."""
+"""A SQLite file as gamedb reads and makes it, with the standard library only."""
 
 from __future__ import annotations
 
@@ -13,6 +13,18 @@ MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 
 #: rows SQLite's ANALYZE reads of each index at most (``PRAGMA analysis_limit``), when a solve finishes a file
 ANALYSIS_LIMIT = 1000
+
+#: the one row of ``alembic_version``: the newest revision (``?``: it is read from the migrations)
+STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
+
+#: the generated DDL, beside this module
+GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
+
+
+def new_file_statements() -> list[str]:
+    """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`."""
+    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
+    return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
 def check_sqlite_version() -> None:
@@ -54,15 +66,9 @@ def uri_path(path: Path) -> str:
     return str(path).replace("%", "%25").replace("?", "%3f").replace("#", "%23")
 
 
-def source_migrations_dir() -> Path:
-    """The ``migrations`` folder of a source tree (beside the ``gamedb`` package)."""
-    return Path(__file__).resolve().parents[2] / "migrations"
-
-
 @functools.lru_cache(maxsize=1)
 def newest_revision() -> str | None:
-    """The newest schema revision, read from the migrations without Alembic or SQLAlchemy (once per
-    process: a new-file solve asks for it before and after); None when the migrations are missing."""
+    """The newest schema revision, read from the migrations without Alembic (once per process); None without migrations."""
     from .revisions import head_from_files
 
     migrations = installed_migrations_dir()

@@ -1,47 +1,28 @@
-"""The statements that make an empty SQLite file a gamedb database: :func:`new_file_statements` and :data:`STAMP`."""
+"""The generator of ``sqlite_ddl.sql`` (tables from the SQLAlchemy tables, views from the migrations) and older revisions' objects."""
 
 from __future__ import annotations
 
-from pathlib import Path
+import functools
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 
-#: the table Alembic keeps the schema revision in, as Alembic creates it
-ALEMBIC_VERSION = (
-    "CREATE TABLE alembic_version (version_num VARCHAR(32) NOT NULL, "
-    "CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num))"
-)
+from .file_check import Objects, objects_of
+from .sqlite_file import GENERATED
 
-#: the one row of :data:`ALEMBIC_VERSION`: the newest revision (``?``: it is read from the migrations)
-STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
-
-#: the generated DDL, beside this module
-GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
 #: what the generated file says first
 HEADER = (
-    "-- Generated from gamedb/store/schema.py by `python -m gamedb.store.sqlite_schema`: do not edit.\n"
-    "-- The SQLite DDL of the SQLAlchemy tables, as SQLAlchemy compiles it (see gamedb/store/sqlite_schema.py):\n"
-    "-- each table in dependency order, then its indexes by name.\n"
+    "-- Generated from gamedb/store/schema.py and migrations/ by `python -m gamedb.store.sqlite_schema`: do not edit.\n"
+    "-- Each table in dependency order, then its indexes by name; then the views and alembic_version as the migrations make them.\n"
 )
-
-
-def new_file_statements() -> tuple[str, ...]:
-    """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`:
-    the tables and indexes, the views, the revision's table."""
-    from .views import VIEWS
-
-    return (*generated_statements(), *VIEWS, ALEMBIC_VERSION)
-
-
-def generated_statements() -> list[str]:
-    """The statements of the generated file, in order."""
-    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
-    return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 
 def compiled_statements() -> list[str]:
-    """What ``metadata.create_all`` runs on SQLite: each table (in dependency order) and then its indexes (by name)."""
+    """What ``metadata.create_all`` runs on SQLite, then the views and ``alembic_version`` of the newest revision."""
     import sqlalchemy as sa
     from sqlalchemy.dialects import sqlite
 
+    from .database import head_revision
     from .schema import metadata
 
     dialect = sqlite.dialect()
@@ -50,11 +31,40 @@ def compiled_statements() -> list[str]:
         found.append(str(sa.schema.CreateTable(table).compile(dialect=dialect)))
         for index in sorted(table.indexes, key=lambda ix: ix.name or ""):
             found.append(str(sa.schema.CreateIndex(index).compile(dialect=dialect)))
+    with migrated(head_revision()) as conn:
+        found += [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'view' ORDER BY rowid")]
+        found += [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE name = 'alembic_version'")]
     return ["\n".join(line.rstrip().replace("\t", "    ") for line in sql.strip().splitlines()) for sql in found]
 
 
+@contextmanager
+def migrated(revision: str) -> Iterator[sqlite3.Connection]:
+    """An in-memory SQLite database the migrations bring from empty to ``revision``."""
+    import sqlalchemy as sa
+    from alembic import command
+
+    from .database import alembic_config
+
+    engine = sa.create_engine("sqlite://", poolclass=sa.pool.StaticPool)
+    try:
+        with engine.begin() as conn:
+            command.upgrade(alembic_config(conn), revision)
+            driver = conn.connection.driver_connection
+            assert driver is not None
+            yield driver
+    finally:
+        engine.dispose()
+
+
+@functools.cache
+def objects_at(revision: str) -> Objects:
+    """The objects of a SQLite file the migrations bring from empty to ``revision`` (every file below the newest was made so)."""
+    with migrated(revision) as conn:
+        return objects_of(conn)
+
+
 def generated_text() -> str:
-    """The text of the generated file, from the tables as they are now."""
+    """The text of the generated file, from the tables and migrations as they are now."""
     return HEADER + "".join(f"\n{sql};\n" for sql in compiled_statements())
 
 

@@ -1,10 +1,4 @@
-"""Copying solved games from one database to another (SQLite, PostgreSQL, DuckDB), through the destination's sink.
-
-Both ends are gamedb databases at the same schema revision. Each game is one
-transaction (a failed copy leaves no half-copied game); its id is the
-destination's, everything else is copied as stored, so the copy answers like
-the original. The destination is finished afterwards (ANALYZE).
-"""
+"""Copying solved games between databases of the same revision (SQLite, PostgreSQL, DuckDB), one transaction a game."""
 
 from __future__ import annotations
 
@@ -16,11 +10,11 @@ import sqlalchemy as sa
 
 from ..errors import GamedbError, GameExists
 from ..progress import Progress
-from . import catalog
+from . import catalog, game_reads
 from .database import finish_file, sqlite_file
 from .locking import solve_lock
 from .record import GameRecord
-from .rows import POSITION_COLUMNS
+from .rows import POSITION_COLUMNS, reader_of
 from .schema import WORKING_TABLES, metadata, move, position
 from .schema import game as game_table
 from .sql_sink import SqlSink
@@ -66,14 +60,14 @@ def copy_games(
         raise GamedbError("the source and the destination are the same database")
     with src.connect() as conn:
         if names is None:
-            records = catalog.all_games(conn)
+            records = game_reads.all_games(reader_of(conn))
             report = CopyReport(
                 skipped=[r.name for r in records if not r.solved and r.problem is None],
                 damaged=[r.problem for r in records if r.problem is not None],
             )
             records = [r for r in records if r.solved]
         else:
-            records = [catalog.get(conn, name) for name in dict.fromkeys(names)]
+            records = [game_reads.get(reader_of(conn), name) for name in dict.fromkeys(names)]
             for record in records:
                 record.require_solved()
             report = CopyReport()
@@ -82,7 +76,7 @@ def copy_games(
         report.already = [r.name for r in records if r.name in done]
         records = [r for r in records if r.name not in done]
     with dst.connect() as conn:
-        taken = [r.name for r in records if catalog.find(conn, r.name) is not None]
+        taken = [r.name for r in records if game_reads.find(reader_of(conn), r.name) is not None]
     if taken and not force:
         raise GameExists(
             f"the destination already holds {', '.join(repr(n) for n in taken)}; "
@@ -100,8 +94,7 @@ def copy_games(
 
 
 def _already_copied(src: sa.Engine, dst: sa.Engine, records: list[GameRecord]) -> set[str]:
-    """Names of the games whose row the destination holds exactly as the source does (but for the id):
-    copied before, by a copy that was then interrupted, or by an earlier copy."""
+    """Names of the games the destination holds exactly as the source does (but the id): copied before."""
     found: set[str] = set()
     with src.connect() as sconn, dst.connect() as dconn:
         for record in records:
@@ -119,8 +112,7 @@ def _without_id(row: sa.Row[Any]) -> dict[str, Any]:
 
 
 def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: Progress | None, done: int, total: int) -> tuple[int, int]:
-    """Copy one game through the destination's sink, in one transaction: its row (a new id), its small tables, then
-    its positions a page at a time with their moves."""
+    """Copy one game through the destination's sink in one transaction: its row (a new id), small tables, positions and moves."""
     n_pos = n_mov = 0
     move_cols = [c.name for c in move.columns if c.name != "game_id"]
     with src.connect() as sconn:
@@ -128,11 +120,11 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: 
         row.pop("id")
 
         def begin(dconn: sa.Connection) -> GameRecord:
-            existing = catalog.find(dconn, record.name)  # found again: only now is the name's lock held
+            existing = game_reads.find(reader_of(dconn), record.name)  # found again: only now is the name's lock held
             if existing is not None:
                 catalog.delete(dconn, existing)
             dconn.execute(game_table.insert().values(**row))
-            return catalog.get(dconn, record.name)
+            return game_reads.get(reader_of(dconn), record.name)
 
         with SqlSink(dst, begin, resumed=False) as sink:
             new_id = sink.begin().id

@@ -111,8 +111,7 @@ def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str 
 
 @contextmanager
 def _on_checkout(engine: sa.Engine, statements: list[str]) -> Iterator[None]:
-    """Run ``statements`` on every connection the engine hands out meanwhile; afterwards the pool is
-    emptied, so later connections get the default settings again."""
+    """Run ``statements`` on every connection the engine hands out meanwhile; afterwards the pool is emptied."""
 
     def tune(dbapi_conn: Any, _record: Any, _proxy: Any = None) -> None:
         cur = dbapi_conn.cursor()

@@ -64,7 +64,7 @@ def upgrade_database(db: str) -> UpgradeReport:
         if before not in known:
             raise DatabaseError(f"{db} has schema revision {before}, newer than this gamedb knows ({head}); upgrade gamedb")
         if path is not None:
-            from .revision_objects import objects_at
+            from .sqlite_schema import objects_at
 
             with engine.connect() as conn:
                 check_revision(_driver(conn), where, objects_at(before))
