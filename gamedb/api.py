@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -150,7 +150,7 @@ class Database:
         self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
         strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``sql`` or ``memory`` (``engine``: its deprecated name)."""
+        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``retrograde``, ``sql`` or ``memory`` (``engine``: its deprecated name)."""
         from .solvers.solve import solve
         from .store import catalog
         from .store.tuning import parse_size
@@ -176,6 +176,12 @@ class Database:
         """
         (answer,) = self.probe_many(name, [position])
         return answer
+
+    def answerer(self, name: str, *, boards: bool = True) -> Callable[[Sequence[str | None]], list[Answer | GamedbError]]:
+        """What answers a batch of positions of the solved game ``name``, each error in its place (checked solved now)."""
+        with self.read() as reader:
+            self._rules_on(reader, name)[0].require_solved()
+        return lambda batch: self._answer_batch(name, list(batch), "return", boards)
 
     def get(self, name: str, position: str | None = None, default: Any = None) -> Answer | Any:
         """Like :meth:`probe`, but ``default`` when the position is not stored (text that does not parse raises).

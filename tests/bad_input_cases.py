@@ -101,7 +101,10 @@ CASES = [
     case("grid-turn-limit-zero", ["solve", "cat-mouse-grid", "--grid", GRID, "--turn-limit", "0"], 2, "--turn-limit must be at least 1"),
     # --- solve tictactoe / connect4 ------------------------------------------------------------
     case("tictactoe-unknown-option", ["solve", "tictactoe", "--size", "4"], 2, "No such option: --size"),
-    case("tictactoe-bad-engine", ["solve", "tictactoe", "--strategy", "bogus", "--force"], 2, "'bogus' is not one of 'auto', 'tiers', 'memory', 'sql'"),
+    case(
+        "tictactoe-bad-engine", ["solve", "tictactoe", "--strategy", "bogus", "--force"], 2,
+        "'bogus' is not one of 'auto', 'tiers', 'retrograde', 'memory', 'sql'",
+    ),
     case("tictactoe-bad-memory-limit", ["solve", "tictactoe", "--memory-limit", "lots", "--force"], 2, "--memory-limit"),
     case("tictactoe-negative-memory-limit", ["solve", "tictactoe", "--memory-limit", "-5G", "--force"], 2, "--memory-limit"),
     case("connect4-width-abc", ["solve", "connect4", "--width", "abc"], 2, "--width"),

@@ -29,7 +29,7 @@ def _gamedb_leetcode(answer):
     return {None: 0, "mouse": 1, "cat": 2}[answer.winner]
 
 
-ENGINES = pytest.mark.parametrize("engine", ["sql", "memory"])
+ENGINES = pytest.mark.parametrize("engine", ["sql", "memory", "retrograde"])
 
 
 def _compare(db, graph, name="g", engine="auto"):

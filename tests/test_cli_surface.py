@@ -129,7 +129,7 @@ def test_help_text_is_plain(cli, command):
 
 
 def test_help_lists_choices(cli):
-    assert "[auto|tiers|memory|sql]" in cli("solve", "nim", "--help").stdout
+    assert "[auto|tiers|retrograde|memory|sql]" in cli("solve", "nim", "--help").stdout
     assert "[table|json|jsonl|csv]" in cli("query", "--help").stdout
     assert "[csv|jsonl]" in cli("export", "--help").stdout
 

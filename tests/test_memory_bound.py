@@ -4,8 +4,8 @@ A child process caps its own address space (``ulimit -v``, RLIMIT_AS) at what
 it uses after importing everything plus a small headroom, then solves a
 cat-and-mouse game whose database is larger than that headroom. Forced to
 solve in memory it runs out of memory; with ``--memory-limit`` the ``auto``
-engine gives up on memory and the SQL engine solves it, to the same tables
-as an unconstrained solve.
+engine solves it with the retrograde strategy, or, under a limit too small
+for that, with the SQL engine, to the same tables as an unconstrained solve.
 """
 
 from __future__ import annotations
@@ -76,9 +76,12 @@ def test_game_larger_than_memory_solves_in_sql_under_a_memory_cap(tmp_path):
     assert in_memory.returncode != 0
     assert "MemoryError" in in_memory.stderr or "Cannot allocate memory" in in_memory.stderr, in_memory.stderr[-2000:]
 
-    # auto with --memory-limit: the SQL engine solves it within the cap
-    capped = _solve_capped(tmp_path / "capped.sqlite", graph, "auto", "30M")
-    assert capped.returncode == 0, capped.stderr[-2000:]
-    positions, moves, used = map(int, capped.stdout.split())
-    assert positions == reference.game("cm").positions and used <= HEADROOM
-    assert_same_game(reference, Database(tmp_path / "capped.sqlite"), "cm", ignore=RUN_COLUMNS)
+    # auto with --memory-limit: the retrograde strategy (24 bytes per position) fits 30M; under 3M the SQL engine
+    # solves it; both within the cap
+    for limit, strategy in (("30M", "retrograde"), ("3M", "graph-sql")):
+        capped = _solve_capped(tmp_path / f"capped-{limit}.sqlite", graph, "auto", limit)
+        assert capped.returncode == 0, capped.stderr[-2000:]
+        positions, moves, used = map(int, capped.stdout.split())
+        assert positions == reference.game("cm").positions and used <= HEADROOM
+        assert Database(tmp_path / f"capped-{limit}.sqlite").game("cm").strategy == strategy
+        assert_same_game(reference, Database(tmp_path / f"capped-{limit}.sqlite"), "cm", ignore=RUN_COLUMNS)

@@ -23,6 +23,7 @@ from gamedb.solvers.graph_memory import TooLarge
 
 from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph
+from oracles.cat_mouse_grid import random_grid
 from tables import RUN_COLUMNS, assert_same_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -36,25 +37,37 @@ def _cat_mouse_graphs():
     return graphs
 
 
+#: cat-and-mouse grids (LeetCode 1728): the examples' and random ones (draws, long wins, staying put)
+GRIDS = [
+    {"grid": ["####F", "#C...", "M...."], "cat_jump": 1, "mouse_jump": 2},
+    {"grid": ["C...#", "...#F", "....#", "M...."], "cat_jump": 2, "mouse_jump": 5},
+    {"grid": ["...#F", ".#.##", "M.C.."]},
+    *[{"grid": random_grid(random.Random(i), 4, 4, 0.2), "cat_jump": 1 + i % 2, "mouse_jump": 1 + i // 2} for i in range(4)],
+]
+
 CASES = [
     ("tictactoe", "tictactoe", {}),
     ("connect4-4x3", "connect4", {"width": 4, "height": 3}),
     ("connect4-3x3-k3", "connect4", {"width": 3, "height": 3, "connect": 3}),
     *[(f"graph-{p.stem}", "graph", {"file": str(p)}) for p in sorted((ROOT / "examples" / "graphs").glob("*.json"))],
     *[(f"cat-mouse-{i}", "cat-mouse", {"graph": json.dumps(g)}) for i, g in enumerate(_cat_mouse_graphs())],
+    *[(f"grid-{i}", "cat-mouse-grid", options) for i, options in enumerate(GRIDS)],
 ]
+#: the in-memory strategies, each held to the SQL engine's rows
+IN_MEMORY = {"memory": "graph-memory", "retrograde": "retrograde"}
 
 
+@pytest.mark.parametrize("strategy", IN_MEMORY)
 @pytest.mark.parametrize("case_id,fam,options", CASES, ids=[c[0] for c in CASES])
-def test_memory_engine_writes_the_sql_engines_rows(backend_db, case_id, fam, options):
+def test_memory_engine_writes_the_sql_engines_rows(backend_db, case_id, fam, options, strategy):
     if backend_db.backend == "duckdb":
         pytest.skip("--strategy sql does not run on DuckDB (test_duckdb compares its rows with SQLite's)")
     sql_db, memory_db = backend_db(), backend_db()
     game = make_game(fam, **options)
     sql_db.solve(game, case_id, strategy="sql")
     phases = []
-    report = memory_db.solve(game, case_id, strategy="memory", progress=lambda phase, done, total: phases.append(phase))
-    assert report.strategy == "graph-memory" and "write" in phases
+    report = memory_db.solve(game, case_id, strategy=strategy, progress=lambda phase, done, total: phases.append(phase))
+    assert report.strategy == IN_MEMORY[strategy] and "write" in phases
     assert_same_game(sql_db, memory_db, case_id, ignore=RUN_COLUMNS)
     assert memory_db.verify(case_id).positions == memory_db.game(case_id).positions
 
@@ -73,10 +86,12 @@ def test_random_graph_files_with_repeated_moves_and_ties(fresh_db):
                 positions[name] = {"player": rng.choice(["A", "B"]), "moves": moves}
         data = {"players": ["A", "B"], "start": names[0], "positions": positions}
         game = make_game("graph", file=json.dumps(data))
-        a, b = fresh_db(), fresh_db()
+        a, b, c = fresh_db(), fresh_db(), fresh_db()
         a.solve(game, "g", strategy="sql")
         b.solve(game, "g", strategy="memory")
+        c.solve(game, "g", strategy="retrograde")
         assert_same_game(a, b, "g", ignore=RUN_COLUMNS)
+        assert_same_game(a, c, "g", ignore=RUN_COLUMNS)
 
 
 def test_auto_solves_small_games_in_memory_and_large_ones_in_sql(fresh_db):
@@ -85,11 +100,11 @@ def test_auto_solves_small_games_in_memory_and_large_ones_in_sql(fresh_db):
     reference.solve(game, "cm", strategy="sql")
 
     small = fresh_db()
-    assert small.solve(game, "cm").strategy == "graph-memory"
+    assert small.solve(game, "cm").strategy == "retrograde"
     assert_same_game(reference, small, "cm", ignore=RUN_COLUMNS)
 
     tight = fresh_db()
-    assert tight.solve(game, "cm", memory_limit="20k").strategy == "graph-sql"  # the in-memory engine gave up
+    assert tight.solve(game, "cm", memory_limit="20k").strategy == "graph-sql"  # the in-memory engines gave up
     assert_same_game(reference, tight, "cm", ignore=RUN_COLUMNS)
 
 
@@ -128,7 +143,7 @@ def test_killed_while_writing_leaves_no_rows(fresh_db, monkeypatch):
 
 def test_engine_option_is_checked(fresh_db):
     db = fresh_db()
-    with pytest.raises(InputError, match="auto, tiers, memory, sql"):
+    with pytest.raises(InputError, match="auto, tiers, retrograde, memory, sql"):
         db.solve(make_game("tictactoe"), strategy="fast")
     with pytest.raises(InputError, match="memory-limit"):
         db.solve(make_game("tictactoe"), memory_limit="lots")
@@ -184,8 +199,8 @@ class _Stuck(Game):
         return int(text[1:])
 
 
-@pytest.mark.parametrize("engine", ["sql", "memory"])
-def test_stuck_position_is_reported_by_both_engines(fresh_db, engine):
+@pytest.mark.parametrize("engine", ["sql", "memory", "retrograde"])
+def test_stuck_position_is_reported_by_every_engine(fresh_db, engine):
     with pytest.raises(GamedbError, match="'s1' has no legal moves"):
         fresh_db().solve(_Stuck(), "stuck", strategy=engine)
 

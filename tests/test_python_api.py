@@ -8,6 +8,7 @@ import pytest
 import gamedb.answers
 import gamedb.api
 from gamedb import Database, make_game
+from gamedb.answers import Answer
 from gamedb.errors import PositionError, PositionNotFound
 
 
@@ -53,3 +54,16 @@ def test_probe_many_equals_one_at_a_time(ttt):
     assert mixed[0].result == "win" and isinstance(mixed[1], PositionNotFound) and isinstance(mixed[2], PositionError)
     with pytest.raises(PositionNotFound):
         list(ttt.probe_many("nim", ["3", "20"]))
+
+
+def test_answerer_checks_the_game_first_and_answers_batches_like_probe_many(ttt):
+    from gamedb.errors import GameNotFound
+
+    with pytest.raises(GameNotFound):
+        ttt.answerer("chess")  # refused before a position is read
+    answer = ttt.answerer("nim")
+    texts = ["3", "20", "x", "1 2 3"]
+    got, expected = answer(texts), list(ttt.probe_many("nim", texts, errors="return"))
+    assert [a if isinstance(a, Answer) else repr(a) for a in got] == [a if isinstance(a, Answer) else repr(a) for a in expected]
+    assert isinstance(got[1], PositionNotFound) and isinstance(got[2], PositionError)
+    assert answer([]) == []

@@ -15,7 +15,7 @@ from contextlib import nullcontext
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.solvers import graph_solution
+from gamedb.solvers import retrograde
 from gamedb.solvers.heaps import solver as heap_solver
 from gamedb.store.schema import metadata
 from gamedb.store.sink import Begun, Sink, new_game_row, player_rows, values_of
@@ -94,12 +94,12 @@ GAMES = [
 @pytest.mark.parametrize("fam,options,commits", GAMES)
 def test_a_store_of_lists_gets_what_the_database_gets(tmp_path, monkeypatch, fam, options, commits):
     game = make_game(fam, **options)
-    sink: Sink = ListSink("g", game, "heaps" if game.capabilities.heap_rules else "graph-memory")
+    sink: Sink = ListSink("g", game, "heaps" if game.capabilities.heap_rules else "retrograde")
     monkeypatch.setattr(heap_solver, "WRITE_BATCH", 100)  # several committed batches for the larger heap game
     if game.capabilities.heap_rules:
         solved = heap_solver.solve(sink, game)
     else:
-        solved = graph_solution.solve(sink, game, memory_limit=1 << 30)
+        solved = retrograde.solve(sink, game, memory_limit=1 << 30)
     with Database(tmp_path / "full.sqlite", create=True) as db:
         db.solve(game, "g")
         expected_rows, expected_game = game_rows(db, "g"), game_row(db, "g", ignore=RUN_COLUMNS)

@@ -23,7 +23,7 @@ SOLVES = [
     ("nim", ["nim", "--max", "20"], "heaps"),
     ("tictactoe", ["tictactoe", "--strategy", "memory"], "graph-memory"),
     ("cat-mouse", ["cat-mouse", "--graph", GRAPH, "--strategy", "sql"], "graph-sql"),
-    ("cat-mouse-auto", ["cat-mouse", "--graph", GRAPH, "--name", "cat-mouse-auto"], "graph-memory"),  # auto: fits in memory
+    ("cat-mouse-auto", ["cat-mouse", "--graph", GRAPH, "--name", "cat-mouse-auto"], "retrograde"),  # auto: fits in memory
     ("connect4-4x3", ["connect4", "--width", "4", "--height", "3"], "tiers"),  # auto: a family with tiers
 ]
 
@@ -84,7 +84,7 @@ def test_a_file_at_revision_0005_answers_alike_after_db_upgrade(cli, solved):
 @pytest.mark.parametrize(
     "strategy,message",
     [
-        ("bogus", "strategy 'bogus' is none of heaps, tiers, graph-memory, graph-sql"),
+        ("bogus", "strategy 'bogus' is none of heaps, tiers, retrograde, graph-memory, graph-sql"),
         ("heaps", "its strategy heaps cannot solve a game of its family 'tictactoe'"),
         (None, "strategy is not text"),
     ],
@@ -100,9 +100,9 @@ def test_a_strategy_the_file_makes_up_is_one_line(cli, solved, strategy, message
 
 
 def test_strategy_choices_are_the_tables(cli):
-    assert CHOICES == ("auto", "tiers", "memory", "sql")  # the order --strategy auto tries them
+    assert CHOICES == ("auto", "tiers", "retrograde", "memory", "sql")  # the order --strategy auto tries them
     bad = cli("solve", "tictactoe", "--strategy", "fast")
-    assert bad.exit_code == 2 and "'fast' is not one of 'auto', 'tiers', 'memory', 'sql'" in bad.stderr
+    assert bad.exit_code == 2 and "'fast' is not one of 'auto', 'tiers', 'retrograde', 'memory', 'sql'" in bad.stderr
     assert "--strategy" in cli("solve", "tictactoe", "--help").stdout
     assert "--engine" not in cli("solve", "tictactoe", "--help").stdout  # the deprecated alias is not offered
 

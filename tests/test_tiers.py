@@ -104,7 +104,7 @@ def test_tiers_write_the_sql_engines_positions(fresh_db, fam, options):
 def test_auto_picks_tiers_for_a_family_that_declares_them(fresh_db):
     db = fresh_db()
     assert db.solve(make_game("connect4", width=4, height=3), strategy="auto").strategy == "tiers"
-    assert db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), strategy="auto").strategy == "graph-memory"
+    assert db.solve(make_game("cat-mouse", graph=json.dumps(SEED_GRAPH_1)), strategy="auto").strategy == "retrograde"
 
 
 class OneTierCatMouse(CatMouse):

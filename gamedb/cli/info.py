@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import shlex
 import sys
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
@@ -18,7 +17,6 @@ from .common import GameClassOption, command_args, err, handle_errors, open_data
 from .render import ProgressBars
 
 if TYPE_CHECKING:
-    from ..answers import Answer
     from ..api import Database
 
 
@@ -141,12 +139,8 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
     from ..answers import rules_missing_note
 
     name = stored_name(db, name)
+    answer_batch = db.answerer(name, boards=not stdin)  # the game checked before anything is read
     if stdin:
-        db.game(name).require_solved()  # before reading anything
-
-        def answer_batch(batch: Sequence[str]) -> list[Answer | GamedbError]:
-            return list(db.probe_many(name, batch, errors="return", batch=len(batch), boards=False))
-
         # a batch's rows and answers hold no cycles: at the default 700 the collector scanned them again and again (12% of a stream)
         gc.set_threshold(100_000)
         done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
@@ -154,13 +148,12 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
         if failed:
             raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
         return
-    try:
-        answer = db.probe(name, position)
-    except BeyondSolvedRange as exc:  # another stored game holds it: the command that answers it
-        if not exc.holders:
-            raise
+    (answer,) = answer_batch([position])
+    if isinstance(answer, BeyondSolvedRange) and answer.holders:  # another stored game holds it: the command that answers it
         asked = f" {shlex.quote(position)}" if position is not None else ""
-        raise BeyondSolvedRange(f"{exc}: gamedb query {exc.holders[0]}{asked}", exc.holders) from None
+        raise BeyondSolvedRange(f"{answer}: gamedb query {answer.holders[0]}{asked}", answer.holders)
+    if isinstance(answer, GamedbError):
+        raise answer
     note = rules_missing_note(answer) if fmt == "table" else None
     sys.stdout.write(one_answer_text(answer, fmt))
     sys.stdout.flush()

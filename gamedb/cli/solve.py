@@ -119,9 +119,10 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "strategy": (StrategyChoice(AUTO), Annotated[StrategyChoice, typer.Option(
         "--strategy",
         metavar=f"[{'|'.join(CHOICES)}]",
-        help="auto: tier by tier for a family that declares tiers, else in memory (numpy) when the game "
+        help="auto: tier by tier for a family that declares tiers, else in memory (retrograde, then numpy) when the game "
         "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
         "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
+        "retrograde: loopy games by levels on flat arrays (24 bytes per position at most); "
         "memory: in memory or fail. All write the same position rows.",
     )]),
     "engine": (None, Annotated[Optional[StrategyChoice], typer.Option(

@@ -48,6 +48,16 @@ class VectorRules(ABC):
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
 
+    def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Un-moves (optional): ``(which, parent)``, every position ``parent[j]`` with a legal move to
+        ``codes[which[j]]``, each distinct pair once (unreachable parents allowed)."""
+        raise NotImplementedError
+
+
+def has_parents(rules: VectorRules) -> bool:
+    """Whether ``rules`` implement :meth:`VectorRules.parents`."""
+    return type(rules).parents is not VectorRules.parents
+
 
 def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""

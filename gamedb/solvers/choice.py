@@ -166,6 +166,24 @@ def _graph_small(game: Game) -> bool:
     return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
 
 
+def _retrograde_solver() -> Solver:
+    from .retrograde import Retrograde
+
+    return Retrograde()
+
+
+def _retrograde_memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    from .retrograde import memory_need
+
+    return memory_need(game, name)
+
+
+def _retrograde_into(sink: Sink, job: SolveJob) -> Solved:
+    from .retrograde import solve
+
+    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+
+
 def _graph_sql_solver() -> Solver:
     from .graph_sql import GraphSql
 
@@ -199,6 +217,21 @@ STRATEGIES: dict[str, Strategy] = {
         auto_new_only=True,
         memory_need=_tier_memory_need,
         announce=_tier_announce,
+    ),
+    "retrograde": Strategy(
+        "retrograde",
+        _retrograde_solver,
+        needs=(
+            Need("vector_rules", required=False, without=ONE_BY_ONE + ", each kept in memory"),
+            Need("token_moves", required=False, without="one move row is written per move"),
+        ),
+        impartial=False,
+        choice="retrograde",
+        gives_way=True,
+        memory_need=_retrograde_memory_need,
+        takes_over=_nothing_enumerated,
+        into_sink=_retrograde_into,
+        small=_graph_small,
     ),
     "graph-memory": Strategy(
         "graph-memory",

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from ..errors import GamedbError, GameExists, InputError
+from ..errors import GamedbError, InputError
 from ..games.base import Game
 from ..progress import Progress
 from ..store.sink import check_name
@@ -18,7 +18,6 @@ from .protocol import SolveJob, TooLarge
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-    from ..store.record import GameRecord
     from .protocol import DatabaseSolver
 
 #: memory a small solve into a new file may take at most (it takes a few MB)
@@ -83,39 +82,60 @@ def solve(
         return _into_new_file(db, game, game.default_name() if name is None else name, progress)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
-    from ..store import game_reads
-    from ..store.damage import DamagedGame
-    from ..store.locking import solve_lock, solve_tag
-    from ..store.rows import reader_of
-    from ..store.tuning import default_memory_limit, solve_settings
+    from ..store.catalog import free_name, stored_for
+    from ..store.locking import finish, solving
+    from ..store.sql_sink import SqlSink
+    from ..store.tuning import default_memory_limit
 
-    if name is None:
-        name = free_default_name(db, game)
-    check_name(name)
-    # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
-    with db.connect() as conn:
-        try:
-            record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
-        except DamagedGame as exc:
-            raise DamagedGame(f"{exc}; --force replaces it") from None
+    with db.connect() as conn:  # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
+        name = free_name(conn, game) if name is None else name
+        record = stored_for(conn, name, game, force=force)
     if record is not None and not force:
-        _check_stored(record, game, name)
-        if record.solved:
-            return _already_solved(db, record, name)
+        if record.solved:  # a file a killed solve left unfinished is finished now
+            finish(db, name, if_unfinished=True)
+            return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         choice.plan(db, record, game, strategy)  # refuses a choice that cannot resume the stored solve
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
-    with solve_lock(db, name), solve_settings(db, limit, solve_tag(name)):
-        return _solve_locked(db, game, name, force=force, progress=progress, batch=batch, strategy=strategy, memory_limit=limit)
+    with solving(db, name, limit):
+        t0 = time.perf_counter()
+        with db.connect() as conn:  # again, now that the lock is ours
+            record = stored_for(conn, name, game, force=force)
+        resumed = False
+        replace = None  # a stored game --force replaces
+        if record is not None:
+            if force:
+                replace, record = record, None
+            elif record.solved:
+                finish(db, name, if_unfinished=True)
+                return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
+            else:
+                resumed = True
+        strategies = choice.plan(db, record, game, strategy)
+        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress)
+        for chosen in strategies:
+            job.strategy = chosen.name
+            try:
+                if chosen.into_sink is None:
+                    solved = cast("DatabaseSolver", chosen.load()).solve(db, job)
+                else:
+                    with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+                        solved = chosen.into_sink(sink, job)
+                break
+            except TooLarge:
+                if chosen is strategies[-1]:
+                    raise  # auto: the next strategy (in SQL) takes over; nothing was written
+        finish(db, name)
+        return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
 def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..store.new_sqlite_file import NewSqliteFile
 
-    check_name(name)
     chosen = choice.new_file_strategy(game)
+    check_name(name)
     if chosen is None or chosen.into_sink is None:
         raise InputError(f"{name} is not a game small enough to be solved straight into a new file")
     t0 = time.perf_counter()
@@ -123,101 +143,6 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
     with NewSqliteFile(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
-
-
-def distinct_name(game: Game) -> str:
-    """The family's default name with a digest of what the game is (family, rules version, parameters)."""
-    import hashlib
-
-    from ..store import catalog
-
-    return f"{game.default_name()}-{hashlib.sha256(catalog.game_key(game).encode()).hexdigest()[:8]}"
-
-
-def free_default_name(engine: sa.Engine, game: Game) -> str:
-    """The family's default name, unless a different game holds it (then :func:`distinct_name`)."""
-    from ..store import catalog, game_reads
-    from ..store.rows import reader_of
-
-    name = game.default_name()
-    with engine.connect() as conn:
-        record = game_reads.find(reader_of(conn), name, damaged=True)
-    if record is None or record.problem is not None or catalog.same_game(record, game):
-        return name  # a damaged game there: the solve says so, and that --force replaces it
-    return distinct_name(game)
-
-
-def _check_stored(record: GameRecord, game: Game, name: str) -> None:
-    from ..store import catalog
-
-    if not catalog.same_game(record, game):
-        raise GameExists(
-            f"a different game named {name!r} is already stored ({record.family}); "
-            "choose another --name, or --force to replace it"
-        )
-
-
-def _solve_locked(
-    engine: sa.Engine, game: Game, name: str, *, force: bool, progress: Progress | None, batch: int, strategy: str, memory_limit: int
-) -> SolveReport:
-    from ..store import game_reads
-    from ..store.rows import reader_of
-    from ..store.sql_sink import SqlSink
-
-    t0 = time.perf_counter()
-    with engine.connect() as conn:  # again, now that the lock is ours
-        record = game_reads.find(reader_of(conn), name, damaged=force)  # --force replaces a damaged game too
-    resumed = False
-    replace = None  # a stored game --force replaces
-    if record is not None:
-        if force:
-            replace, record = record, None
-        else:
-            _check_stored(record, game, name)
-            if record.solved:
-                return _already_solved(engine, record, name)
-            resumed = True
-    strategies = choice.plan(engine, record, game, strategy)
-    job = SolveJob(name, game, record, replace, memory_limit=memory_limit, batch=batch, progress=progress)
-    for chosen in strategies:
-        job.strategy = chosen.name
-        try:
-            if chosen.into_sink is None:
-                solved = cast("DatabaseSolver", chosen.load()).solve(engine, job)
-            else:
-                with SqlSink(engine, job.begin, resumed=job.record is not None) as sink:
-                    solved = chosen.into_sink(sink, job)
-            break
-        except TooLarge:
-            if chosen is strategies[-1]:
-                raise  # auto: the next strategy (in SQL) takes over; nothing was written
-    _finish(engine, name)
-    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
-
-
-def _already_solved(engine: sa.Engine, record: GameRecord, name: str) -> SolveReport:
-    """The game is solved; a file a killed solve left unfinished (ANALYZE, WAL checkpoint) is finished now, where it can be written."""
-    import sqlalchemy as sa
-
-    from ..store.database import file_unfinished
-
-    if file_unfinished(engine):
-        try:
-            _finish(engine, name)
-        except sa.exc.OperationalError:
-            pass
-    return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
-
-
-def _finish(engine: sa.Engine, name: str) -> None:
-    """:func:`~gamedb.store.database.finish_file`, unless another game is being solved into the file (that solve finishes it)."""
-    from ..store.database import finish_file
-    from ..store.locking import others_solving
-
-    if others_solving(engine, name):
-        finish_file(engine, wait=0.0)
-    else:
-        finish_file(engine)
 
 
 # --- size limits ------------------------------------------------------------------------

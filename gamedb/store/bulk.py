@@ -47,8 +47,14 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Col
     try:
         if conn.dialect.name == "postgresql":
             _copy_in(conn, table.name, list(columns), zip(*map(values_of, columns.values()), strict=True), constants)
-        elif conn.dialect.name == "duckdb" and len(next(iter(columns.values()), ())):
-            _scan_in(conn.connection.driver_connection, table.name, columns, constants)
+        elif conn.dialect.name == "duckdb" and len(next(iter(columns.values()), ())):  # the arrays as they are: one registered scan
+            import numpy as np
+
+            driver: Any = conn.connection.driver_connection
+            driver.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+            fixed = [str(int(v)) for v in constants.values()]
+            driver.execute(f"INSERT INTO {table.name} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+            driver.unregister("gamedb_rows")
         else:
             for sql, rows in column_inserts(table.name, columns, constants):
                 executemany(conn, sql, rows)
@@ -71,18 +77,6 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
         return
     values = ", ".join([*(str(int(v)) for v in constants.values()), *["?"] * len(columns)])
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
-
-
-def _scan_in(driver: Any, table_name: str, columns: Mapping[str, Column], constants: dict[str, int]) -> None:
-    """DuckDB: one ``INSERT ... SELECT`` from the columns registered as a scan (numpy as they are, masked: NULL)."""
-    import numpy as np
-
-    driver.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
-    try:
-        fixed = [str(int(v)) for v in constants.values()]
-        driver.execute(f"INSERT INTO {table_name} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
-    finally:
-        driver.unregister("gamedb_rows")
 
 
 def _copy_in(conn: sa.Connection, table_name: str, columns: Sequence[str], rows: Iterable[Sequence[Any]], constants: dict[str, int]) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -10,13 +11,14 @@ import sqlalchemy as sa
 from ..errors import GameExists
 from ..games.base import Game
 from . import game_reads
+from .damage import DamagedGame
 from .record import GameRecord
 from .rows import reader_of
 from .schema import game as game_table
 from .schema import metadata
 from .schema import player as player_table
+from .sink import check_name, new_game_row, player_rows
 from .sink import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
-from .sink import new_game_row, player_rows
 from .sink import now as now
 
 
@@ -32,6 +34,29 @@ def same_game(record: GameRecord, game: Game) -> bool:
         and record.rules_version == game.rules_version
         and json.dumps(record.parameters, sort_keys=True) == json.dumps(game.parameters(), sort_keys=True)
     )
+
+
+def stored_for(conn: sa.Connection, name: str, game: Game, *, force: bool) -> GameRecord | None:
+    """The game stored as ``name`` that a solve of ``game`` resumes (``force``: replaces), or None; refuses a bad name,
+    a different game there, and a damaged one unless ``force``."""
+    check_name(name)
+    try:
+        record = game_reads.find(reader_of(conn), name, damaged=force)
+    except DamagedGame as exc:
+        raise DamagedGame(f"{exc}; --force replaces it") from None
+    if record is not None and not force and not same_game(record, game):
+        raise GameExists(f"a different game named {name!r} is already stored ({record.family}); choose another --name, or --force to replace it")
+    return record
+
+
+def free_name(conn: sa.Connection, game: Game) -> str:
+    """The family's default name, unless a different game holds it: then with a digest of :func:`game_key`
+    (``cat-mouse --graph A`` and ``--graph B`` store two games)."""
+    name = game.default_name()
+    record = game_reads.find(reader_of(conn), name, damaged=True)
+    if record is None or record.problem is not None or same_game(record, game):
+        return name  # a damaged game there: the solve says so, and that --force replaces it
+    return f"{name}-{hashlib.sha256(game_key(game).encode()).hexdigest()[:8]}"
 
 
 def create(conn: sa.Connection, name: str, game: Game, strategy: str) -> GameRecord:

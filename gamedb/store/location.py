@@ -56,15 +56,14 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     if isinstance(db, Location):
         return db
     text = os.fspath(db)
+    duck = text.removeprefix("duckdb:///").split("?", 1)[0] if text.startswith("duckdb:///") else text if text.endswith(".duckdb") else ""
+    if "://" not in duck and duck not in ("", ":memory:"):  # a DuckDB file, as a path or a URL
+        path = Path(duck).expanduser().absolute()
+        return Location(text, "duckdb", f"duckdb:///{path}", path)
     if "://" not in text:
         path = Path(text).expanduser().absolute()
-        if path.suffix == ".duckdb":
-            return Location(text, "duckdb", f"duckdb:///{path}", path)
         return Location(text, "file", f"sqlite:///{path}", path)
     scheme, rest = text.split("://", 1)
     url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
     named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
-    if scheme == "duckdb" and named is not None and str(named) not in ("", ":memory:"):
-        path = named.expanduser().absolute()
-        return Location(text, "duckdb", f"duckdb:///{path}", path)
     return Location(text, "url", url, named)

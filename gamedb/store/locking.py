@@ -208,3 +208,29 @@ def others_solving(engine: sa.Engine, name: str) -> bool:
         return False
     finally:
         os.close(fd)
+
+
+@contextmanager
+def solving(engine: sa.Engine, name: str, memory_limit: int) -> Iterator[None]:
+    """The solve lock of game ``name`` held, and the connections tuned for a solve within ``memory_limit``."""
+    from .tuning import solve_settings
+
+    with solve_lock(engine, name), solve_settings(engine, memory_limit, solve_tag(name)):
+        yield
+
+
+def finish(engine: sa.Engine, name: str, *, if_unfinished: bool = False) -> None:
+    """Finish the file after a solve of ``name``, not waiting for other connections while another game is being solved
+    into it (that solve finishes it); ``if_unfinished``: only a file a killed solve left unfinished, where it can be written."""
+    from .database import file_unfinished, finish_file
+
+    if if_unfinished and not file_unfinished(engine):
+        return
+    try:
+        if others_solving(engine, name):
+            finish_file(engine, wait=0.0)
+        else:
+            finish_file(engine)
+    except sa.exc.OperationalError:
+        if not if_unfinished:
+            raise

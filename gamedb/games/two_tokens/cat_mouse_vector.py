@@ -19,6 +19,12 @@ class CatMouseVector(VectorRules):
         self._players = players
         self._node_text = [str(i) for i in range(n)]
         self._text_parts: tuple[list[str], list[str]] | None = None  # built on first use
+        # the same table reversed, for un-moves: row turn * n + target, the nodes that move there
+        source = np.repeat(np.arange(2 * n), self._degree)
+        by_target = np.argsort((source // n) * n + self._target, kind="stable")
+        self._rev_source = (source % n)[by_target]
+        self._rev_degree = np.bincount(((source // n) * n + self._target), minlength=2 * n)
+        self._rev_offset = np.concatenate(([0], np.cumsum(self._rev_degree)))
 
     def expand(self, codes: np.ndarray) -> Expansion:
         n = self.n
@@ -38,6 +44,20 @@ class CatMouseVector(VectorRules):
         pt = turn[parent]
         children = np.where(pt == MOUSE, code_of(b, cat[parent], CAT, n), code_of(mouse[parent], b, MOUSE, n))
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
+
+    def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n = self.n
+        codes = np.asarray(codes, dtype=np.int64)
+        mover = 1 - (codes & 1)  # the player who moved into each position
+        mouse, cat = np.divmod(codes >> 1, n)
+        row = mover * n + np.where(mover == MOUSE, mouse, cat)
+        lengths = self._rev_degree[row]
+        which = np.repeat(np.arange(len(codes)), lengths)
+        a = self._rev_source[self._rev_offset[row][which] + ranks_within(lengths)]
+        m, c, by_mouse = mouse[which], cat[which], mover[which] == MOUSE
+        pm, pc = np.where(by_mouse, a, m), np.where(by_mouse, c, a)
+        alive = (pm != HOLE) & (pm != pc)  # a position that is over has no moves
+        return which[alive], code_of(pm, pc, mover[which], n)[alive]
 
     def texts(self, codes: np.ndarray) -> list[str]:
         if self._text_parts is None:  # "mouse=M," per mouse node and "cat=C,turn=T" per (cat node, turn)

@@ -1,0 +1,202 @@
+"""Cat and mouse on a random 1,000-node graph: the whole `gamedb solve` process against a plain Python solver.
+
+    python bench/loopy_vs_plain.py                 # the 1,000-node graph of bench/catmouse_graph.py (~2·10^6 positions)
+    python bench/loopy_vs_plain.py --nodes 300     # smaller, a smoke test
+
+Same run, each in a child process of its own (its peak memory its own):
+
+- the plain solver below: a queue with degree counters on flat arrays (a bytearray of outcomes, a list of
+  counters), outcomes only, nothing stored;
+- ``gamedb solve cat-mouse --graph FILE --strategy S`` as a whole process into a new SQLite file, for the
+  ``retrograde`` strategy and the ``memory`` one it replaced for loopy games: wall time and peak memory;
+- the retrograde solver alone, writing into a sink that keeps nothing: its time (the rest of the process is
+  writing rows) and its memory per position (peak RSS less the RSS before the solve).
+
+Prints figures and the targets (issue 24): the process no slower than the plain solver, at most 24 bytes per
+position while solving.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from contextlib import nullcontext
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+GAMEDB = Path(sys.executable).with_name("gamedb")
+UNKNOWN, MOUSE_WINS, CAT_WINS = 0, 1, 2
+
+
+def plain_solve(graph: list[list[int]]) -> bytearray:
+    """Who wins each state (mouse node, cat node, side to move), from the states where the game is over
+    backwards: a state is won for its mover when one move reaches a state won for the mover, lost when every
+    move reaches a state won for the other side; states never reached that way are draws (UNKNOWN)."""
+    n = len(graph)
+    outcome = bytearray(2 * n * n)  # index (mouse * n + cat) * 2 + side, side 0: the mouse moves
+    cat_steps = [[b for b in targets if b != 0] for targets in graph]
+    left = [0] * (2 * n * n)  # moves not yet known to lose, per state
+    queue: deque[int] = deque()
+    for mouse in range(n):
+        for cat in range(1, n):
+            state = (mouse * n + cat) * 2
+            if mouse == 0 or mouse == cat:
+                outcome[state] = outcome[state + 1] = MOUSE_WINS if mouse == 0 else CAT_WINS
+                queue.extend((state, state + 1))
+            else:
+                left[state], left[state + 1] = len(graph[mouse]), len(cat_steps[cat])
+    while queue:
+        state = queue.popleft()
+        winner = outcome[state]
+        mouse, cat = divmod(state >> 1, n)
+        if state & 1:  # the cat moves here, so the mouse moved last: it came from a neighbour
+            before, mover = [(m * n + cat) * 2 for m in graph[mouse] if m != cat and m != 0], MOUSE_WINS
+        else:  # the cat moved last
+            before, mover = [(mouse * n + c) * 2 + 1 for c in cat_steps[cat] if c != mouse], CAT_WINS
+        for previous in before:
+            if outcome[previous] != UNKNOWN:
+                continue
+            if winner == mover:
+                outcome[previous] = winner
+                queue.append(previous)
+            else:
+                left[previous] -= 1
+                if left[previous] == 0:
+                    outcome[previous] = winner
+                    queue.append(previous)
+    return outcome
+
+
+# --- the child processes -------------------------------------------------------------------------
+
+
+def peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cpu() -> float:
+    """CPU seconds (user + system) of this process so far: what a machine shared with other work inflates least."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def job_plain(graph_file: str) -> dict:
+    graph = json.loads(Path(graph_file).read_text())
+    t0 = time.perf_counter()
+    outcome = plain_solve(graph)
+    return {"seconds": time.perf_counter() - t0, "cpu": cpu(), "peak_mb": peak_mb(), "decided": len(outcome) - outcome.count(UNKNOWN)}
+
+
+class KeepNothing:
+    """A sink that keeps nothing (the solver's own time and memory)."""
+
+    def begin(self):
+        from gamedb.store.sink import Begun
+
+        return Begun(1, "enumerating", {}, False)
+
+    def loading(self, table, rows):
+        return nullcontext()
+
+    def clear(self, *args) -> None: ...
+    def rows(self, *args) -> None: ...
+    def tuples(self, *args) -> None: ...
+    def columns(self, *args) -> None: ...
+    def finish(self, **values) -> None:
+        self.values = values
+
+
+def job_solver(graph_file: str) -> dict:
+    import numpy  # noqa: F401  (imported before the baseline)
+
+    from gamedb import make_game
+    from gamedb.solvers import retrograde
+
+    game = make_game("cat-mouse", graph=graph_file)
+    game.vector()
+    base = rss_mb()
+    phases: dict[str, float] = {}
+    clock = [time.process_time(), "enumerate"]  # the phases in CPU seconds
+
+    def progress(phase, done, total):
+        now = time.process_time()
+        phases[clock[1]] = phases.get(clock[1], 0) + now - clock[0]
+        clock[:] = [now, phase]
+
+    t0, c0 = time.perf_counter(), cpu()
+    sink = KeepNothing()
+    solved = retrograde.solve(sink, game, memory_limit=16 << 30, progress=progress)
+    seconds = time.perf_counter() - t0
+    phases[clock[1]] = phases.get(clock[1], 0) + time.process_time() - clock[0]
+    return {
+        "seconds": seconds, "cpu": cpu() - c0, "phases": phases, "positions": solved.positions,
+        "base_mb": base, "peak_mb": peak_mb(), "progress": sink.values["progress"],
+    }
+
+
+def run_child(*args: str) -> dict:
+    out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def whole_process(graph_file: Path, db: Path, strategy: str) -> dict:
+    """``gamedb solve`` as a user runs it: wall time and the child's peak memory."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "--strategy", strategy, "-q"])
+    _, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    if status:
+        raise SystemExit(f"gamedb solve --strategy {strategy} failed ({status})")
+    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024, "bytes": db.stat().st_size}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--edges", type=int, help="default: twice the nodes")
+    args = parser.parse_args()
+    sys.path.insert(0, str(BENCH))
+    from catmouse_graph import bench_graph
+
+    with tempfile.TemporaryDirectory(prefix="gamedb-loopy-") as work:
+        graph_file = Path(work) / "graph.json"
+        graph_file.write_text(json.dumps(bench_graph(args.nodes, args.edges or 2 * args.nodes)))
+        print(f"cat and mouse, random graph of {args.nodes:,} nodes (bench/catmouse_graph.py), load {os.getloadavg()[0]:.1f}")
+        plain = run_child("plain", str(graph_file))
+        runs = {s: whole_process(graph_file, Path(work) / f"{s}.sqlite", s) for s in ("retrograde", "memory")}
+        alone = run_child("solver", str(graph_file))
+        n = alone["positions"]
+        print(f"  positions                                  {n:,}")
+        print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB")
+        for strategy, run in runs.items():
+            ratio, cpu_ratio = run["seconds"] / plain["seconds"], run["cpu"] / plain["cpu"]
+            print(f"  gamedb solve --strategy {strategy:<11}        {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
+                  f"file {run['bytes'] / n:.0f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
+                  f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
+        phases = ", ".join(f"{k} {v:.2f} s" for k, v in alone["phases"].items())
+        print(f"  retrograde solver alone, rows kept nowhere {alone['seconds']:.2f} s ({alone['cpu']:.2f} s CPU: {phases})")
+        print(f"    so writing the rows is                   {runs['retrograde']['cpu'] - alone['cpu']:.2f} s of the process's CPU")
+        per = (alone["peak_mb"] - alone["base_mb"]) * 2**20 / n
+        print(f"    memory while solving                     {per:.1f} bytes/position (peak {alone['peak_mb']:,.0f} MB less "
+              f"{alone['base_mb']:,.0f} MB before; target <= 24: {'ok' if per <= 24 else 'MISSED'})")
+        assert alone["progress"]["phase"] == "done" and plain["decided"] > 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        job = {"plain": job_plain, "solver": job_solver}[sys.argv[2]]
+        print(json.dumps(job(*sys.argv[3:])))
+    else:
+        main()

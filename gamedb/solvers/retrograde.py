@@ -1,0 +1,231 @@
+"""The ``retrograde`` strategy: a loopy game solved by levels with degree counters on flat arrays, in a memory budget.
+
+The reachable positions are enumerated breadth first (:mod:`.retrograde_rules`), each a slot of the value arrays
+(int8 result, int16 remoteness, a counter of distinct children not yet won: at most :data:`BYTES_PER_POSITION`
+bytes per position, checked against the game's estimate before anything is done). Levels then follow the Gamesman
+rules and tie-breaks of the other engines (:mod:`.array_levels`): from level ``k``, a parent with a child that
+loses wins at ``k + 1``, one whose counter reaches zero loses at ``k + 1``; ties spread after; the rest draw. The
+moves into a level come from the family's un-moves (``VectorRules.parents``), else a reverse index when it fits
+the budget, else re-expansion. A last pass in code order finds each best move (the first, in move order, to a child
+that decides it) and writes the rows into a sink.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..games.base import Game
+from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
+from ..progress import Progress
+from ..store.sink import Sink, now
+from ..store.status import SOLVED
+from . import capabilities
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
+from .protocol import Solved, TooLarge
+from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
+
+    from ..store.record import GameRecord
+
+#: memory per reachable position while solving, at most (measured: bench/loopy_vs_plain.py)
+BYTES_PER_POSITION = 24
+#: what a family without vector rules adds per position and per move: its expansions, kept (:class:`OneByOne`;
+#: measured 880 bytes per position on a 12x12 cat-mouse-grid with jumps of 2)
+BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
+#: the child's result that decides a parent of each result
+DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
+DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
+
+
+@dataclass
+class State:
+    """The values being decided, by slot."""
+
+    result: np.ndarray  # int8: UNDECIDED, WIN, LOSE, TIE (DRAW once the levels are done)
+    remoteness: np.ndarray  # int16 (int32 past 32,766 levels), -1: not decided
+    counter: np.ndarray  # uint8/16/32: distinct children not yet known to win
+    moves: int = 0  # moves seen so far
+
+    @classmethod
+    def empty(cls, size: int) -> State:
+        return cls(np.zeros(size, dtype=np.int8), np.full(size, -1, dtype=np.int16), np.zeros(size, dtype=np.uint8))
+
+    def record(self, slots: np.ndarray, exp: Expansion, find: Callable[[np.ndarray], np.ndarray], index: ReverseIndex | None) -> None:
+        """Primitive values and counters of ``slots`` expanded as ``exp`` (moves into ``index``; ``find``: slots of codes)."""
+        self.result[slots] = exp.primitive
+        self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
+        (parent, child), degree = distinct_degree(exp)
+        most = int(degree.max()) if len(degree) else 0
+        if most > np.iinfo(self.counter.dtype).max:
+            self.counter = self.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)
+        self.counter[slots] = degree
+        self.moves += len(exp.children)
+        if index is not None:
+            index.add(find(child), slots[parent])
+
+
+def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
+    """(bytes, source of the moves into a level): the fastest that fits ``memory_limit`` (None: the fastest; 0: the least)."""
+    rules = capabilities.vector_rules(game)
+    need = positions * BYTES_PER_POSITION + (positions * BYTES_PER_PYTHON_POSITION + moves * BYTES_PER_PYTHON_MOVE if rules is None else 0)
+    if rules is not None and has_parents(rules):
+        return need, "un-moves"
+    index = need + moves * ReverseIndex.BYTES_PER_MOVE + positions * 8
+    return (index, "reverse index") if memory_limit is None or index <= memory_limit else (need, "re-expansion")
+
+
+def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
+    """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
+    from ..store.tuning import human_size
+
+    estimate = game.estimate()
+    if estimate is None:
+        return None
+    need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+    words = f"{name} needs up to {estimate.positions:,} positions (~{human_size(need)} of memory in the retrograde solver)"
+    return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
+
+
+def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
+    """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes."""
+    t0 = time.perf_counter()
+    estimate = game.estimate()
+    if estimate is not None:
+        need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+        if need > memory_limit:
+            raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
+    vector = capabilities.vector_rules(game)
+    rules = vector if vector is not None else OneByOne(game)
+    expected = estimate.positions if estimate else 0
+    per_position, _ = need_bytes(game, 1, 0, memory_limit=0)
+    dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
+    _, source = need_bytes(game, expected, estimate.moves if estimate else 0, memory_limit)
+    index = ReverseIndex() if source == "reverse index" else None
+    state = State.empty(rules.code_limit if dense else 0)
+    visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
+    slots = reachable(game, rules, memory_limit // per_position, visit, progress)
+    t1 = time.perf_counter()
+    if not dense:
+        state = State.empty(slots.size)
+        for block, code in slots.blocks():
+            state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
+    if source == "un-moves":
+        edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
+    elif index is not None:
+        index.build(slots.size)
+        edges = partial(index.edges, rules, slots, state)
+    else:
+        edges = partial(by_expanding, rules, slots, state)
+    winlose = levels(state, edges, (WIN, LOSE), "win/lose levels", progress)
+    ties = levels(state, edges, (TIE,), "tie levels", progress)
+    del index, edges
+    state.result[state.result == UNDECIDED] = DRAW
+    begun = sink.begin()
+    if begun.resumed:  # a solve begun in SQL and killed early may have left some
+        sink.clear(("position", "move", "token_board", "token_move"))
+    tokens = capabilities.move_lists(game)
+    if tokens is not None:
+        for table, rows in zip(("token_board", "token_move"), token_rows(begun.id, tokens), strict=True):
+            sink.rows(table, rows)
+    write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
+    sink.finish(
+        status=SOLVED,
+        positions=slots.positions,
+        moves=state.moves,
+        enumerate_seconds=round(t1 - t0, 3),
+        solve_seconds=round(time.perf_counter() - t1, 3),
+        solved_at=now(),
+        progress={"phase": "done", "winlose_levels": winlose, "tie_levels": ties},
+    )
+    return Solved(slots.positions, state.moves)
+
+
+def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
+    """Decide levels from the positions of ``values`` until one decides nothing; the number of levels."""
+    k = 0
+    while True:
+        if k + 1 > np.iinfo(state.remoteness.dtype).max:
+            state.remoteness = state.remoteness.astype(np.int32)
+        decided = 0
+        for child, parent in edges(lambda s: np.isin(state.result[s], values), k):
+            open_ = state.result[parent] == UNDECIDED
+            decided += step(state, child[open_], parent[open_], k + 1)
+        k += 1
+        if progress:
+            progress(phase, k, None)
+        if not decided:
+            return k
+
+
+def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int:
+    """Decide the undecided ``parent`` of each move into ``child`` that decides it at ``level``; how many were."""
+    result, remoteness = state.result, state.remoteness
+    below = result[child]
+    spread = (below == LOSE) | (below == TIE)  # a move to a loss wins; to a tie, in the tie levels, ties
+    won = parent[spread]
+    result[won] = np.where(below[spread] == LOSE, WIN, TIE)
+    remoteness[won] = level
+    beaten = parent[below == WIN]
+    beaten = np.sort(beaten[result[beaten] == UNDECIDED])
+    first = first_of_runs(beaten)
+    hit, times = beaten[first], np.diff(np.append(first, len(beaten)))
+    state.counter[hit] -= times.astype(state.counter.dtype)
+    lost = hit[state.counter[hit] == 0]
+    result[lost] = LOSE
+    remoteness[lost] = level
+    return len(won) + len(lost)
+
+
+def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, progress: Progress | None) -> None:
+    """Every position row (and move row) in code order, with its best move, a block at a time."""
+    names = np.array(RESULT_NAMES, dtype=object)
+    written = 0
+    with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
+        for block, code in slots.blocks():
+            exp = rules.expand(code)
+            result, remoteness = state.result[block], state.remoteness[block]
+            parent = np.repeat(np.arange(len(code)), exp.degree)
+            child, _ = slots.find(exp.children)
+            deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
+            hit = np.flatnonzero(deciding)
+            first = hit[first_of_runs(parent[hit])]
+            best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
+            best = np.full(len(code), None, dtype=object)
+            best[best_of] = labels
+            distance = remoteness.astype(object)
+            distance[remoteness < 0] = None
+            values = (code.tolist(), rules.texts(code), exp.player.tolist(), names[result].tolist(), distance.tolist(), exp.degree.tolist(), best.tolist())
+            sink.columns("position", dict(zip(POSITION_COLUMNS, values, strict=True)))
+            if move_rows:
+                labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
+                moved = (code[parent].tolist(), ranks_within(exp.degree).tolist(), exp.children.tolist(), labels)
+                sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
+            written += len(code)
+            if progress:
+                progress("write", written, slots.positions)
+
+
+def _labels(rules: VectorRules, code: np.ndarray, children: np.ndarray, parent: np.ndarray, moves: np.ndarray) -> list[str]:
+    """The labels of ``moves`` (indices into ``children``, whose parents are ``code[parent]``)."""
+    if isinstance(rules, OneByOne):
+        every = rules.move_labels(code)
+        return [every[i] for i in moves.tolist()]
+    return rules.labels(code[parent[moves]], children[moves])
+
+
+class Retrograde:
+    """The ``retrograde`` strategy (see :mod:`gamedb.solvers.protocol`); verifies and answers like ``graph-sql``."""
+
+    def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
+        from .graph_verify import verify_graph
+
+        return verify_graph(conn, record, game, progress=progress)

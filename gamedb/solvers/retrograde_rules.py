@@ -1,0 +1,208 @@
+"""The retrograde solver's view of a game on arrays: its reachable positions as slots, the moves into a level."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from ..games.base import Expanded, Game
+from ..games.vector import RESULT_CODES, UNDECIDED, Expansion, VectorRules, check_moves, ranks_within
+from ..progress import Progress
+from .protocol import TooLarge
+
+#: positions handled at once (expansions, level scans, rows)
+BLOCK = 1 << 14
+#: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
+DENSE_CODES_PER_POSITION = 2
+
+Edges = Iterator[tuple[np.ndarray, np.ndarray]]  # (child slots, parent slots) of moves, a chunk at a time
+
+
+def first_of_runs(x: np.ndarray) -> np.ndarray:
+    """The indices where a sorted ``x`` changes value (the first of each run of equal values)."""
+    return np.flatnonzero(np.concatenate(([True], x[1:] != x[:-1]))) if len(x) else np.zeros(0, dtype=np.int64)
+
+
+def unique(x: np.ndarray) -> np.ndarray:
+    """The distinct values of ``x``, sorted (numpy 2's hashing np.unique is several times slower here)."""
+    x = np.sort(x)
+    out: np.ndarray = x[first_of_runs(x)]
+    return out
+
+
+class OneByOne(VectorRules):
+    """:meth:`Game.expand` on arrays, each position's expansion kept (families without vector rules)."""
+
+    code_limit = 0
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.kept: dict[int, Expanded] = {}
+
+    def _get(self, codes: np.ndarray) -> list[Expanded]:
+        kept, expand = self.kept, self.game.expand
+        return [kept.get(c) or kept.setdefault(c, expand(c)) for c in codes.tolist()]
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        got = self._get(codes)
+        return Expansion(
+            player=np.array([e.player for e in got], dtype=np.int8),
+            primitive=np.array([RESULT_CODES[e.primitive] if e.primitive else UNDECIDED for e in got], dtype=np.int8),
+            degree=np.array([len(e.moves) for e in got], dtype=np.int64),
+            children=np.array([c for e in got for _, c in e.moves], dtype=np.int64),
+        )
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        return [e.text for e in self._get(codes)]
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        return [next(label for label, c in self.kept[p].moves if c == child) for p, child in zip(parents.tolist(), children.tolist(), strict=True)]
+
+    def move_labels(self, codes: np.ndarray) -> list[str]:
+            return [label for e in self._get(codes) for label, _ in e.moves]
+
+
+class Slots:
+    """The reachable positions, each a slot of the value arrays: its code (dense codes, ``reach`` a bitmap
+    over them) or its rank in the sorted ``codes`` (sparse)."""
+
+    def __init__(self, codes: np.ndarray, reach: np.ndarray | None) -> None:
+        self.codes, self.reach = codes, reach
+        self.positions = len(codes) if reach is None else int(reach.sum())
+        self.size = len(codes) if reach is None else len(reach)
+
+    def code(self, slots: np.ndarray) -> np.ndarray:
+        return slots if self.reach is not None else self.codes[slots]
+
+    def find(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(slot, reachable) of every code."""
+        if self.reach is not None:
+            slot = np.where(codes < self.size, codes, 0)
+            return slot, (codes < self.size) & self.reach[slot]
+        slot = np.minimum(np.searchsorted(self.codes, codes), self.positions - 1)
+        return slot, self.codes[slot] == codes
+
+    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(slots, codes) of every reachable position in code order, a block at a time."""
+        for a in range(0, self.size, BLOCK):
+            slots = a + (np.flatnonzero(self.reach[a : a + BLOCK]) if self.reach is not None else np.arange(min(BLOCK, self.size - a)))
+            yield slots, self.code(slots)
+
+
+def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
+    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
+    ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
+    frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
+    dense = visit is not None
+    reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
+    runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
+
+    def known(codes: np.ndarray) -> np.ndarray:
+        seen = np.zeros(len(codes), dtype=bool)
+        for run in runs:
+            seen |= run[np.minimum(np.searchsorted(run, codes), len(run) - 1)] == codes
+        return seen
+
+    if dense:
+        reach[frontier] = True
+    count = 0
+    while len(frontier):
+        if not dense:
+            runs.append(frontier)
+            while len(runs) > 1 and len(runs[-2]) < 2 * len(runs[-1]):
+                runs[-2:] = [np.sort(np.concatenate(runs[-2:]))]
+        count += len(frontier)
+        if count > positions_limit:
+            raise TooLarge(f"more than {positions_limit:,} positions")
+        found = []
+        for a in range(0, len(frontier), BLOCK):
+            page = frontier[a : a + BLOCK]
+            exp = rules.expand(page)
+            check_moves(game, page, exp.primitive, exp.degree)
+            if visit is not None:
+                visit(page, exp)  # marked at once: the level's codes are kept once each, unsorted
+                fresh = unique(exp.children[~reach[exp.children]])
+                reach[fresh] = True
+            else:
+                fresh = unique(exp.children)
+                fresh = fresh[~known(fresh)]
+            found.append(fresh)
+        frontier = np.concatenate(found) if dense else unique(np.concatenate(found))
+        del found
+        if progress:
+            progress("enumerate", count, None)
+    codes = np.concatenate(runs) if runs else frontier
+    runs.clear()
+    codes.sort()  # in place: the runs are gone
+    return Slots(codes, reach if dense else None)
+
+
+def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """(parent index, child code) of an expansion's distinct moves, and each parent's number of them."""
+    parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
+    child = exp.children
+    if len(child) and not np.all((child[1:] > child[:-1]) | (parent[1:] != parent[:-1])):  # not increasing within a parent
+        order = np.lexsort((child, parent))
+        parent, child = parent[order], child[order]
+        new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
+        parent, child = parent[new], child[new]
+    return (parent, child), np.bincount(parent, minlength=len(exp.degree))
+
+
+def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
+    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time."""
+    for a in range(0, len(remoteness), BLOCK):
+        hit = remoteness[a : a + BLOCK] == k
+        if hit.any():
+            slots = a + np.flatnonzero(hit)
+            yield slots[wanted(slots)]
+
+
+def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+    """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
+    for frontier in frontier_scan(state.remoteness, wanted, k):
+        which, parent = rules.parents(slots.code(frontier))
+        parent, found = slots.find(parent)
+        yield frontier[which[found]], parent[found]
+
+
+class ReverseIndex:
+    """The distinct moves into every slot (int32 parents grouped by child), from the forward moves."""
+
+    #: bytes per distinct move while it is built (int64 sort keys, twice while they are joined; measured:
+    #: 2.1 s of CPU and 80 bytes per position on bench/loopy_vs_plain.py's graph, against 4.1 s and 16 bytes
+    #: for re-expanding the undecided positions at each of its 14 levels)
+    BYTES_PER_MOVE = 16
+
+    def __init__(self) -> None:
+        self.keys: list[np.ndarray] = []
+
+    def add(self, child: np.ndarray, parent: np.ndarray) -> None:
+        self.keys.append(child.astype(np.int64) << 32 | parent)
+
+    def build(self, size: int) -> None:
+        key = np.concatenate(self.keys) if self.keys else np.zeros(0, dtype=np.int64)
+        self.keys = []
+        key.sort()
+        self.offset = np.searchsorted(key, np.arange(size + 1, dtype=np.int64) << 32)
+        np.bitwise_and(key, 0xFFFFFFFF, out=key)
+        self.parent = key.astype(np.int32)
+
+    def edges(self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+        for frontier in frontier_scan(state.remoteness, wanted, k):
+            starts, lengths = self.offset[frontier], self.offset[frontier + 1] - self.offset[frontier]
+            yield np.repeat(frontier, lengths), self.parent[np.repeat(starts, lengths) + ranks_within(lengths)]
+
+
+def by_expanding(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+    """The moves into the level, found by expanding every undecided position again (no memory per move)."""
+    for block, code in slots.blocks():
+        open_ = state.result[block] == UNDECIDED
+        block, code = block[open_], code[open_]
+        (parent, child), _ = distinct_degree(rules.expand(code))
+        child, _ = slots.find(child)
+        into = state.remoteness[child] == k
+        into[into] = wanted(child[into])
+        yield child[into], block[parent[into]]

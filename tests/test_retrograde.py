@@ -1,0 +1,80 @@
+"""The retrograde strategy's other ways to find the moves into a level, and its memory budget.
+
+The row-by-row comparisons with the SQL engine are in tests/test_memory_engine.py (every small loopy game, both
+backends); here each way the solver can take is forced on the same games: sparse codes (a sorted code array and
+searches) instead of dense ones, a reverse index or re-expansion instead of the family's un-moves.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gamedb import make_game
+from gamedb.solvers import retrograde, retrograde_rules
+from gamedb.solvers.protocol import TooLarge
+
+from oracles.cat_mouse import random_graph
+from tables import RUN_COLUMNS, assert_same_game
+
+GAMES = [
+    ("cat-mouse", {"graph": json.dumps(random_graph(random.Random(seed), 12 + seed, 0.1))}) for seed in range(4)
+] + [("cat-mouse-grid", {"grid": ["...#F", ".#.##", "M.C.."]}), ("tictactoe", {})]
+WAYS = {
+    "sparse codes": {"DENSE_CODES_PER_POSITION": 0},
+    "reverse index": {"has_parents": False},
+    "re-expansion": {"has_parents": False, "INDEX_BYTES_PER_MOVE": 1 << 40},
+    "sparse re-expansion": {"has_parents": False, "INDEX_BYTES_PER_MOVE": 1 << 40, "DENSE_CODES_PER_POSITION": 0},
+}
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("family,options", GAMES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(GAMES)])
+def test_every_way_writes_the_sql_engines_rows(fresh_db, monkeypatch, way, family, options):
+    settings = WAYS[way]
+    if "has_parents" in settings:
+        monkeypatch.setattr(retrograde, "has_parents", lambda rules: False)
+    if "INDEX_BYTES_PER_MOVE" in settings:
+        monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", settings["INDEX_BYTES_PER_MOVE"])
+    if "DENSE_CODES_PER_POSITION" in settings:
+        monkeypatch.setattr(retrograde, "DENSE_CODES_PER_POSITION", 0)
+    game = make_game(family, **options)
+    sql_db, db = fresh_db(), fresh_db()
+    sql_db.solve(game, "g", strategy="sql")
+    assert db.solve(game, "g", strategy="retrograde").strategy == "retrograde"
+    assert_same_game(sql_db, db, "g", ignore=RUN_COLUMNS)
+
+
+def test_over_budget_is_refused_before_anything_is_written(fresh_db, cli):
+    game = make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(5), 30, 0.1)))
+    need, _ = retrograde.need_bytes(game, game.estimate().positions, game.estimate().moves, memory_limit=0)
+    db = fresh_db()
+    with pytest.raises(TooLarge, match=r"cm needs up to 1,740 positions \(~.* of memory in the retrograde solver\)"):
+        db.solve(game, "cm", strategy="retrograde", memory_limit=need - 1)
+    with pytest.raises(TooLarge, match="positions need .* bytes in the retrograde solver"):  # the solver's own check
+        retrograde.solve(None, game, memory_limit=need - 1)
+    assert db.games() == []
+    assert db.solve(game, "cm", strategy="retrograde", memory_limit=need).strategy == "retrograde"
+    refused = cli("solve", "cat-mouse", "--graph", json.dumps(game.graph), "--strategy", "retrograde", "--memory-limit", "1k")
+    assert refused.exit_code == 1 and refused.stderr.startswith("Error: cat-mouse needs up to 1,740 positions"), refused.stderr
+    assert "retrograde solver) but --memory-limit is 1.0 kB" in refused.stderr and "Traceback" not in refused.stderr
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
+    """VectorRules.parents over every code (reachable or not) gives each move of expand, reversed, exactly once."""
+    import numpy as np
+
+    from gamedb.games.vector import has_parents
+    from gamedb.solvers import choice
+
+    rng = random.Random(seed)
+    rules = choice.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(rng, rng.randint(3, 14), rng.choice([0.0, 0.2])))))
+    assert has_parents(rules) and not has_parents(retrograde_rules.OneByOne(make_game("tictactoe")))  # optional: off by default
+    codes = np.arange(rules.code_limit)
+    exp = rules.expand(codes)
+    moves = sorted(zip(exp.children.tolist(), np.repeat(codes, exp.degree).tolist(), strict=True))
+    which, parent = rules.parents(codes)
+    assert sorted(zip(codes[which].tolist(), parent.tolist(), strict=True)) == moves and len(set(moves)) == len(moves)
