@@ -30,6 +30,7 @@ from report import ROOT, line, verdict
 TARGET_QUERY_SECONDS = 0.15  # issue 12: a `gamedb query` process on a SQLite file, median of 20
 TARGET_SOLVE_SECONDS = 0.3  # issue 12: `gamedb solve nim --max 13` into a new file, median of 10
 TARGET_JSONL_PER_SECOND = 20_000  # issue 12: `gamedb query NAME -`, positions per second
+TARGET_READ_SECONDS = 0.2  # issue 21: `gamedb list`, `stats`, `games` processes, median
 
 QUERY_RUNS = 20
 SOLVE_RUNS = 10
@@ -80,6 +81,13 @@ def measure_query_process(work: Path) -> dict:
     return {"db": db, "query": statistics.median(query), "shell": statistics.median(lookup) if lookup else None}
 
 
+def measure_read_commands(db: Path) -> dict:
+    """Median seconds of the `list`, `stats tictactoe` and `games` processes on the query's file."""
+    gamedb = gamedb_command()
+    commands = {"list": ["list"], "stats": ["stats", "tictactoe"], "games": ["games"]}
+    return {name: statistics.median(_timed([*gamedb, "--db", str(db), *args]) for _ in range(QUERY_RUNS)) for name, args in commands.items()}
+
+
 def measure_small_solve(work: Path) -> dict:
     gamedb = gamedb_command()
     new, existing = [], []
@@ -128,6 +136,8 @@ def run(work: Path) -> None:
     line(f"`gamedb query` process, median of {QUERY_RUNS}", f"{q['query']:.3f} s", verdict(q["query"] <= TARGET_QUERY_SECONDS, f"<= {TARGET_QUERY_SECONDS} s"))
     if q["shell"] is not None:
         line("  the sqlite3 shell, same lookup", f"{q['shell']:.3f} s; gamedb takes {q['query'] / q['shell']:.1f}x")
+    for name, seconds in measure_read_commands(q["db"]).items():
+        line(f"`gamedb {name}` process, median of {QUERY_RUNS}", f"{seconds:.3f} s", verdict(seconds <= TARGET_READ_SECONDS, f"<= {TARGET_READ_SECONDS} s"))
     s = measure_small_solve(work)
     line(
         f"`gamedb solve nim --max 13`, new file, median of {SOLVE_RUNS}",

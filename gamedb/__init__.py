@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 _ERRORS = ("GamedbError", "InputError", "GraphError", "PositionError", "UnknownFamily", "FamilyLoadError", "GameNotFound",
            "PositionNotFound", "DatabaseError", "GameExists", "VerifyError")

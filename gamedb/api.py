@@ -150,7 +150,7 @@ class Database:
         self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
         strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is ``auto``, ``tiers``, ``retrograde``, ``sql`` or ``memory`` (``engine``: its deprecated name)."""
+        """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name)."""
         from .solvers.solve import solve
         from .store import catalog
         from .store.tuning import parse_size

@@ -165,7 +165,7 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from ..version import __version__
 
         out(f"gamedb {__version__}")
         raise typer.Exit()

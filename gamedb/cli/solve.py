@@ -11,7 +11,7 @@ import typer
 from ..errors import InputError, UnknownFamily
 from ..games import BUILTIN, family, family_names
 from ..games.base import Game
-from ..solvers.choice import AUTO, CHOICES
+from ..solvers.choice import AUTO, CHOICES, CHOICES_HELP
 from .common import err, handle_errors, out, settings
 from .lazy import LazyGroup, commands_of
 from .solve_run import run_solve
@@ -119,11 +119,7 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
     "strategy": (StrategyChoice(AUTO), Annotated[StrategyChoice, typer.Option(
         "--strategy",
         metavar=f"[{'|'.join(CHOICES)}]",
-        help="auto: tier by tier for a family that declares tiers, else in memory (retrograde, then numpy) when the game "
-        "fits --memory-limit, else in SQL; tiers: the tier solver (memory of the largest tiers, resumable tier by tier); "
-        "sql: retrograde analysis inside the database (bounded memory, resumable level by level); "
-        "retrograde: loopy games by levels on flat arrays (24 bytes per position at most); "
-        "memory: in memory or fail. All write the same position rows.",
+        help=f"{CHOICES_HELP}. All write the same position rows.",
     )]),
     "engine": (None, Annotated[Optional[StrategyChoice], typer.Option(
         "--engine", metavar=f"[{'|'.join(CHOICES)}]", hidden=True, help="Deprecated: the old name of --strategy.")]),

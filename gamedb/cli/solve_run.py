@@ -35,7 +35,8 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
             pass
         else:
             with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
-                out(solved_line(report, database.probe(report.name)))
+                line = solved_line(report, database.probe(report.name))
+            out(line)
             return
     from ..store.tuning import default_memory_limit, parse_size
 
@@ -58,8 +59,8 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
             return
         if not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out; DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
-        answer = database.probe(report.name)
-    out(solved_line(report, answer))
+        line = solved_line(report, database.probe(report.name))
+    out(line)
 
 
 def solved_line(report: SolveReport, start: Answer) -> str:

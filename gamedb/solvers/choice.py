@@ -56,6 +56,8 @@ class Strategy:
     impartial: bool = True
     #: the name ``--strategy`` takes for it; None: taken whenever it accepts the game
     choice: str | None = None
+    #: what ``--strategy CHOICE`` does, in ``gamedb solve --help``
+    help: str = ""
     #: with ``--strategy auto``: tried for a new game only
     auto_new_only: bool = False
     #: the only strategy for a game it accepts, whatever ``--strategy`` says
@@ -214,6 +216,7 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         impartial=False,
         choice="tiers",
+        help="the tier solver (memory of the largest tiers, resumable tier by tier)",
         auto_new_only=True,
         memory_need=_tier_memory_need,
         announce=_tier_announce,
@@ -227,6 +230,7 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         impartial=False,
         choice="retrograde",
+        help="loopy games by levels on flat arrays (24 bytes per position at most)",
         gives_way=True,
         memory_need=_retrograde_memory_need,
         takes_over=_nothing_enumerated,
@@ -242,6 +246,7 @@ STRATEGIES: dict[str, Strategy] = {
         ),
         impartial=False,
         choice="memory",
+        help="in memory (numpy) or fail",
         gives_way=True,
         memory_need=_graph_memory_need,
         takes_over=_nothing_enumerated,
@@ -256,11 +261,15 @@ STRATEGIES: dict[str, Strategy] = {
             Need("token_moves", required=False, without="one move row is written per move and the levels join through move(child)"),
         ),
         choice="sql",
+        help="retrograde analysis inside the database (bounded memory, resumable level by level)",
     ),
 }
 
 #: the values of ``--strategy``
 CHOICES = (AUTO, *(s.choice for s in STRATEGIES.values() if s.choice is not None))
+#: ``--strategy``'s help, from the rows: ``auto`` tries them in this order
+CHOICES_HELP = "; ".join([f"{AUTO}: the first of {', '.join(CHOICES[1:])} that takes the game and fits --memory-limit",
+                          *(f"{s.choice}: {s.help}" for s in STRATEGIES.values() if s.choice is not None)])
 
 
 def stored_by(record: GameRecord, game: Game | None = None) -> Strategy:

@@ -11,8 +11,8 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union
 
-from .. import __version__
 from ..errors import InputError
+from ..version import __version__
 from .status import ENUMERATING
 
 if TYPE_CHECKING:
