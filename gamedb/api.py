@@ -35,13 +35,14 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
     from .solvers.checks import VerifyReport
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
+    from .store.duckdb_file import DuckDBConnections
     from .store.transfer import CopyReport
 
 
 class Database:
     """A gamedb database: a SQLite path (default ``gamedb.sqlite``) or a SQLAlchemy URL.
 
-    ``readonly``: a SQLite file read through ``sqlite3`` alone (SQLAlchemy only to write, verify or reach a server);
+    ``readonly``: a SQLite file read through ``sqlite3`` alone, a DuckDB file through ``duckdb`` (SQLAlchemy only to write, verify or reach a server);
     ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
     statement may run. Threads may read at once; writing methods run one at a time per database."""
 
@@ -55,9 +56,9 @@ class Database:
         self._where, self._readonly, self._budget = where, readonly, budget
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
-        self._files: FileConnections | None = None
+        self._files: FileConnections | DuckDBConnections | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
-        if where.is_file and readonly and not create and "mode=memory" not in where.url:
+        if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
             self._files = _file_at_newest(where, budget=budget)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
             from .store.database import open_engine
@@ -294,10 +295,12 @@ class Database:
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
-def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | None:
+def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | DuckDBConnections | None:
     """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
     from .store.sqlite_file import newest_revision
-    files = FileConnections(where, budget=budget)
+    if where.is_duckdb:
+        from .store.duckdb_file import DuckDBConnections
+    files = (DuckDBConnections if where.is_duckdb else FileConnections)(where, budget=budget)
     if files.revision is not None and files.revision == newest_revision():
         return files
     files.close()

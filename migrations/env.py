@@ -6,11 +6,22 @@ command with ``-x db=PATH_OR_URL`` (see alembic.ini).
 """
 
 from alembic import context
+from alembic.ddl.postgresql import PostgresqlImpl
 from sqlalchemy import create_engine, pool
 
+from gamedb.store.duckdb_file import install_ddl_rules
 from gamedb.store.schema import metadata
 
 config = context.config
+
+
+class DuckDBImpl(PostgresqlImpl):
+    """DuckDB (duckdb-engine) speaks PostgreSQL's DDL for what the revisions do; Alembic has no impl of its own for it."""
+
+    __dialect__ = "duckdb"
+
+
+install_ddl_rules()
 
 
 def _include_object(obj, name, type_, reflected, compare_to):

@@ -73,7 +73,7 @@ def fresh_db(empty_db_template, tmp_path):
 # in CI (CI=true) they fail instead, so a broken server cannot pass unseen.
 
 PG_ENV = "GAMEDB_TEST_PG"
-BACKENDS = ["sqlite", "postgresql"]
+BACKENDS = ["sqlite", "postgresql", "duckdb"]
 
 
 def pg_admin_url() -> str:
@@ -159,7 +159,7 @@ def pg_url(pg_server):
 
 @pytest.fixture(params=BACKENDS)
 def backend_db(request, tmp_path):
-    """A function returning a new, empty gamedb database on the parametrised backend (SQLite file or PostgreSQL database)."""
+    """A function returning a new, empty gamedb database on the parametrised backend (SQLite file, PostgreSQL database or DuckDB file)."""
     from gamedb import Database
 
     opened, urls = [], []
@@ -168,7 +168,7 @@ def backend_db(request, tmp_path):
 
     def make():
         if server is None:
-            location = str(tmp_path / f"backend{next(counter)}.sqlite")
+            location = str(tmp_path / f"backend{next(counter)}.{'duckdb' if request.param == 'duckdb' else 'sqlite'}")
         else:
             location = server.new_database()
             urls.append(location)

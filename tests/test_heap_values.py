@@ -56,6 +56,8 @@ def _rows(game, values):
 def test_rows_are_those_of_the_old_sql_engine(backend_db, family, params):
     from gamedb.store import catalog
 
+    if backend_db.backend == "duckdb":
+        pytest.skip("the old SQL engine does not run on DuckDB")
     db = backend_db()
     game = make_game(family, **params)
     with db.engine.begin() as conn:

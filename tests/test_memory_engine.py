@@ -60,6 +60,8 @@ IN_MEMORY = {"memory": "graph-memory", "retrograde": "retrograde"}
 @pytest.mark.parametrize("strategy", IN_MEMORY)
 @pytest.mark.parametrize("case_id,fam,options", CASES, ids=[c[0] for c in CASES])
 def test_memory_engine_writes_the_sql_engines_rows(backend_db, case_id, fam, options, strategy):
+    if backend_db.backend == "duckdb":
+        pytest.skip("--strategy sql does not run on DuckDB (test_duckdb compares its rows with SQLite's)")
     sql_db, memory_db = backend_db(), backend_db()
     game = make_game(fam, **options)
     sql_db.solve(game, case_id, strategy="sql")

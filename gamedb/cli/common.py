@@ -99,7 +99,7 @@ def report_failure(exc: BaseException) -> int | None:
         where = f": {exc.filename}" if exc.filename else ""
         err(f"Error: {exc.strerror or exc}{where}")
         return 1
-    if isinstance(exc, Exception) and type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg"):
+    if isinstance(exc, Exception) and type(exc).__module__.split(".")[0] in ("sqlalchemy", "sqlite3", "psycopg", "duckdb", "_duckdb"):
         reason = getattr(exc, "orig", None) or exc  # database driver errors: one line, never a traceback
         if str(reason) == "interrupted":  # a statement ran out of its time budget (gamedb.store.file_check)
             from ..store.file_check import budget_message
@@ -139,7 +139,7 @@ def open_database(
     where = locate(settings(ctx).db)
     classes = [game_class] if game_class else []
     budget = read_budget() if short else None
-    return Database(where, create=create, readonly=readonly and where.is_file, game_classes=classes, budget=budget)
+    return Database(where, create=create, readonly=readonly and (where.is_file or where.is_duckdb), game_classes=classes, budget=budget)
 
 
 def stored_name(db: Database, name: str) -> str:

@@ -21,11 +21,11 @@ def copy_command(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON object.")] = False,
 ) -> None:
-    """Copy solved games with all their positions and moves from one database to another (SQLite <-> PostgreSQL). --db is not used."""
+    """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
     from ..store.location import locate
 
-    source = Database(src, readonly=locate(src).is_file)
+    source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
     for name in games or ():  # an unknown name is refused before the destination is created
         source.game(name)
     target = Database(dst, create=True)

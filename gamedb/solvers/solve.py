@@ -75,11 +75,13 @@ def solve(
     memory_limit: int | None = None,
 ) -> SolveReport:
     """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
-    choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
+    strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
         return _into_new_file(db, game, game.default_name() if name is None else name, progress)
+    if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
+        raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     from ..store.catalog import free_name, stored_for
     from ..store.locking import finish, solving
     from ..store.sql_sink import SqlSink

@@ -59,7 +59,7 @@ class _Table:
 def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
     table = _Table(vector.code_limit)
     # plain tuples from the driver's cursor: no result-row objects for millions of rows
-    sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
+    sql = _ROWS if conn.dialect.paramstyle == "qmark" or conn.dialect.name == "duckdb" else _ROWS.replace("?", "%s")
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
     with closing(driver.cursor()) as cursor:

@@ -13,7 +13,7 @@ from .sink import DEFER_INDEXES_FROM, Column, column_inserts, values_of
 
 def insert_ignore(conn: sa.Connection, table: sa.Table) -> sa.Insert:
     """``INSERT ... ON CONFLICT DO NOTHING`` for the connection's dialect."""
-    if conn.dialect.name == "postgresql":
+    if conn.dialect.name in ("postgresql", "duckdb"):
         from sqlalchemy.dialects import postgresql
 
         return postgresql.insert(table).on_conflict_do_nothing()
@@ -34,7 +34,7 @@ def executemany(conn: sa.Connection, sql: str, rows: Sequence[Sequence[Any]]) ->
     """Run ``sql`` (with ``?`` placeholders) once per row tuple, straight through the driver."""
     if not rows:
         return
-    if conn.dialect.paramstyle in ("format", "pyformat"):
+    if conn.dialect.paramstyle in ("format", "pyformat") and conn.dialect.name != "duckdb":
         sql = sql.replace("%", "%%").replace("?", "%s")
     conn.exec_driver_sql(sql, rows)
 
@@ -47,6 +47,14 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Col
     try:
         if conn.dialect.name == "postgresql":
             _copy_in(conn, table.name, list(columns), zip(*map(values_of, columns.values()), strict=True), constants)
+        elif conn.dialect.name == "duckdb" and len(next(iter(columns.values()), ())):  # the arrays as they are: one registered scan
+            import numpy as np
+
+            driver: Any = conn.connection.driver_connection
+            driver.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+            fixed = [str(int(v)) for v in constants.values()]
+            driver.execute(f"INSERT INTO {table.name} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+            driver.unregister("gamedb_rows")
         else:
             for sql, rows in column_inserts(table.name, columns, constants):
                 executemany(conn, sql, rows)
@@ -107,7 +115,10 @@ def missing_indexes(conn: sa.Connection, tables: Sequence[sa.Table]) -> list[sa.
     inspector = sa.inspect(conn)
     missing = []
     for table in tables:
-        have = {ix["name"] for ix in inspector.get_indexes(table.name)}
+        if conn.dialect.name == "duckdb":  # (duckdb-engine reflects no indexes)
+            have = set(conn.exec_driver_sql("SELECT index_name FROM duckdb_indexes() WHERE table_name = ?", (table.name,)).scalars())
+        else:
+            have = {ix["name"] for ix in inspector.get_indexes(table.name)}
         missing += [index for index in sorted(table.indexes, key=lambda index: str(index.name)) if index.name not in have]
     return missing
 
@@ -126,7 +137,7 @@ def create_index_sql(conn: sa.Connection, index: sa.Index) -> str:
     """``CREATE INDEX`` for ``index`` on the connection's database."""
     sql = str(sa.schema.CreateIndex(index).compile(dialect=conn.dialect))
     where = index.dialect_options["sqlite"]["where"]
-    if conn.dialect.name != "sqlite" and where is not None:
+    if conn.dialect.name == "postgresql" and where is not None:  # (DuckDB has no partial indexes)
         sql += f" WHERE {where}"
     return sql
 

@@ -174,6 +174,10 @@ def open_engine(
         else:
             engine = sa.create_engine(url)
         event.listen(engine, "connect", _sqlite_pragmas)
+    elif where.is_duckdb or url.startswith("duckdb"):
+        from .duckdb_file import create_engine
+
+        engine = create_engine(where, readonly=readonly, create=create)
     else:
         engine = _create_server_engine(url, where)
     _with_budget(engine, budget)
@@ -197,6 +201,11 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         assert isinstance(driver, sqlite3.Connection)
         found = check_schema(driver, where, budget=budget)  # nothing of the file runs before this
         occupied = bool(found) or conn.exec_driver_sql("SELECT 1 FROM sqlite_master").first() is not None  # a lone view too
+    elif conn.dialect.name == "duckdb":
+        from .duckdb_file import catalog, check_catalog
+
+        found = check_catalog(conn.connection.driver_connection, where)
+        occupied = bool(found) or bool(catalog(conn.connection.driver_connection))
     else:
         from .server_check import check_server_schema
 
@@ -243,8 +252,8 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
     """ANALYZE the solver's tables on a server before the levels start."""
     if engine.dialect.name == "sqlite":
         return
-    with engine.begin() as conn:
-        conn.exec_driver_sql(f"ANALYZE {', '.join(tables)}")
+    with engine.begin() as conn:  # (DuckDB analyzes one table or all)
+        conn.exec_driver_sql("ANALYZE" if engine.dialect.name == "duckdb" else f"ANALYZE {', '.join(tables)}")
 
 
 def file_unfinished(engine: sa.Engine) -> bool:
@@ -304,6 +313,10 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
                 conn.exec_driver_sql("VACUUM")
                 conn.commit()
         finish_file(engine)
+        return
+    if engine.dialect.name == "duckdb":  # DuckDB frees the row groups of deleted rows at a checkpoint
+        with engine.connect() as conn:
+            conn.exec_driver_sql("CHECKPOINT")
         return
     with engine.connect() as conn:
         conn = conn.execution_options(isolation_level="AUTOCOMMIT")  # VACUUM cannot run in a transaction

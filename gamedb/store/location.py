@@ -12,15 +12,15 @@ DEFAULT_PATH = "gamedb.sqlite"
 
 @dataclass(frozen=True)
 class Location:
-    """A database as given: a SQLite file path (``kind == "file"``) or a SQLAlchemy URL (``kind == "url"``)."""
+    """A database as given: a SQLite file path (``kind == "file"``), a DuckDB file (``"duckdb"``) or a SQLAlchemy URL (``"url"``)."""
 
     #: the text as the user gave it
     text: str
-    #: "file": a plain path to a SQLite file; "url": a SQLAlchemy URL (a server, or SQLite spelled as a URL)
+    #: "file": a plain path to a SQLite file; "duckdb": a DuckDB file (path or URL); "url": any other SQLAlchemy URL
     kind: str
     #: the SQLAlchemy URL that reaches it (a file's absolute path as ``sqlite:///...``; ``postgresql://`` means psycopg)
     url: str
-    #: the SQLite file, absolute (a plain path, or the file a ``sqlite:///`` URL names); None for a server
+    #: the SQLite or DuckDB file, absolute (a plain path, or the file a ``sqlite:///``/``duckdb:///`` URL names); None for a server
     path: Path | None
 
     @property
@@ -34,9 +34,14 @@ class Location:
         return self.url.startswith("sqlite")
 
     @property
+    def is_duckdb(self) -> bool:
+        """A DuckDB file: read through ``duckdb`` itself, opened read-only for reads (:mod:`gamedb.store.duckdb_file`)."""
+        return self.kind == "duckdb"
+
+    @property
     def shown(self) -> str:
         """The database as it may be shown to a user: the path as given, or the URL with its password hidden."""
-        if self.is_file:
+        if self.path is not None:
             return self.text
         import sqlalchemy as sa  # (a server is reached through SQLAlchemy anyway)
 
@@ -51,10 +56,14 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     if isinstance(db, Location):
         return db
     text = os.fspath(db)
+    duck = text.removeprefix("duckdb:///").split("?", 1)[0] if text.startswith("duckdb:///") else text if text.endswith(".duckdb") else ""
+    if "://" not in duck and duck not in ("", ":memory:"):  # a DuckDB file, as a path or a URL
+        path = Path(duck).expanduser().absolute()
+        return Location(text, "duckdb", f"duckdb:///{path}", path)
     if "://" not in text:
         path = Path(text).expanduser().absolute()
         return Location(text, "file", f"sqlite:///{path}", path)
     scheme, rest = text.split("://", 1)
     url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
-    named = Path(url.split("///", 1)[1]) if url.startswith("sqlite") and "///" in url else None
+    named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
     return Location(text, "url", url, named)

@@ -189,7 +189,7 @@ def reader_of(conn: sa.Connection) -> Reader:
     """The reader over an open SQLAlchemy connection's driver connection (inside its transaction)."""
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
-    return Reader(driver, paramstyle=conn.dialect.paramstyle)
+    return Reader(driver, paramstyle="qmark" if conn.dialect.name == "duckdb" else conn.dialect.paramstyle)
 
 
 def read_range(conn: sa.Connection, record: GameRecord, low: int = 0, high: int | None = None, *, checked: bool = True) -> list[PositionRow]:

@@ -1,4 +1,4 @@
-"""Copying solved games between databases of the same revision (SQLite <-> PostgreSQL), one transaction a game."""
+"""Copying solved games between databases of the same revision (SQLite, PostgreSQL, DuckDB), one transaction a game."""
 
 from __future__ import annotations
 

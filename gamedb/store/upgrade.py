@@ -41,7 +41,10 @@ def upgrade_database(db: str) -> UpgradeReport:
         if not path.exists():
             raise DatabaseError(f"no database at {path}")
         check_file(path, where)
-    engine = sa.create_engine(url)
+    if location.is_duckdb:
+        from .duckdb_file import create_engine
+
+    engine = create_engine(location, readonly=False) if location.is_duckdb else sa.create_engine(url)
     try:
         with engine.connect() as conn:
             try:
@@ -83,6 +86,10 @@ def _revision(conn: sa.Connection, where: str) -> str | None:
     """The file's revision, read only once its ``alembic_version`` is known to be gamedb's table."""
     if conn.dialect.name == "sqlite":
         return check_schema(_driver(conn), where)
+    if conn.dialect.name == "duckdb":
+        from .duckdb_file import check_catalog
+
+        return check_catalog(conn.connection.driver_connection, where)
     from .server_check import check_server_schema
 
     check_server_schema(conn, where)

@@ -130,7 +130,7 @@ def page(request: Request) -> FileResponse:
 def create_app(db: str) -> Starlette:
     """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
     location = locate(db)
-    database = Database(location, readonly=location.is_file, budget=read_budget())  # each request's reads are short
+    database = Database(location, readonly=location.is_file or location.is_duckdb, budget=read_budget())  # each request's reads are short
     explorer = Explorer(database)
     app = Starlette(
         routes=[

@@ -1,0 +1,161 @@
+"""DuckDB files (``--db games.duckdb``): hardened connections, the catalog check, the DDL rules DuckDB needs.
+
+``position`` has no index there, not even its key (ART indexes were 83 of 94 bytes a position); zone maps find a code."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..errors import DatabaseError, InputError, NoDatabase
+from ..safe_text import shown
+from .file_check import check_file, refuse
+
+if TYPE_CHECKING:
+    import duckdb
+    import sqlalchemy as sa
+
+    from .location import Location
+
+#: the settings of every DuckDB connection gamedb opens: SQL in a file reaches nothing outside it
+HARDENED: dict[str, Any] = {
+    "enable_external_access": False,  # no read_text/read_csv/COPY/ATTACH of other files, no network
+    "autoload_known_extensions": False,
+    "autoinstall_known_extensions": False,
+    "allow_community_extensions": False,
+    "integer_division": True,  # `/` on integers as on SQLite and PostgreSQL (the views, the SQL solver)
+    "lock_configuration": True,  # nothing in a session can SET them back
+}
+
+#: the catalog of a DuckDB file at the newest revision, as DuckDB prints it (generated: see the module)
+DDL = Path(__file__).with_name("duckdb_ddl.sql")
+
+_CATALOG = """
+SELECT 'table', table_name, sql FROM duckdb_tables() WHERE database_name = current_database()
+UNION ALL SELECT 'view', view_name, sql FROM duckdb_views() WHERE NOT internal AND database_name = current_database()
+UNION ALL SELECT 'index', index_name, sql FROM duckdb_indexes() WHERE database_name = current_database()
+UNION ALL SELECT 'sequence', sequence_name, NULL FROM duckdb_sequences() WHERE database_name = current_database()
+UNION ALL SELECT 'macro', function_name, macro_definition FROM duckdb_functions() WHERE NOT internal AND database_name = current_database()
+UNION ALL SELECT 'type', type_name, NULL FROM duckdb_types() WHERE NOT internal AND database_name = current_database()
+UNION ALL SELECT 'schema', schema_name, sql FROM duckdb_schemas() WHERE NOT internal AND database_name = current_database()
+    AND schema_name <> 'main'
+"""
+
+
+def connect(path: Path | str, *, read_only: bool) -> duckdb.DuckDBPyConnection:
+    """A hardened connection to a DuckDB file (``:memory:`` too)."""
+    try:
+        import duckdb
+    except ImportError:
+        raise DatabaseError("DuckDB files need the duckdb package: pip install 'gamedb[duckdb]'") from None
+    try:
+        return duckdb.connect(str(path), read_only=read_only, config=dict(HARDENED))
+    except duckdb.Error as exc:
+        raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {(str(exc) or type(exc).__name__).splitlines()[0]}") from None
+
+
+def _checked_path(where: Location, *, create: bool = False) -> Path:
+    """The file ``where`` names, checked as any file before DuckDB opens it."""
+    if where.path is None or not where.is_duckdb:
+        raise InputError(f"{shown(where.text)} is a DuckDB database in memory, gone when the command ends: give a file path")
+    if not where.path.exists() and not create:
+        raise NoDatabase(f"no database at {where.path}")
+    check_file(where.path, where.text)
+    return where.path
+
+
+def create_engine(where: Location, *, readonly: bool, create: bool = False) -> sa.Engine:
+    """The SQLAlchemy engine (``duckdb-engine``) of a DuckDB file on :func:`connect`'s connections."""
+    import sqlalchemy as sa
+
+    path = _checked_path(where, create=create)
+    try:
+        from duckdb_engine import ConnectionWrapper
+    except ImportError:
+        raise DatabaseError("DuckDB files need the duckdb-engine package: pip install 'gamedb[duckdb]'") from None
+    return sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly)), poolclass=sa.pool.SingletonThreadPool)
+
+
+def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
+    """(kind, name) -> SQL of every object in the connection's database, as DuckDB prints it (nothing runs)."""
+    return {(str(kind), str(name)): sql for kind, name, sql in conn.execute(_CATALOG).fetchall()}
+
+
+@functools.lru_cache(maxsize=1)
+def head_catalog() -> dict[tuple[str, str], str | None]:
+    """The catalog of a new file at the newest revision: :data:`DDL` run in memory."""
+    conn = connect(":memory:", read_only=False)
+    try:
+        return catalog(conn.execute(DDL.read_text(encoding="utf-8")))
+    finally:
+        conn.close()
+
+
+def check_catalog(conn: Any, where: str) -> str | None:
+    """Refuse a DuckDB file with objects gamedb did not create (below the newest revision: macros, types, schemas); its revision."""
+    found = catalog(conn)
+    if not found:
+        return None
+    expected = head_catalog()
+    revision = None
+    if found.get(("table", "alembic_version")) == expected[("table", "alembic_version")]:
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        revision = None if row is None else str(row[0])
+    from .sqlite_file import newest_revision
+
+    at_head = revision is not None and revision == newest_revision()
+    problems = []
+    names = {name: kind for kind, name in expected}
+    for (kind, name), sql in sorted(found.items()):
+        if (kind, name) in expected:
+            if at_head and expected[(kind, name)] != sql:
+                problems.append(f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)")
+        elif at_head or kind in ("macro", "type", "schema"):
+            where_ours = f" where gamedb creates a {names[name]}" if name in names else ", which gamedb never creates"
+            problems.append(f"it has a {kind} {shown(name)}{where_ours}")
+    if problems:
+        raise refuse(where, problems)
+    return revision
+
+
+class DuckDBConnections:
+    """A DuckDB file opened read-only and checked, a cursor per thread (as :class:`~gamedb.store.file_connections.FileConnections`)."""
+
+    def __init__(self, location: Location, *, budget: float | None) -> None:
+        self._base = connect(_checked_path(location), read_only=True)
+        self._local = threading.local()
+        try:
+            self.revision = check_catalog(self._base, location.shown)
+            self.occupied = bool(catalog(self._base))
+        except BaseException:
+            self.close()
+            raise
+
+    def connection(self) -> Any:
+        """This thread's cursor (closed with the file's connection)."""
+        if getattr(self._local, "conn", None) is None:
+            self._local.conn = self._base.cursor()
+        return self._local.conn
+
+    def unbudgeted(self) -> AbstractContextManager[Any]:
+        return nullcontext(self.connection())
+
+    def close(self) -> None:
+        self._base.close()
+
+
+def install_ddl_rules() -> None:
+    """No foreign keys on DuckDB (it refuses to delete rows they point to), no key on ``position``, floats as DOUBLE."""
+    from sqlalchemy import Float
+    from sqlalchemy.ext.compiler import compiles
+    from sqlalchemy.schema import ForeignKeyConstraint, PrimaryKeyConstraint
+
+    @compiles(PrimaryKeyConstraint, "duckdb")
+    def _key(element: PrimaryKeyConstraint, compiler: Any, **kw: Any) -> str | None:
+        return None if element.table.name == "position" else str(compiler.visit_primary_key_constraint(element, **kw))
+
+    compiles(Float, "duckdb")(lambda element, compiler, **kw: "DOUBLE")
+    compiles(ForeignKeyConstraint, "duckdb")(lambda element, compiler, **kw: None)

@@ -1,0 +1,173 @@
+"""DuckDB files: the same rows and answers as SQLite, read-only readers side by side, and crafted files refused.
+
+A crafted file is made with plain ``duckdb`` (no hardening) from a file gamedb
+solved, and every read command runs on it as a user types it (a subprocess of
+the installed ``gamedb`` script): one ``Error:`` line, exit 1, nothing of
+``/etc/passwd`` anywhere.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+duckdb = pytest.importorskip("duckdb")
+
+from gamedb import Database, make_game  # noqa: E402
+from gamedb.store.duckdb_file import DDL, connect  # noqa: E402
+from gamedb.store.duckdb_schema import generated_ddl  # noqa: E402
+from gamedb.store.location import locate  # noqa: E402
+
+from tables import RUN_COLUMNS, assert_same_game  # noqa: E402
+
+GAMEDB = str(Path(sys.executable).with_name("gamedb"))
+GAMES = [
+    ("tictactoe", "tictactoe", {}),
+    ("nim-20", "nim", {"max": 20}),
+    ("octal-0.77", "octal", {"code": "0.77", "max": 60}),
+    ("cat-mouse", "cat-mouse", {"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]}),
+    ("connect4-3x3-k3", "connect4", {"width": 3, "height": 3, "connect": 3}),
+]
+
+
+def gamedb(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([GAMEDB, *args], input=stdin, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory) -> tuple[Path, Path]:
+    """The same games solved into a SQLite file and a DuckDB file."""
+    folder = tmp_path_factory.mktemp("duck")
+    lite, duck = folder / "games.sqlite", folder / "games.duckdb"
+    for path in (lite, duck):
+        with Database(path, create=True) as db:
+            for name, fam, options in GAMES:
+                db.solve(make_game(fam, **options), name)
+    return lite, duck
+
+
+def test_a_duckdb_file_is_chosen_by_its_suffix_or_its_url(tmp_path):
+    assert locate("g.duckdb").is_duckdb and locate("g.duckdb").url.startswith("duckdb:////")
+    assert locate(f"duckdb:///{tmp_path}/g.db").path == tmp_path / "g.db"
+    assert not locate("g.sqlite").is_duckdb and not locate("postgresql://u@h/d").is_duckdb
+    assert gamedb("list", "--db", "duckdb:///:memory:").stdout == ""
+
+
+def test_the_generated_catalog_is_the_one_the_migrations_build():
+    assert DDL.read_text(encoding="utf-8") == generated_ddl()
+
+
+@pytest.mark.parametrize("name", [g[0] for g in GAMES])
+def test_rows_and_answers_are_those_of_sqlite(files, name):
+    lite, duck = files
+    with Database(lite) as a, Database(duck) as b:
+        assert_same_game(a, b, name, ignore=RUN_COLUMNS)
+    with Database(lite, readonly=True) as a, Database(duck, readonly=True) as b:
+        assert a.probe(name) == b.probe(name)
+        assert a.stats(name)["results"] == b.stats(name)["results"]
+        assert list(a.positions(name)) == list(b.positions(name))
+
+
+@pytest.mark.parametrize("args", [["list"], ["stats", "tictactoe"], ["query", "tictactoe", "X...O...."], ["export", "nim-20"],
+                                  ["query", "cat-mouse", "--json"], ["verify", "connect4-3x3-k3"], ["db", "upgrade"]])
+def test_the_cli_answers_as_on_sqlite(files, args):
+    lite, duck = files
+    a, b = gamedb(*args, "--db", str(lite)), gamedb(*args, "--db", str(duck))
+    assert b.returncode == a.returncode == 0, b.stderr
+    untimed = [line for line in b.stdout.replace(str(duck), str(lite)).splitlines() if "seconds" not in line]
+    assert untimed == [line for line in a.stdout.splitlines() if "seconds" not in line]
+
+
+def test_two_reader_processes_at_once(files):
+    _, duck = files
+    lines = "".join(f"{p}\n" for p in ["X........", "XO.......", "XOX......", "........."] * 50)
+    readers = [subprocess.Popen([GAMEDB, "query", "tictactoe", "-", "--db", str(duck)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    outs = [reader.communicate(lines, timeout=120) for reader in readers]  # both open before either reads
+    assert [reader.returncode for reader in readers] == [0, 0], [err for _, err in outs]
+    assert outs[0][0] == outs[1][0] and outs[0][0].count("\n") == 200
+
+
+def test_copy_both_ways_gives_the_same_rows(files, tmp_path):
+    lite, duck = files
+    back, there = tmp_path / "back.sqlite", tmp_path / "there.duckdb"
+    assert gamedb("copy", str(duck), str(back)).returncode == 0
+    assert gamedb("copy", str(lite), str(there)).returncode == 0
+    with Database(lite) as a, Database(back) as b, Database(there) as c:
+        for name, _, _ in GAMES:
+            assert_same_game(a, b, name, ignore=RUN_COLUMNS)
+            assert_same_game(a, c, name, ignore=RUN_COLUMNS)
+
+
+# --- crafted files --------------------------------------------------------------------------------
+
+#: attack -> SQL run with plain duckdb on a copy of a solved file
+ATTACKS = {
+    "view reads a file": "CREATE VIEW leak AS SELECT * FROM read_text('/etc/passwd')",
+    "macro reads a file": "CREATE MACRO leak() AS TABLE SELECT * FROM read_text('/etc/passwd')",
+    "scalar macro": "CREATE MACRO m(x) AS x + 1",
+    "view in place of a table": "ALTER TABLE player RENAME TO p0; CREATE VIEW player AS SELECT p0.* FROM p0, read_text('/etc/passwd')",
+    "positions view replaced": "DROP VIEW positions; CREATE VIEW positions AS SELECT content AS game FROM read_text('/etc/passwd')",
+    "extra table": "CREATE TABLE extra (x INTEGER)",
+    "changed table": "ALTER TABLE token_board ALTER COLUMN nodes SET DEFAULT 7",
+    "type": "CREATE TYPE mood AS ENUM ('a', 'b')",
+    "schema": "CREATE SCHEMA other",
+}
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+@pytest.mark.parametrize("command", [["list"], ["query", "tictactoe"], ["stats", "tictactoe"], ["export", "tictactoe"],
+                                     ["verify", "tictactoe"], ["query", "tictactoe", "-"], ["db", "upgrade"]])
+def test_a_crafted_file_is_refused_in_one_line(files, tmp_path, attack, command):
+    crafted = tmp_path / "crafted.duckdb"
+    shutil.copy(files[1], crafted)
+    plain = duckdb.connect(str(crafted))
+    plain.execute(ATTACKS[attack])
+    plain.close()
+    run = gamedb(*command, "--db", str(crafted), stdin=".........\n")
+    assert run.returncode == 1, (run.stdout, run.stderr)
+    assert run.stdout == "" and run.stderr.startswith("Error: ") and run.stderr.count("\n") == 1, run.stderr
+    assert "root:" not in run.stderr
+    assert "is not a gamedb database as gamedb writes it" in run.stderr or "gamedb never creates" in run.stderr
+
+
+@pytest.mark.parametrize("sql", ["SELECT * FROM read_text('/etc/passwd')", "INSTALL httpfs", "LOAD httpfs",
+                                 "SET enable_external_access = true", "ATTACH '/etc/passwd' AS p", "COPY (SELECT 1) TO '/tmp/x.csv'"])
+def test_every_connection_reaches_nothing_outside_its_file(sql):
+    conn = connect(":memory:", read_only=False)
+    with pytest.raises(duckdb.Error):
+        conn.execute(sql)
+
+
+def _backend_cases():
+    from test_backends import CASES
+
+    return CASES
+
+
+@pytest.mark.parametrize("case_id,fam,options", _backend_cases(), ids=[c[0] for c in _backend_cases()])
+def test_every_family_stores_the_rows_of_sqlite(fresh_db, tmp_path, case_id, fam, options):
+    """test_backends' cases (every family), solved by the default strategy into a SQLite and a DuckDB file."""
+    lite = fresh_db()
+    with Database(tmp_path / "g.duckdb", create=True) as duck:
+        lite.solve(make_game(fam, **options), case_id)
+        duck.solve(make_game(fam, **options), case_id)
+        assert_same_game(lite, duck, case_id, ignore=RUN_COLUMNS)
+        assert duck.verify(case_id).positions == lite.game(case_id).positions
+    lite.close()
+
+
+def test_copy_between_duckdb_and_postgresql_both_ways(files, pg_url, tmp_path):
+    lite, duck = files
+    back = tmp_path / "back.duckdb"
+    assert gamedb("copy", str(duck), pg_url).returncode == 0
+    run = gamedb("copy", pg_url, str(back))
+    assert run.returncode == 0, run.stderr
+    with Database(lite) as a, Database(pg_url) as b, Database(back) as c:
+        for name, _, _ in GAMES:
+            assert_same_game(a, b, name, ignore=RUN_COLUMNS)
+            assert_same_game(a, c, name, ignore=RUN_COLUMNS)
