@@ -1,0 +1,141 @@
+"""Dōbutsu shōgi on numpy arrays: the rules of :mod:`.dobutsu` forward (:meth:`DobutsuArrays.expand`) and
+backward (:meth:`DobutsuArrays.parents`), the left-right mirror and the rotation that swaps the players.
+
+Every position has the same move slots, in the family's move order: a step
+from each square in each of the eight directions, then a drop of each hand
+kind on each square; a slot is used when the move is legal. Codes are the
+family's (see :mod:`.dobutsu`): a move adds a few shifted nibbles to a code.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .dobutsu import CHICK, DIRS, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
+from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
+
+_SHIFT = 4 * np.arange(12, dtype=np.int64)
+#: CAN[value, d]: the piece ``value`` (kind and owner) may step in direction d
+CAN = np.zeros((16, 8), dtype=bool)
+for _value in [k | o for k in range(LION, HEN + 1) for o in (0, SECOND)]:
+    CAN[_value, [d for d, _, _ in steps(_value)]] = True
+#: TO[s, d]: the square one step from s in direction d, or 12 (off the board)
+TO = np.array([[12 if (t := target(s, dr, dc)) is None else t for dr, dc in DIRS] for s in range(12)], dtype=np.int64)
+#: FROM[t, d]: the square a step in direction d to t came from, or 12
+FROM = np.array([[12 if (s := target(t, -dr, -dc)) is None else s for dr, dc in DIRS] for t in range(12)], dtype=np.int64)
+#: the hand slot (0 G, 1 E, 2 C) of a captured piece, by kind (0 and the lion: none)
+_HAND_SLOT = np.array([0, 0] + [hand_kind(k) for k in range(2, 8) if k <= HEN] + [0, 0], dtype=np.int64)
+_ROW = np.arange(13, dtype=np.int64) // 3  # the row of a square (12: off the board)
+_COL0 = sum(15 << (12 * r) for r in range(4))  # the nibbles of column a
+_NAMES = [square_name(s) for s in range(12)]
+
+
+def boards(codes: np.ndarray) -> np.ndarray:
+    """The twelve squares of every position: int64 [n, 13], column 12 an always-empty square off the board."""
+    out = np.zeros((len(codes), 13), dtype=np.int64)
+    out[:, :12] = (codes[:, None] >> _SHIFT) & 15
+    return out
+
+
+class DobutsuArrays(VectorRules):
+    code_limit = 1 << 61
+
+    def __init__(self, game: Any) -> None:  # game: the Dobutsu family (it imports this module)
+        self.game = game
+
+    def primitive(self, codes: np.ndarray, board: np.ndarray | None = None) -> np.ndarray:
+        """WIN, LOSE or UNDECIDED for the player to move of every position (the family's :meth:`primitive`)."""
+        board = boards(codes) if board is None else board
+        player = codes >> TURN
+        own = (SECOND * player)[:, None]
+        their_lion = (board[:, :12] == (LION | (SECOND - own))).argmax(axis=1)
+        own_lion = (board[:, :12] == (LION | own)).argmax(axis=1)
+        mine = (board[:, :12] != 0) & ((board[:, :12] & SECOND) == own)
+        capture = (CAN[board[:, :12]] & mine[:, :, None] & (TO[None] == their_lion[:, None, None])).any(axis=(1, 2))
+        out = np.full(len(codes), UNDECIDED, dtype=np.int8)
+        out[_ROW[their_lion] == 3 - 3 * player] = LOSE
+        out[(_ROW[own_lion] == 3 * player) | capture] = WIN
+        return out
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        codes = np.asarray(codes, dtype=np.int64)
+        n = len(codes)
+        board = boards(codes)
+        player = codes >> TURN
+        own = (SECOND * player)[:, None]
+        primitive = self.primitive(codes, board)
+        mine = (board != 0) & ((board & SECOND) == own)
+        step = CAN[board[:, :12]] & mine[:, :12, None] & ~mine[:, TO] & (TO < 12)
+        drop = (((codes[:, None] >> (HAND + 6 * player[:, None] + 2 * np.arange(3))) & 3) > 0)[:, :, None] & (board[:, None, :12] == 0)
+        legal = np.concatenate([step.reshape(n, 96), drop.reshape(n, 36)], axis=1) & (primitive == UNDECIDED)[:, None]
+        i, slot = np.nonzero(legal)  # every move, by position and then in the family's move order
+        is_drop = slot >= 96
+        s, t = np.where(is_drop, 12, slot // 8), np.where(is_drop, (slot - 96) % 12, TO.ravel()[np.minimum(slot, 95)])
+        value, landed, hand = board[i, s], board[i, t], HAND + 6 * player[i]
+        gain = np.where(landed != 0, np.int64(1) << (hand + 2 * _HAND_SLOT[landed & 7]), 0)
+        new = np.where(((value & 7) == CHICK) & (_ROW[t] == 3 * player[i]), HEN | own[i, 0], value)
+        kind = (slot - 96) // 12
+        new = np.where(is_drop, (kind + 2) | own[i, 0], new)
+        gain = np.where(is_drop, -(np.int64(1) << (hand + 2 * kind)), gain)
+        children = (codes[i] ^ (1 << TURN)) - (value << (4 * s % 48)) + ((new - landed) << 4 * t) + gain
+        return Expansion(player=player.astype(np.int8), primitive=primitive, degree=legal.sum(axis=1), children=children)
+
+    def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``(which, parent)``: every position ``parent[i]`` with a legal move to ``codes[which[i]]``, each pair once."""
+        codes = np.asarray(codes, dtype=np.int64)
+        board = boards(codes)
+        mover = 1 - (codes >> TURN)  # who made the move
+        own = (SECOND * mover)[:, None, None]
+        value = board[:, :12, None]  # [n, 12, 1]: the piece that moved, on its target
+        base = (codes ^ (1 << TURN))[:, None, None] - (value << _SHIFT[:, None])
+        far = _ROW[:12][None, :, None] == 3 * mover[:, None, None]
+        moved = (value != 0) & ((value & SECOND) == own) & (board[:, FROM] == 0) & (FROM[None] < 12)
+        hand = HAND + 6 * mover[:, None, None]
+        found = []
+        for was, could in ((value, ~(far & ((value & 7) == CHICK))), (CHICK | own, far & (value == (HEN | own)))):
+            origin = moved & could & CAN[was, np.arange(8)]
+            back = base + (was << (4 * FROM % 48))
+            found.append((origin, back))
+            for kind in (2, 3, 4, 5):  # a captured giraffe, elephant, chick or hen stood on the target
+                slot = hand + 2 * hand_kind(kind)
+                had = ((codes[:, None, None] >> slot) & 3) > 0
+                found.append((origin & had, back - (np.int64(1) << slot) + ((kind | (SECOND - own)) << _SHIFT[:, None])))
+        kind = value[:, :, 0] & 7
+        dropped = (value[:, :, 0] != 0) & ((value[:, :, 0] & SECOND) == own[:, :, 0]) & (kind >= 2) & (kind <= CHICK)
+        slot = hand[:, :, 0] + 2 * _HAND_SLOT[kind]
+        found.append((dropped, base[:, :, 0] + (np.int64(1) << slot)))
+        which = np.concatenate([np.nonzero(mask)[0] for mask, _ in found])
+        parent = np.concatenate([back[mask] for mask, back in found])
+        keep = self.primitive(parent) == UNDECIDED  # a position whose game is over has no move
+        return which[keep], parent[keep]
+
+    def mirror(self, codes: np.ndarray) -> np.ndarray:
+        """The left-right mirror of every position (columns a and c swapped): a symmetry of the game."""
+        codes = np.asarray(codes, dtype=np.int64)
+        mirrored: np.ndarray = (codes & ~np.int64(_COL0 | _COL0 << 8)) | ((codes >> 8) & _COL0) | ((codes & _COL0) << 8)
+        return mirrored
+
+    def rotate(self, codes: np.ndarray) -> np.ndarray:
+        """Every position seen by the other player: the board turned half round, owners, hands and turn swapped."""
+        board = boards(np.asarray(codes, dtype=np.int64))[:, 11::-1]
+        board = np.where(board != 0, board ^ SECOND, 0)
+        hands = (codes >> HAND) & 0o7777
+        rotated: np.ndarray = (board << _SHIFT).sum(axis=1) | ((((hands & 0o77) << 6) | (hands >> 6)) << HAND) | ((codes ^ (1 << TURN)) & (1 << TURN))
+        return rotated
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        return [self.game.format(code) for code in np.asarray(codes).tolist()]
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        before, after = boards(np.asarray(parents, dtype=np.int64))[:, :12], boards(np.asarray(children, dtype=np.int64))[:, :12]
+        changed = before != after
+        source = (changed & (after == 0)).argmax(axis=1)
+        dest = (changed & (after != 0)).argmax(axis=1)
+        drop = changed.sum(axis=1) == 1
+        kinds = after[np.arange(len(dest)), dest] & 7
+        return [
+            f"{HAND_KINDS[k - 2]}*{_NAMES[t]}" if d else _NAMES[s] + _NAMES[t]
+            for d, k, s, t in zip(drop.tolist(), kinds.tolist(), source.tolist(), dest.tolist(), strict=True)
+        ]
