@@ -20,6 +20,7 @@ import time
 import numpy as np
 
 from gamedb.games.dobutsu import TURN, Dobutsu
+from gamedb.games.dobutsu_arrays import sorted_unique
 from gamedb.games.vector import LOSE, WIN
 
 
@@ -45,9 +46,9 @@ def count(pieces: str, rotate: bool, batch: int) -> dict[str, int]:
             totals["win"] += int((exp.primitive == WIN).sum())
             totals["lose"] += int((exp.primitive == LOSE).sum())
             totals["moves"] += len(exp.children)
-            found.append(np.unique(normal(exp.children)))
+            found.append(sorted_unique(normal(exp.children)))
         totals["positions"] += len(frontier)
-        fresh = np.unique(np.concatenate(found)) if found else frontier[:0]
+        fresh = sorted_unique(np.concatenate(found)) if found else frontier[:0]
         del found
         at = np.minimum(np.searchsorted(seen, fresh), len(seen) - 1)
         fresh = fresh[seen[at] != fresh]

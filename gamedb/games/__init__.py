@@ -31,6 +31,7 @@ BUILTIN: dict[str, str] = {
     "nim": "gamedb.games.heaps.nim:Nim",
     "subtraction": "gamedb.games.heaps.subtraction:Subtraction",
     "stone-ix": "gamedb.games.stone_ix:StoneIX",
+    "dobutsu": "gamedb.games.dobutsu:Dobutsu",
 }
 
 
