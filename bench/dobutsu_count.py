@@ -19,8 +19,9 @@ import time
 
 import numpy as np
 
-from gamedb.games.dobutsu import TURN, Dobutsu
+from gamedb.games.dobutsu import Dobutsu
 from gamedb.games.dobutsu_arrays import sorted_unique
+from gamedb.games.dobutsu_board import TURN
 from gamedb.games.vector import LOSE, WIN
 
 

@@ -20,7 +20,7 @@ joined by ``/`` (first player upper case, second lower case, ``.`` empty),
 the hands (``-`` or e.g. ``Cg``) and the player to move:
 ``gle/.c./.C./ELG - first``. Labels: ``b3b2`` (from, to), drops ``C*b2``.
 
-The code (:data:`BITS`): 4 bits per square (square ``3*row + column``,
+The code: 4 bits per square (square ``3*row + column``,
 kind 1-5 for L G E C H, plus 8 for the second player), 2 bits per hand count
 (first player's G E C, then the second's) from bit 48, the player to move at bit 60.
 """
@@ -33,48 +33,13 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError, PositionError
 from ..values import LOSE, WIN
 from .base import Capabilities, Estimate, Examples, Game, Param
+from .dobutsu_board import CHARS, CHICK, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
 
 if TYPE_CHECKING:
     from .dobutsu_arrays import DobutsuArrays
 
-LION, GIRAFFE, ELEPHANT, CHICK, HEN = 1, 2, 3, 4, 5
-SECOND = 8  # owner bit of a square's value
-HAND, TURN = 48, 60  # bit offsets: hand counts (2 bits each, player * 6 + 2 * kind), player to move
-BITS = 61
-CHARS = ".LGECH"
-HAND_KINDS = "GEC"  # hand slot k holds pieces of kind k + 2
-#: the eight directions (row step, column step) in the family's move order; rows grow toward the first player
-DIRS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-#: the steps of each kind for the first player (forward is row - 1); the second player's are mirrored in rows
-STEPS = {
-    LION: frozenset(DIRS),
-    GIRAFFE: frozenset({(-1, 0), (0, -1), (0, 1), (1, 0)}),
-    ELEPHANT: frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1)}),
-    CHICK: frozenset({(-1, 0)}),
-    HEN: frozenset({(-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, 0)}),
-}
 START = "gle/.c./.C./ELG - first"
 _TEXT = re.compile(r"^([.LGECHlgech]{3})/([.LGECHlgech]{3})/([.LGECHlgech]{3})/([.LGECHlgech]{3}) +(-|[GECgec]{1,6}) +(first|second)$")
-
-
-def square_name(s: int) -> str:
-    return "abc"[s % 3] + str(s // 3 + 1)
-
-
-def steps(value: int) -> list[tuple[int, int, int]]:
-    """(direction index, row step, column step) of every step the piece ``value`` (kind and owner) may take."""
-    kind, mirror = value & 7, -1 if value & SECOND else 1
-    return [(i, dr, dc) for i, (dr, dc) in enumerate(DIRS) if (dr * mirror, dc) in STEPS[kind]]
-
-
-def target(s: int, dr: int, dc: int) -> int | None:
-    r, c = s // 3 + dr, s % 3 + dc
-    return 3 * r + c if 0 <= r < 4 and 0 <= c < 3 else None
-
-
-def hand_kind(kind: int) -> int:
-    """The hand slot (0 G, 1 E, 2 C) a captured piece of ``kind`` goes to: a hen goes back as a chick."""
-    return CHICK - 2 if kind == HEN else kind - 2
 
 
 class Dobutsu(Game):
@@ -85,10 +50,10 @@ class Dobutsu(Game):
     capabilities = Capabilities(vector_rules=True)
     params = (Param("pieces", str, "Kinds besides the lions each player has: any of G, E, C (reduced variants).", default="GEC"),)
     examples = Examples(
-        options={"pieces": "C"},
-        positions=["l../.c./.C./..L - first", "..l/.../.C./..L Cc second", "l../.../..L/... - second"],
+        options={"pieces": ""},
+        positions=["l../.../.../..L - first", ".l./.../L../... - second", "l../.../..L/... - second"],
         bad_positions=[("gle/.c./.C./ELG first", "expected rows"), ("l../.../.../... - first", "one lion each")],
-        command_line="--pieces C",
+        command_line="--pieces G",
     )
 
     def __init__(self, pieces: str = "GEC") -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .dobutsu import CHICK, DIRS, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
+from .dobutsu_board import CHICK, DIRS, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
 from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
 
 _SHIFT = 4 * np.arange(12, dtype=np.int64)
@@ -105,10 +105,10 @@ class DobutsuArrays(VectorRules):
             origin = moved & could & CAN[was, np.arange(8)]
             back = base + (was << (4 * FROM % 48))
             found.append((origin, back))
-            for kind in (2, 3, 4, 5):  # a captured giraffe, elephant, chick or hen stood on the target
-                slot = hand + 2 * hand_kind(kind)
+            for taken in (2, 3, 4, 5):  # a captured giraffe, elephant, chick or hen stood on the target
+                slot = hand + 2 * hand_kind(taken)
                 had = ((codes[:, None, None] >> slot) & 3) > 0
-                found.append((origin & had, back - (np.int64(1) << slot) + ((kind | (SECOND - own)) << _SHIFT[:, None])))
+                found.append((origin & had, back - (np.int64(1) << slot) + ((taken | (SECOND - own)) << _SHIFT[:, None])))
         kind = value[:, :, 0] & 7
         dropped = (value[:, :, 0] != 0) & ((value[:, :, 0] & SECOND) == own[:, :, 0]) & (kind >= 2) & (kind <= CHICK)
         slot = hand[:, :, 0] + 2 * _HAND_SLOT[kind]

@@ -150,9 +150,10 @@ def _indices(codes: np.ndarray, wanted: np.ndarray, code_limit: int) -> np.ndarr
     if code_limit <= DENSE_CODES:
         index = np.zeros(code_limit, dtype=dtype)
         index[codes] = np.arange(len(codes), dtype=dtype)
-        return index[wanted]
+        found: np.ndarray = index[wanted]
+        return found
     order = np.argsort(codes).astype(dtype)
-    found: np.ndarray = order[np.searchsorted(codes[order], wanted)]
+    found = order[np.searchsorted(codes[order], wanted)]
     return found
 
 
