@@ -59,8 +59,8 @@ class DobutsuArrays(VectorRules):
         own = (SECOND * player)[:, None]
         their_lion = (board[:, :12] == (LION | (SECOND - own))).argmax(axis=1)
         own_lion = (board[:, :12] == (LION | own)).argmax(axis=1)
-        mine = (board[:, :12] != 0) & ((board[:, :12] & SECOND) == own)
-        capture = (CAN[board[:, :12]] & mine[:, :, None] & (TO[None] == their_lion[:, None, None])).any(axis=(1, 2))
+        near = np.take_along_axis(board, FROM[their_lion], axis=1)  # [n, 8]: the square a step d onto the lion starts from
+        capture = (CAN[near, np.arange(8)] & ((near & SECOND) == own)).any(axis=1)
         out = np.full(len(codes), UNDECIDED, dtype=np.int8)
         out[_ROW[their_lion] == 3 - 3 * player] = LOSE
         out[(_ROW[own_lion] == 3 * player) | capture] = WIN
@@ -92,29 +92,31 @@ class DobutsuArrays(VectorRules):
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(which, parent)``: every position ``parent[i]`` with a legal move to ``codes[which[i]]``, each pair once."""
         codes = np.asarray(codes, dtype=np.int64)
+        n = len(codes)
         board = boards(codes)
         mover = 1 - (codes >> TURN)  # who made the move
-        own = (SECOND * mover)[:, None, None]
-        value = board[:, :12, None]  # [n, 12, 1]: the piece that moved, on its target
-        base = (codes ^ (1 << TURN))[:, None, None] - (value << _SHIFT[:, None])
-        far = _ROW[:12][None, :, None] == 3 * mover[:, None, None]
-        moved = (value != 0) & ((value & SECOND) == own) & (board[:, FROM] == 0) & (FROM[None] < 12)
-        hand = HAND + 6 * mover[:, None, None]
-        found = []
-        for was, could in ((value, ~(far & ((value & 7) == CHICK))), (CHICK | own, far & (value == (HEN | own)))):
-            origin = moved & could & CAN[was, np.arange(8)]
-            back = base + (was << (4 * FROM % 48))
-            found.append((origin, back))
-            for taken in (2, 3, 4, 5):  # a captured giraffe, elephant, chick or hen stood on the target
-                slot = hand + 2 * hand_kind(taken)
-                had = ((codes[:, None, None] >> slot) & 3) > 0
-                found.append((origin & had, back - (np.int64(1) << slot) + ((taken | (SECOND - own)) << _SHIFT[:, None])))
-        kind = value[:, :, 0] & 7
-        dropped = (value[:, :, 0] != 0) & ((value[:, :, 0] & SECOND) == own[:, :, 0]) & (kind >= 2) & (kind <= CHICK)
-        slot = hand[:, :, 0] + 2 * _HAND_SLOT[kind]
-        found.append((dropped, base[:, :, 0] + (np.int64(1) << slot)))
-        which = np.concatenate([np.nonzero(mask)[0] for mask, _ in found])
-        parent = np.concatenate([back[mask] for mask, back in found])
+        own = SECOND * mover
+        value = board[:, :12]  # the piece that moved or was dropped, on its target
+        mine = (value != 0) & ((value & SECOND) == own[:, None])
+        far = _ROW[None, :12] == 3 * mover[:, None]
+        stepped = mine[:, :, None] & (board[:, FROM] == 0) & (FROM[None] < 12)  # [n, 12, 8]: from an empty square
+        same = stepped & CAN[value] & ~(far & ((value & 7) == CHICK))[:, :, None]  # a chick on the far rank was dropped
+        promoted = stepped & (far & (value == (HEN | own[:, None])))[:, :, None] & CAN[CHICK | own][:, None, :]
+        had = ((codes[:, None] >> (HAND + 6 * mover[:, None] + 2 * np.arange(3))) & 3) > 0
+        taken_ok = np.concatenate([np.ones((n, 1), dtype=bool), had[:, [0, 1, 2, 2]]], axis=1)  # nothing, G, E, C, H taken
+        found = np.stack([same, promoted], axis=1).reshape(n, 2, 1, 96) & taken_ok[:, None, :, None]
+        i, unpromote, taken, slot = np.nonzero(found)
+        t, s = slot // 8, FROM.ravel()[slot]
+        moved, side = value[i, t], own[i]
+        was = np.where(unpromote == 1, CHICK | side, moved)
+        kind = np.array([0, 2, 3, 4, 5])[taken]
+        hand = HAND + 6 * mover[i] + 2 * _HAND_SLOT[kind]
+        back = np.where(taken > 0, ((kind | (SECOND - side)) << 4 * t) - (np.int64(1) << hand), 0)
+        parent = (codes[i] ^ (1 << TURN)) - (moved << 4 * t) + (was << 4 * s) + back
+        j, t = np.nonzero(mine & ((value & 7) >= 2) & ((value & 7) <= CHICK))  # un-drops
+        dropped = value[j, t]
+        parent = np.concatenate([parent, (codes[j] ^ (1 << TURN)) - (dropped << 4 * t) + (np.int64(1) << (HAND + 6 * mover[j] + 2 * _HAND_SLOT[dropped & 7]))])
+        which = np.concatenate([i, j])
         keep = self.primitive(parent) == UNDECIDED  # a position whose game is over has no move
         return which[keep], parent[keep]
 
