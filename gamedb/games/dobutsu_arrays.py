@@ -67,16 +67,19 @@ class DobutsuArrays(VectorRules):
         return out
 
     def expand(self, codes: np.ndarray) -> Expansion:
-        codes = np.asarray(codes, dtype=np.int64)
-        n = len(codes)
+        codes = codes_in = np.asarray(codes, dtype=np.int64)
+        primitive = self.primitive(codes)
+        live = np.nonzero(primitive == UNDECIDED)[0]  # a position whose game is over has no move
+        codes, n = codes[live], len(live)
         board = boards(codes)
         player = codes >> TURN
         own = (SECOND * player)[:, None]
-        primitive = self.primitive(codes, board)
         mine = (board != 0) & ((board & SECOND) == own)
         step = CAN[board[:, :12]] & mine[:, :12, None] & ~mine[:, TO] & (TO < 12)
         drop = (((codes[:, None] >> (HAND + 6 * player[:, None] + 2 * np.arange(3))) & 3) > 0)[:, :, None] & (board[:, None, :12] == 0)
-        legal = np.concatenate([step.reshape(n, 96), drop.reshape(n, 36)], axis=1) & (primitive == UNDECIDED)[:, None]
+        legal = np.concatenate([step.reshape(n, 96), drop.reshape(n, 36)], axis=1)
+        degree = np.zeros(len(primitive), dtype=np.int64)
+        degree[live] = legal.sum(axis=1)
         i, slot = np.nonzero(legal)  # every move, by position and then in the family's move order
         is_drop = slot >= 96
         s, t = np.where(is_drop, 12, slot // 8), np.where(is_drop, (slot - 96) % 12, TO.ravel()[np.minimum(slot, 95)])
@@ -87,7 +90,7 @@ class DobutsuArrays(VectorRules):
         new = np.where(is_drop, (kind + 2) | own[i, 0], new)
         gain = np.where(is_drop, -(np.int64(1) << (hand + 2 * kind)), gain)
         children = (codes[i] ^ (1 << TURN)) - (value << (4 * s % 48)) + ((new - landed) << 4 * t) + gain
-        return Expansion(player=player.astype(np.int8), primitive=primitive, degree=legal.sum(axis=1), children=children)
+        return Expansion(player=(np.asarray(codes_in) >> TURN).astype(np.int8), primitive=primitive, degree=degree, children=children)
 
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(which, parent)``: every position ``parent[i]`` with a legal move to ``codes[which[i]]``, each pair once."""
