@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from .dobutsu_board import CHICK, DIRS, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
+from .dobutsu_board import CHICK, DIRS, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, square_name, steps, target
 from .vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
 
 _SHIFT = 4 * np.arange(12, dtype=np.int64)
@@ -26,7 +26,7 @@ TO = np.array([[12 if (t := target(s, dr, dc)) is None else t for dr, dc in DIRS
 #: FROM[t, d]: the square a step in direction d to t came from, or 12
 FROM = np.array([[12 if (s := target(t, -dr, -dc)) is None else s for dr, dc in DIRS] for t in range(12)], dtype=np.int64)
 #: the hand slot (0 G, 1 E, 2 C) of a captured piece, by kind (0 and the lion: none)
-_HAND_SLOT = np.array([0, 0] + [hand_kind(k) for k in range(2, 8) if k <= HEN] + [0, 0], dtype=np.int64)
+_HAND_SLOT = np.array([0, 0, 0, 1, 2, 2, 0, 0], dtype=np.int64)
 _ROW = np.arange(13, dtype=np.int64) // 3  # the row of a square (12: off the board)
 _COL0 = sum(15 << (12 * r) for r in range(4))  # the nibbles of column a
 _NAMES = [square_name(s) for s in range(12)]
@@ -52,9 +52,9 @@ class DobutsuArrays(VectorRules):
     def __init__(self, game: Any) -> None:  # game: the Dobutsu family (it imports this module)
         self.game = game
 
-    def primitive(self, codes: np.ndarray, board: np.ndarray | None = None) -> np.ndarray:
+    def primitive(self, codes: np.ndarray) -> np.ndarray:
         """WIN, LOSE or UNDECIDED for the player to move of every position (the family's :meth:`primitive`)."""
-        board = boards(codes) if board is None else board
+        board = boards(codes)
         player = codes >> TURN
         own = (SECOND * player)[:, None]
         their_lion = (board[:, :12] == (LION | (SECOND - own))).argmax(axis=1)
