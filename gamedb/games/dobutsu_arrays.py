@@ -93,7 +93,10 @@ class DobutsuArrays(VectorRules):
         return Expansion(player=(np.asarray(codes_in) >> TURN).astype(np.int8), primitive=primitive, degree=degree, children=children)
 
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """``(which, parent)``: every position ``parent[i]`` with a legal move to ``codes[which[i]]``, each pair once."""
+        """``(which, parent)``: every position ``parent[i]`` with a legal move to ``codes[which[i]]``, each pair once.
+
+        A parent whose game is over (it has no move) is left out, read from the child's board: only the squares
+        the un-move changes differ."""
         codes = np.asarray(codes, dtype=np.int64)
         n = len(codes)
         board = boards(codes)
@@ -109,19 +112,25 @@ class DobutsuArrays(VectorRules):
         taken_ok = np.concatenate([np.ones((n, 1), dtype=bool), had[:, [0, 1, 2, 2]]], axis=1)  # nothing, G, E, C, H taken
         found = np.stack([same, promoted], axis=1).reshape(n, 2, 1, 96) & taken_ok[:, None, :, None]
         i, unpromote, taken, slot = np.nonzero(found)
-        t, s = slot // 8, FROM.ravel()[slot]
-        moved, side = value[i, t], own[i]
-        was = np.where(unpromote == 1, CHICK | side, moved)
-        kind = np.array([0, 2, 3, 4, 5])[taken]
-        hand = HAND + 6 * mover[i] + 2 * _HAND_SLOT[kind]
-        back = np.where(taken > 0, ((kind | (SECOND - side)) << 4 * t) - (np.int64(1) << hand), 0)
-        parent = (codes[i] ^ (1 << TURN)) - (moved << 4 * t) + (was << 4 * s) + back
-        j, t = np.nonzero(mine & ((value & 7) >= 2) & ((value & 7) <= CHICK))  # un-drops
-        dropped = value[j, t]
-        parent = np.concatenate([parent, (codes[j] ^ (1 << TURN)) - (dropped << 4 * t) + (np.int64(1) << (HAND + 6 * mover[j] + 2 * _HAND_SLOT[dropped & 7]))])
-        which = np.concatenate([i, j])
-        keep = self.primitive(parent) == UNDECIDED  # a position whose game is over has no move
-        return which[keep], parent[keep]
+        j, dropped_on = np.nonzero(mine & ((value & 7) >= 2) & ((value & 7) <= CHICK))  # un-drops
+        t = np.concatenate([slot // 8, dropped_on])
+        i = np.concatenate([i, j])
+        s = np.concatenate([FROM.ravel()[slot], np.full(len(j), 12)])  # 12: a drop comes from no square
+        moved, side, drop = value[i, t], own[i], np.arange(len(i)) >= len(slot)
+        was = np.where(drop, 0, np.where(np.concatenate([unpromote, np.zeros(len(j), dtype=np.int64)]) == 1, CHICK | side, moved))
+        kind = np.array([0, 2, 3, 4, 5])[np.concatenate([taken, np.zeros(len(j), dtype=np.int64)])]
+        lost = np.where(kind > 0, kind | (SECOND - side), 0)  # the piece captured, back on the target
+        hand = np.int64(1) << (HAND + 6 * mover[i] + 2 * _HAND_SLOT[np.where(drop, moved & 7, kind)])
+        parent = (codes[i] ^ (1 << TURN)) - (moved << 4 * t) + (was << (4 * s % 48)) + (lost << 4 * t) + np.where(drop, hand, -hand * (kind > 0))
+        # the parent's game is over when its player can take the other lion, or its own lion stands on its far
+        # rank, or the other lion stands on its back rank (the child's own lion on the far rank: no parent)
+        their = (value == (LION | (SECOND - own))[:, None]).argmax(axis=1)
+        lion = np.where((moved & 7) == LION, s, (value == (LION | own)[:, None]).argmax(axis=1)[i])
+        around = FROM[their[i]]  # [m, 8]: where a step onto the other lion starts
+        near = np.where(around == s[:, None], was[:, None], np.where(around == t[:, None], lost[:, None], board[i[:, None], around]))
+        capture = (CAN[near, np.arange(8)] & ((near & SECOND) == side[:, None])).any(axis=1)
+        keep = ~capture & (_ROW[lion] != 3 * mover[i]) & (_ROW[their[i]] != 3 - 3 * mover[i])
+        return i[keep], parent[keep]
 
     def mirror(self, codes: np.ndarray) -> np.ndarray:
         """The left-right mirror of every position (columns a and c swapped): a symmetry of the game."""
