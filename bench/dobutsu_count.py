@@ -25,16 +25,15 @@ from gamedb.games.dobutsu_board import TURN
 from gamedb.games.vector import LOSE, WIN
 
 
-def count(pieces: str, rotate: bool, batch: int) -> dict[str, int]:
+def count(pieces: str, rotate: bool, batch: int, mirror: bool = False) -> dict[str, int]:
     game = Dobutsu(pieces)
     rules = game.vector()
 
     def normal(codes: np.ndarray) -> np.ndarray:
-        if not rotate:
-            return codes
-        turned = (codes >> TURN) == 1
-        codes[turned] = rules.rotate(codes[turned])
-        return codes
+        if rotate:
+            turned = (codes >> TURN) == 1
+            codes[turned] = rules.rotate(codes[turned])
+        return np.minimum(codes, rules.mirror(codes)) if mirror else codes
 
     frontier = normal(np.array([game.start()], dtype=np.int64))
     seen = frontier.copy()
@@ -65,12 +64,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", default="GEC", help="kinds besides the lions (the game's --pieces)")
     parser.add_argument("--rotate", action="store_true", help="count positions as seen by the player to move")
+    parser.add_argument("--mirror", action="store_true", help="count a position and its left-right mirror once")
     parser.add_argument("--batch", type=int, default=200_000, help="positions expanded at once")
     args = parser.parse_args()
     began = time.time()
-    totals = count(args.pieces, args.rotate, args.batch)
+    totals = count(args.pieces, args.rotate, args.batch, args.mirror)
     over = totals["win"] + totals["lose"]
-    print(f"pieces {args.pieces} rotate {args.rotate}: {totals['positions']:,} positions reachable, {over:,} of them over "
+    print(f"pieces {args.pieces} rotate {args.rotate} mirror {args.mirror}: {totals['positions']:,} positions reachable, {over:,} of them over "
           f"({totals['win']:,} won by capturing the lion, {totals['lose']:,} lost to a try), {totals['positions'] - over:,} not over; "
           f"{totals['moves']:,} moves; {time.time() - began:.0f} s, peak {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024:,} MB")
 

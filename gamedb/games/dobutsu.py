@@ -71,10 +71,10 @@ class Dobutsu(Game):
         return "dobutsu" if self.pieces == "GEC" else f"dobutsu-{self.pieces or 'lions'}"
 
     def estimate(self) -> Estimate:
-        """Each piece besides the lions on one of 12 squares for either player (a chick also as a hen) or in
-        either hand; at most 60 moves a position. The full game: twice Tanaka's 246,803,167 (docs/dobutsu.md)."""
+        """The full game: the count of docs/dobutsu.md; a variant: each piece besides the lions on one of 12 squares
+        for either player (a chick also as a hen) or in either hand, at most 60 moves a position."""
         if self.pieces == "GEC":
-            return Estimate(2 * 246_803_167, 60 * 2 * 246_803_167)
+            return Estimate(987_146_084, 3_754_299_070)
         states = 1
         for kind in self.pieces:
             states *= (50 if kind == "C" else 26) ** 2
