@@ -143,7 +143,7 @@ def test_every_family_renders_without_errors(page, server, web_db):
         assert drawn == (name not in ("graph-tug-of-war", "takeaway")), name  # the graph and plugin games as text
         if not drawn:
             assert page.inner_text("#board pre") == answer["position"]
-        if info["family"] in ("tictactoe", "connect4", "cat-mouse", "cat-mouse-grid", "flip", "stone-ix", "nim", "subtraction"):
+        if info["family"] in ("tictactoe", "connect4", "cat-mouse", "cat-mouse-grid", "flip", "stone-ix", "nim", "subtraction", "dobutsu"):
             on_board = sorted(page.locator("#board [data-move]").evaluate_all("els => els.map(e => e.dataset.move)"))
             assert on_board and set(on_board) <= {m["move"] for m in answer["moves"]}, name
         if answer["moves"]:  # play the best move from the board or the list; the page follows

@@ -28,6 +28,7 @@ GAMES = [
     ("octal", {"code": "0.77", "max": 12}),
     ("grundy", {"max": 12}),
     ("stone-ix", {"max": 2}),
+    ("dobutsu", {"pieces": ""}),
     ("graph", {"file": str(ROOT / "examples" / "graphs" / "tug-of-war.json")}),
     ("gamedb_takeaway:TakeAway", {"matches": 7}),
 ]

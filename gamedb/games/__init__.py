@@ -26,6 +26,7 @@ BUILTIN: dict[str, str] = {
     "nim": "gamedb.games.heaps.nim:Nim",
     "subtraction": "gamedb.games.heaps.subtraction:Subtraction",
     "stone-ix": "gamedb.games.stone_ix:StoneIX",
+    "dobutsu": "gamedb.games.dobutsu:Dobutsu",
 }
 
 #: entry point group through which installed packages add families

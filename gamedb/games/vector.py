@@ -34,7 +34,8 @@ class Expansion:
 class VectorRules(ABC):
     """A family's rules on numpy arrays of codes."""
 
-    code_limit: int  # every code is below it (dense enough for a bitmap)
+    #: every code of the game is below this bound (up to 2**32 the solvers index arrays by code, above it they sort)
+    code_limit: int
 
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:

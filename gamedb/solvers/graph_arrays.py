@@ -77,8 +77,7 @@ def enumerate_graph(game: Game, *, memory_limit: int, progress: Progress | None 
 
 def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progress: Progress | None) -> GameGraph:
     frontier = np.unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
-    seen = np.zeros(vector.code_limit, dtype=bool)
-    seen[frontier] = True
+    seen = _Seen(vector.code_limit, frontier)
     parts = []  # (codes, expansion) per depth
     n_pos = n_mov = 0
     while len(frontier):
@@ -92,19 +91,13 @@ def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progre
             n_mov += len(exp.children)
             if estimate_bytes(n_pos, n_mov) > memory_limit:
                 raise TooLarge(f"more than {n_pos:,} positions and {n_mov:,} moves do not fit in {memory_limit:,} bytes")
-            fresh = exp.children[~seen[exp.children]]  # most children are known: drop them before the sort
-            fresh = np.unique(fresh)
-            seen[fresh] = True
-            found.append(fresh)
+            found.append(seen.add(exp.children))
             if progress:
                 progress("enumerate", n_pos, None)
         frontier = np.sort(np.concatenate(found))
     del seen
     codes = np.concatenate([c for c, _ in parts])
-    index = np.zeros(vector.code_limit, dtype=np.int32 if len(codes) < 2**31 else np.int64)
-    index[codes] = np.arange(len(codes), dtype=index.dtype)
-    child = index[np.concatenate([e.children for _, e in parts])]
-    del index
+    child = _indices(codes, np.concatenate([e.children for _, e in parts]), vector.code_limit)
     degree = np.concatenate([e.degree for _, e in parts])
     return GameGraph(
         codes=codes,
@@ -114,6 +107,43 @@ def _enumerate_vector(game: Game, vector: VectorRules, memory_limit: int, progre
         child=child,
         vector=vector,
     )
+
+
+#: codes below this bound are tracked in arrays indexed by code; sparser codes (dobutsu's) in sorted arrays
+DENSE_CODES = 1 << 32
+
+
+class _Seen:
+    """The codes found so far: a bitmap indexed by code, or a sorted array when codes are sparse."""
+
+    def __init__(self, code_limit: int, codes: np.ndarray):
+        self.bits = np.zeros(code_limit, dtype=bool) if code_limit <= DENSE_CODES else None
+        self.sorted = np.unique(codes)
+        if self.bits is not None:
+            self.bits[codes] = True
+
+    def add(self, codes: np.ndarray) -> np.ndarray:
+        """The codes not found before, sorted and unique, now found."""
+        if self.bits is not None:
+            fresh = np.unique(codes[~self.bits[codes]])  # most children are known: drop them before the sort
+            self.bits[fresh] = True
+            return fresh
+        fresh = np.setdiff1d(codes, self.sorted)
+        self.sorted = np.union1d(self.sorted, fresh)
+        return fresh
+
+
+def _indices(codes: np.ndarray, wanted: np.ndarray, code_limit: int) -> np.ndarray:
+    """The index in ``codes`` (distinct) of every code of ``wanted`` (all among them)."""
+    dtype = np.int32 if len(codes) < 2**31 else np.int64
+    if code_limit <= DENSE_CODES:
+        index = np.zeros(code_limit, dtype=dtype)
+        index[codes] = np.arange(len(codes), dtype=dtype)
+        found: np.ndarray = index[wanted]
+        return found
+    order = np.argsort(codes).astype(dtype)
+    found = order[np.searchsorted(codes[order], wanted)]
+    return found
 
 
 def _enumerate_python(game: Game, memory_limit: int, progress: Progress | None) -> GameGraph:

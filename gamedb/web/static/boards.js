@@ -260,6 +260,37 @@ function stoneIxBoard(info, answer, values) {
   return board;
 }
 
+// --- Dōbutsu shōgi: the 3x4 board (row 1 on top, the second player's pieces upside down), hands, moves as chips ---
+function dobutsuBoard(info, answer, values, context) {
+  const m = /^([.LGECHlgech]{3})\/([.LGECHlgech]{3})\/([.LGECHlgech]{3})\/([.LGECHlgech]{3}) (\S+) (first|second)$/.exec(answer.position.trim());
+  if (!m) return null;
+  const s = 64, left = 24, top = 24, chip = 96, perRow = 5, moves = [...values];
+  const below = top + 4 * s + 30;
+  const board = canvas(perRow * (chip + 4) + 8, below + 8 + Math.ceil(moves.length / perRow) * 26, `Dōbutsu shōgi ${answer.position}`);
+  const last = context.lastMove ? context.lastMove.slice(-2) : null;
+  for (let r = 0; r < 4; r++) {
+    board.append(svg("text", { x: 8, y: top + r * s + s / 2, class: "label", "dominant-baseline": "central" }, String(r + 1)));
+    for (let c = 0; c < 3; c++) {
+      const x = left + c * s, y = top + r * s, piece = m[r + 1][c], square = "abc"[c] + (r + 1);
+      if (!r) board.append(svg("text", { x: x + s / 2, y: 16, class: "label", "text-anchor": "middle" }, "abc"[c]));
+      board.append(svg("rect", { x, y, width: s, height: s, class: square === last ? "cell last-move" : "cell", "data-square": square }));
+      if (piece === ".") continue;
+      const turned = piece === piece.toLowerCase() ? `rotate(180 ${x + s / 2} ${y + s / 2})` : null;
+      board.append(svg("text", { x: x + s / 2, y: y + s / 2, class: "mark", "text-anchor": "middle", "dominant-baseline": "central", "font-size": 32, transform: turned }, piece.toUpperCase()));
+    }
+  }
+  board.append(svg("text", { x: 8, y: top + 4 * s + 18, class: "label" }, `hands: ${m[5]}, ${m[6]} to move`));
+  moves.forEach(([label, value], k) => {
+    const x = 4 + (k % perRow) * (chip + 4), y = below + Math.floor(k / perRow) * 26;
+    const target = moveTarget(label, value, svg("rect", { x, y, width: chip, height: 22, rx: 4 }), x + chip / 2, y + 11, 11);
+    const said = target.querySelector("text");
+    said.textContent = `${label} ${said.textContent}`;
+    target.classList.add("chip");
+    board.append(target);
+  });
+  return board;
+}
+
 const BOARDS = {
   tictactoe: tictactoeBoard,
   connect4: connect4Board,
@@ -267,4 +298,5 @@ const BOARDS = {
   "cat-mouse-grid": catMouseGridBoard,
   flip: flipBoard,
   "stone-ix": stoneIxBoard,
+  dobutsu: dobutsuBoard,
 };
