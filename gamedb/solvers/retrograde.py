@@ -24,10 +24,9 @@ import numpy as np
 from ..games.base import Game
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
-from ..store.sink import Sink, now
-from ..store.status import SOLVED
+from ..store.sink import Sink
 from . import capabilities
-from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
 from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
 
@@ -129,24 +128,13 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     ties = levels(state, edges, (TIE,), "tie levels", progress)
     del index, edges
     state.result[state.result == UNDECIDED] = DRAW
-    begun = sink.begin()
-    if begun.resumed:  # a solve begun in SQL and killed early may have left some
-        sink.clear(("position", "move", "token_board", "token_move"))
+    game_id = begin_fresh(sink)
     tokens = capabilities.move_lists(game)
     if tokens is not None:
-        for table, rows in zip(("token_board", "token_move"), token_rows(begun.id, tokens), strict=True):
+        for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
     write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
-    sink.finish(
-        status=SOLVED,
-        positions=slots.positions,
-        moves=state.moves,
-        enumerate_seconds=round(t1 - t0, 3),
-        solve_seconds=round(time.perf_counter() - t1, 3),
-        solved_at=now(),
-        progress={"phase": "done", "winlose_levels": winlose, "tie_levels": ties},
-    )
-    return Solved(slots.positions, state.moves)
+    return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
