@@ -17,6 +17,11 @@ def array_rules(game: Game) -> TierArrayRules | None:
     return game.array_rules() if game.capabilities.array_rules else None
 
 
+def declares_vector_rules(game: Game) -> bool:
+    """Whether the game has rules on numpy arrays (a memory estimate needs no more than that)."""
+    return game.capabilities.vector_rules
+
+
 def vector_rules(game: Game) -> VectorRules | None:
     """The game's rules on numpy arrays, or None when it declares none."""
     return game.vector() if game.capabilities.vector_rules else None

@@ -59,7 +59,7 @@ def estimate_bytes(positions: int, moves: int, text_bytes: int = 0) -> int:
 def estimate_game_bytes(game: Game, positions: int, moves: int) -> int:
     """Memory the in-memory solver needs for ``game`` with this many positions and moves (position texts aside)."""
     need = estimate_bytes(positions, moves)
-    if capabilities.vector_rules(game) is None:
+    if not capabilities.declares_vector_rules(game):
         need += positions * BYTES_PER_PYTHON_POSITION
     return need
 

@@ -42,20 +42,31 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     graph = enumerate_graph(game, memory_limit=memory_limit, progress=progress)
     t1 = time.perf_counter()
     solution = retrograde(graph, progress=progress)
+    game_id = begin_fresh(sink)
+    write(sink, game_id, graph, solution, tokens=move_lists(game), progress=progress)
+    return finish_solved(sink, graph.positions, graph.moves, t0, t1, solution.progress)
+
+
+def begin_fresh(sink: Sink) -> int:
+    """The game's id in ``sink``, with no rows left of a solve begun in SQL and killed early."""
     begun = sink.begin()
-    if begun.resumed:  # a solve begun in SQL and killed early may have left some
+    if begun.resumed:
         sink.clear(("position", "move", "token_board", "token_move"))
-    write(sink, begun.id, graph, solution, tokens=move_lists(game), progress=progress)
+    return begun.id
+
+
+def finish_solved(sink: Sink, positions: int, moves: int, t0: float, t1: float, progress: dict[str, Any]) -> Solved:
+    """Mark the game solved in ``sink`` (enumerated from ``t0`` to ``t1``, solved and written since), in the one commit."""
     sink.finish(
         status=SOLVED,
-        positions=graph.positions,
-        moves=graph.moves,
+        positions=positions,
+        moves=moves,
         enumerate_seconds=round(t1 - t0, 3),
         solve_seconds=round(time.perf_counter() - t1, 3),
         solved_at=now(),
-        progress=solution.progress,
+        progress=progress,
     )
-    return Solved(graph.positions, graph.moves)
+    return Solved(positions, moves)
 
 
 # --- 2. retrograde analysis --------------------------------------------------------------

@@ -24,10 +24,9 @@ import numpy as np
 from ..games.base import Game
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
-from ..store.sink import Sink, now
-from ..store.status import SOLVED
+from ..store.sink import Sink
 from . import capabilities
-from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, token_rows
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
 from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
 
@@ -73,10 +72,14 @@ class State:
             index.add(find(child), slots[parent])
 
 
-def need_bytes(game: Game, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
+def least_bytes(vector: bool, positions: int, moves: int) -> int:
+    """The memory the solver needs at least, with or without the family's vector rules."""
+    return positions * BYTES_PER_POSITION + (0 if vector else positions * BYTES_PER_PYTHON_POSITION + moves * BYTES_PER_PYTHON_MOVE)
+
+
+def need_bytes(rules: VectorRules | None, positions: int, moves: int, memory_limit: int | None = None) -> tuple[int, str]:
     """(bytes, source of the moves into a level): the fastest that fits ``memory_limit`` (None: the fastest; 0: the least)."""
-    rules = capabilities.vector_rules(game)
-    need = positions * BYTES_PER_POSITION + (positions * BYTES_PER_PYTHON_POSITION + moves * BYTES_PER_PYTHON_MOVE if rules is None else 0)
+    need = least_bytes(rules is not None, positions, moves)
     if rules is not None and has_parents(rules):
         return need, "un-moves"
     index = need + moves * ReverseIndex.BYTES_PER_MOVE + positions * 8
@@ -90,7 +93,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     estimate = game.estimate()
     if estimate is None:
         return None
-    need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+    need = least_bytes(capabilities.declares_vector_rules(game), estimate.positions, estimate.moves)  # the rules are not built for it
     words = f"{name} needs up to {estimate.positions:,} positions (~{human_size(need)} of memory in the retrograde solver)"
     return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
 
@@ -99,16 +102,16 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes."""
     t0 = time.perf_counter()
     estimate = game.estimate()
+    vector = capabilities.vector_rules(game)
     if estimate is not None:
-        need, _ = need_bytes(game, estimate.positions, estimate.moves, memory_limit=0)
+        need = least_bytes(vector is not None, estimate.positions, estimate.moves)
         if need > memory_limit:
             raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
-    vector = capabilities.vector_rules(game)
     rules = vector if vector is not None else OneByOne(game)
     expected = estimate.positions if estimate else 0
-    per_position, _ = need_bytes(game, 1, 0, memory_limit=0)
+    per_position = least_bytes(vector is not None, 1, 0)
     dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
-    _, source = need_bytes(game, expected, estimate.moves if estimate else 0, memory_limit)
+    _, source = need_bytes(vector, expected, estimate.moves if estimate else 0, memory_limit)
     index = ReverseIndex() if source == "reverse index" else None
     state = State.empty(rules.code_limit if dense else 0)
     visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
@@ -129,24 +132,13 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     ties = levels(state, edges, (TIE,), "tie levels", progress)
     del index, edges
     state.result[state.result == UNDECIDED] = DRAW
-    begun = sink.begin()
-    if begun.resumed:  # a solve begun in SQL and killed early may have left some
-        sink.clear(("position", "move", "token_board", "token_move"))
+    game_id = begin_fresh(sink)
     tokens = capabilities.move_lists(game)
     if tokens is not None:
-        for table, rows in zip(("token_board", "token_move"), token_rows(begun.id, tokens), strict=True):
+        for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
     write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
-    sink.finish(
-        status=SOLVED,
-        positions=slots.positions,
-        moves=state.moves,
-        enumerate_seconds=round(t1 - t0, 3),
-        solve_seconds=round(time.perf_counter() - t1, 3),
-        solved_at=now(),
-        progress={"phase": "done", "winlose_levels": winlose, "tie_levels": ties},
-    )
-    return Solved(slots.positions, state.moves)
+    return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
