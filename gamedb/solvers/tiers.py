@@ -256,13 +256,13 @@ class InnerMoves(Exception):
     """A move of the slice stays inside its tier: only the whole tier can be solved (level by level)."""
 
 
-def values_loader(folder: TierFolder) -> Callable[[int], _Stored]:
-    """``values_of(u)``: the sorted codes, results and remoteness of solved tier ``u``, loaded once."""
+def values_loader(folder: TierFolder, *, mmap: bool = False) -> Callable[[int], _Stored]:
+    """``values_of(u)``: the sorted codes, results and remoteness of solved tier ``u``, loaded once (``mmap``: codes too mapped)."""
     later: dict[int, _Stored] = {}
 
     def values_of(u: int) -> _Stored:
         if u not in later:
-            later[u] = (folder.load("codes", u, mmap=False), folder.load("result", u), folder.load("remoteness", u))
+            later[u] = (folder.load("codes", u, mmap=mmap), folder.load("result", u), folder.load("remoteness", u))
         return later[u]
 
     return values_of
