@@ -14,6 +14,7 @@ import pytest
 from gamedb import Database
 from gamedb.games import family
 from gamedb.games.vector import LOSE, WIN
+from gamedb.solvers import tier_cluster
 from gamedb.solvers.protocol import Cluster
 
 from dask_processes import DaskProcesses
@@ -22,9 +23,9 @@ from tables import game_rows
 GAMEDB = str(Path(sys.executable).parent / "gamedb")
 #: the games solved, with slices small enough to make many slices per tier
 GAMES = {
-    "connect4-4x4": (lambda: family("connect4").from_options(width=4, height=4), 3000),
-    "connect4-5x3": (lambda: family("connect4").from_options(width=5, height=3), 1000),
-    "tictactoe": (lambda: family("tictactoe")(), 200),
+    "connect4-4x4": (lambda: family("connect4").from_options(width=4, height=4), 8000),
+    "connect4-5x3": (lambda: family("connect4").from_options(width=5, height=3), 6000),
+    "tictactoe": (lambda: family("tictactoe")(), 300),
 }
 
 
@@ -64,7 +65,8 @@ def test_rows_are_the_single_process_solves(dask_cluster, reference, tmp_path, g
     assert list((tmp_path / "work").iterdir()) == []  # the slices' folder is removed once the rows are in
 
 
-def test_rows_on_every_backend(dask_cluster, reference, backend_db, tmp_path):
+@pytest.mark.parametrize("backend_db", ["duckdb", "postgresql"], indirect=True)  # SQLite: the tests around
+def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path):
     db = backend_db()
     report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work")
     assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
@@ -72,8 +74,8 @@ def test_rows_on_every_backend(dask_cluster, reference, backend_db, tmp_path):
 
 def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, reference, tmp_path):
     """The client (`gamedb solve ... --scheduler`) killed once tiers are solved; the same command again finishes the solve."""
-    command = [GAMEDB, "--db", str(tmp_path / "k.sqlite"), "solve", "connect4", "--width", "4", "--height", "4",
-               "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "work"), "--slice-size", "500"]
+    command = [GAMEDB, "--db", str(tmp_path / "k.sqlite"), "solve", "tictactoe",
+               "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "work"), "--slice-size", "100"]
     client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 60
     while not list((tmp_path / "work").glob("*/result-*.npy")):  # a tier solved and joined
@@ -85,10 +87,10 @@ def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, 
     assert list((tmp_path / "work").glob("*/manifest.json"))  # the enumeration is kept
     again = subprocess.run(command, capture_output=True, text=True, timeout=120)
     assert again.returncode == 0, again.stderr
-    assert "Solved connect4-4x4: 161,029 positions" in again.stdout
-    assert "Cluster solve: slices of up to 500 positions" in again.stderr
+    assert "Solved tictactoe: 5,478 positions" in again.stdout
+    assert "Cluster solve: slices of up to 100 positions" in again.stderr
     with Database(tmp_path / "k.sqlite") as db:
-        assert game_rows(db, "connect4-4x4")["position"] == reference("connect4-4x4")
+        assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
 
 
 class _Stop(Exception):
@@ -124,14 +126,15 @@ def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
             dask_cluster.kill(victim)
 
     with Database(tmp_path / "w.sqlite", create=True) as db:
-        report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=kill)
+        report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work", progress=kill)
         assert victim.poll() is not None
-        assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
+        assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
     dask_cluster.workers[0] = dask_cluster.start_worker()
     dask_cluster.wait_for(2)
 
 
-def test_bad_cluster_options(cli, tmp_path):
+def test_bad_cluster_options(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(tier_cluster, "CONNECT_SECONDS", 1)
     assert cli("solve", "tictactoe", "--workers", "0").exit_code == 2
     r = cli("solve", "tictactoe", "--work-dir", str(tmp_path))
     assert r.exit_code == 2 and "--work-dir and --slice-size go with --workers or --scheduler" in r.stderr
