@@ -10,8 +10,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from distributed.scheduler import KilledWorker
 
 from gamedb import Database
+from gamedb.errors import GamedbError
 from gamedb.games import family
 from gamedb.games.vector import LOSE, WIN
 from gamedb.solvers import tier_cluster
@@ -144,3 +146,22 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
     assert r.exit_code != 0 and "Error:" in r.stderr
     r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+
+
+def test_workers_starts_a_local_cluster(reference, tmp_path):
+    """`gamedb solve tictactoe --workers 2`: worker processes of its own, stopped at the end; the rows are the same."""
+    done = subprocess.run([GAMEDB, "--db", str(tmp_path / "l.sqlite"), "solve", "tictactoe", "--workers", "2", "--slice-size", "500"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Solved tictactoe: 5,478 positions" in done.stdout
+    assert "Cluster solve: slices of up to 500 positions" in done.stderr
+    with Database(tmp_path / "l.sqlite") as db:
+        assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
+    assert [p.name for p in tmp_path.iterdir()] == ["l.sqlite"]  # the work folder beside it is gone
+
+
+@pytest.mark.parametrize("error", [MemoryError(), KilledWorker("solve-12-0-ab12cd34", None, 3)])
+def test_a_slice_out_of_memory_names_the_option_to_lower(error):
+    with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
+        raise error
+    assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
