@@ -146,6 +146,9 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
     assert r.exit_code != 0 and "Error:" in r.stderr
     r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+    monkeypatch.setitem(sys.modules, "distributed", None)  # the cluster extra not installed
+    r = cli("solve", "tictactoe", "--workers", "2")
+    assert r.exit_code == 1 and "needs Dask: pip install 'gamedb[cluster]'" in r.stderr
 
 
 def test_workers_starts_a_local_cluster(reference, tmp_path):

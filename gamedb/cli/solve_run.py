@@ -25,6 +25,10 @@ def run_solve(
 
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
+    if cluster is not None:
+        from ..solvers.tier_cluster import check_cluster
+
+        check_cluster(cluster, strategy)
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
