@@ -32,6 +32,10 @@ from .tier_memory import slice_size_for
 from .tier_store import TierFolder
 from .tiers import finish_tiers, rules_of
 
+#: slices a tier is cut into per worker thread at least, so that every worker has work in a tier whose slices wait for the tier after it
+SLICES_PER_THREAD = 4
+#: positions of a slice at least (smaller slices cost more in their task than in their work), unless the memory budget says less
+LEAST_SLICE = 20_000
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -106,8 +110,12 @@ def _said(size: int) -> Iterator[None]:
         raise GamedbError(f"a worker died each time it ran {exc.task} (out of memory?): {advice}") from None
 
 
-def _slices(n: int, size: int) -> list[tuple[int, int]]:
-    return [(a, min(a + size, n)) for a in range(0, n, size)] or [(0, 0)]
+def _slices(n: int, size: int, threads: int) -> list[tuple[int, int]]:
+    """Ranges of a tier of ``n`` positions: at most ``size`` each, and enough for every thread of the cluster to take
+    :data:`SLICES_PER_THREAD` (when they are :data:`LEAST_SLICE` positions or more)."""
+    pieces = max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
+    step = -(-n // pieces)
+    return [(a, min(a + step, n)) for a in range(0, n, step)] or [(0, 0)]
 
 
 def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None) -> tuple[dict[int, int], dict[int, list[int]]]:
@@ -134,7 +142,8 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
         t = min(pending)
         pending.remove(t)
         counts[t] = client.submit(tier_slices.settle, game, str(folder.path), t, t == first, key=f"settle-{t}-{run}").result()
-        futures = [client.submit(tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in _slices(counts[t], size)]
+        slices = _slices(counts[t], size, _threads(client))
+        futures = [client.submit(tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
         reach[t] = sorted({u for found in client.gather(futures) for u in found})
         pending.update(reach[t])
         if progress:
@@ -147,11 +156,11 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
     """Solve every slice, each tier's after the tiers it reaches; return the moves of the game."""
     from dask.distributed import as_completed
 
-    path, run = str(folder.path), uuid.uuid4().hex[:8]
+    path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
     joins: dict[int, Any] = {}
     parts: list[Any] = []
     for t in sorted(counts, reverse=True):
-        slices = _slices(counts[t], size)
+        slices = _slices(counts[t], size, threads)
         after = [joins[u] for u in reach[t]]
         mine = [client.submit(tier_slices.solve_part, game, path, t, a, b, after, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         joins[t] = client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}")
@@ -170,6 +179,10 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
             if progress:
                 progress("slices solved (cluster)", done, total)
     return moves
+
+
+def _threads(client: Any) -> int:
+    return max(int(sum(client.nthreads().values())), 1)
 
 
 def check_cluster(cluster: Cluster, strategy: str) -> None:
