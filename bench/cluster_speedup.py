@@ -53,6 +53,7 @@ def one(workers: int, width: int, height: int, slice_size: int | None) -> dict:
         peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
     return {
         "workers": workers, "positions": report.positions, "wall": wall, "cluster": marks.get("slices solved (cluster) end", wall),
+        "enumerate": marks.get("enumerate tiers (cluster) end", 0.0),
         "worker_peaks": sorted(peaks.values()), "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         "load": os.getloadavg()[0],
     }
@@ -79,7 +80,8 @@ def main() -> None:
     print(f"Connect-Four {args.width}x{args.height}: {runs[1]['positions']:,} positions (shared 2-core machine: noisy)")
     for r in runs.values():
         workers = ", ".join(f"{p / mb:.0f}" for p in r["worker_peaks"])
-        print(f"  --workers {r['workers']}: {r['wall']:7.1f} s in all, {r['cluster']:7.1f} s on the cluster; peak MB: workers {workers}, "
+        print(f"  --workers {r['workers']}: {r['wall']:7.1f} s in all, {r['cluster']:7.1f} s on the cluster ({r['enumerate']:.1f} s enumerating); "
+              f"peak MB: workers {workers}, "
               f"client {r['client_peak'] / mb:.0f}; load {r['load']:.1f}")
     for what in ("wall", "cluster"):
         ratio = runs[1][what] / runs[2][what]
