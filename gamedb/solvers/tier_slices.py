@@ -9,6 +9,8 @@ returns at once when a task before it (killed or not) finished it, so a rerun re
 from __future__ import annotations
 
 import json
+import os
+import threading
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -82,7 +84,7 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
         codes_kind, keys_kind = part_names(f"{t}.{a}")
         folder.save(keys_kind, u, keys_u)
         folder.save(codes_kind, u, codes_u)
-    tmp = marker.with_suffix(".tmp")
+    tmp = marker.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(sorted(pending)))
     tmp.replace(marker)
     return sorted(pending)
