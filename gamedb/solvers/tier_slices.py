@@ -21,7 +21,7 @@ from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules
 from .tier_store import TierFolder
-from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, _least, _paths, children_by_tier, rules_of, solve_slice, values_loader
+from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, children_by_tier, least_keys, rules_of, save_paths, solve_slice, values_loader
 
 #: the columns a solved slice (and tier) has, "best" (the best child's code) written last
 KINDS = ("result", "remoteness", "degree", "player", "best")
@@ -43,7 +43,7 @@ def settle(game: Game, path: str, u: int, first: bool) -> int:
         return len(folder.load("codes", u))
     found = sorted(folder.path.glob(f"pcodes.*-{u}.npy"))
     parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :]))) for f in found]
-    codes, keys = _least(parts)
+    codes, keys = least_keys(parts)
     if rules.path_texts:
         previous = None
         if not first:
@@ -51,7 +51,7 @@ def settle(game: Game, path: str, u: int, first: bool) -> int:
             by_rank = np.empty_like(rank)
             by_rank[rank] = np.arange(len(rank))
             previous = (u - 1, folder.load("paths", u - 1, mmap=False), by_rank, rank)
-        folder.save("rank", u, _paths(rules, folder, u, codes, keys, previous)[3])
+        folder.save("rank", u, save_paths(rules, folder, u, codes, keys, previous)[3])
     folder.save("codes", u, codes)
     for f in found:
         f.unlink(missing_ok=True)
@@ -78,9 +78,9 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
                 raise _inner(game, t)
             pending[u].append(part)
             if len(pending[u]) >= 16:
-                pending[u] = [_least(pending[u])]
+                pending[u] = [least_keys(pending[u])]
     for u, parts in pending.items():
-        codes_u, keys_u = _least(parts)
+        codes_u, keys_u = least_keys(parts)
         codes_kind, keys_kind = part_names(f"{t}.{a}")
         folder.save(keys_kind, u, keys_u)
         folder.save(codes_kind, u, codes_u)

@@ -157,7 +157,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
-        codes, keys = _least(pending.pop(t))
+        codes, keys = least_keys(pending.pop(t))
         need = tier_bytes(len(codes), max(counts.values(), default=0))
         if need > memory_limit:
             raise TooLarge(
@@ -165,7 +165,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                 f"{human_size(memory_limit)}; use a larger --memory-limit"
             )
         if rules.path_texts:
-            previous = _paths(rules, folder, t, codes, keys, previous)
+            previous = save_paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
         inner_new = codes
         known = codes
@@ -179,7 +179,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                     else:
                         pending[u].append(part)
                         if len(pending[u]) >= 16:
-                            pending[u] = [_least(pending[u])]
+                            pending[u] = [least_keys(pending[u])]
                 if progress:
                     progress("enumerate tiers", sum(counts.values()) + a + len(page), None)
             if rules.path_texts and inner:
@@ -204,10 +204,10 @@ def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarra
     if rank is not None:
         parents = np.repeat(np.arange(len(page)), exp.degree)
         move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
-    return {u: _least([(children[tiers == u], move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+    return {u: least_keys([(children[tiers == u], move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
 
 
-def _least(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def least_keys(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The distinct codes of ``parts`` (sorted) and the least key given to each."""
     codes = np.concatenate([p[0] for p in parts])
     keys = np.concatenate([p[1] for p in parts])
@@ -234,7 +234,7 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return found
 
 
-def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
+def save_paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
     """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
     if previous is None:
         paths = np.zeros((len(codes), 0), dtype=np.uint8)
