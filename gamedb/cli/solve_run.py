@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from ..solvers.solve import SolveReport
 
 
-def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
+def run_solve(
+    db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, cluster: Any = None
+) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
     from ..solvers.choice import announcement, check_choice
@@ -23,10 +25,14 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
 
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
+    if cluster is not None:
+        from ..solvers.tier_cluster import check_cluster
+
+        check_cluster(cluster, strategy)
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    target = new_file(db, game, strategy) if memory_limit is None else None
+    target = new_file(db, game, strategy) if memory_limit is None and cluster is None else None
     if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
         try:
             with ProgressBars(quiet) as bars:
@@ -45,9 +51,14 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
         if note is not None:
             err(note)
+        if cluster is not None:
+            from ..solvers.tier_memory import slice_note, slice_size_for
+
+            size = cluster.slice_size or slice_size_for(limit if limit is not None else default_memory_limit(), cluster.workers or 1)
+            err(slice_note(game, size))
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
-            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
+            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster)
         if name is None and report.name != game.default_name():
             taken = game.default_name()
             err(

@@ -13,7 +13,7 @@ from ..games.base import Game
 from ..progress import Progress
 from ..store.sink import check_name
 from . import choice
-from .protocol import SolveJob, TooLarge
+from .protocol import Cluster, SolveJob, TooLarge
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -73,8 +73,15 @@ def solve(
     batch: int = 20000,
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
+    cluster: Cluster | None = None,
 ) -> SolveReport:
-    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
+    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
+    ``cluster``: by the tier solver on a Dask cluster."""
+    if cluster is not None:
+        from .tier_cluster import check_cluster
+
+        check_cluster(cluster, strategy)
+        strategy = "tiers"
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
@@ -113,11 +120,15 @@ def solve(
             else:
                 resumed = True
         strategies = choice.plan(db, record, game, strategy)
-        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress)
+        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress, cluster=cluster)
         for chosen in strategies:
             job.strategy = chosen.name
             try:
-                if chosen.into_sink is None:
+                if cluster is not None:
+                    from .tier_cluster import solve_on_cluster
+
+                    solved = solve_on_cluster(db, job)
+                elif chosen.into_sink is None:
                     solved = cast("DatabaseSolver", chosen.load()).solve(db, job)
                 else:
                     with SqlSink(db, job.begin, resumed=job.record is not None) as sink:

@@ -121,6 +121,14 @@ def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: di
         done += counts[t]
         if progress:
             progress("solve tiers", done, total)
+    return finish_tiers(sink, rules, folder, counts, state, t1, progress=progress)
+
+
+def finish_tiers(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], t1: float, *, progress: Progress | None = None
+) -> tuple[int, int]:
+    """Write the rows of the solved tiers (``state["moves"]``: their moves) into ``sink``, mark the game solved, remove the folder."""
+    total = sum(counts.values())
     write_positions(sink, rules, folder, counts, state, progress=progress)
     sink.finish(
         status=SOLVED,
@@ -149,7 +157,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
-        codes, keys = _least(pending.pop(t))
+        codes, keys = least_keys(pending.pop(t))
         need = tier_bytes(len(codes), max(counts.values(), default=0))
         if need > memory_limit:
             raise TooLarge(
@@ -157,7 +165,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                 f"{human_size(memory_limit)}; use a larger --memory-limit"
             )
         if rules.path_texts:
-            previous = _paths(rules, folder, t, codes, keys, previous)
+            previous = save_paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
         inner_new = codes
         known = codes
@@ -165,23 +173,13 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
             inner = []
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
-                exp = rules.expand(page)
-                children = exp.children
-                tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
-                if len(tiers) and tiers.min() < t:
-                    raise GamedbError(f"the {game.family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-                move_keys: np.ndarray | None = None
-                if rules.path_texts:
-                    parents = np.repeat(np.arange(a, a + len(page)), exp.degree)
-                    move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
-                for u in np.unique(tiers).tolist():
-                    sel = tiers == u
+                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if rules.path_texts else None).items():
                     if u == t:
-                        inner.append(children[sel])
+                        inner.append(part[0])
                     else:
-                        pending[u].append(_least([(children[sel], move_keys[sel] if move_keys is not None else np.zeros(int(sel.sum()), dtype=np.int64))]))
+                        pending[u].append(part)
                         if len(pending[u]) >= 16:
-                            pending[u] = [_least(pending[u])]
+                            pending[u] = [least_keys(pending[u])]
                 if progress:
                     progress("enumerate tiers", sum(counts.values()) + a + len(page), None)
             if rules.path_texts and inner:
@@ -194,7 +192,22 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     return counts
 
 
-def _least(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """The children of ``page`` (codes of tier ``t``) by tier: distinct codes and the least move key of each (path texts:
+    parent rank and label, from ``rank``, the page's ranks; else 0); the forward step of one page."""
+    exp = rules.expand(page)
+    children = exp.children
+    tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+    if len(tiers) and tiers.min() < t:
+        raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
+    move_keys = np.zeros(len(children), dtype=np.int64)
+    if rank is not None:
+        parents = np.repeat(np.arange(len(page)), exp.degree)
+        move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
+    return {u: least_keys([(children[tiers == u], move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+
+
+def least_keys(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
     """The distinct codes of ``parts`` (sorted) and the least key given to each."""
     codes = np.concatenate([p[0] for p in parts])
     keys = np.concatenate([p[1] for p in parts])
@@ -221,7 +234,7 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return found
 
 
-def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
+def save_paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
     """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
     if previous is None:
         paths = np.zeros((len(codes), 0), dtype=np.uint8)
@@ -239,33 +252,57 @@ def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray,
 # --- 2. backward: the values of one tier --------------------------------------------------
 
 
-def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
-    """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
-    codes = folder.load("codes", t, mmap=False)
-    n = len(codes)
-    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+class InnerMoves(Exception):
+    """A move of the slice stays inside its tier: only the whole tier can be solved (level by level)."""
+
+
+def values_loader(folder: TierFolder, *, mmap: bool = False) -> Callable[[int], _Stored]:
+    """``values_of(u)``: the sorted codes, results and remoteness of solved tier ``u``, loaded once (``mmap``: codes too mapped)."""
     later: dict[int, _Stored] = {}
 
     def values_of(u: int) -> _Stored:
         if u not in later:
-            later[u] = (folder.load("codes", u, mmap=False), folder.load("result", u), folder.load("remoteness", u))
+            later[u] = (folder.load("codes", u, mmap=mmap), folder.load("result", u), folder.load("remoteness", u))
         return later[u]
 
+    return values_of
+
+
+def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
+    codes = folder.load("codes", t, mmap=False)
+    values_of = values_loader(folder)
+    try:
+        return solve_slice(rules, t, codes, values_of)
+    except InnerMoves:  # moves inside the tier: solve the whole tier level by level
+        chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+        pages = [rules.expand(codes[a : a + chunk]) for a in range(0, len(codes), chunk)]
+        degree = np.concatenate([p.degree for p in pages]).astype(np.int32)
+        player = np.concatenate([p.player for p in pages]).astype(np.int8)
+        v, children = _leveled_tier(rules, codes, pages, values_of, t)
+        best_child = np.full(len(codes), -1, dtype=np.int64)
+        _keep(0, v, degree, children, v.result, v.remoteness, v.best, best_child)
+        return v, degree, player, best_child
+
+
+def solve_slice(rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Callable[[int], _Stored]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code) of ``codes``, some sorted codes of tier ``t`` whose moves all leave it
+    (else :class:`InnerMoves`), from ``values_of`` the tiers they reach: one slice of a tier, or all of it."""
+    n = len(codes)
+    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     degree = np.zeros(n, dtype=np.int32)
     player = np.zeros(n, dtype=np.int8)
     result = np.zeros(n, dtype=np.int8)
     remoteness = np.zeros(n, dtype=np.int32)
     best = np.zeros(n, dtype=np.int32)
     best_child = np.full(n, -1, dtype=np.int64)  # the code moved to by the best move; -1: none
-    inner = False
     for a in range(0, n, chunk):
         page = codes[a : a + chunk]
         exp = rules.expand(page)
         children = exp.children
         tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
         if (tiers == t).any():
-            inner = True
-            break
+            raise InnerMoves(t)
         degree[a : a + len(page)] = exp.degree
         player[a : a + len(page)] = exp.player
         cres = np.zeros(len(children), dtype=np.int8)
@@ -277,12 +314,6 @@ def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[i
             cres[sel], crem[sel] = ures[at], urem[at]
         v = from_children(exp.primitive, exp.degree, cres, crem)
         _keep(a, v, exp.degree, children, result, remoteness, best, best_child)
-    if inner:  # moves inside the tier: solve the whole tier level by level
-        pages = [rules.expand(codes[a : a + chunk]) for a in range(0, n, chunk)]
-        degree[:] = np.concatenate([p.degree for p in pages])
-        player[:] = np.concatenate([p.player for p in pages])
-        v, children = _leveled_tier(rules, codes, pages, values_of, t)
-        _keep(0, v, degree, children, result, remoteness, best, best_child)
     return TierValues(result, remoteness, best), degree, player, best_child
 
 
