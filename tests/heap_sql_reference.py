@@ -62,7 +62,7 @@ LEVEL = sa.text(
     f"""
 UPDATE position
 SET grundy = t.mex,
-    result = CASE WHEN t.mex = 0 THEN 'lose' ELSE 'win' END,
+    result = CASE WHEN t.mex = 0 THEN 2 ELSE 1 END,  -- the stored codes (gamedb.values.RESULT_CODES)
     remoteness = CASE
         WHEN t.n_values = 0 THEN 0
         WHEN t.mex > 0 THEN CASE WHEN t.zero_unknown = 0 THEN 1 + t.zero_fast / :span END
