@@ -101,7 +101,8 @@ def solve_by_sql(engine: sa.Engine, game_id: int, game: HeapGame) -> list[tuple]
         for n in range(game.max_heap + 1):
             conn.execute(LEVEL, dict(params, n=n))
         rows = conn.execute(
-            sa.text("SELECT code, text, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"),
+            sa.text("SELECT code, text, CASE result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' END, remoteness, degree, best_move, grundy "
+                    "FROM position WHERE game_id = :g ORDER BY code"),
             {"g": game_id},
         ).all()
     labelled = []

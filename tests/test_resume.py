@@ -98,7 +98,7 @@ def reference(tmp_path_factory, game_file):
 
 def test_reference_game_has_every_phase(reference):
     with sqlite3.connect(reference) as con:
-        results = dict(con.execute("SELECT result, COUNT(*) FROM position GROUP BY result").fetchall())
+        results = dict(con.execute("SELECT v.result, COUNT(*) FROM positions v GROUP BY v.result").fetchall())  # the words
         (progress,) = con.execute("SELECT progress FROM game").fetchone()
     con.close()
     assert set(results) == {"win", "lose", "tie", "draw"}, results
