@@ -38,7 +38,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
                 line = solved_line(report, database.probe(report.name))
             out(line)
             return
-    from ..store.tuning import default_memory_limit, parse_size
+    from ..sizes import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
     if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most)

@@ -21,10 +21,10 @@ import numpy as np
 
 from ..games.tier_rules import TierArrayRules
 from ..progress import Progress
-from ..store.database import sqlite_file
 from ..store.disk_full import is_disk_full
 from ..store.rows import as_written, columns_except, stores_texts
 from ..store.sink import Sink
+from ..store.sqlite_file import file_of
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -43,7 +43,7 @@ class TierFolder:
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
         """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
-        file = sqlite_file(engine)
+        file = file_of(engine)
         tag = hashlib.sha1(json.dumps([engine.url.render_as_string(hide_password=True), name, key]).encode()).hexdigest()[:12]
         if file is not None:
             return cls(file.parent / f"{file.name}.tiers-{tag}")

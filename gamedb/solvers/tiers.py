@@ -20,12 +20,12 @@ from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
+from ..sizes import human_size
 from ..store import catalog
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
 from ..store.sink import Sink, now
 from ..store.sql_sink import SqlSink
 from ..store.status import SOLVED, SOLVING
-from ..store.tuning import human_size
 from . import capabilities, graph_verify
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_memory import tier_bytes
