@@ -10,7 +10,7 @@ DRAW = "draw"
 RESULTS = (WIN, LOSE, TIE, DRAW)
 
 #: the results as small integers: the numpy paths' codes and ``position.result`` as stored (revision 0007; 0, not
-#: decided yet, is stored as NULL); docs/schema.md shows this table
+#: decided yet, is stored as NULL); README.md ("Looking positions up with plain SQL") shows this table
 RESULT_CODES = {WIN: 1, LOSE: 2, TIE: 3, DRAW: 4}
 RESULT_NAMES = (None, *RESULT_CODES)
 #: a stored result (a code, or the word in a file below revision 0007) -> its word
