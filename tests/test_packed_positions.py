@@ -194,3 +194,10 @@ def test_db_upgrade_leaves_out_the_texts_of_a_large_game_of_gamedbs_families(cli
     assert _raw(path, "SELECT g.name, COUNT(p.text) FROM position p JOIN game g ON g.id = p.game_id GROUP BY g.name ORDER BY g.name") == [
         ("nim", 10), ("tictactoe", 0)]
     assert _outputs(cli, path, GAMES[:2]) == before
+
+
+def test_solve_says_when_a_game_is_stored_without_texts(cli, monkeypatch):
+    monkeypatch.setattr(rows, "TEXT_LEFT_OUT_FROM", 1000)
+    run = cli("solve", "tictactoe", "-q")
+    assert run.exit_code == 0 and "Note: a game of 5,478 positions is stored without position texts" in run.stderr
+    assert "Note" not in cli("solve", "nim", "--max", "9", "-q").stderr  # 10 positions: texts kept, nothing said
