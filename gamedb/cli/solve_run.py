@@ -21,6 +21,7 @@ def run_solve(
     from ..solvers.choice import announcement, check_choice
     from ..solvers.solve import new_file, solve
     from ..store.location import locate
+    from ..store.rows import stores_texts
     from ..store.sink import check_name
 
     strategy = getattr(strategy, "value", strategy)
@@ -68,7 +69,10 @@ def run_solve(
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return
-        if not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out; DuckDB never has it)
+        if not stores_texts(report.positions):
+            err(f"Note: a game of {report.positions:,} positions is stored without position texts (they follow from the codes); "
+                "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
+        elif not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         line = solved_line(report, database.probe(report.name))
     out(line)
