@@ -18,6 +18,7 @@ from gamedb.games import family
 from gamedb.games.vector import LOSE, WIN
 from gamedb.solvers import tier_cluster
 from gamedb.solvers.protocol import Cluster
+from gamedb.values import RESULT_CODES
 
 from dask_processes import DaskProcesses
 from tables import game_rows
@@ -116,7 +117,7 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
         rows = game_rows(db, report.name)["position"]
     full = [i for i, row in enumerate(reference("tictactoe")) if "." not in row[1]]
     changed = [i for i in full if rows[i] != reference("tictactoe")[i]]
-    assert changed and all(rows[i][3] == "win" for i in changed)
+    assert changed and all(rows[i][3] == RESULT_CODES["win"] for i in changed)  # the stored code (revision 0007)
 
 
 def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
