@@ -148,9 +148,10 @@ class Database:
 
     def solve(
         self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
-        strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
+        strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None, symmetry: bool | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name)."""
+        """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name);
+        ``symmetry`` False stores every position of a family that declares symmetries (None: where the strategy uses them)."""
         from .solvers.solve import solve
         from .store import catalog
         from .store.tuning import parse_size
@@ -163,7 +164,7 @@ class Database:
         key = catalog.family_key(game)
         if ":" in key:  # the caller handed us this class: its stored games may load it again
             self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
-        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit)
+        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, symmetry=symmetry)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.

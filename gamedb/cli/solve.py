@@ -42,8 +42,11 @@ solve_app = typer.Typer(
 )
 
 
-def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, strategy: str = AUTO, memory_limit: str | None = None) -> None:
-    run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit)
+def _run_solve(
+    ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, strategy: str = AUTO, memory_limit: str | None = None,
+    symmetry: bool | None = None,
+) -> None:
+    run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit, symmetry)
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
@@ -127,6 +130,11 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
         "--memory-limit", metavar="SIZE",
         help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); also sizes SQLite's cache for the SQL solver.",
     )]),
+    "symmetry": (None, Annotated[Optional[bool], typer.Option(
+        "--symmetry/--no-symmetry", show_default=False,
+        help="Store one position per symmetry class (Connect-Four's mirror, tic-tac-toe's 8); answers are the same. "
+             "Default: on for a family that declares symmetries, with the tiers strategy.",
+    )]),
 }
 
 
@@ -140,9 +148,9 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
         if engine is not None:
             err(ENGINE_DEPRECATED)
             strategy = engine
-        memory_limit = kwargs.pop("memory_limit")
+        memory_limit, symmetry = kwargs.pop("memory_limit"), kwargs.pop("symmetry")
         options = {k: v for k, v in kwargs.items() if v is not None}
-        _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit)
+        _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit, symmetry)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]

@@ -13,7 +13,9 @@ if TYPE_CHECKING:
     from ..solvers.solve import SolveReport
 
 
-def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
+def run_solve(
+    db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, symmetry: bool | None = None
+) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
     from ..solvers.choice import announcement, check_choice
@@ -26,7 +28,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    target = new_file(db, game, strategy) if memory_limit is None else None
+    target = new_file(db, game, strategy) if memory_limit is None and symmetry is None else None
     if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
         try:
             with ProgressBars(quiet) as bars:
@@ -47,7 +49,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
             err(note)
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
-            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
+            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, symmetry=symmetry)
         if name is None and report.name != game.default_name():
             taken = game.default_name()
             err(

@@ -22,6 +22,14 @@ _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
 _CELL = {ch: i for i, ch in enumerate(_CHARS)}
 _LABELS = tuple(str(i + 1) for i in range(9))
+#: the board's 8 symmetries (rotations and reflections) as cell permutations: cell ``i`` of the image is cell ``perm[i]``
+SYMMETRIES = tuple(
+    tuple(3 * f(r, c)[0] + f(r, c)[1] for r in range(3) for c in range(3))
+    for f in (
+        lambda r, c: (r, c), lambda r, c: (c, 2 - r), lambda r, c: (2 - r, 2 - c), lambda r, c: (2 - c, r),
+        lambda r, c: (r, 2 - c), lambda r, c: (2 - r, c), lambda r, c: (c, r), lambda r, c: (2 - c, 2 - r),
+    )
+)
 
 
 def _has_line(board: Board, mark: int) -> bool:
@@ -37,12 +45,14 @@ def _has_line(board: Board, mark: int) -> bool:
 class TicTacToe(Game):
     capabilities = Capabilities(tiers=True, array_rules=True)
     lines = LINES  # for the array rules
+    symmetry_perms = SYMMETRIES
     chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
     examples = Examples(options={}, positions=["X...O....", "XX.OO...."], bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")])
     players = ("X", "O")
+    symmetries = len(SYMMETRIES)
 
     def start(self) -> Board:
         return (EMPTY,) * 9
@@ -91,6 +101,10 @@ class TicTacToe(Game):
 
     def decode(self, code: int) -> Board:
         return tuple(code // power % 3 for power in _POWERS)
+
+    def canonical(self, code: int) -> int:
+        board = self.decode(code)
+        return min(sum(board[p] * power for p, power in zip(perm, _POWERS, strict=True)) for perm in SYMMETRIES)
 
     def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)

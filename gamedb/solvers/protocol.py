@@ -45,6 +45,8 @@ class SolveJob:
     progress: Progress | None = None
     #: the strategy solving it (:data:`gamedb.solvers.choice.STRATEGIES`), recorded in the game row
     strategy: str = ""
+    #: the symmetry group whose canonical positions are stored (1: every position), recorded in ``game.info``
+    symmetry: int = 1
 
     def begin(self, conn: sa.Connection) -> GameRecord:
         """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""

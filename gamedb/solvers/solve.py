@@ -73,9 +73,12 @@ def solve(
     batch: int = 20000,
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
+    symmetry: bool | None = None,
 ) -> SolveReport:
-    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
+    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
+    ``symmetry`` (None: where the family and strategy have it) stores one position per symmetry class."""
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
+    choice.symmetry(game, strategy, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
@@ -95,6 +98,7 @@ def solve(
             finish(db, name, if_unfinished=True)
             return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         choice.plan(db, record, game, strategy)  # refuses a choice that cannot resume the stored solve
+        choice.symmetry(game, strategy, symmetry, record)  # and a --symmetry that is not the stored solve's
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
@@ -113,7 +117,8 @@ def solve(
             else:
                 resumed = True
         strategies = choice.plan(db, record, game, strategy)
-        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress)
+        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress,
+                       symmetry=choice.symmetry(game, strategy, symmetry, record))
         for chosen in strategies:
             job.strategy = chosen.name
             try:
