@@ -58,34 +58,32 @@ def _through_symmetry(reader: Reader, record: GameRecord, game: Game, positions:
     user's own (each valued by its canonical child) and the best move found among them as the solvers find it."""
     if record.symmetry != game.symmetries:
         raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {game.symmetries} symmetries")
-    canonical, encode = game.canonical, game.encode
-    planned: list[tuple[State, int, list[tuple[str, int, State]]] | GamedbError] = []
+    canonical, encode, parse, move_codes = game.canonical, game.encode, game.parse, game.move_codes
+    planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     for position in positions:
         try:
-            state = game.start() if position is None else game.parse(position)
-            moves = [] if game.primitive(state) is not None else [(label, canonical(encode(child)), child) for label, child in game.moves(state)]
+            state = game.start() if position is None else parse(position)
+            planned.append((state, encode(state), move_codes(state)))
         except GamedbError as exc:
             planned.append(exc)
-            continue
-        planned.append((state, canonical(encode(state)), moves))
-    rows = reader.positions(record, [code for plan in planned if not isinstance(plan, GamedbError) for code in (plan[1], *(m[1] for m in plan[2]))])
+    rows = reader.positions(record, [canonical(code) for plan in planned if not isinstance(plan, GamedbError) for code in (plan[1], *(c for _, c in plan[2]))])
     answers: list[Answer | GamedbError] = []
     for plan in planned:
         if isinstance(plan, GamedbError):
             answers.append(plan)
             continue
         state, code, moves = plan
-        row = rows.get(code)
+        row = rows.get(canonical(code))
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
-        text = game.format(state)
+        text = row.text if row.code == code else game.format(state)  # a stored text is the rules' (verify checks it)
         own = []  # (label, the child's canonical row under the child's own text)
-        for label, child_code, child in moves:
-            c = rows.get(child_code)
+        for label, child in moves:
+            c = rows.get(canonical(child))
             if c is None:
                 raise missing_child(record.name, text, label)
-            own.append((label, c._replace(text=game.format(child))))
+            own.append((label, c if c.code == child else c._replace(text=game.format(game.decode(child)))))
         best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own])
         row = row._replace(text=text, degree=len(moves), best_move=best)
         answer = answer_from_row(record, row, game.player_name, game.winner)
