@@ -14,7 +14,6 @@ import pytest
 from gamedb import Database, make_game
 from gamedb.errors import VerifyError
 
-
 GAMEDB = str(Path(sys.executable).parent / "gamedb")
 
 

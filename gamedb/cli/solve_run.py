@@ -61,12 +61,14 @@ def run_solve(
             return
         if not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out; DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
-        line = solved_line(report, database.probe(report.name))
+        line = solved_line(report, database.probe(report.name), database.game(report.name).reachable)
     out(line)
 
 
-def solved_line(report: SolveReport, start: Answer) -> str:
-    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer)."""
+def solved_line(report: SolveReport, start: Answer, reachable: int | None = None) -> str:
+    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer);
+    ``reachable``, when more than the positions stored (symmetry), is said too."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
-    return (f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+    stored = f" (one per symmetry class of {reachable:,} reachable)" if reachable is not None and reachable != report.positions else ""
+    return (f"Solved {report.name}: {report.positions:,} positions{stored}, {report.moves:,} moves in {report.seconds:.2f} s. "
             f"Start {start.position}: {start.player} to move, {value}.")

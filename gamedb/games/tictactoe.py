@@ -22,14 +22,19 @@ _CHARS = ".XO"
 _POWERS = tuple(3**i for i in range(9))
 _CELL = {ch: i for i, ch in enumerate(_CHARS)}
 _LABELS = tuple(str(i + 1) for i in range(9))
+
+
+def _turned(k: int, r: int, c: int) -> int:
+    """The cell that cell (r, c) comes from under symmetry ``k`` (0-3: turns by a quarter; 4-7: mirrored, then turned)."""
+    if k >= 4:
+        c = 2 - c
+    for _ in range(k % 4):
+        r, c = c, 2 - r
+    return 3 * r + c
+
+
 #: the board's 8 symmetries (rotations and reflections) as cell permutations: cell ``i`` of the image is cell ``perm[i]``
-SYMMETRIES = tuple(
-    tuple(3 * f(r, c)[0] + f(r, c)[1] for r in range(3) for c in range(3))
-    for f in (
-        lambda r, c: (r, c), lambda r, c: (c, 2 - r), lambda r, c: (2 - r, 2 - c), lambda r, c: (2 - c, r),
-        lambda r, c: (r, 2 - c), lambda r, c: (2 - r, c), lambda r, c: (c, r), lambda r, c: (2 - c, 2 - r),
-    )
-)
+SYMMETRIES = tuple(tuple(_turned(k, r, c) for r in range(3) for c in range(3)) for k in range(8))
 
 
 def _has_line(board: Board, mark: int) -> bool:
@@ -103,8 +108,8 @@ class TicTacToe(Game):
         return tuple(code // power % 3 for power in _POWERS)
 
     def canonical(self, code: int) -> int:
-        board = self.decode(code)
-        return min(sum(board[p] * power for p, power in zip(perm, _POWERS, strict=True)) for perm in SYMMETRIES)
+        board: Board = self.decode(code)
+        return int(min(sum(board[p] * power for p, power in zip(perm, _POWERS, strict=True)) for perm in SYMMETRIES))
 
     def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)
