@@ -1,5 +1,6 @@
 """Connect-Four 5x4 solved with and without symmetry (the left-right mirror), on SQLite and on DuckDB: the solve's wall
-time as a whole ``gamedb solve`` process and its CPU time (user + system: steadier on a busy machine), the file's bytes, bytes per reachable position, the reachable and stored counts.
+time as a whole ``gamedb solve`` process and its CPU time (user + system: steadier on a busy machine), the file's
+bytes, bytes per reachable position, the reachable and stored counts.
 
     python bench/symmetry.py            # 5x4 (3,945,711 positions, Tromp's count): about a minute on 2 cores
     python bench/symmetry.py --quick    # 4x4 (161,029 positions)

@@ -12,7 +12,6 @@ from ..games.base import Game
 from ..safe_text import shown
 from ..store.damage import damaged
 from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
-from .capabilities import canonical_codes as canonical_codes
 from .capabilities import move_lists as move_lists
 from .capabilities import symmetry_group
 from .capabilities import vector_rules as vector_rules

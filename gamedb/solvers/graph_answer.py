@@ -12,6 +12,7 @@ from ..store.damage import damaged, missing_child
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader
 from ..values import best_move, move_rank
+from .capabilities import symmetry_group
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
@@ -56,8 +57,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 def _through_symmetry(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool) -> list[Answer | GamedbError]:
     """Answers from a game stored one canonical position per class: the value is the canonical position's, the moves the
     user's own (each valued by its canonical child) and the best move found among them as the solvers find it."""
-    if record.symmetry != game.symmetries:
-        raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {game.symmetries} symmetries")
+    if record.symmetry != symmetry_group(game):
+        raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
     canonical, encode, parse, move_codes = game.canonical, game.encode, game.parse, game.move_codes
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     for position in positions:

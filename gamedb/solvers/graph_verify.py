@@ -28,8 +28,10 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     _check_token_moves(conn, record, game)
     if reader_of(conn).position(record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
-    if record.symmetry > 1 and record.symmetry != game.symmetries:
-        raise VerifyError(f"{record.name}: stored with a symmetry group of {record.symmetry}, the {game.family} rules have {game.symmetries} symmetries")
+    if record.symmetry > 1 and record.symmetry != capabilities.symmetry_group(game):
+        raise VerifyError(
+            f"{record.name}: stored with a symmetry group of {record.symmetry}, the {game.family} rules have {capabilities.symmetry_group(game)} symmetries"
+        )
     vector = None if record.impartial or record.symmetry > 1 else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
