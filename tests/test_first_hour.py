@@ -334,7 +334,8 @@ def test_positions_view_on_postgresql(pg_url):
         db.solve(make_game("tictactoe"))
         with db.engine.connect() as conn:
             rows = conn.execute(sa.text("SELECT position, player, winner FROM positions WHERE game = 'nim' ORDER BY code")).all()
-            start = conn.execute(sa.text("SELECT player, winner FROM positions WHERE game = 'tictactoe' AND position = 'XX.OO....'")).one()
+            # XO.XO....: the stored (canonical) position of XX.OO.... under tic-tac-toe's symmetries
+            start = conn.execute(sa.text("SELECT player, winner FROM positions WHERE game = 'tictactoe' AND position = 'XO.XO....'")).one()
     assert [tuple(r) for r in rows] == [("0", "next", "previous"), ("1", "next", "next"), ("2", "next", "next"), ("3", "next", "next")]
     assert tuple(start) == ("X", "X")
     code, out, err = full("export", "nim", "--format", "csv", "--db", pg_url)  # --db after the command, on a server
