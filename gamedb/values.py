@@ -78,6 +78,16 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
     return DRAW, None
 
 
+def best_move(result: str, remoteness: int | None, children: list[tuple[str, tuple[str, int | None]]]) -> str | None:
+    """The label of the best move (the solvers' rule) of a position valued ``result`` in ``remoteness``, from its moves'
+    (label, child's value) in move order: the first that keeps the value (a draw: the first drawing child); None: none."""
+    wanted = FOR_MOVER.get(result)
+    for label, (cres, crem) in children:
+        if cres == wanted and (remoteness is None or crem == remoteness - 1):
+            return label
+    return None
+
+
 def mex(values: Iterable[int]) -> int:
     """The least non-negative integer not among ``values``."""
     present = set(values)

@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 
 
 def run_solve(
-    db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, cluster: Any = None
+    db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, cluster: Any = None,
+    symmetry: bool | None = None,
 ) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
@@ -33,7 +34,7 @@ def run_solve(
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    target = new_file(db, game, strategy) if memory_limit is None and cluster is None else None
+    target = new_file(db, game, strategy) if memory_limit is None and cluster is None and symmetry is None else None
     if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
         try:
             with ProgressBars(quiet) as bars:
@@ -59,7 +60,7 @@ def run_solve(
             err(slice_note(game, size))
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
-            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster)
+            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():
             taken = game.default_name()
             err(
@@ -74,12 +75,14 @@ def run_solve(
                 "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
         elif not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
-        line = solved_line(report, database.probe(report.name))
+        line = solved_line(report, database.probe(report.name), database.game(report.name).reachable)
     out(line)
 
 
-def solved_line(report: SolveReport, start: Answer) -> str:
-    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer)."""
+def solved_line(report: SolveReport, start: Answer, reachable: int | None = None) -> str:
+    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer);
+    ``reachable``, when more than the positions stored (symmetry), is said too."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
-    return (f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+    stored = f" (one per symmetry class of {reachable:,} reachable)" if reachable is not None and reachable != report.positions else ""
+    return (f"Solved {report.name}: {report.positions:,} positions{stored}, {report.moves:,} moves in {report.seconds:.2f} s. "
             f"Start {start.position}: {start.player} to move, {value}.")

@@ -95,6 +95,8 @@ class Game(ABC):
     capabilities: ClassVar[Capabilities] = Capabilities()
     examples: ClassVar[Examples] = Examples()
     players: tuple[str, str] = ("first", "second")
+    #: the size of the group of symmetries :meth:`canonical` maps through (1: none); each preserves every value
+    symmetries: ClassVar[int] = 1
 
     @classmethod
     def from_options(cls, **options: Any) -> Game:
@@ -178,6 +180,10 @@ class Game(ABC):
         prim = self.primitive(state)
         moves = [] if prim is not None else self.move_codes(state)
         return Expanded(self.to_move(state), self.format(state), prim, moves)
+
+    def canonical(self, code: int) -> int:
+        """The least code of the position's symmetry class (its value, remoteness and player are the class's)."""
+        return code
 
     def vector(self) -> VectorRules:
         """The rules on numpy arrays: implement with ``capabilities.vector_rules`` set."""

@@ -13,6 +13,7 @@ from ..safe_text import shown
 from ..store.damage import damaged
 from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
 from .capabilities import move_lists as move_lists
+from .capabilities import symmetry_group
 from .capabilities import vector_rules as vector_rules
 
 if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAlchemy at import
@@ -78,6 +79,8 @@ class Strategy:
     into_sink: Callable[[Sink, SolveJob], Solved] | None = None
     #: ``game -> bool``: small enough for a new SQLite file's sink (one transaction, no SQLAlchemy)
     small: Callable[[Game], bool] | None = None
+    #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
+    symmetry: bool = False
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
@@ -220,6 +223,7 @@ STRATEGIES: dict[str, Strategy] = {
         auto_new_only=True,
         memory_need=_tier_memory_need,
         announce=_tier_announce,
+        symmetry=True,
     ),
     "retrograde": Strategy(
         "retrograde",
@@ -330,6 +334,29 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> l
         f"an unfinished solve of this game by the {begun.name} strategy is stored; "
         f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force"
     )
+
+
+def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | None = None) -> int:
+    """The symmetry group a solve of ``game`` stores through (1: none): ``--symmetry`` (``wanted``; None: on for a family
+    that declares symmetries, where the strategy uses them), or the unfinished solve's in ``record``."""
+    group = symmetry_group(game)
+    if record is not None:
+        stored = record.symmetry
+        if wanted is not None and wanted != (stored > 1):
+            raise InputError(f"an unfinished solve of this game {'with' if stored > 1 else 'without'} symmetry is stored; "
+                             f"run it again {'without --no-symmetry' if stored > 1 else 'without --symmetry'}, or use --force")
+        return stored
+    if wanted is False or (wanted is None and group == 1):
+        return 1
+    if group == 1:
+        raise InputError(f"--symmetry: the {game.family} family declares no symmetries")
+    strategy = candidates(game, choice)[0]
+    if not strategy.symmetry:
+        if wanted:
+            using = ", ".join(s.name for s in STRATEGIES.values() if s.symmetry)
+            raise InputError(f"--symmetry: the {strategy.name} strategy stores every position (symmetries are used by {using}); use --no-symmetry")
+        return 1
+    return group
 
 
 def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | None:

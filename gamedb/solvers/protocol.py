@@ -59,6 +59,8 @@ class SolveJob:
     strategy: str = ""
     #: a solve on a Dask cluster (the tier solver only), or None
     cluster: Cluster | None = None
+    #: the symmetry group whose canonical positions are stored (1: every position), recorded in ``game.info``
+    symmetry: int = 1
 
     def begin(self, conn: sa.Connection) -> GameRecord:
         """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""

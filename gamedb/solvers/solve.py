@@ -74,15 +74,21 @@ def solve(
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
     cluster: Cluster | None = None,
+    symmetry: bool | None = None,
 ) -> SolveReport:
     """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
-    ``cluster``: by the tier solver on a Dask cluster."""
+    ``cluster``: by the tier solver on a Dask cluster; ``symmetry`` (None: where the family and strategy have it) stores
+    one position per symmetry class."""
     if cluster is not None:
         from .tier_cluster import check_cluster
 
         check_cluster(cluster, strategy)
         strategy = "tiers"
+        if symmetry:
+            raise InputError("--symmetry: a solve on a cluster (--workers, --scheduler) stores every position; use --no-symmetry")
+        symmetry = False
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
+    choice.symmetry(game, strategy, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
@@ -102,6 +108,7 @@ def solve(
             finish(db, name, if_unfinished=True)
             return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         choice.plan(db, record, game, strategy)  # refuses a choice that cannot resume the stored solve
+        choice.symmetry(game, strategy, symmetry, record)  # and a --symmetry that is not the stored solve's
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
@@ -120,7 +127,8 @@ def solve(
             else:
                 resumed = True
         strategies = choice.plan(db, record, game, strategy)
-        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress, cluster=cluster)
+        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress, cluster=cluster,
+                       symmetry=choice.symmetry(game, strategy, symmetry, record))
         for chosen in strategies:
             job.strategy = chosen.name
             try:

@@ -37,6 +37,9 @@ _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
 #: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
 _Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
+#: codes to their canonical codes (:meth:`Game.canonical <gamedb.games.base.Game.canonical>` on arrays)
+Canonical = Callable[[np.ndarray], np.ndarray]
+
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
 POSITION_CHUNK = 4096
@@ -50,14 +53,15 @@ class TierSolver:
         t0 = time.perf_counter()
         game = job.game
         rules = rules_of(game)
-        key = catalog.game_key(game)
+        canon = capabilities.canonical_codes(game, rules) if job.symmetry > 1 else None
+        key = catalog.game_key(game) + (f" symmetry {job.symmetry}" if canon is not None else "")
         folder = TierFolder.for_game(db, job.name, key)
         state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
         fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
         if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
             folder.reset()
             try:
-                counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
+                counts, reachable = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress, canon=canon)
                 folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
             except TooLarge:
                 folder.remove()
@@ -78,9 +82,12 @@ class TierSolver:
             if fresh:
                 sink.clear(("position",))  # rows of a solve whose folder was lost
                 sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+                if canon is not None:
+                    start = int(canon(np.array([game.encode(game.start())], dtype=np.int64))[0])
+                    sink.update(start_code=start, info={"symmetry": {"group": job.symmetry, "reachable": reachable}})
                 sink.commit()
             try:
-                return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress))
+                return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress, canon=canon))
             except Exception as exc:
                 if not is_disk_full(exc):
                     raise
@@ -99,8 +106,11 @@ def rules_of(game: Game) -> TierArrayRules:
     return capabilities.array_rules(game) or PositionRules(game)
 
 
-def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None) -> tuple[int, int]:
-    """Solve (or resume) the enumerated tiers from the last one back, then write their rows; return (positions, moves)."""
+def solve_tiers(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None, canon: Canonical | None = None
+) -> tuple[int, int]:
+    """Solve (or resume) the enumerated tiers from the last one back, then write their rows; return (positions, moves).
+    With ``canon`` (symmetry) the tiers hold canonical codes and every child is looked up by its canonical code."""
     manifest = folder.manifest()
     assert manifest is not None  # written by the enumeration
     counts = {int(t): n for t, n in manifest["tiers"].items()}
@@ -112,7 +122,7 @@ def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: di
     for t in order:
         if solved_from is not None and t >= solved_from:
             continue
-        values, degree, player, best_child = solve_tier(rules, folder, t, counts)
+        values, degree, player, best_child = solve_tier(rules, folder, t, counts, canon)
         for kind, array in (("result", values.result), ("remoteness", values.remoteness), ("degree", degree), ("player", player), ("best", best_child)):
             folder.save(kind, t, array)
         state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
@@ -145,8 +155,12 @@ def finish_tiers(
 # --- 1. forward: the positions of every tier -------------------------------------------------
 
 
-def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None) -> dict[int, int]:
-    """Find every tier's positions, save their sorted codes (and sequences); return tier -> count."""
+def enumerate_tiers(
+    game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None, canon: Canonical | None = None
+) -> tuple[dict[int, int], int]:
+    """Find every tier's positions, save their sorted codes (and sequences); return (tier -> count, reachable positions).
+    With ``canon`` every position is still enumerated (a text is the least sequence over all parents) and the canonical
+    ones are saved."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
     pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
@@ -154,6 +168,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
         found = starts[rules.tiers(starts) == t]
         pending[t].append((found, np.zeros(len(found), dtype=np.int64)))
     counts: dict[int, int] = {}
+    reachable = 0
     previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
@@ -187,9 +202,14 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
             fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
             inner_new = fresh[~_contains(known, fresh)]
             known = np.union1d(known, inner_new) if len(inner_new) else known
-        folder.save("codes", t, known)
-        counts[t] = len(known)
-    return counts
+        reachable += len(known)
+        keep = slice(None) if canon is None else canon(known) == known
+        if rules.path_texts and canon is not None:
+            assert previous is not None
+            folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
+        folder.save("codes", t, known[keep])
+        counts[t] = len(known[keep])
+    return counts, reachable
 
 
 def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -268,26 +288,31 @@ def values_loader(folder: TierFolder, *, mmap: bool = False) -> Callable[[int], 
     return values_of
 
 
-def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
-    """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
+def solve_tier(
+    rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int], canon: Canonical | None = None
+) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code as moved to) of tier ``t``, whose later tiers are solved."""
     codes = folder.load("codes", t, mmap=False)
     values_of = values_loader(folder)
     try:
-        return solve_slice(rules, t, codes, values_of)
+        return solve_slice(rules, t, codes, values_of, canon)
     except InnerMoves:  # moves inside the tier: solve the whole tier level by level
         chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
         pages = [rules.expand(codes[a : a + chunk]) for a in range(0, len(codes), chunk)]
         degree = np.concatenate([p.degree for p in pages]).astype(np.int32)
         player = np.concatenate([p.player for p in pages]).astype(np.int8)
-        v, children = _leveled_tier(rules, codes, pages, values_of, t)
+        v, children = _leveled_tier(rules, codes, pages, values_of, t, canon)
         best_child = np.full(len(codes), -1, dtype=np.int64)
         _keep(0, v, degree, children, v.result, v.remoteness, v.best, best_child)
         return v, degree, player, best_child
 
 
-def solve_slice(rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Callable[[int], _Stored]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
-    """(values, degree, player, best child code) of ``codes``, some sorted codes of tier ``t`` whose moves all leave it
-    (else :class:`InnerMoves`), from ``values_of`` the tiers they reach: one slice of a tier, or all of it."""
+def solve_slice(
+    rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Callable[[int], _Stored], canon: Canonical | None = None
+) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code as moved to) of ``codes``, some sorted codes of tier ``t`` whose moves all
+    leave it (else :class:`InnerMoves`), from ``values_of`` the tiers they reach: one slice of a tier, or all of it;
+    ``canon``: children looked up by their canonical codes."""
     n = len(codes)
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     degree = np.zeros(n, dtype=np.int32)
@@ -299,7 +324,7 @@ def solve_slice(rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Cal
     for a in range(0, n, chunk):
         page = codes[a : a + chunk]
         exp = rules.expand(page)
-        children = exp.children
+        children = exp.children if canon is None else canon(exp.children)  # looked up canonical, moved to as the rules say
         tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
         if (tiers == t).any():
             raise InnerMoves(t)
@@ -313,7 +338,7 @@ def solve_slice(rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Cal
             at = _lookup(ucodes, children[sel], u)
             cres[sel], crem[sel] = ures[at], urem[at]
         v = from_children(exp.primitive, exp.degree, cres, crem)
-        _keep(a, v, exp.degree, children, result, remoteness, best, best_child)
+        _keep(a, v, exp.degree, exp.children, result, remoteness, best, best_child)
     return TierValues(result, remoteness, best), degree, player, best_child
 
 
@@ -336,11 +361,12 @@ def _lookup(codes: np.ndarray, wanted: np.ndarray, tier: int) -> np.ndarray:
 
 
 def _leveled_tier(
-    rules: TierArrayRules, codes: np.ndarray, pages: Sequence[Expansion], values_of: Callable[[int], _Stored], t: int
+    rules: TierArrayRules, codes: np.ndarray, pages: Sequence[Expansion], values_of: Callable[[int], _Stored], t: int, canon: Canonical | None
 ) -> tuple[TierValues, np.ndarray]:
-    """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included."""
+    """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included; the children as moved to."""
     n = len(codes)
-    children = np.concatenate([p.children for p in pages])
+    moved = np.concatenate([p.children for p in pages])
+    children = moved if canon is None else canon(moved)
     tiers = rules.tiers(children)
     child = np.zeros(len(children), dtype=np.int64)
     inside = tiers == t
@@ -357,4 +383,4 @@ def _leveled_tier(
         base += int(sel.sum())
     primitive = np.concatenate([p.primitive for p in pages])
     degree = np.concatenate([p.degree for p in pages])
-    return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), children
+    return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), moved
