@@ -95,6 +95,7 @@ class Game(ABC):
     capabilities: ClassVar[Capabilities] = Capabilities()
     examples: ClassVar[Examples] = Examples()
     players: tuple[str, str] = ("first", "second")
+    symmetries: ClassVar[int] = 1  # the size of the group :meth:`canonical` reduces by (each keeps the mover's value)
 
     @classmethod
     def from_options(cls, **options: Any) -> Game:
@@ -153,6 +154,10 @@ class Game(ABC):
     @abstractmethod
     def parse(self, text: str) -> State:
         """Inverse of :meth:`format`; raise :class:`~gamedb.errors.PositionError`."""
+
+    def canonical(self, code: int) -> int:
+        """The least code of the position's class under the game's symmetries (default: the code itself)."""
+        return code
 
     def describe(self, state: State) -> str | None:
         """Optional extra picture of the position (a board) for ``query``."""

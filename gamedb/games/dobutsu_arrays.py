@@ -149,6 +149,12 @@ class DobutsuArrays(VectorRules):
         rotated: np.ndarray = (board ^ (occupied << 3)) | ((((hands & 0o77) << 6) | (hands >> 6)) << HAND) | (~codes & (1 << TURN))
         return rotated
 
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        """The least of every position, its mirror, its rotation and the rotation's mirror (the game's symmetries)."""
+        turned = self.rotate(codes)
+        least: np.ndarray = np.minimum(np.minimum(codes, self.mirror(codes)), np.minimum(turned, self.mirror(turned)))
+        return least
+
     def texts(self, codes: np.ndarray) -> list[str]:
         return [self.game.format(code) for code in np.asarray(codes).tolist()]
 

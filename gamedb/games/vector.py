@@ -49,6 +49,10 @@ class VectorRules(ABC):
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
 
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`Game.canonical <gamedb.games.base.Game.canonical>` of every code (default: the codes themselves)."""
+        return codes
+
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Un-moves (optional): ``(which, parent)``, every position ``parent[j]`` with a legal move to
         ``codes[which[j]]``, each distinct pair once (unreachable parents allowed)."""

@@ -27,6 +27,11 @@ def vector_rules(game: Game) -> VectorRules | None:
     return game.vector() if game.capabilities.vector_rules else None
 
 
+def symmetric(game: Game) -> bool:
+    """Whether the game names a class representative for its positions (:meth:`Game.canonical`, more than one symmetry)."""
+    return game.symmetries > 1
+
+
 def move_lists(game: Game) -> TokenMoves | None:
     """The game's two-token move lists, or None for a game stored with move rows."""
     if not game.capabilities.token_moves:

@@ -28,7 +28,7 @@ from ..store.sink import Sink
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
-from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
+from .retrograde_rules import DENSE_CODES_PER_POSITION, Classes, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -107,7 +107,10 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
         need = least_bytes(vector is not None, estimate.positions, estimate.moves)
         if need > memory_limit:
             raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
-    rules = vector if vector is not None else OneByOne(game)
+    rules: VectorRules = vector if vector is not None else OneByOne(game)
+    symmetric = vector is not None and capabilities.symmetric(game)
+    if symmetric:
+        rules = Classes(rules)  # one row per class: children and parents as their representatives
     expected = estimate.positions if estimate else 0
     per_position = least_bytes(vector is not None, 1, 0)
     dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
@@ -137,7 +140,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
+    write(sink, rules, slots, state, state.moves, move_rows=tokens is None and not symmetric, progress=progress)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
@@ -182,11 +185,12 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
     names = np.array(RESULT_NAMES, dtype=object)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
+        raw = rules.rules if isinstance(rules, Classes) else rules  # the moves as played, for their labels
         for block, code in slots.blocks():
-            exp = rules.expand(code)
+            exp = raw.expand(code)
             result, remoteness = state.result[block], state.remoteness[block]
             parent = np.repeat(np.arange(len(code)), exp.degree)
-            child, _ = slots.find(exp.children)
+            child, _ = slots.find(rules.canonical(exp.children))
             deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
             hit = np.flatnonzero(deciding)
             first = hit[first_of_runs(parent[hit])]

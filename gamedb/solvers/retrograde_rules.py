@@ -64,6 +64,35 @@ class OneByOne(VectorRules):
             return [label for e in self._get(codes) for label, _ in e.moves]
 
 
+class Classes(VectorRules):
+    """The rules on classes of positions under the game's symmetries: every child and parent is its class's
+    representative (:meth:`VectorRules.canonical`), each (position, parent class) pair once."""
+
+    def __init__(self, rules: VectorRules) -> None:
+        self.rules, self.code_limit = rules, rules.code_limit
+
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        return self.rules.canonical(codes)
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        exp = self.rules.expand(codes)
+        return Expansion(exp.player, exp.primitive, exp.degree, self.canonical(exp.children))
+
+    def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        which, parent = self.rules.parents(codes)
+        parent = self.canonical(parent)
+        order = np.lexsort((parent, which))
+        which, parent = which[order], parent[order]
+        new = np.concatenate(([True], (which[1:] != which[:-1]) | (parent[1:] != parent[:-1]))) if len(which) else np.zeros(0, dtype=bool)
+        return which[new], parent[new]
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        return self.rules.texts(codes)
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        return self.rules.labels(parents, children)
+
+
 class Slots:
     """The reachable positions, each a slot of the value arrays: its code (dense codes, ``reach`` a bitmap
     over them) or its rank in the sorted ``codes`` (sparse)."""
@@ -94,7 +123,7 @@ class Slots:
 def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
     """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
     ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
-    frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
+    frontier = unique(rules.canonical(np.array([game.encode(state) for state in game.starts()], dtype=np.int64)))
     dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
