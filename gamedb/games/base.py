@@ -38,6 +38,7 @@ class Estimate(NamedTuple):
     positions: int
     moves: int
     tiers: dict[int, int] | None = None
+    classes: tuple[int, int] | None = None  # (positions, moves) with one position per class (:meth:`Game.canonical`)
 
 
 @dataclass(frozen=True)

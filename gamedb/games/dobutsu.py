@@ -72,14 +72,14 @@ class Dobutsu(Game):
         return "dobutsu" if self.pieces == "GEC" else f"dobutsu-{self.pieces or 'lions'}"
 
     def estimate(self) -> Estimate:
-        """The full game: the count of docs/dobutsu.md; a variant: each piece besides the lions on one of 12 squares
+        """The full game: the counts of docs/dobutsu.md (without and with the symmetries); a variant: each piece besides the lions on one of 12 squares
         for either player (a chick also as a hen) or in either hand, at most 60 moves a position."""
         if self.pieces == "GEC":
-            return Estimate(987_146_084, 3_754_299_070)
+            return Estimate(987_146_084, 3_754_299_070, classes=(246_803_167, 938_671_869))
         states = 1
         for kind in self.pieces:
             states *= (50 if kind == "C" else 26) ** 2
-        return Estimate(2 * 132 * states, 60 * 2 * 132 * states)
+        return Estimate(2 * 132 * states, 60 * 2 * 132 * states, classes=(2 * 132 * states, 60 * 2 * 132 * states))
 
     def vector(self) -> DobutsuArrays:
         if self._arrays is None:

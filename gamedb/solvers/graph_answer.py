@@ -9,6 +9,7 @@ from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import missing_child
+from .capabilities import symmetric
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader
 from ..values import move_rank
@@ -19,6 +20,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
+    canonical = game.canonical if symmetric(game) else None  # rows are stored by class: look up the representatives
     for position in positions:
         try:
             state = game.start() if position is None else parse(position)
@@ -27,6 +29,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         except GamedbError as exc:
             planned.append(exc)
             continue
+        if canonical is not None:
+            code, moves = canonical(code), [(label, canonical(child)) for label, child in moves]
         planned.append((state, code, moves))
         wanted.append(code)
         wanted.extend([child for _, child in moves])
@@ -44,6 +48,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             continue
         answer = answer_from_row(record, row, player_name, winner)
         answer.moves = _moves(record, row, rows, moves)
+        if canonical is not None and row.text != (typed := game.format(state)):
+            as_played(answer, typed, game.move_codes(state), lambda child: game.format(game.decode(child)))
         if boards:
             answer.board = game.describe(state)
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
@@ -93,3 +99,13 @@ def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], m
 
 
 _rank = itemgetter(0)
+
+
+def as_played(answer: Answer, typed: str, moves: list[tuple[str, int]], format_code: Callable[[int], str]) -> None:
+    """An answer read from a class representative's row, told for the position typed: its text, its moves' children
+    and labels (the first in move order among the best, as the solvers choose)."""
+    child_text = {label: format_code(child) for label, child in moves}
+    answer.position = typed
+    for move in answer.moves:
+        move.position = child_text[move.move]
+    answer.best_move = answer.moves[0].move if answer.moves else None

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..games.base import Game
+from ..games.base import Estimate, Game
 from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.sink import Sink
@@ -86,11 +86,19 @@ def need_bytes(rules: VectorRules | None, positions: int, moves: int, memory_lim
     return (index, "reverse index") if memory_limit is None or index <= memory_limit else (need, "re-expansion")
 
 
+def stored_estimate(game: Game) -> Estimate | None:
+    """The game's estimate of the rows this solver stores: one per class of positions when the game has symmetries."""
+    estimate = game.estimate()
+    if estimate is not None and estimate.classes is not None and capabilities.declares_vector_rules(game) and capabilities.symmetric(game):
+        return Estimate(*estimate.classes)
+    return estimate
+
+
 def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
     from ..store.tuning import human_size
 
-    estimate = game.estimate()
+    estimate = stored_estimate(game)
     if estimate is None:
         return None
     need = least_bytes(capabilities.declares_vector_rules(game), estimate.positions, estimate.moves)  # the rules are not built for it
@@ -101,7 +109,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
     """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes."""
     t0 = time.perf_counter()
-    estimate = game.estimate()
+    estimate = stored_estimate(game)
     vector = capabilities.vector_rules(game)
     if estimate is not None:
         need = least_bytes(vector is not None, estimate.positions, estimate.moves)
