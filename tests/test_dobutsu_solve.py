@@ -4,6 +4,8 @@ and a query of a position that is not its class's representative."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -48,10 +50,19 @@ def test_every_stored_value_is_the_oracles(fresh_db, pieces, family):
 def test_query_of_a_position_that_is_not_its_class_representative(tmp_path):
     runner = CliRunner()
     where = str(tmp_path / "d.sqlite")
-    assert runner.invoke(app, ["solve", "dobutsu", "--pieces", "G", "--strategy", "retrograde", "-q"], env={"GAMEDB": where}).exit_code == 0
-    game = Dobutsu("G")
+    assert runner.invoke(app, ["solve", "dobutsu", "--pieces", "C", "--strategy", "retrograde", "-q"], env={"GAMEDB": where}).exit_code == 0
+    game = Dobutsu("C")
     want = oracle.solve(game.format(game.start()))
-    for text in [t for t in want if game.canonical(game.parse(t)) != game.parse(t)][:3] + [game.format(game.start())]:
-        result = runner.invoke(app, ["query", "dobutsu-G", text, "--json"], env={"GAMEDB": where})
+    typed = [t for t in sorted(want) if game.canonical(game.parse(t)) != game.parse(t) and want[t][0] != "draw" and want[t][1]][:40:8]
+    assert len(typed) == 5
+    for text in typed + [game.format(game.start())]:
+        result = runner.invoke(app, ["query", "dobutsu-C", text, "--json"], env={"GAMEDB": where})
         assert result.exit_code == 0, result.output
-        print(result.output)
+        answer = json.loads(result.output)
+        assert answer["position"] == text and (answer["result"], answer["remoteness"]) == want[text]
+        children = {label: game.format(child) for label, child in game.moves(game.parse(text))}
+        assert {move["move"]: move["position"] for move in answer["moves"]} == children
+        assert all((move["result"], move["remoteness"]) == want[move["position"]] for move in answer["moves"])
+        best = next(move for move in answer["moves"] if move["move"] == answer["best_move"])
+        assert best["remoteness"] == answer["remoteness"] - 1 and best["result"] != answer["result"]
+        assert best["move"] == next(label for label in children if want[children[label]] == (best["result"], best["remoteness"]))

@@ -9,10 +9,10 @@ from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import missing_child
-from .capabilities import symmetric
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader
 from ..values import move_rank
+from .capabilities import symmetric
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
@@ -48,8 +48,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             continue
         answer = answer_from_row(record, row, player_name, winner)
         answer.moves = _moves(record, row, rows, moves)
-        if canonical is not None and row.text != (typed := game.format(state)):
-            as_played(answer, typed, game.move_codes(state), lambda child: game.format(game.decode(child)))
+        if canonical is not None:
+            as_played(answer, game.format(state), game.move_codes(state), lambda child: game.format(game.decode(child)))
         if boards:
             answer.board = game.describe(state)
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
@@ -105,7 +105,7 @@ def as_played(answer: Answer, typed: str, moves: list[tuple[str, int]], format_c
     """An answer read from a class representative's row, told for the position typed: its text, its moves' children
     and labels (the first in move order among the best, as the solvers choose)."""
     child_text = {label: format_code(child) for label, child in moves}
-    answer.position = typed
     for move in answer.moves:
         move.position = child_text[move.move]
-    answer.best_move = answer.moves[0].move if answer.moves else None
+    if answer.position != typed:
+        answer.position, answer.best_move = typed, answer.moves[0].move if answer.moves else None

@@ -28,7 +28,18 @@ from ..store.sink import Sink
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
-from .retrograde_rules import DENSE_CODES_PER_POSITION, Classes, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
+from .retrograde_rules import (
+    DENSE_CODES_PER_POSITION,
+    Classes,
+    OneByOne,
+    ReverseIndex,
+    Slots,
+    by_expanding,
+    by_unmoves,
+    distinct_degree,
+    first_of_runs,
+    reachable,
+)
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
