@@ -113,8 +113,9 @@ class DobutsuArrays(VectorRules):
         promoted = stepped & (far & (value == (HEN | own[:, None])))[:, :, None] & CAN[CHICK | own][:, None, :]
         had = ((codes[:, None] >> (HAND + 6 * mover[:, None] + 2 * np.arange(3))) & 3) > 0
         taken_ok = np.concatenate([np.ones((n, 1), dtype=bool), had[:, [0, 1, 2, 2]]], axis=1)  # nothing, G, E, C, H taken
-        found = np.stack([same, promoted], axis=1).reshape(n, 2, 1, 96) & taken_ok[:, None, :, None]
-        i, unpromote, taken, slot = np.nonzero(found)
+        i, unpromote, slot = np.nonzero(np.stack([same.reshape(n, 96), promoted.reshape(n, 96)], axis=1))
+        r, taken = np.nonzero(taken_ok[i])  # each un-move once per piece it may have taken
+        i, unpromote, slot = i[r], unpromote[r], slot[r]
         j, dropped_on = np.nonzero(mine & ((value & 7) >= 2) & ((value & 7) <= CHICK))  # un-drops
         t = np.concatenate([slot // 8, dropped_on])
         i = np.concatenate([i, j])

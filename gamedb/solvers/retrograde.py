@@ -51,6 +51,8 @@ BYTES_PER_POSITION = 24
 #: what a family without vector rules adds per position and per move: its expansions, kept (:class:`OneByOne`;
 #: measured 880 bytes per position on a 12x12 cat-mouse-grid with jumps of 2)
 BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
+#: positions expanded at once when their children are looked up (fewer, larger sorted lookups)
+BIG_BLOCK = 1 << 17
 #: the child's result that decides a parent of each result
 DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
 DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
@@ -141,7 +143,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     t1 = time.perf_counter()
     if not dense:
         state = State.empty(slots.size)
-        for block, code in slots.blocks():
+        for block, code in slots.blocks(BIG_BLOCK):
             state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
     if source == "un-moves":
         edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
@@ -205,7 +207,7 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
         raw = rules.rules if isinstance(rules, Classes) else rules  # the moves as played, for their labels
-        for block, code in slots.blocks():
+        for block, code in slots.blocks(BIG_BLOCK):
             exp = raw.expand(code)
             result, remoteness = state.result[block], state.remoteness[block]
             parent = np.repeat(np.arange(len(code)), exp.degree)

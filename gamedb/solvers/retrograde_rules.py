@@ -14,6 +14,8 @@ from .protocol import TooLarge
 
 #: positions handled at once (expansions, level scans, rows)
 BLOCK = 1 << 14
+#: codes looked up at once (a larger batch of sorted needles costs fewer cache misses per lookup)
+LOOKUP = 1 << 20
 #: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
 DENSE_CODES_PER_POSITION = 2
 
@@ -110,13 +112,15 @@ class Slots:
         if self.reach is not None:
             slot = np.where(codes < self.size, codes, 0)
             return slot, (codes < self.size) & self.reach[slot]
-        slot = np.minimum(np.searchsorted(self.codes, codes), self.positions - 1)
+        order = np.argsort(codes, kind="stable")  # sorted needles: 3-10x fewer cache misses in a large array
+        slot = np.empty(len(codes), dtype=np.int64)
+        slot[order] = np.minimum(np.searchsorted(self.codes, codes[order]), self.positions - 1)
         return slot, self.codes[slot] == codes
 
-    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """(slots, codes) of every reachable position in code order, a block at a time."""
-        for a in range(0, self.size, BLOCK):
-            slots = a + (np.flatnonzero(self.reach[a : a + BLOCK]) if self.reach is not None else np.arange(min(BLOCK, self.size - a)))
+    def blocks(self, size: int = BLOCK) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(slots, codes) of every reachable position in code order, ``size`` slots at a time."""
+        for a in range(0, self.size, size):
+            slots = a + (np.flatnonzero(self.reach[a : a + size]) if self.reach is not None else np.arange(min(size, self.size - a)))
             yield slots, self.code(slots)
 
 
@@ -191,10 +195,24 @@ def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndar
 
 def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
     """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
+    child: list[np.ndarray] = []
+    parent: list[np.ndarray] = []
     for frontier in frontier_scan(state.remoteness, wanted, k):
-        which, parent = rules.parents(slots.code(frontier))
-        parent, found = slots.find(parent)
-        yield frontier[which[found]], parent[found]
+        which, codes = rules.parents(slots.code(frontier))
+        child.append(frontier[which])
+        parent.append(codes)
+        if sum(map(len, parent)) >= LOOKUP:
+            yield from _found(slots, child, parent)
+    yield from _found(slots, child, parent)
+
+
+def _found(slots: Slots, child: list[np.ndarray], parent: list[np.ndarray]) -> Edges:
+    """The moves gathered into ``child`` and ``parent`` (codes) whose parent is reachable, as slots; the lists emptied."""
+    if parent:
+        into, (slot, found) = np.concatenate(child), slots.find(np.concatenate(parent))
+        child.clear()
+        parent.clear()
+        yield into[found], slot[found]
 
 
 class ReverseIndex:

@@ -1,0 +1,62 @@
+"""Dōbutsu shōgi solved by ``gamedb solve`` into a DuckDB file, one row per class of positions (issue 24).
+
+Runs ``gamedb solve dobutsu --pieces P --db FILE`` as a process (wall time, its
+peak memory), then reads the file: the rows stored, the counts by value (and
+how many are over at once), the deepest remoteness, the start's value and the
+file's bytes per row. ``--report FILE`` only reads a file solved before (the
+full game's figures in docs/dobutsu.md: that solve ran under ``/usr/bin/time -v``).
+
+    python bench/dobutsu_solve.py --pieces GE
+    python bench/dobutsu_solve.py --report /work/notes/dobutsu.duckdb
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import duckdb
+
+GAMEDB = str(Path(sys.executable).with_name("gamedb"))
+
+
+def report(path: Path) -> None:
+    conn = duckdb.connect(str(path), read_only=True)
+    for game_id, name, positions, moves, seconds, start in conn.execute("SELECT id, name, positions, moves, solve_seconds, start_position FROM game").fetchall():
+        by_value = conn.execute(
+            "SELECT result, count(*), count(*) FILTER (WHERE remoteness = 0), max(remoteness) FROM position WHERE game_id = ? GROUP BY result ORDER BY result",
+            [game_id],
+        ).fetchall()
+        value = conn.execute("SELECT result, remoteness FROM position WHERE game_id = ? AND text = ?", [game_id, start]).fetchone()
+        print(f"{name}: {positions:,} rows (one per class), {moves:,} moves of theirs, solved in {seconds:,.0f} s by the solver")
+        for result, count, over, deepest in by_value:
+            print(f"  {result}: {count:,} ({over:,} over at once, deepest {deepest})")
+        print(f"  start {start}: {value[0]} in {value[1]}" if value and value[1] is not None else f"  start {start}: {value}")
+        print(f"  file {path.stat().st_size:,} bytes: {path.stat().st_size / positions:.1f} bytes per row")
+    conn.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pieces", default="GE", help="kinds besides the lions (the game's --pieces)")
+    parser.add_argument("--report", type=Path, help="only read this DuckDB file, solved before")
+    args = parser.parse_args()
+    if args.report:
+        report(args.report)
+        return
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "dobutsu.duckdb"
+        began = time.perf_counter()
+        subprocess.run([GAMEDB, "solve", "dobutsu", "--pieces", args.pieces, "--db", str(path), "-q"], check=True, capture_output=True)
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+        print(f"gamedb solve dobutsu --pieces {args.pieces!r}: {time.perf_counter() - began:.1f} s wall, peak {peak:,} MB")
+        report(path)
+
+
+if __name__ == "__main__":
+    main()
