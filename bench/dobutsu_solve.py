@@ -27,7 +27,8 @@ GAMEDB = str(Path(sys.executable).with_name("gamedb"))
 
 def report(path: Path) -> None:
     conn = duckdb.connect(str(path), read_only=True)
-    for game_id, name, positions, moves, seconds, start in conn.execute("SELECT id, name, positions, moves, solve_seconds, start_position FROM game").fetchall():
+    games = conn.execute("SELECT id, name, positions, moves, solve_seconds, start_position FROM game").fetchall()
+    for game_id, name, positions, moves, seconds, start in games:
         by_value = conn.execute(
             "SELECT result, count(*), count(*) FILTER (WHERE remoteness = 0), max(remoteness) FROM position WHERE game_id = ? GROUP BY result ORDER BY result",
             [game_id],
