@@ -29,6 +29,7 @@ from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
 from .retrograde_rules import (
+    BLOCK,
     DENSE_CODES_PER_POSITION,
     Classes,
     OneByOne,
@@ -51,8 +52,9 @@ BYTES_PER_POSITION = 24
 #: what a family without vector rules adds per position and per move: its expansions, kept (:class:`OneByOne`;
 #: measured 880 bytes per position on a 12x12 cat-mouse-grid with jumps of 2)
 BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
-#: positions expanded at once when their children are looked up (fewer, larger sorted lookups)
-BIG_BLOCK = 1 << 17
+#: positions expanded at once when their children are looked up (fewer, larger sorted lookups), at most, and
+#: the memory budget's bytes for each (an expansion of Dōbutsu takes ~5 KB a position)
+BIG_BLOCK, BYTES_PER_EXPANDED = 1 << 17, 1 << 13
 #: the child's result that decides a parent of each result
 DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
 DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
@@ -143,7 +145,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     t1 = time.perf_counter()
     if not dense:
         state = State.empty(slots.size)
-        for block, code in slots.blocks(BIG_BLOCK):
+        for block, code in slots.blocks(expanded_block(memory_limit)):
             state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
     if source == "un-moves":
         edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
@@ -161,7 +163,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, rules, slots, state, state.moves, move_rows=tokens is None and not symmetric, progress=progress)
+    write(sink, rules, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit), progress=progress)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
@@ -201,15 +203,20 @@ def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int
     return len(won) + len(lost)
 
 
-def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, progress: Progress | None) -> None:
+def expanded_block(memory_limit: int) -> int:
+    """Positions expanded at once in the passes that look up children, within ``memory_limit``."""
+    return int(min(BIG_BLOCK, max(BLOCK, memory_limit // BYTES_PER_EXPANDED)))
+
+
+def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, block: int, progress: Progress | None) -> None:
     """Every position row (and move row) in code order, with its best move, a block at a time."""
     names = np.array(RESULT_NAMES, dtype=object)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
         raw = rules.rules if isinstance(rules, Classes) else rules  # the moves as played, for their labels
-        for block, code in slots.blocks(BIG_BLOCK):
+        for slot, code in slots.blocks(block):
             exp = raw.expand(code)
-            result, remoteness = state.result[block], state.remoteness[block]
+            result, remoteness = state.result[slot], state.remoteness[slot]
             parent = np.repeat(np.arange(len(code)), exp.degree)
             child, _ = slots.find(rules.canonical(exp.children))
             deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
