@@ -13,6 +13,7 @@ full game's figures in docs/dobutsu.md: that solve ran under ``/usr/bin/time -v`
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import subprocess
 import sys
@@ -22,22 +23,25 @@ from pathlib import Path
 
 import duckdb
 
+from gamedb.games.dobutsu import Dobutsu
+
 GAMEDB = str(Path(sys.executable).with_name("gamedb"))
 
 
 def report(path: Path) -> None:
     conn = duckdb.connect(str(path), read_only=True)
-    games = conn.execute("SELECT id, name, positions, moves, solve_seconds, start_position FROM game").fetchall()
-    for game_id, name, positions, moves, seconds, start in games:
+    games = conn.execute("SELECT id, name, positions, moves, solve_seconds, start_position, start_code, parameters FROM game").fetchall()
+    for game_id, name, positions, moves, seconds, start, start_code, parameters in games:
         by_value = conn.execute(
             "SELECT result, count(*), count(*) FILTER (WHERE remoteness = 0), max(remoteness) FROM position WHERE game_id = ? GROUP BY result ORDER BY result",
             [game_id],
         ).fetchall()
-        value = conn.execute("SELECT result, remoteness FROM position WHERE game_id = ? AND text = ?", [game_id, start]).fetchone()
+        code = Dobutsu(json.loads(parameters)["pieces"]).canonical(start_code)  # the start's class representative
+        value = conn.execute("SELECT result, remoteness FROM position WHERE game_id = ? AND code = ?", [game_id, code]).fetchone()
         print(f"{name}: {positions:,} rows (one per class), {moves:,} moves of theirs, solved in {seconds:,.0f} s by the solver")
         for result, count, over, deepest in by_value:
             print(f"  {result}: {count:,} ({over:,} over at once, deepest {deepest})")
-        print(f"  start {start}: {value[0]} in {value[1]}" if value and value[1] is not None else f"  start {start}: {value}")
+        print(f"  start {start}: {value[0]}" + ("" if value[1] is None else f" in {value[1]}"))
         print(f"  file {path.stat().st_size:,} bytes: {path.stat().st_size / positions:.1f} bytes per row")
     conn.close()
 
