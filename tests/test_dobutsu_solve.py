@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from gamedb.cli.app import app
 from gamedb.games.dobutsu import Dobutsu
+from gamedb.solvers import retrograde, retrograde_rules
 
 from oracles import dobutsu as oracle
 
@@ -66,3 +67,16 @@ def test_query_of_a_position_that_is_not_its_class_representative(tmp_path):
         best = next(move for move in answer["moves"] if move["move"] == answer["best_move"])
         assert best["remoteness"] == answer["remoteness"] - 1 and best["result"] != answer["result"]
         assert best["move"] == next(label for label in children if want[children[label]] == (best["result"], best["remoteness"]))
+
+
+@pytest.mark.parametrize("index_bytes", [None, 1 << 40], ids=["reverse index", "re-expansion"])
+def test_classes_without_unmoves(fresh_db, monkeypatch, index_bytes):
+    monkeypatch.setattr(retrograde, "has_parents", lambda rules: False)
+    if index_bytes:
+        monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", index_bytes)
+    game = Dobutsu("E")
+    db = fresh_db()
+    db.solve(game, "g", strategy="retrograde")
+    want = oracle.solve(game.format(game.start()))
+    stored = {row["text"]: (row["result"], row["remoteness"]) for row in db.positions("g")}
+    assert stored == {game.format(game.canonical(game.parse(text))): value for text, value in want.items()}
