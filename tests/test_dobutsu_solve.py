@@ -55,12 +55,15 @@ def test_query_of_a_position_that_is_not_its_class_representative(tmp_path):
     game = Dobutsu("C")
     want = oracle.solve(game.format(game.start()))
     typed = [t for t in sorted(want) if game.canonical(game.parse(t)) != game.parse(t) and want[t][0] != "draw" and want[t][1]][:40:8]
-    assert len(typed) == 5
+    typed += [t for t in sorted(want) if t.endswith("second") and game.format(game.canonical(game.parse(t))).endswith("first") and want[t][1]][:3]
+    assert len(typed) == 8
     for text in typed + [game.format(game.start())]:
         result = runner.invoke(app, ["query", "dobutsu-C", text, "--json"], env={"GAMEDB": where})
         assert result.exit_code == 0, result.output
         answer = json.loads(result.output)
         assert answer["position"] == text and (answer["result"], answer["remoteness"]) == want[text]
+        mover = text.split()[-1]
+        assert answer["player"] == mover and answer["winner"] == (mover if want[text][0] == "win" else {"first": "second", "second": "first"}[mover])
         children = {label: game.format(child) for label, child in game.moves(game.parse(text))}
         assert {move["move"]: move["position"] for move in answer["moves"]} == children
         assert all((move["result"], move["remoteness"]) == want[move["position"]] for move in answer["moves"])

@@ -46,10 +46,13 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
+        if canonical is not None:  # the class representative's row, told for the position typed (its mover may differ)
+            typed = game.format(state)
+            row = row._replace(text=typed, player=game.to_move(state), best_move=row.best_move if row.text == typed else None)
         answer = answer_from_row(record, row, player_name, winner)
         answer.moves = _moves(record, row, rows, moves)
         if canonical is not None:
-            as_played(answer, game.format(state), game.move_codes(state), lambda child: game.format(game.decode(child)))
+            as_played(answer, game.move_codes(state), lambda child: game.format(game.decode(child)))
         if boards:
             answer.board = game.describe(state)
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
@@ -101,11 +104,11 @@ def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], m
 _rank = itemgetter(0)
 
 
-def as_played(answer: Answer, typed: str, moves: list[tuple[str, int]], format_code: Callable[[int], str]) -> None:
-    """An answer read from a class representative's row, told for the position typed: its text, its moves' children
-    and labels (the first in move order among the best, as the solvers choose)."""
+def as_played(answer: Answer, moves: list[tuple[str, int]], format_code: Callable[[int], str]) -> None:
+    """The children of an answer read by class told as played from the position typed; its best move when its row
+    was another position's (the first in move order among the best, as the solvers choose)."""
     child_text = {label: format_code(child) for label, child in moves}
     for move in answer.moves:
         move.position = child_text[move.move]
-    if answer.position != typed:
-        answer.position, answer.best_move = typed, answer.moves[0].move if answer.moves else None
+    if answer.best_move is None and answer.moves:
+        answer.best_move = answer.moves[0].move
