@@ -8,6 +8,7 @@ full game's figures in docs/dobutsu.md: that solve ran under ``/usr/bin/time -v`
 
     python bench/dobutsu_solve.py --pieces GE
     python bench/dobutsu_solve.py --report /work/notes/dobutsu.duckdb
+    python bench/dobutsu_solve.py --pieces GE --unreduced   # also every position, each checked against its class
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import time
 from pathlib import Path
 
 import duckdb
+import numpy as np
 
+from gamedb import Database
 from gamedb.games.dobutsu import Dobutsu
 
 GAMEDB = str(Path(sys.executable).with_name("gamedb"))
@@ -46,10 +49,30 @@ def report(path: Path) -> None:
     conn.close()
 
 
+class Unreduced(Dobutsu):
+    """The family with no symmetry declared: one row per position."""
+
+    symmetries = 1
+
+
+def against_unreduced(pieces: str, classes: Path, folder: str) -> None:
+    """Solve every position (no symmetries) and check each one's value is its class representative's."""
+    path = Path(folder) / "unreduced.duckdb"
+    with Database(path, create=True) as db:
+        db.solve(Unreduced(pieces), "unreduced", strategy="retrograde")
+    query = "SELECT code, result, coalesce(remoteness, -1) AS remoteness FROM position ORDER BY code"
+    every, by_class = (duckdb.connect(str(p), read_only=True).execute(query).fetchnumpy() for p in (path, classes))
+    representative = Dobutsu(pieces).vector().canonical(every["code"])
+    at = np.minimum(np.searchsorted(by_class["code"], representative), len(by_class["code"]) - 1)
+    same = (by_class["code"][at] == representative) & (by_class["result"][at] == every["result"]) & (by_class["remoteness"][at] == every["remoteness"])
+    print(f"unreduced: {len(representative):,} positions in {len(np.unique(representative)):,} classes; {int((~same).sum()):,} differ from their class")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pieces", default="GE", help="kinds besides the lions (the game's --pieces)")
     parser.add_argument("--report", type=Path, help="only read this DuckDB file, solved before")
+    parser.add_argument("--unreduced", action="store_true", help="also solve every position and check it against its class")
     args = parser.parse_args()
     if args.report:
         report(args.report)
@@ -61,6 +84,8 @@ def main() -> None:
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
         print(f"gamedb solve dobutsu --pieces {args.pieces!r}: {time.perf_counter() - began:.1f} s wall, peak {peak:,} MB")
         report(path)
+        if args.unreduced:
+            against_unreduced(args.pieces, path, folder)
 
 
 if __name__ == "__main__":
