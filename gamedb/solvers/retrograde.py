@@ -147,6 +147,8 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
         state = State.empty(slots.size)
         for block, code in slots.blocks(expanded_block(memory_limit)):
             state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
+            if progress:
+                progress("count children", int(block[-1]) + 1, slots.size)
     if source == "un-moves":
         edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
     elif index is not None:
