@@ -38,6 +38,7 @@ class Estimate(NamedTuple):
     positions: int
     moves: int
     tiers: dict[int, int] | None = None
+    classes: tuple[int, int] | None = None  # (positions, moves) with one position per class (:meth:`Game.canonical`)
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,10 @@ class Game(ABC):
     def parse(self, text: str) -> State:
         """Inverse of :meth:`format`; raise :class:`~gamedb.errors.PositionError`."""
 
+    def canonical(self, code: int) -> int:
+        """The least code of the position's class under the game's symmetries (default: the code itself)."""
+        return code
+
     def describe(self, state: State) -> str | None:
         """Optional extra picture of the position (a board) for ``query``."""
         return None
@@ -180,10 +185,6 @@ class Game(ABC):
         prim = self.primitive(state)
         moves = [] if prim is not None else self.move_codes(state)
         return Expanded(self.to_move(state), self.format(state), prim, moves)
-
-    def canonical(self, code: int) -> int:
-        """The least code of the position's symmetry class (its value, remoteness and player are the class's)."""
-        return code
 
     def vector(self) -> VectorRules:
         """The rules on numpy arrays: implement with ``capabilities.vector_rules`` set."""

@@ -186,7 +186,7 @@ def _retrograde_memory_need(game: Game, name: str) -> tuple[int, str, str] | Non
 def _retrograde_into(sink: Sink, job: SolveJob) -> Solved:
     from .retrograde import solve
 
-    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress, symmetry=job.symmetry)
 
 
 def _graph_sql_solver() -> Solver:
@@ -240,6 +240,7 @@ STRATEGIES: dict[str, Strategy] = {
         takes_over=_nothing_enumerated,
         into_sink=_retrograde_into,
         small=_graph_small,
+        symmetry=True,
     ),
     "graph-memory": Strategy(
         "graph-memory",

@@ -158,7 +158,8 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
     if chosen is None or chosen.into_sink is None:
         raise InputError(f"{name} is not a game small enough to be solved straight into a new file")
     t0 = time.perf_counter()
-    job = SolveJob(name, game, None, None, memory_limit=NEW_FILE_MEMORY, batch=0, progress=progress, strategy=chosen.name)
+    job = SolveJob(name, game, None, None, memory_limit=NEW_FILE_MEMORY, batch=0, progress=progress, strategy=chosen.name,
+                   symmetry=choice.symmetry(game, chosen.name, None))
     with NewSqliteFile(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
@@ -197,7 +198,8 @@ def check_size(
     estimate = game.estimate()
     if estimate is None:
         return
-    positions, moves = estimate.positions, estimate.moves
+    # one row per class and no move rows when the family counts classes (solved with its symmetries, the default)
+    positions, moves = (estimate.classes[0], 0) if estimate.classes is not None else (estimate.positions, estimate.moves)
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
     path = file_of(engine)
     if path is not None:
