@@ -79,6 +79,23 @@ def create_engine(where: Location, *, readonly: bool, create: bool = False) -> s
     return sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly)), poolclass=sa.pool.SingletonThreadPool)
 
 
+def new_file_statements() -> list[str]:
+    """The statements that make an empty DuckDB file a gamedb database at the newest revision (but the stamp): :data:`DDL`
+    without the position table's indexes (``db index`` builds them; rows in code order are found by zone maps)."""
+    statements = [s.strip() for s in DDL.read_text(encoding="utf-8").split(";\n") if s.strip()]
+    return [s for s in statements if not (s.startswith(("CREATE INDEX", "CREATE UNIQUE INDEX")) and ' ON "position"(' in s)]
+
+
+def create_schema(conn: Any, revision: str) -> None:
+    """Make the empty database of ``conn`` (a DuckDB connection) a gamedb database at ``revision``, in one transaction,
+    from :func:`new_file_statements` (running the revisions through Alembic took 0.9 s; this, 20 ms)."""
+    conn.execute("BEGIN TRANSACTION")
+    for statement in new_file_statements():
+        conn.execute(statement)
+    conn.execute("INSERT INTO alembic_version (version_num) VALUES (?)", [revision])
+    conn.execute("COMMIT")
+
+
 def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
     """(kind, name) -> SQL of every object in the connection's database, as DuckDB prints it (nothing runs)."""
     return {(str(kind), str(name)): sql for kind, name, sql in conn.execute(_CATALOG).fetchall()}
