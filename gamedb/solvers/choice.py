@@ -26,6 +26,9 @@ if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAl
 
 #: ``--strategy auto``: the first strategy, in the table's order, that takes the game
 AUTO = "auto"
+#: the largest tier game (positions, by its estimate) solved straight into a new file, which a killed solve loses
+#: (Connect-Four 5x4, 5.6·10^6 by the estimate, in seconds; 5x5's minutes resume tier by tier in the database)
+TIERS_INTO_NEW_FILE = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,7 @@ class Strategy:
     summary: Callable[[Reader, GameRecord], dict[str, Any]] | None = None
     #: solves into any sink (:mod:`gamedb.store.sink`): the orchestration hands it the database's or a new file's
     into_sink: Callable[[Sink, SolveJob], Solved] | None = None
-    #: ``game -> bool``: small enough for a new SQLite file's sink (one transaction, no SQLAlchemy)
+    #: ``game -> bool``: solved straight into a new file's sink (one transaction, no SQLAlchemy) when that file is new
     small: Callable[[Game], bool] | None = None
 
     def accepts(self, game: Game) -> bool:
@@ -136,6 +139,23 @@ def _tier_announce(game: Game, limit: int) -> str | None:
     return memory_note(game, limit)
 
 
+def _tiers_into(sink: Sink, job: SolveJob) -> Solved:
+    from contextlib import nullcontext
+
+    from ..store.sink import game_key
+    from .tier_store import TierFolder
+    from .tiers import solve_into
+
+    assert job.new_file is not None  # (the database's sink is opened by TierSolver.solve, which resumes)
+    return solve_into(lambda: nullcontext(sink), TierFolder.for_file(job.new_file, str(job.new_file), job.name, game_key(job.game)), job)
+
+
+def _tiers_small(game: Game) -> bool:
+    """A tier game of at most :data:`TIERS_INTO_NEW_FILE` positions by its estimate (a larger one resumes tier by tier)."""
+    estimate = game.estimate()
+    return estimate is not None and estimate.positions <= TIERS_INTO_NEW_FILE
+
+
 def _graph_memory_solver() -> Solver:
     from .graph_memory import GraphMemory
 
@@ -161,11 +181,8 @@ def _graph_into(sink: Sink, job: SolveJob) -> Solved:
 
 
 def _graph_small(game: Game) -> bool:
-    """A game of at most :data:`~gamedb.store.sink.DEFER_INDEXES_FROM` positions by its estimate."""
-    from ..store.sink import DEFER_INDEXES_FROM
-
-    estimate = game.estimate()
-    return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
+    """A game with an estimate, of any size: solved in memory and written in one commit, it has nothing to resume."""
+    return game.estimate() is not None
 
 
 def _retrograde_solver() -> Solver:
@@ -220,6 +237,8 @@ STRATEGIES: dict[str, Strategy] = {
         auto_new_only=True,
         memory_need=_tier_memory_need,
         announce=_tier_announce,
+        into_sink=_tiers_into,
+        small=_tiers_small,
     ),
     "retrograde": Strategy(
         "retrograde",
@@ -354,6 +373,6 @@ def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
 
 
 def new_file_strategy(game: Game) -> Strategy | None:
-    """The strategy that solves a small ``game`` into a new SQLite file's sink (``auto``'s first, if it writes into any sink), or None."""
+    """The strategy that solves ``game`` into a new file's sink (``auto``'s first, if it writes into any sink and takes it there), or None."""
     strategy = candidates(game, AUTO)[0]
     return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import GamedbError
@@ -45,6 +46,8 @@ class SolveJob:
     progress: Progress | None = None
     #: the strategy solving it (:data:`gamedb.solvers.choice.STRATEGIES`), recorded in the game row
     strategy: str = ""
+    #: the new file a solve writes whole (:func:`gamedb.solvers.solve.new_file`), beside which it keeps its work files
+    new_file: Path | None = None
 
     def begin(self, conn: sa.Connection) -> GameRecord:
         """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""

@@ -20,9 +20,6 @@ if TYPE_CHECKING:
 
     from .protocol import DatabaseSolver
 
-#: memory a small solve into a new file may take at most (it takes a few MB)
-NEW_FILE_MEMORY = 1 << 30
-
 
 @dataclass
 class SolveReport:
@@ -37,21 +34,24 @@ class SolveReport:
 
 
 class NewFile(NamedTuple):
-    """A SQLite file that does not exist yet, which a small solve writes through its own sink (:func:`new_file`)."""
+    """A SQLite or DuckDB file that does not exist yet, which a solve writes whole through its own sink (:func:`new_file`)."""
 
     path: Path
     revision: str
+    duckdb: bool = False
 
 
 def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
-    """The new file ``db`` names when ``game`` is small enough to solve into it without SQLAlchemy (defaults only, a plain new path)."""
+    """The new file ``db`` names when ``game`` is solved straight into it without SQLAlchemy (defaults only, a plain new path)."""
     from ..errors import DatabaseError
     from ..store.location import locate
     from ..store.sqlite_file import check_sqlite_version, newest_revision
 
     location = locate(db)
     path = location.path
-    if not location.is_file or path is None or strategy != choice.AUTO or memory_limit is not None or choice.new_file_strategy(game) is None:
+    if not (location.is_file or location.is_duckdb) or path is None or strategy != choice.AUTO or memory_limit is not None:
+        return None
+    if choice.new_file_strategy(game) is None:
         return None
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
@@ -60,7 +60,7 @@ def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int
     except DatabaseError:
         return None  # the database's path says why not
     revision = newest_revision()
-    return None if revision is None else NewFile(path, revision)
+    return None if revision is None else NewFile(path, revision, location.is_duckdb)
 
 
 def solve(
@@ -117,8 +117,9 @@ def solve(
         for chosen in strategies:
             job.strategy = chosen.name
             try:
-                if chosen.into_sink is None:
-                    solved = cast("DatabaseSolver", chosen.load()).solve(db, job)
+                solver = chosen.load()
+                if chosen.into_sink is None or hasattr(solver, "solve"):  # (its own course in the database: resumable)
+                    solved = cast("DatabaseSolver", solver).solve(db, job)
                 else:
                     with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
                         solved = chosen.into_sink(sink, job)
@@ -133,14 +134,20 @@ def solve(
 def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..store.new_sqlite_file import NewSqliteFile
+    from ..store.tuning import default_memory_limit
 
     chosen = choice.new_file_strategy(game)
     check_name(name)
     if chosen is None or chosen.into_sink is None:
-        raise InputError(f"{name} is not a game small enough to be solved straight into a new file")
+        raise InputError(f"{name} is not a game that can be solved straight into a new file")
+    sink_class = NewSqliteFile
+    if target.duckdb:
+        from ..store.duckdb_file import NewDuckdbFile
+
+        sink_class = NewDuckdbFile
     t0 = time.perf_counter()
-    job = SolveJob(name, game, None, None, memory_limit=NEW_FILE_MEMORY, batch=0, progress=progress, strategy=chosen.name)
-    with NewSqliteFile(target.path, target.revision, name, game, chosen.name) as sink:
+    job = SolveJob(name, game, None, None, memory_limit=default_memory_limit(), batch=0, progress=progress, strategy=chosen.name, new_file=target.path)
+    with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
 

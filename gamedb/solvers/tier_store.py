@@ -22,7 +22,6 @@ import numpy as np
 from ..games.tier_rules import TierArrayRules
 from ..games.vector import RESULT_NAMES
 from ..progress import Progress
-from ..store.database import sqlite_file
 from ..store.disk_full import is_disk_full
 from ..store.rows import columns_except
 from ..store.sink import Sink
@@ -44,8 +43,14 @@ class TierFolder:
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
         """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
-        file = sqlite_file(engine)
-        tag = hashlib.sha1(json.dumps([engine.url.render_as_string(hide_password=True), name, key]).encode()).hexdigest()[:12]
+        from ..store.database import sqlite_file
+
+        return cls.for_file(sqlite_file(engine), engine.url.render_as_string(hide_password=True), name, key)
+
+    @classmethod
+    def for_file(cls, file: Path | None, url: str, name: str, key: str) -> TierFolder:
+        """:meth:`for_game` of the database at ``url``: beside its ``file`` (SQLite), else in the temporary folder."""
+        tag = hashlib.sha1(json.dumps([url, name, key]).encode()).hexdigest()[:12]
         if file is not None:
             return cls(file.parent / f"{file.name}.tiers-{tag}")
         return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")

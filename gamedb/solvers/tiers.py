@@ -10,27 +10,30 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sqlalchemy as sa
 
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
-from ..store import catalog
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
-from ..store.sink import Sink, now
-from ..store.sql_sink import SqlSink
+from ..store.sink import Sink, game_key, now
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
-from . import capabilities, graph_verify
+from . import capabilities
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_memory import tier_bytes
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
+
+if TYPE_CHECKING:  # (a solve into a new file imports no SQLAlchemy)
+    import sqlalchemy as sa
+
+    from ..store.record import GameRecord
 
 #: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
 _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
@@ -43,56 +46,66 @@ POSITION_CHUNK = 4096
 class TierSolver:
     """The ``tiers`` strategy: verifies and answers like ``graph-sql`` (its position rows are the graph solvers')."""
 
-    verify = staticmethod(graph_verify.verify_graph)
+    def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
+        from .graph_verify import verify_graph
+
+        return verify_graph(conn, record, game, progress=progress)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve."""
-        t0 = time.perf_counter()
-        game = job.game
-        rules = rules_of(game)
-        key = catalog.game_key(game)
-        folder = TierFolder.for_game(db, job.name, key)
-        state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
-        fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
-        if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
-            folder.reset()
-            try:
-                counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
-                folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
-            except TooLarge:
-                folder.remove()
+        from ..store.sql_sink import SqlSink
+
+        folder = TierFolder.for_game(db, job.name, game_key(job.game))
+        return solve_into(lambda: SqlSink(db, job.begin, resumed=job.record is not None), folder, job)
+
+
+def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder: TierFolder, job: SolveJob) -> Solved:
+    """:meth:`TierSolver.solve` into the sink ``open_sink`` gives once the tiers are enumerated (a new file's, or the database's)."""
+    t0 = time.perf_counter()
+    game = job.game
+    rules = rules_of(game)
+    key = game_key(game)
+    state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
+    fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
+    if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+        folder.reset()
+        try:
+            counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
+            folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
+        except TooLarge:
+            folder.remove()
+            raise
+        except OSError as exc:
+            if not is_disk_full(exc):
                 raise
-            except OSError as exc:
-                if not is_disk_full(exc):
-                    raise
-                written = folder_bytes(folder.path)
-                folder.remove()  # an enumeration never resumes (no manifest): its files would only fill the disk
-                raise DiskFull(
-                    f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
-                    f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
-                    "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
-                ) from None
-            state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
-        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
-            sink.begin()
-            if fresh:
-                sink.clear(("position",))  # rows of a solve whose folder was lost
-                sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
-                sink.commit()
-            try:
-                return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress))
-            except Exception as exc:
-                if not is_disk_full(exc):
-                    raise
-                what = (
-                    f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
-                    else f"writing the positions of {job.name} into the database (what was committed before is kept)"
-                )
-                raise DiskFull(
-                    f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
-                    "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
-                    "or delete the folder to give its space back"
-                ) from None
+            written = folder_bytes(folder.path)
+            folder.remove()  # an enumeration never resumes (no manifest): its files would only fill the disk
+            raise DiskFull(
+                f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
+                f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
+                "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
+            ) from None
+        state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
+    with open_sink() as sink:
+        sink.begin()
+        if fresh:
+            sink.clear(("position",))  # rows of a solve whose folder was lost
+            sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+            sink.commit()
+        try:
+            return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress))
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
+            what = (
+                f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
+                else f"writing the positions of {job.name} into the database (what was committed before is kept)"
+            )
+            raise DiskFull(
+                f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
+                "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
+                "or delete the folder to give its space back"
+            ) from None
 
 
 def rules_of(game: Game) -> TierArrayRules:

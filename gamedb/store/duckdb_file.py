@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .file_check import check_file, refuse
+from .new_sqlite_file import NewSqliteFile
+from .sink import Column
 
 if TYPE_CHECKING:
     import duckdb
@@ -94,6 +97,45 @@ def create_schema(conn: Any, revision: str) -> None:
         conn.execute(statement)
     conn.execute("INSERT INTO alembic_version (version_num) VALUES (?)", [revision])
     conn.execute("COMMIT")
+
+
+def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constants: Mapping[str, int]) -> None:
+    """Append rows given column by column: the numpy arrays scanned as they are (no Python object per row), in one INSERT."""
+    if not len(next(iter(columns.values()), ())):
+        return
+    import numpy as np
+
+    conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+    try:
+        fixed = [str(int(v)) for v in constants.values()]
+        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+    finally:
+        conn.unregister("gamedb_rows")
+
+
+class NewDuckdbFile(NewSqliteFile):
+    """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine."""
+
+    def _create(self) -> Any:
+        conn = self._conn = connect(self.temp, read_only=False)
+        create_schema(conn, self.revision)
+        conn.execute("BEGIN TRANSACTION")
+        return conn
+
+    def columns(self, table: str, columns: Mapping[str, Column]) -> None:
+        append_columns(self.conn, table, columns, {"game_id": self.game_id})
+
+    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
+        return nullcontext()  # no index on position (zone maps); the others are small
+
+    def _complete(self) -> None:
+        self.conn.execute("COMMIT")
+        self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
+        self.conn.close()
+
+    def _remove(self) -> None:
+        super()._remove()
+        self.temp.with_name(self.temp.name + ".wal").unlink(missing_ok=True)
 
 
 def catalog(conn: Any) -> dict[tuple[str, str], str | None]:

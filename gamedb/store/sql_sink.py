@@ -13,13 +13,7 @@ from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
 from .record import GameRecord
 from .schema import metadata
-from .sink import Begun, Column
-
-#: a load over several commits of this many rows into an empty SQLite table leaves its secondary indexes out
-#: (a tier game needs none: ``query`` and ``verify`` find positions by code; Connect-Four 5x5 spends a third
-#: of its time and 40 % of its file on them, docs/performance.md)
-LEAVE_INDEXES_FROM = 1_000_000
-
+from .sink import LEAVE_INDEXES_FROM, Begun, Column
 
 class SqlSink:
     """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one)."""

@@ -6,13 +6,13 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
-
-import sqlalchemy as sa
-from sqlalchemy import event
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError
 from ..safe_text import shown
+
+if TYPE_CHECKING:  # (a solve into a new file asks default_memory_limit without SQLAlchemy)
+    import sqlalchemy as sa
 
 #: the page cache a solve uses at most (SQLite's default is 2 MiB)
 MAX_CACHE = 256 << 20
@@ -75,6 +75,8 @@ MAX_WORK_MEM = 128 << 20
 @contextmanager
 def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str | None = None) -> Iterator[None]:
     """Settings for every connection of a solve, sized to ``memory_limit``."""
+    import sqlalchemy as sa
+
     limit = memory_limit if memory_limit is not None else default_memory_limit()
     if engine.dialect.name == "postgresql":
         settings = [f"SET work_mem = '{max(4 << 10, min(MAX_WORK_MEM, limit // 16) >> 10)}kB'"]
@@ -112,6 +114,7 @@ def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str 
 @contextmanager
 def _on_checkout(engine: sa.Engine, statements: list[str]) -> Iterator[None]:
     """Run ``statements`` on every connection the engine hands out meanwhile; afterwards the pool is emptied."""
+    from sqlalchemy import event
 
     def tune(dbapi_conn: Any, _record: Any, _proxy: Any = None) -> None:
         cur = dbapi_conn.cursor()
