@@ -255,7 +255,7 @@ class Database:
         """
         record = self.game(name)
         record.require_solved()
-        return positions(self.read, record)
+        return positions(self.read, record, record.rules_or_reason(self.game_classes)[0])
 
     def verify(self, name: str, *, progress: Progress | None = None) -> VerifyReport:
         """Re-derive every stored value from the rules and the children's values; raise :class:`~gamedb.errors.VerifyError`.
@@ -297,11 +297,11 @@ class Database:
 
 def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | DuckDBConnections | None:
     """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
-    from .store.sqlite_file import newest_revision
+    from .store.sqlite_file import readable
     if where.is_duckdb:
         from .store.duckdb_file import DuckDBConnections
     files = (DuckDBConnections if where.is_duckdb else FileConnections)(where, budget=budget)
-    if files.revision is not None and files.revision == newest_revision():
+    if readable(files.revision):  # the newest, or an older one the readers know (checked against its own objects)
         return files
     files.close()
     return None

@@ -32,7 +32,7 @@ def export_lines(reads: Reads, record: GameRecord, fmt: str, game_classes: Colle
     counted_positions(record.name, record.positions, counted)
     if fmt == "csv":
         yield csv_line(COLUMNS)
-    for row in positions(reads, record):
+    for row in positions(reads, record, game):  # a large game's texts formatted from the codes
         if record.impartial:  # "next" and "previous", as query says
             player, winner = impartial_players(row["result"])
         else:

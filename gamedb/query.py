@@ -98,10 +98,10 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
                 )
             )
             continue
-        answer = answer_from_row(record, row, lambda i: names[i] if i < len(names) else f"player {i + 1}")
+        answer = answer_from_row(record, row, lambda i: names[i] if i < len(names) else f"player {i + 1}", text=text)
         stored = reader.stored_moves(record, row.code) if row.degree else []  # the children's rows checked
         listed = sorted(stored, key=lambda m: move_sort_key(result_of(m.child), m.child.remoteness, m.ord))
-        answer.moves = [MoveValue(m.label, m.child.text, result_of(m.child), m.child.remoteness, m.child.grundy) for m in listed]
+        answer.moves = [MoveValue(m.label, m.child.text or f"#{m.child.code}", result_of(m.child), m.child.remoteness, m.child.grundy) for m in listed]
         set_delta_remoteness(answer.moves)
         answer.moves_complete = len(answer.moves) == row.degree
         answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))

@@ -8,10 +8,11 @@ from typing import TYPE_CHECKING, Any
 from .solvers.choice import summary
 from .store.damage import counted_positions
 from .store.record import GameRecord
-from .store.rows import Reader, stream_positions
-from .values import RESULTS
+from .store.rows import Reader, stream_positions, text_of
+from .values import RESULT_WORDS, RESULTS
 
 if TYPE_CHECKING:
+    from .games.base import Game
     from .store.rows import Reads
 
 
@@ -20,7 +21,7 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
     g = (record.id,)
     by_result = dict.fromkeys(RESULTS, 0)
     for result, count in reader.fetch("SELECT result, COUNT(*) FROM position WHERE game_id = ? GROUP BY result", g):
-        by_result[result] = count
+        by_result[RESULT_WORDS.get(result, result)] = count
     if record.solved:
         counted_positions(record.name, record.positions, sum(by_result.values()))
     ((primitive,),) = reader.fetch("SELECT COUNT(*) FROM position WHERE game_id = ? AND degree = 0", g)
@@ -48,7 +49,11 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return data
 
 
-def positions(reads: Reads, record: GameRecord, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
-    """Every stored position with its values, streamed in pages ordered by code, each row checked."""
+def positions(reads: Reads, record: GameRecord, game: Game | None = None, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
+    """Every stored position with its values, streamed in pages ordered by code, each row checked; ``game``: a text not
+    stored (a large game) formatted from the code by its rules."""
     for row in stream_positions(reads, record, batch=batch):
-        yield row._asdict()
+        found = row._asdict()
+        if row.text is None and game is not None:
+            found["text"] = text_of(row, game)
+        yield found

@@ -9,9 +9,21 @@ DRAW = "draw"
 
 RESULTS = (WIN, LOSE, TIE, DRAW)
 
-#: the results as small integers for the numpy paths (0: not decided yet)
+#: the results as small integers: the numpy paths' codes and ``position.result`` as stored (revision 0007; 0, not
+#: decided yet, is stored as NULL); docs/schema.md shows this table
 RESULT_CODES = {WIN: 1, LOSE: 2, TIE: 3, DRAW: 4}
 RESULT_NAMES = (None, *RESULT_CODES)
+#: a stored result (a code, or the word in a file below revision 0007) -> its word
+RESULT_WORDS: dict[object, str] = {**{code: word for word, code in RESULT_CODES.items()}, **{word: word for word in RESULT_CODES}}
+
+
+def result_word_sql(column: str, *, older_words: bool = False) -> str:
+    """SQL reading a stored result code as its word (NULL: undecided); ``older_words``: a file below revision 0007 stores the
+    word itself, kept as it is, and any other value is given as text (the reader's damage check names it)."""
+    if not older_words:
+        return f"CASE {column} " + " ".join(f"WHEN {code} THEN '{word}'" for word, code in RESULT_CODES.items()) + " END"
+    text = f"CAST({column} AS TEXT)"
+    return f"CASE {text} " + " ".join(f"WHEN '{code}' THEN '{word}'" for word, code in RESULT_CODES.items()) + f" ELSE {text} END"
 
 #: a child's value is for the opponent; this is what it means for the mover
 FOR_MOVER = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}

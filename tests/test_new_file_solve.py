@@ -142,6 +142,7 @@ def test_a_name_and_quiet_are_honoured(tmp_path):
     "args",
     [
         ["solve", "nim", "--max", "13", "--strategy", "sql"],  # an engine named: the full path, which knows them
+        ["solve", "connect4", "--width", "4", "--height", "3", "--strategy", "sql"],  # the SQL solver works in the database
         ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
         ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
         ["solve", "tictactoe"],  # solved by tiers
@@ -157,7 +158,7 @@ def test_other_solves_go_the_full_way(tmp_path, args):
 def test_a_file_that_exists_or_a_missing_folder_goes_the_full_way(tmp_path):
     game = family("nim").from_options(max=13)
     assert new_file(str(tmp_path / "g.sqlite"), game) is not None
-    assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy chosen: the full path
+    assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy that takes no heap game: the full path refuses it
     assert new_file(str(tmp_path / "g.sqlite"), game, memory_limit=1 << 30) is None
     assert new_file(str(tmp_path / "g.sqlite"), family("connect4").from_options(width=5, height=5)) is None  # resumable tier by tier
     assert new_file(str(tmp_path / "g.duckdb"), family("connect4").from_options(width=4, height=4)) == NewFile(tmp_path / "g.duckdb", _revision(), True)

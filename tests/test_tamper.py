@@ -21,6 +21,7 @@ import pytest
 
 from gamedb import Database, make_game
 from gamedb.errors import VerifyError
+from gamedb.values import RESULT_CODES, RESULT_WORDS
 
 from conftest import SEED_GRAPH_1
 from flip_string import FlipString
@@ -53,7 +54,8 @@ class Solved:
 def _rows(path: Path) -> list[dict]:
     with sqlite3.connect(path) as con:
         con.row_factory = sqlite3.Row
-        return [dict(r) for r in con.execute(f"SELECT {COLUMNS} FROM position ORDER BY code")]
+        rows = [dict(r) for r in con.execute(f"SELECT {COLUMNS} FROM position ORDER BY code")]
+    return [dict(r, result=RESULT_WORDS[r["result"]]) for r in rows]  # the stored codes as words (revision 0007)
 
 
 def _choose(rows: list[dict], heap: bool) -> list[dict]:
@@ -121,6 +123,7 @@ TAMPERS = {
     "result-tie": _tie_result,
     "result-null": lambda row, s: {"result": None},
     "result-garbage": lambda row, s: {"result": "WIN"},
+    "result-code": lambda row, s: {"result": 7},  # out of the code table
     "remoteness+1": lambda row, s: {"remoteness": _int_or(row["remoteness"], 1, 1)},
     "remoteness-1": lambda row, s: {"remoteness": _int_or(row["remoteness"], -1, 0)},
     "remoteness-null": lambda row, s: {"remoteness": None if row["remoteness"] is not None else 2},
@@ -138,6 +141,7 @@ TAMPERS = {
 
 def _tamper(template: Path, copy: Path, code: int, changes: dict) -> None:
     shutil.copy(template, copy)
+    changes = {k: RESULT_CODES.get(v, v) if k == "result" else v for k, v in changes.items()}  # words stored as codes
     sets = ", ".join(f"{column} = ?" for column in changes)
     with sqlite3.connect(copy) as con:
         before = con.execute(f"SELECT {', '.join(changes)} FROM position WHERE code = ?", (code,)).fetchone()

@@ -18,7 +18,6 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
     from ..api import Database
     from ..solvers.choice import announcement, check_choice
     from ..solvers.solve import new_file, solve
-    from ..store.location import locate
     from ..store.sink import check_name
 
     strategy = getattr(strategy, "value", strategy)
@@ -26,18 +25,6 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    target = new_file(db, game, strategy) if memory_limit is None else None
-    if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
-        try:
-            with ProgressBars(quiet) as bars:
-                report = solve(target, game, name if name is not None else game.default_name(), progress=bars)
-        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
-            pass
-        else:
-            with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
-                line = solved_line(report, database.probe(report.name))
-            out(line)
-            return
     from ..store.tuning import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
@@ -45,6 +32,19 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
         if note is not None:
             err(note)
+    target = new_file(db, game, strategy) if memory_limit is None else None
+    if target is not None:  # a game solved whole into a file not there yet: written without SQLAlchemy
+        try:
+            with ProgressBars(quiet) as bars:
+                report = solve(target, game, name if name is not None else game.default_name(), progress=bars)
+        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
+            pass
+        else:
+            _without_texts(report.positions)
+            with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
+                line = solved_line(report, database.probe(report.name))
+            out(line)
+            return
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
@@ -57,10 +57,18 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return
-        if not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (a large tier solve leaves it out; DuckDB never has it)
-            err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
+        _without_texts(report.positions)
         line = solved_line(report, database.probe(report.name))
     out(line)
+
+
+def _without_texts(positions: int) -> None:
+    """The note of a game stored without its position texts."""
+    from ..store.rows import stores_texts
+
+    if not stores_texts(positions):
+        err(f"Note: a game of {positions:,} positions is stored without position texts (they follow from the codes); "
+            "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
 
 
 def solved_line(report: SolveReport, start: Answer) -> str:

@@ -372,7 +372,8 @@ def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return {} if strategy.summary is None else strategy.summary(reader, record)
 
 
-def new_file_strategy(game: Game) -> Strategy | None:
-    """The strategy that solves ``game`` into a new file's sink (``auto``'s first, if it writes into any sink and takes it there), or None."""
-    strategy = candidates(game, AUTO)[0]
+def new_file_strategy(game: Game, choice: str = AUTO) -> Strategy | None:
+    """The strategy that solves ``game`` into a new file's sink under ``--strategy choice`` (its first, if it writes into any sink
+    and takes the game there), or None."""
+    strategy = candidates(game, choice)[0]
     return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None

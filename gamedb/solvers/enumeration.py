@@ -14,6 +14,7 @@ from ..store.bulk import insert_new_rows, insert_rows
 from ..store.database import refresh_statistics
 from ..store.rows import columns_except
 from ..store.schema import move, position, solve_queue
+from ..values import RESULT_CODES
 from . import capabilities, token_moves
 
 if TYPE_CHECKING:
@@ -136,7 +137,7 @@ def expand_page(game: Game, vector: VectorRules | None, codes: Sequence[int], *,
         player, text, prim, moves = game.expand(code)
         if prim is None and not moves:
             raise stuck_error(game, text)
-        pos_rows.append((code, text, player, prim, 0 if prim is not None else None, len(moves)))
+        pos_rows.append((code, text, player, None if prim is None else RESULT_CODES[prim], 0 if prim is not None else None, len(moves)))
         for order, (label, child) in enumerate(moves):
             if with_moves:
                 move_rows.append((code, order, child, label))
@@ -147,12 +148,12 @@ def expand_page(game: Game, vector: VectorRules | None, codes: Sequence[int], *,
 def _expand_page_vector(game: Game, vector: VectorRules, codes: Sequence[int], with_moves: bool) -> _Page:
     import numpy as np
 
-    from ..games.vector import RESULT_NAMES, check_moves, ranks_within
+    from ..games.vector import check_moves, ranks_within
 
     page = np.array(codes, dtype=np.int64)
     exp = vector.expand(page)
     check_moves(game, page, exp.primitive, exp.degree)
-    prims = [RESULT_NAMES[p] for p in exp.primitive.tolist()]
+    prims = [p or None for p in exp.primitive.tolist()]  # the stored codes (0: undecided, NULL)
     pos_rows = list(zip(codes, vector.texts(page), exp.player.tolist(), prims, [0 if p else None for p in prims], exp.degree.tolist(), strict=True))
     move_rows = []
     if with_moves:

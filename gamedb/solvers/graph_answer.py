@@ -10,7 +10,7 @@ from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import missing_child
 from ..store.record import GameRecord
-from ..store.rows import PositionRow, Reader
+from ..store.rows import PositionRow, Reader, text_of
 from ..values import move_rank
 
 
@@ -42,8 +42,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
-        answer = answer_from_row(record, row, player_name, winner)
-        answer.moves = _moves(record, row, rows, moves)
+        answer = answer_from_row(record, row, player_name, winner, text=row.text if row.text is not None else game.format(state))
+        answer.moves = _moves(record, answer.position, rows, moves, game)
         if boards:
             answer.board = game.describe(state)
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
@@ -56,8 +56,10 @@ def answer_from_row(
     row: PositionRow,
     player_name: Callable[[int], str],
     winner: Callable[[int, str, int | None], str | None] | None = None,
+    *,
+    text: str,
 ) -> Answer:
-    """The position's own part of an answer (no moves) from its stored row."""
+    """The position's own part of an answer (no moves) from its stored row; ``text``: the position's (stored or formatted)."""
     result = row.result
     assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
     if record.impartial:
@@ -69,22 +71,22 @@ def answer_from_row(
         else:
             won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
     # the fields in their order, without keywords: a stream of positions makes an answer for each
-    answer = Answer(record.name, row.text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
+    answer = Answer(record.name, text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
     answer.impartial = record.impartial
     return answer
 
 
-def _moves(record: GameRecord, row: PositionRow, rows: dict[int, PositionRow], moves: list[tuple[str, int]]) -> list[MoveValue]:
-    """The moves from ``row`` with their children's stored values, best first (a child missing from the file: damaged)."""
+def _moves(record: GameRecord, text: str, rows: dict[int, PositionRow], moves: list[tuple[str, int]], game: Game) -> list[MoveValue]:
+    """The moves from position ``text`` with their children's stored values, best first (a child missing from the file: damaged)."""
     ranked: list[tuple[tuple[int, int], MoveValue]] = []
     get = rows.get
     for label, child in moves:
         c = get(child)
         if c is None:
-            raise missing_child(record.name, row.text, label)
+            raise missing_child(record.name, text, label)
         result = c.result
         assert result is not None, "rows are read checked"  # (result_of, without a call per move)
-        ranked.append((move_rank(result, c.remoteness), MoveValue(label, c.text, result, c.remoteness, c.grundy)))
+        ranked.append((move_rank(result, c.remoteness), MoveValue(label, c.text if c.text is not None else text_of(c, game), result, c.remoteness, c.grundy)))
     if len(ranked) > 1:
         ranked.sort(key=_rank)  # a stable sort: equal moves keep the family's order
     found = [move for _, move in ranked]

@@ -10,9 +10,9 @@ from typing import Any
 import numpy as np
 
 from ..games.base import Game, TokenMoves
-from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, ranks_within
+from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
-from ..store.rows import columns_except
+from ..store.rows import as_written, columns_except, stores_texts
 from ..store.sink import Column, Sink, now
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
@@ -144,13 +144,14 @@ def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tok
 def position_columns(graph: GameGraph, solution: Solution, order: np.ndarray) -> Iterator[dict[str, Column]]:
     """The position rows in code order (``order``: the positions by code), a chunk at a time."""
     codes, offset = graph.codes, graph.offset
-    names = np.array(RESULT_NAMES, dtype=object)
+    texts_stored = stores_texts(graph.positions) or graph.vector is None  # (a graph without array rules keeps its texts)
     for a in range(0, graph.positions, WRITE_CHUNK):
         idx = order[a : a + WRITE_CHUNK]
         pcodes = codes[idx]
-        if graph.vector is not None:
+        texts: list[str] | None = None
+        if texts_stored and graph.vector is not None:
             texts = graph.vector.texts(pcodes)
-        else:
+        elif texts_stored:
             assert graph.texts is not None  # a graph without array rules keeps its texts
             texts = [graph.texts[i] for i in idx.tolist()]
         best = solution.best[idx]
@@ -158,8 +159,8 @@ def position_columns(graph: GameGraph, solution: Solution, order: np.ndarray) ->
         best_col = np.full(len(idx), None, dtype=object)
         best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
         remoteness = solution.remoteness[idx]
-        values = (pcodes, texts, graph.player[idx], names[solution.result[idx]], np.ma.masked_less(remoteness, 0), offset[idx + 1] - offset[idx], best_col)
-        yield dict(zip(POSITION_COLUMNS, values, strict=True))
+        values = (pcodes, texts, graph.player[idx], solution.result[idx], np.ma.masked_less(remoteness, 0), offset[idx + 1] - offset[idx], best_col)
+        yield as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored)
 
 
 def move_columns(graph: GameGraph, order: np.ndarray) -> Iterator[dict[str, Column]]:

@@ -13,6 +13,7 @@ from ..store.catalog import load_progress, save_progress
 from ..store.database import refresh_statistics
 from ..store.record import GameRecord
 from ..store.schema import position as position_table
+from ..values import DRAW, LOSE, RESULT_CODES, RESULT_WORDS, WIN
 from . import capabilities, graph_verify, token_moves
 from .enumeration import enumerate_game
 from .protocol import Solved, SolveJob, solve_in_stages
@@ -47,13 +48,13 @@ TOKEN_MOVES = {
 _RANKED_INTO_FRONTIER = """
     SELECT {parent} AS code, MIN(m.ord) AS ord
     FROM position c {c_hint} {into_join} {extra_join}
-    WHERE c.game_id = :g AND c.remoteness = :k AND c.result = '{child_result}'
+    WHERE c.game_id = :g AND c.remoteness = :k AND c.result = {child_result}
       {into_where} {extra_where}
     GROUP BY {parent}
 """
 
 _DECIDE = """
-UPDATE position SET result = '{result}', remoteness = :k1, best_move = {label}
+UPDATE position SET result = {result}, remoteness = :k1, best_move = {label}
 FROM ({ranked}) AS w
 WHERE position.game_id = :g AND position.code = w.code AND position.result IS NULL
 """
@@ -63,7 +64,7 @@ UPDATE solve_counter SET pending = solve_counter.pending - d.n
 FROM (
     SELECT {parent} AS code, COUNT(*) AS n
     FROM position c {c_hint} {into_join}
-    WHERE c.game_id = :g AND c.remoteness = :k AND c.result = 'win'
+    WHERE c.game_id = :g AND c.remoteness = :k AND c.result = {win}
       {into_where}
     GROUP BY {parent}
 ) AS d
@@ -73,7 +74,7 @@ WHERE solve_counter.game_id = :g AND solve_counter.code = d.code
 # what is undecided after the levels is a draw, its best move its lowest-ordered move to an undecided child (there
 # always is one); one statement sets both: the grouped subquery is complete before any row changes
 _DRAWS = """
-UPDATE position SET result = 'draw', best_move = {label}
+UPDATE position SET result = {draw}, best_move = {label}
 FROM (
     SELECT p.code AS code, MIN(m.ord) AS ord
     FROM position p {out_join} CROSS JOIN position c
@@ -100,15 +101,15 @@ def statements(dialect: str, moves: dict[str, str] | None = None) -> dict[str, s
     ranked = {"parent": src["parent"], "into_join": src["into_join"], "into_where": src["into_where"], "c_hint": hints["c_hint"]}
 
     def decide(result: str, child_result: str, extra_join: str = "", extra_where: str = "") -> str:
-        into = _RANKED_INTO_FRONTIER.format(child_result=child_result, extra_join=extra_join, extra_where=extra_where, **ranked)
-        return _DECIDE.format(result=result, label=src["label"], ranked=into)
+        into = _RANKED_INTO_FRONTIER.format(child_result=RESULT_CODES[child_result], extra_join=extra_join, extra_where=extra_where, **ranked)
+        return _DECIDE.format(result=RESULT_CODES[result], label=src["label"], ranked=into)
 
     sql = {
         "win": decide("win", "lose"),
-        "count": _COUNT_STEP.format(**ranked),
+        "count": _COUNT_STEP.format(win=RESULT_CODES[WIN], **ranked),
         "lose": decide("lose", "win", "CROSS JOIN solve_counter s", f"AND s.game_id = :g AND s.code = {src['parent']} AND s.pending = 0"),
         "tie": decide("tie", "tie"),
-        "draws": _DRAWS.format(label=src["label"], out_join=src["out_join"], out_where=src["out_where"], child=src["child"]),
+        "draws": _DRAWS.format(draw=RESULT_CODES[DRAW], label=src["label"], out_join=src["out_join"], out_where=src["out_where"], child=src["child"]),
     }
     return {name: sa.text(text) for name, text in sql.items()}
 
@@ -121,7 +122,7 @@ SELECT game_id, code, degree FROM position WHERE game_id = :g AND result IS NULL
 )
 
 # a safety net after the draws: every undecided position has a drawing child, so this finds nothing
-DRAW_RESULT = sa.text("UPDATE position SET result = 'draw' WHERE game_id = :g AND result IS NULL")
+DRAW_RESULT = sa.text(f"UPDATE position SET result = {RESULT_CODES[DRAW]} WHERE game_id = :g AND result IS NULL")
 
 
 def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = None, move_lists: bool = False) -> dict[str, Any]:
@@ -231,7 +232,7 @@ _GRUNDY_START = (
     "INSERT INTO solve_queue (game_id, code, depth) SELECT game_id, code, 0 FROM position WHERE game_id = :g AND degree = 0",
 )
 
-_NOT_NORMAL_PLAY = sa.text("SELECT text, result FROM position WHERE game_id = :g AND degree = 0 AND result <> 'lose' LIMIT 1")
+_NOT_NORMAL_PLAY = sa.text(f"SELECT text, result FROM position WHERE game_id = :g AND degree = 0 AND result <> {RESULT_CODES[LOSE]} LIMIT 1")
 
 
 def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | None = None) -> dict[str, Any]:
@@ -244,7 +245,7 @@ def propagate_grundy(engine: sa.Engine, game_id: int, *, progress: Progress | No
             bad = conn.execute(_NOT_NORMAL_PLAY, {"g": game_id}).first()
             if bad is not None:
                 raise GamedbError(
-                    f"impartial game with a terminal position {bad.text!r} valued {bad.result!r}: "
+                    f"impartial game with a terminal position {bad.text!r} valued {RESULT_WORDS.get(bad.result, bad.result)!r}: "
                     "Sprague-Grundy values need normal play (the player who cannot move loses)"
                 )
             for sql in _GRUNDY_START:

@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..games.base import Game
-from ..games.vector import DRAW, LOSE, RESULT_NAMES, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
+from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
+from ..store.rows import as_written, stores_texts
 from ..store.sink import Sink
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
@@ -179,7 +180,7 @@ def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int
 
 def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, progress: Progress | None) -> None:
     """Every position row (and move row) in code order, with its best move, a block at a time."""
-    names = np.array(RESULT_NAMES, dtype=object)
+    texts_stored = stores_texts(slots.positions)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
         for block, code in slots.blocks():
@@ -193,8 +194,9 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
             best = np.full(len(code), None, dtype=object)
             best[best_of] = labels
-            values = (code, rules.texts(code), exp.player, names[result], np.ma.masked_less(remoteness, 0), exp.degree, best)
-            sink.columns("position", dict(zip(POSITION_COLUMNS, values, strict=True)))
+            texts = rules.texts(code) if texts_stored else None
+            values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
+            sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
                 labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
                 moved = (code[parent], ranks_within(exp.degree), exp.children, labels)

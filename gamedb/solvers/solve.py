@@ -39,20 +39,25 @@ class NewFile(NamedTuple):
     path: Path
     revision: str
     duckdb: bool = False
+    #: ``--strategy``
+    strategy: str = choice.AUTO
 
 
 def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
-    """The new file ``db`` names when ``game`` is solved straight into it without SQLAlchemy (defaults only, a plain new path)."""
+    """The new file ``db`` names when ``game`` is solved straight into it by ``strategy`` without SQLAlchemy (a plain new path)."""
     from ..errors import DatabaseError
     from ..store.location import locate
     from ..store.sqlite_file import check_sqlite_version, newest_revision
 
     location = locate(db)
     path = location.path
-    if not (location.is_file or location.is_duckdb) or path is None or strategy != choice.AUTO or memory_limit is not None:
+    if not (location.is_file or location.is_duckdb) or path is None or memory_limit is not None:
         return None
-    if choice.new_file_strategy(game) is None:
-        return None
+    try:
+        if choice.new_file_strategy(game, strategy) is None:
+            return None
+    except InputError:
+        return None  # a strategy that refuses the game: the general path says so
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
     try:
@@ -60,7 +65,7 @@ def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int
     except DatabaseError:
         return None  # the database's path says why not
     revision = newest_revision()
-    return None if revision is None else NewFile(path, revision, location.is_duckdb)
+    return None if revision is None else NewFile(path, revision, location.is_duckdb, strategy)
 
 
 def solve(
@@ -136,7 +141,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
     from ..store.new_sqlite_file import NewSqliteFile
     from ..store.tuning import default_memory_limit
 
-    chosen = choice.new_file_strategy(game)
+    chosen = choice.new_file_strategy(game, target.strategy)
     check_name(name)
     if chosen is None or chosen.into_sink is None:
         raise InputError(f"{name} is not a game that can be solved straight into a new file")

@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ..games.tier_rules import TierArrayRules
-from ..games.vector import RESULT_NAMES
 from ..progress import Progress
 from ..store.disk_full import is_disk_full
-from ..store.rows import columns_except
+from ..store.rows import as_written, columns_except, stores_texts
 from ..store.sink import Sink
 
 if TYPE_CHECKING:
@@ -131,7 +130,7 @@ def write_positions(
     codes = {t: folder.load("codes", t) for t in tiers}  # mapped for the binary searches (a few pages each)
     lo = state.get("written_below", 0)
     done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
-    names = np.array(RESULT_NAMES, dtype=object)
+    texts_stored = stores_texts(total)
     with sink.loading("position", total, state):
         for hi in code_ranges(folder, tiers):
             if hi <= lo:
@@ -141,19 +140,19 @@ def write_positions(
                 i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
                 if j > i:
                     page = folder.read("codes", t, i, j)
-                    texts = rules.format_paths(folder.read("paths", t, i, j)) if rules.path_texts else rules.texts(page)
+                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if rules.path_texts else rules.texts(page)
                     parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
-            text = np.array([x for p in parts for x in p[1]], dtype=object)[order]
+            text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
             player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
             page = page[order]
             has = best >= 0
             labels = np.full(len(page), None, dtype=object)
             if has.any():
                 labels[has] = rules.labels(page[has], best[has])
-            values = (page, text, player, names[result], np.ma.masked_less(remoteness, 0), degree, labels)
-            sink.columns("position", dict(zip(_COLUMNS, values, strict=True)))
+            values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
+            sink.columns("position", as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored))
             state["written_below"] = hi
             sink.update(progress=state)
             sink.commit()

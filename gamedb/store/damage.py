@@ -8,7 +8,7 @@ from typing import Any
 
 from ..errors import VerifyError
 from ..safe_text import shown
-from ..values import RESULTS
+from ..values import RESULT_CODES, RESULTS
 from .status import STATUSES
 
 
@@ -181,11 +181,11 @@ def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> di
     text = row.get("text")
     try:
         if "text" in row:
-            _text(text, "text")
+            _text(text, "text", nullable=True)  # None: a game stored without texts
         if "player" in row and (isinstance(row["player"], bool) or row["player"] not in (0, 1)):
             raise ValueError(f"the player to move is {shown(row['player'], 20)}, not 0 or 1")
         if "result" in row and row["result"] not in RESULTS:
-            raise ValueError(f"result {shown(row['result'], 20)} is none of {', '.join(RESULTS)}")
+            raise ValueError(_bad_result(row["result"]))
         if "remoteness" in row:
             remoteness = _integer(row["remoteness"], "remoteness", nullable=True, least=0)
             if remoteness is None and not impartial and row.get("result", "draw") != "draw":
@@ -200,6 +200,14 @@ def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> di
         where = f"position {shown(text, 40)}: " if isinstance(text, str) else f"position code {shown(row.get('code'), 20)}: "
         raise damaged(game_name, where + str(exc)) from None
     return row
+
+
+def _bad_result(value: Any) -> str:
+    """What is wrong with a stored result that reads as none of the words: a code out of the table, or another value."""
+    codes = ", ".join(f"{code} ({word})" for word, code in RESULT_CODES.items())
+    if isinstance(value, str) and value.lstrip("-").isdigit():  # a code, read as text (rows.selected)
+        return f"result code {shown(value, 20)} is none of {codes}"
+    return f"result {shown(value, 20)} is none of {', '.join(RESULTS)}"
 
 
 def checked_positions(game_name: str, impartial: bool, rows: Sequence[Any]) -> None:
@@ -218,7 +226,7 @@ def stored_as_written(impartial: bool, rows: Sequence[Any]) -> bool:
     columns = dict(zip(rows[0]._fields, zip(*rows, strict=True), strict=True))
     try:
         return (
-            _types(columns, "text") <= {str}
+            _types(columns, "text") <= {str, _NONE}
             and _types(columns, "player") <= {int} and set(columns.get("player", ())) <= {0, 1}
             and set(columns.get("result", ())) <= _RESULT_SET
             and _types(columns, "remoteness") <= {int, _NONE} and _least(columns, "remoteness") >= 0

@@ -143,12 +143,17 @@ def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
     return {(str(kind), str(name)): sql for kind, name, sql in conn.execute(_CATALOG).fetchall()}
 
 
-@functools.lru_cache(maxsize=1)
-def head_catalog() -> dict[tuple[str, str], str | None]:
-    """The catalog of a new file at the newest revision: :data:`DDL` run in memory."""
+def older_ddl(revision: str) -> Path:
+    """The generated catalog of a file at an older revision the readers answer from (``sqlite_file.READABLE_OLDER``)."""
+    return DDL.with_name(f"duckdb_ddl_{revision}.sql")
+
+
+@functools.lru_cache(maxsize=4)
+def head_catalog(revision: str | None = None) -> dict[tuple[str, str], str | None]:
+    """The catalog of a new file at the newest revision (or an older readable ``revision``): its DDL run in memory."""
     conn = connect(":memory:", read_only=False)
     try:
-        return catalog(conn.execute(DDL.read_text(encoding="utf-8")))
+        return catalog(conn.execute((DDL if revision is None else older_ddl(revision)).read_text(encoding="utf-8")))
     finally:
         conn.close()
 
@@ -163,9 +168,11 @@ def check_catalog(conn: Any, where: str) -> str | None:
     if found.get(("table", "alembic_version")) == expected[("table", "alembic_version")]:
         row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         revision = None if row is None else str(row[0])
-    from .sqlite_file import newest_revision
+    from .sqlite_file import READABLE_OLDER, newest_revision
 
     at_head = revision is not None and revision == newest_revision()
+    if revision in READABLE_OLDER:  # read as it is: checked as closely as a newest file
+        expected, at_head = head_catalog(revision), True
     problems = []
     names = {name: kind for kind, name in expected}
     for (kind, name), sql in sorted(found.items()):

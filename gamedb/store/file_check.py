@@ -112,11 +112,17 @@ def same(want: tuple[str, str | None], got: tuple[str, str | None]) -> bool:
 @functools.lru_cache(maxsize=1)
 def head_objects() -> Objects:
     """The schema objects of a file at the newest revision, built in memory with the statements a new file is made with."""
-    from .sqlite_file import new_file_statements
+    return _objects_made_by(None)
+
+
+@functools.lru_cache(maxsize=4)
+def _objects_made_by(revision: str | None) -> Objects:
+    """The schema objects the generated statements of ``revision`` (None: the newest) make in memory."""
+    from .sqlite_file import GENERATED, new_file_statements, older_ddl
 
     conn = sqlite3.connect(":memory:")
     try:
-        for statement in new_file_statements():
+        for statement in new_file_statements(GENERATED if revision is None else older_ddl(revision)):
             conn.execute(statement)
         return objects_of(conn)
     finally:
@@ -159,7 +165,7 @@ def refuse(where: str, problems: list[str]) -> DatabaseError:
 
 def check_schema(conn: sqlite3.Connection, where: str, *, budget: float | None = None) -> str | None:
     """Check the schema of ``conn``'s file and return its revision (None: no ``alembic_version``, e.g. an empty file)."""
-    from .sqlite_file import newest_revision
+    from .sqlite_file import READABLE_OLDER, newest_revision
 
     set_budget(conn, CHECK_BUDGET)
     try:
@@ -179,8 +185,8 @@ def check_schema(conn: sqlite3.Connection, where: str, *, budget: float | None =
             raise refuse(where, [f"its table {shown('alembic_version')} is not the one gamedb creates (its SQL differs)"])
         row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
         revision = str(row[0]) if row is not None else None
-        if revision is not None and revision == newest_revision():
-            problems = differences(found, expected)
+        if revision is not None and (revision == newest_revision() or revision in READABLE_OLDER):
+            problems = differences(found, expected if revision == newest_revision() else _objects_made_by(revision))
             if problems:
                 raise refuse(where, problems)
         return revision

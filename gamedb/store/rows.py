@@ -7,6 +7,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..values import result_word_sql
 from .damage import checked_position, checked_positions, stored_as_written
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
 
     import sqlalchemy as sa
 
+    from ..games.base import Game
     from .record import GameRecord
 
     #: a source of short reads: each call opens one (:meth:`gamedb.api.Database.read`)
@@ -25,7 +27,8 @@ class PositionRow(NamedTuple):
     """One stored position; the fields are :data:`POSITION_COLUMNS`, in that order."""
 
     code: int
-    text: str
+    #: None for a game stored without texts (:data:`~gamedb.store.schema.TEXT_LEFT_OUT_FROM`): :func:`text_of` formats it
+    text: str | None
     player: int
     result: str | None
     remoteness: int | None
@@ -49,6 +52,22 @@ class StoredMove(NamedTuple):
     child: PositionRow
 
 
+#: a game of this many positions or more is written without position texts (answers, ``export`` and ``serve`` format them
+#: from the code by the rules: :func:`text_of`) and, solved by tiers into a new SQLite file, without the position table's
+#: secondary indexes (:class:`~gamedb.store.sql_sink.SqlSink`)
+TEXT_LEFT_OUT_FROM = 1_000_000
+
+
+def stores_texts(positions: int) -> bool:
+    """Whether a game of ``positions`` positions is written with its position texts."""
+    return positions < TEXT_LEFT_OUT_FROM
+
+
+def as_written(columns: dict[str, Any], texts_stored: bool) -> dict[str, Any]:
+    """A batch of position columns as a writer hands it to its sink: ``text`` left out of a game stored without texts."""
+    return columns if texts_stored else {name: values for name, values in columns.items() if name != "text"}
+
+
 #: codes asked for in one ``IN (...)`` list (SQLite >= 3.32 binds 32766 parameters, PostgreSQL 65535)
 CHUNK = 10000
 
@@ -67,14 +86,25 @@ def columns_except(*left_out: str) -> tuple[str, ...]:
     return tuple(name for name in POSITION_COLUMNS if name not in left_out)
 
 
+def selected(name: str, table: str = "") -> str:
+    """A position column as every reader selects it: the result as its word, from a code or an older file's word."""
+    column = f"{table}.{name}" if table else name
+    return f"{result_word_sql(column, older_words=True)} AS {name}" if name == "result" else column
+
+
 def position_select(where: str, columns: Sequence[str] = POSITION_COLUMNS) -> str:
     """``SELECT <columns> FROM position WHERE <where>``: the one query every reader of position rows is built on."""
-    return f"SELECT {', '.join(columns)} FROM position WHERE {where}"
+    return f"SELECT {', '.join(map(selected, columns))} FROM position WHERE {where}"
+
+
+def text_of(row: PositionRow, game: Game) -> str:
+    """The row's position text: as stored, or formatted from its code by the rules (a game stored without texts)."""
+    return row.text if row.text is not None else game.format(game.decode(row.code))
 
 
 _MOVES = (
     "SELECT m.ord, m.label, "
-    + ", ".join(f"c.{name}" for name in POSITION_COLUMNS)
+    + ", ".join(selected(name, "c") for name in POSITION_COLUMNS)
     + " FROM move m JOIN position c ON c.game_id = m.game_id AND c.code = m.child"
     " WHERE m.game_id = ? AND m.parent = ? ORDER BY m.ord"
 )

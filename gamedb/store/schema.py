@@ -52,9 +52,11 @@ position = sa.Table(
     metadata,
     sa.Column("game_id", sa.Integer, sa.ForeignKey("game.id", ondelete="CASCADE"), primary_key=True),
     sa.Column("code", sa.BigInteger, primary_key=True, autoincrement=False),
-    sa.Column("text", sa.Text, nullable=False),
+    # NULL for a game of rows.TEXT_LEFT_OUT_FROM positions or more: its text follows from the code by the rules (revision 0007)
+    sa.Column("text", sa.Text),
     sa.Column("player", sa.SmallInteger, nullable=False),
-    sa.Column("result", sa.Text),
+    # gamedb.values.RESULT_CODES (1 win, 2 lose, 3 tie, 4 draw; NULL: undecided); the views say the words (revision 0007)
+    sa.Column("result", sa.SmallInteger),
     sa.Column("remoteness", sa.Integer),
     sa.Column("degree", sa.Integer, nullable=False),
     sa.Column("best_move", sa.Text),

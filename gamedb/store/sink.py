@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union
 
 from ..errors import InputError
 from ..version import __version__
+from .rows import TEXT_LEFT_OUT_FROM
 from .status import ENUMERATING
 
 if TYPE_CHECKING:
@@ -28,9 +29,8 @@ JSON_COLUMNS = ("parameters", "info", "progress")
 #: loads smaller than this keep a table's secondary indexes up to date as they go (a new file's solve is never larger)
 DEFER_INDEXES_FROM = 50_000
 #: a load over several commits of this many rows into an empty SQLite table leaves its secondary indexes out
-#: (a tier game needs none: ``query`` and ``verify`` find positions by code; Connect-Four 5x5 spends a third
-#: of its time and 40 % of its file on them, docs/performance.md)
-LEAVE_INDEXES_FROM = 1_000_000
+#: (a tier game needs none: ``query`` and ``verify`` find positions by code; docs/performance.md)
+LEAVE_INDEXES_FROM = TEXT_LEFT_OUT_FROM
 #: rows per INSERT statement of :func:`column_inserts` (bound values stay under SQLite's oldest limit, 999)
 ROWS_PER_INSERT = 100
 

@@ -15,6 +15,7 @@ from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
 
+
 class SqlSink:
     """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one)."""
 

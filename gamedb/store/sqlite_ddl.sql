@@ -78,9 +78,9 @@ CREATE TABLE player (
 CREATE TABLE position (
     game_id INTEGER NOT NULL,
     code BIGINT NOT NULL,
-    text TEXT NOT NULL,
+    text TEXT,
     player SMALLINT NOT NULL,
-    result TEXT,
+    result SMALLINT,
     remoteness INTEGER,
     degree INTEGER NOT NULL,
     best_move TEXT,
@@ -138,37 +138,13 @@ JOIN position a ON a.game_id = r.game_id AND a.code >= 1 AND a.code <= (p.code -
 JOIN position b ON b.game_id = r.game_id AND b.code = p.code - r.take - a.code
 WHERE r.parts = 2;
 
-CREATE VIEW moves AS
-SELECT g.name AS game,
-       pp.text AS position,
-       m.ord AS ord,
-       m.label AS move,
-       pc.text AS child,
-       pc.result AS child_result,
-       pc.remoteness AS child_remoteness
-FROM move m
-JOIN game g ON g.id = m.game_id
-JOIN position pp ON pp.game_id = m.game_id AND pp.code = m.parent
-JOIN position pc ON pc.game_id = m.game_id AND pc.code = m.child
-UNION ALL
-SELECT g.name, pp.text, t.ord, t.label, pc.text, pc.result, pc.remoteness
-FROM position pp
-JOIN game g ON g.id = pp.game_id
-JOIN token_board b ON b.game_id = pp.game_id
-JOIN token_move t ON t.game_id = pp.game_id AND t.player = pp.player
-     AND t.node = CASE pp.player WHEN 0 THEN pp.code / 2 / b.nodes ELSE pp.code / 2 - pp.code / 2 / b.nodes * b.nodes END
-JOIN position pc ON pc.game_id = pp.game_id
-     AND pc.code = CASE pp.player WHEN 0 THEN (t.target * b.nodes + pp.code / 2 - pp.code / 2 / b.nodes * b.nodes) * 2 + 1
-                                  ELSE (pp.code / 2 / b.nodes * b.nodes + t.target) * 2 END
-WHERE pp.degree > 0;
-
 CREATE VIEW positions AS
 SELECT g.name AS game,
        p.text AS position,
        CASE WHEN g.impartial THEN 'next' ELSE pl.name END AS player,
-       p.result AS result,
-       CASE p.result WHEN 'win' THEN CASE WHEN g.impartial THEN 'next' ELSE pl.name END
-                     WHEN 'lose' THEN CASE WHEN g.impartial THEN 'previous' ELSE op.name END END AS winner,
+       CASE p.result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' WHEN 3 THEN 'tie' WHEN 4 THEN 'draw' END AS result,
+       CASE p.result WHEN 1 THEN CASE WHEN g.impartial THEN 'next' ELSE pl.name END
+                     WHEN 2 THEN CASE WHEN g.impartial THEN 'previous' ELSE op.name END END AS winner,
        p.remoteness AS remoteness,
        p.degree AS degree,
        p.best_move AS best_move,
@@ -178,6 +154,30 @@ FROM position p
 JOIN game g ON g.id = p.game_id
 JOIN player pl ON pl.game_id = p.game_id AND pl.idx = p.player
 JOIN player op ON op.game_id = p.game_id AND op.idx = 1 - p.player;
+
+CREATE VIEW moves AS
+SELECT g.name AS game,
+       pp.text AS position,
+       m.ord AS ord,
+       m.label AS move,
+       pc.text AS child,
+       CASE pc.result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' WHEN 3 THEN 'tie' WHEN 4 THEN 'draw' END AS child_result,
+       pc.remoteness AS child_remoteness
+FROM move m
+JOIN game g ON g.id = m.game_id
+JOIN position pp ON pp.game_id = m.game_id AND pp.code = m.parent
+JOIN position pc ON pc.game_id = m.game_id AND pc.code = m.child
+UNION ALL
+SELECT g.name, pp.text, t.ord, t.label, pc.text, CASE pc.result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' WHEN 3 THEN 'tie' WHEN 4 THEN 'draw' END, pc.remoteness
+FROM position pp
+JOIN game g ON g.id = pp.game_id
+JOIN token_board b ON b.game_id = pp.game_id
+JOIN token_move t ON t.game_id = pp.game_id AND t.player = pp.player
+     AND t.node = CASE pp.player WHEN 0 THEN pp.code / 2 / b.nodes ELSE pp.code / 2 - pp.code / 2 / b.nodes * b.nodes END
+JOIN position pc ON pc.game_id = pp.game_id
+     AND pc.code = CASE pp.player WHEN 0 THEN (t.target * b.nodes + pp.code / 2 - pp.code / 2 / b.nodes * b.nodes) * 2 + 1
+                                  ELSE (pp.code / 2 / b.nodes * b.nodes + t.target) * 2 END
+WHERE pp.degree > 0;
 
 CREATE TABLE alembic_version (
     version_num VARCHAR(32) NOT NULL,

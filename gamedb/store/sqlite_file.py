@@ -20,10 +20,25 @@ STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
 #: the generated DDL, beside this module
 GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
 
+#: revisions below the newest whose files are answered without an upgrade (read-only commands: the readers decode both
+#: the words these store and the codes of 0007); each one's objects, as the migrations make them, are generated beside
+#: this module (``sqlite_ddl_REV.sql``) and a file of it is checked against them as a newest one is against GENERATED
+READABLE_OLDER = ("0006",)
 
-def new_file_statements() -> list[str]:
+
+def older_ddl(revision: str) -> Path:
+    """The generated statements that make the objects of a file at ``revision`` (one of :data:`READABLE_OLDER`)."""
+    return GENERATED.with_name(f"sqlite_ddl_{revision}.sql")
+
+
+def readable(revision: str | None) -> bool:
+    """Whether the read-only commands answer from a file at ``revision`` (the newest, or one of :data:`READABLE_OLDER`)."""
+    return revision is not None and (revision == newest_revision() or revision in READABLE_OLDER)
+
+
+def new_file_statements(path: Path = GENERATED) -> list[str]:
     """Every statement that makes an empty SQLite file a gamedb database, in order, but :data:`STAMP`."""
-    text = "".join(line for line in GENERATED.read_text().splitlines(keepends=True) if not line.startswith("--"))
+    text = "".join(line for line in path.read_text().splitlines(keepends=True) if not line.startswith("--"))
     return [statement.strip() for statement in text.split(";") if statement.strip()]
 
 

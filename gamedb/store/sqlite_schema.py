@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .file_check import Objects, objects_of
-from .sqlite_file import GENERATED
+from .sqlite_file import GENERATED, READABLE_OLDER, older_ddl
 
 #: what the generated file says first
 HEADER = (
@@ -68,6 +68,16 @@ def generated_text() -> str:
     return HEADER + "".join(f"\n{sql};\n" for sql in compiled_statements())
 
 
+def older_text(revision: str) -> str:
+    """The statements that make the objects of a file at an older ``revision``, as the migrations leave them."""
+    with migrated(revision) as conn:
+        found = [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid")]
+    return HEADER.replace("Each table", f"Revision {revision}'s objects as the migrations make them: each table") + "".join(f"\n{sql};\n" for sql in found)
+
+
 if __name__ == "__main__":
     GENERATED.write_text(generated_text())
     print(f"wrote {GENERATED}")
+    for rev in READABLE_OLDER:
+        older_ddl(rev).write_text(older_text(rev))
+        print(f"wrote {older_ddl(rev)}")

@@ -12,6 +12,7 @@ from ...progress import Progress
 from ...store.rows import POSITION_COLUMNS
 from ...store.sink import Sink, now
 from ...store.status import ENUMERATING, SOLVED, SOLVING
+from ...values import LOSE, RESULT_CODES, WIN
 from ..protocol import Solved
 from .periodicity import Periodicity, find_period
 from .values import HeapValues, compute
@@ -67,10 +68,13 @@ def _write_positions(sink: Sink, game: HeapGame, state: dict[str, Any], progress
             progress("heaps", written, top + 1)
 
 
+_WIN, _LOSE = RESULT_CODES[WIN], RESULT_CODES[LOSE]
+
+
 def position_columns(game: HeapGame, values: HeapValues, low: int, high: int) -> dict[str, list[Any]]:
     """The position rows of heaps low..high-1, column by column (list operations, no tuple per row)."""
     grundy = values.grundy[low:high]
-    results = ["win" if g else "lose" for g in grundy]
+    results = [_WIN if g else _LOSE for g in grundy]
     columns = (list(range(low, high)), game.heap_texts(low, high), [0] * (high - low), results, list(values.remoteness[low:high]),
                values.degree[low:high], game.best_labels(values.best, low, high), grundy)
     return dict(zip(POSITION_COLUMNS, columns, strict=True))

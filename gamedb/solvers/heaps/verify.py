@@ -64,7 +64,7 @@ def _check_heap(
     game: HeapGame, row: PositionRow, grundy: list[int], remoteness: list[int | None], degree: list[int], search: SumSearch | None
 ) -> str | None:
     n = row.code
-    if row.text != game.format(game.heap_state(n)):
+    if row.text is not None and row.text != game.format(game.heap_state(n)):
         return f"stored text differs from the rules' text {game.format(game.heap_state(n))!r}"
     if row.player != 0:
         return f"stored player {row.player}, impartial positions are stored with player 0"
