@@ -96,7 +96,8 @@ def main() -> None:
         cat_mouse = ["cat-mouse", "--graph", str(graph), "--strategy", "retrograde"]
 
         def plain() -> dict:
-            found = json.loads(str(run([sys.executable, str(BENCH / "loopy_vs_plain.py"), "--child", "plain", str(graph)], stdout=True)["out"]).splitlines()[-1])
+            child = run([sys.executable, str(BENCH / "loopy_vs_plain.py"), "--child", "plain", str(graph)], stdout=True)
+            found = json.loads(str(child["out"]).splitlines()[-1])
             return {"wall": found["seconds"], "cpu": found["cpu"], "peak": found["peak_mb"]}  # wall: the solve alone; CPU: its process
 
         for suffix in ("duckdb", "sqlite"):
@@ -107,7 +108,7 @@ def main() -> None:
             db = fresh("duckdb")
             big = run(solve_args(GAMEDB, db, ["connect4", "--width", "5", "--height", "5"]))
             ok = big["wall"] <= 180 and big["peak"] <= 1024
-            print(f"  solve connect4 5x5 into a new duckdb file (69,763,700 positions; d47abae: 8.3 min, 1.26 GB into SQLite)")
+            print("  solve connect4 5x5 into a new duckdb file (69,763,700 positions; d47abae: 8.3 min, 1.26 GB into SQLite)")
             print(f"    this checkout  {big['wall']:6.1f} s ({big['cpu']:.1f} s CPU), peak {big['peak']:,.0f} MB, "
                   f"{db.stat().st_size / 69_763_700:.1f} bytes/position (target <= 180 s and <= 1,024 MB: {'ok' if ok else 'MISSED'})")
 

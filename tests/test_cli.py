@@ -103,10 +103,10 @@ def test_verify_passes_then_fails_after_tampering(cli, db_path):
     assert ok.exit_code == 0 and "5,478 positions" in ok.stdout
     with sqlite3.connect(db_path) as con:
         con.execute(
-            "UPDATE position SET result = 'win' WHERE text = 'XX.OO....' "
+            "UPDATE position SET result = 1 WHERE text = 'XX.OO....' "
             "AND game_id = (SELECT id FROM game WHERE name = 'tictactoe')"
         )
-        con.execute("UPDATE position SET result = 'lose' WHERE text = 'X...O....'")
+        con.execute("UPDATE position SET result = 2 WHERE text = 'X...O....'")
     bad = cli("verify", "tictactoe", "-q")
     assert bad.exit_code == 1
     # positions are checked in code order; X...O.... has the lower code
@@ -119,7 +119,7 @@ def test_verify_catches_wrong_remoteness_and_best_move(cli, db_path):
     assert cli("verify", "cat-mouse", "-q").exit_code == 0
     with sqlite3.connect(db_path) as con:
         text, rem = con.execute(
-            "SELECT text, remoteness FROM position WHERE result = 'lose' AND remoteness > 0 ORDER BY code LIMIT 1"
+            "SELECT text, remoteness FROM position WHERE result = 2 AND remoteness > 0 ORDER BY code LIMIT 1"
         ).fetchone()
         con.execute("UPDATE position SET remoteness = remoteness + 2 WHERE text = ?", (text,))
     bad = cli("verify", "cat-mouse", "-q")

@@ -140,7 +140,8 @@ def write_positions(
                 i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
                 if j > i:
                     page = folder.read("codes", t, i, j)
-                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if rules.path_texts else rules.texts(page)
+                    by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
                     parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
@@ -165,10 +166,14 @@ def write_positions(
 def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
     step = 256
-    codes = [folder.load("codes", t) for t in tiers]
-    sample = np.sort(np.concatenate([np.array(c[::step]) for c in codes] or [np.zeros(0, dtype=np.int64)]))
+    samples, top = [np.zeros(0, dtype=np.int64)], 1
+    for t in tiers:  # one tier mapped at a time: a sample touches every page of its file, which stay resident while mapped
+        codes = folder.load("codes", t)
+        samples.append(np.array(codes[::step]))
+        top = max(top, int(codes[-1]) + 1 if len(codes) else 0)
+        del codes
+    sample = np.sort(np.concatenate(samples))
     bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
-    top = max((int(c[-1]) for c in codes if len(c)), default=0) + 1
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 

@@ -21,6 +21,7 @@ from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
+from ..store.rows import stores_texts
 from ..store.sink import Sink, game_key, now
 from ..store.status import SOLVED, SOLVING
 from ..store.tuning import human_size
@@ -37,6 +38,8 @@ if TYPE_CHECKING:  # (a solve into a new file imports no SQLAlchemy)
 
 #: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
 _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
+#: codes found for a tier, with the least key given to each (the path texts' ranks; None without path texts)
+_Part = tuple[np.ndarray, "np.ndarray | None"]
 #: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
 _Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
@@ -154,10 +157,14 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     """Find every tier's positions, save their sorted codes (and sequences); return tier -> count."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
-    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
+    estimate = game.estimate()
+    # the smallest move sequences, saved for the texts: not for a game stored without texts (5x5: 1 GB of them, two tiers at once,
+    # and the keys that find them, twice the memory of the codes while a tier's children are merged)
+    paths = rules.path_texts and (estimate is None or stores_texts(estimate.positions))
+    pending: dict[int, list[_Part]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
-        pending[t].append((found, np.zeros(len(found), dtype=np.int64)))
+        pending[t].append((found, np.zeros(len(found), dtype=np.int64) if paths else None))
     counts: dict[int, int] = {}
     previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
@@ -169,7 +176,8 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                 f"the tier solver needs ~{human_size(need)} at tier {t} ({len(codes):,} positions), more than the memory limit "
                 f"{human_size(memory_limit)}; use a larger --memory-limit"
             )
-        if rules.path_texts:
+        if paths:
+            assert keys is not None  # (kept with the paths)
             previous = _paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
         inner_new = codes
@@ -184,7 +192,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                 if len(tiers) and tiers.min() < t:
                     raise GamedbError(f"the {game.family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
                 move_keys: np.ndarray | None = None
-                if rules.path_texts:
+                if paths:
                     parents = np.repeat(np.arange(a, a + len(page)), exp.degree)
                     move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
                 for u in np.unique(tiers).tolist():
@@ -192,7 +200,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
                     if u == t:
                         inner.append(children[sel])
                     else:
-                        pending[u].append(_least([(children[sel], move_keys[sel] if move_keys is not None else np.zeros(int(sel.sum()), dtype=np.int64))]))
+                        pending[u].append(_least([(children[sel], None if move_keys is None else move_keys[sel])]))
                         if len(pending[u]) >= 16:
                             pending[u] = [_least(pending[u])]
                 if progress:
@@ -207,10 +215,15 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
     return counts
 
 
-def _least(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct codes of ``parts`` (sorted) and the least key given to each."""
+def _least(parts: list[_Part]) -> _Part:
+    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
     codes = np.concatenate([p[0] for p in parts])
-    keys = np.concatenate([p[1] for p in parts])
+    if parts[0][1] is None:
+        codes.sort()
+        distinct = np.ones(len(codes), dtype=bool)
+        distinct[1:] = codes[1:] != codes[:-1]
+        return codes[distinct], None
+    keys = np.concatenate([p[1] for p in parts if p[1] is not None])
     if not len(codes):
         return codes, keys
     key_bits = int(keys.max()).bit_length()

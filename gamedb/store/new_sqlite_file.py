@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
@@ -99,8 +98,11 @@ class NewSqliteFile:
         for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
 
+    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
+        return self._loading(table, rows, notes)
+
     @contextmanager
-    def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> Iterator[None]:
+    def _loading(self, table: str, rows: int, notes: dict[str, Any] | None) -> Iterator[None]:
         """A large load goes in without the table's secondary indexes, built after it (left out as :class:`~gamedb.store.sql_sink.SqlSink` leaves them)."""
         indexes = [] if rows < DEFER_INDEXES_FROM else self.conn.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name", (table,)).fetchall()
