@@ -22,7 +22,6 @@ from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
 from .stats import positions, stats
-from .store import game_reads
 from .store.file_connections import FileConnections
 from .store.location import DEFAULT_PATH, Location, locate
 from .store.record import GameRecord, record_from_mapping
@@ -110,12 +109,12 @@ class Database:
         ['nim', 'tictactoe']
         """
         with self.read() as reader:
-            return game_reads.all_games(reader)
+            return reader.all_games()
 
     def game(self, name: str) -> GameRecord:
         """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`."""
         with self.read() as reader:
-            return game_reads.get(reader, name)
+            return reader.get(name)
 
     def stored_name(self, name: str) -> str:
         """The stored game ``name`` stands for: itself, or the only stored game of the family ``name``.
@@ -124,7 +123,7 @@ class Database:
         'tictactoe'
         """
         with self.read() as reader:
-            return game_reads.stored_name(reader, name)
+            return reader.stored_name(name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
         """The stored game and its rules (kept between calls while the game row is unchanged)."""
@@ -135,7 +134,7 @@ class Database:
     def _rules_on(self, reader: Reader, name: str) -> tuple[GameRecord, Game | None, str | None]:
         row = reader.game_row(name)
         if row is None:
-            raise game_reads.not_found(reader, name)
+            raise reader.not_found(name)
         key = (*row.values(), frozenset(self.game_classes))  # a class trusted later loads then
         cached = self._rules.get(name)
         if cached is None or cached[0] != key:
@@ -151,9 +150,9 @@ class Database:
         strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
     ) -> SolveReport:
         """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name)."""
+        from .sizes import parse_size
         from .solvers.solve import solve
         from .store import catalog
-        from .store.tuning import parse_size
         if engine is not None:
             import warnings
 
@@ -282,8 +281,8 @@ class Database:
     def build_indexes(self) -> list[str]:
         """Build the indexes a large tier solve left out; return their names."""
         from .store.bulk import create_missing_indexes
+        from .store.locking import solve_settings
         from .store.schema import metadata
-        from .store.tuning import solve_settings
         with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
             return create_missing_indexes(conn, list(metadata.sorted_tables))
 

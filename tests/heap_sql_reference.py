@@ -62,7 +62,7 @@ LEVEL = sa.text(
     f"""
 UPDATE position
 SET grundy = t.mex,
-    result = CASE WHEN t.mex = 0 THEN 'lose' ELSE 'win' END,
+    result = CASE WHEN t.mex = 0 THEN 2 ELSE 1 END,  -- the stored codes (gamedb.values.RESULT_CODES)
     remoteness = CASE
         WHEN t.n_values = 0 THEN 0
         WHEN t.mex > 0 THEN CASE WHEN t.zero_unknown = 0 THEN 1 + t.zero_fast / :span END
@@ -101,7 +101,8 @@ def solve_by_sql(engine: sa.Engine, game_id: int, game: HeapGame) -> list[tuple]
         for n in range(game.max_heap + 1):
             conn.execute(LEVEL, dict(params, n=n))
         rows = conn.execute(
-            sa.text("SELECT code, text, result, remoteness, degree, best_move, grundy FROM position WHERE game_id = :g ORDER BY code"),
+            sa.text("SELECT code, text, CASE result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' END, remoteness, degree, best_move, grundy "
+                    "FROM position WHERE game_id = :g ORDER BY code"),
             {"g": game_id},
         ).all()
     labelled = []

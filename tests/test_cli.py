@@ -106,7 +106,7 @@ def test_verify_passes_then_fails_after_tampering(cli, db_path):
             "UPDATE position SET result = 1 WHERE text = 'XX.OO....' "
             "AND game_id = (SELECT id FROM game WHERE name = 'tictactoe')"
         )
-        con.execute("UPDATE position SET result = 2 WHERE text = 'X...O....'")
+        con.execute("UPDATE position SET result = 2 WHERE text = 'X...O....'")  # (codes: 1 win, 2 lose)
     bad = cli("verify", "tictactoe", "-q")
     assert bad.exit_code == 1
     # positions are checked in code order; X...O.... has the lower code

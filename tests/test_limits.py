@@ -21,10 +21,10 @@ import pytest
 
 from gamedb import make_game
 from gamedb.errors import GamedbError, InputError
+from gamedb.sizes import parse_size
 from gamedb.solvers.graph_memory import TooLarge
 from gamedb.solvers.solve import NotEnoughSpace, disk_bytes
 from gamedb.store.locking import SolveInProgress, others_solving, solve_lock
-from gamedb.store.tuning import parse_size
 
 from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 from oracles.cat_mouse import random_graph

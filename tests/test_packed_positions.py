@@ -178,3 +178,19 @@ def test_a_postgresql_database_at_0006_is_packed_by_db_upgrade(cli, pg_url):
     assert cli("db", "upgrade", db=pg_url).exit_code == 0
     assert _outputs(cli, pg_url) == before  # type: ignore[arg-type]
     assert cli("verify", "cat-mouse", db=pg_url).exit_code == 0
+
+
+def test_db_upgrade_leaves_out_the_texts_of_a_large_game_of_gamedbs_families(cli, tmp_path):
+    """The upgrade decides by the game row's count (10^6, as a new solve): the row says so here, then says the truth again."""
+    path = tmp_path / "old.sqlite"
+    _solve(path, GAMES[:2])
+    before = _outputs(cli, path, GAMES[:2])
+    _alembic(str(path), "downgrade", "0006")
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE game SET positions = 1000000 WHERE name = 'tictactoe'")
+    assert cli("db", "upgrade", db=path).exit_code == 0
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE game SET positions = 5478 WHERE name = 'tictactoe'")
+    assert _raw(path, "SELECT g.name, COUNT(p.text) FROM position p JOIN game g ON g.id = p.game_id GROUP BY g.name ORDER BY g.name") == [
+        ("nim", 10), ("tictactoe", 0)]
+    assert _outputs(cli, path, GAMES[:2]) == before

@@ -65,9 +65,9 @@ KILLS = [
         ("solving", {"phase": "winlose", "level": 3}),
     ),
     ("win/lose: after level 10 committed", {"phase": "win/lose levels", "done": 10}, ("solving", {"phase": "winlose", "level": 10})),
-    ("tie level 2: ties decided, the level not committed", {"sql": ["SET result = 'tie'"], "n": 3, "offset": 1}, ("solving", {"phase": "tie", "level": 2})),
+    ("tie level 2: ties decided, the level not committed", {"sql": ["SET result = 3"], "n": 3, "offset": 1}, ("solving", {"phase": "tie", "level": 2})),
     ("tie levels: after level 6 committed", {"phase": "tie levels", "done": 6}, ("solving", {"phase": "tie", "level": 6})),
-    ("draws: results and best moves written, the phase not committed", {"sql": ["SET result = 'draw'"], "n": 1, "offset": 1}, ("solving", {"phase": "draw"})),
+    ("draws: results and best moves written, the phase not committed", {"sql": ["SET result = 4"], "n": 1, "offset": 1}, ("solving", {"phase": "draw"})),
     ("propagation done, the game row not yet 'solved'", {"sql": ["UPDATE game SET", "status"], "n": 1}, ("solving", {"phase": "done"})),
 ]
 
@@ -98,7 +98,7 @@ def reference(tmp_path_factory, game_file):
 
 def test_reference_game_has_every_phase(reference):
     with sqlite3.connect(reference) as con:
-        results = dict(con.execute("SELECT result, COUNT(*) FROM position GROUP BY result").fetchall())
+        results = dict(con.execute("SELECT v.result, COUNT(*) FROM positions v GROUP BY v.result").fetchall())  # the words
         (progress,) = con.execute("SELECT progress FROM game").fetchone()
     con.close()
     assert set(results) == {"win", "lose", "tie", "draw"}, results

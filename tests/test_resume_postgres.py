@@ -63,7 +63,7 @@ def die():
 KILLS = [
     ("enumeration: after the 3rd page committed", {"phase": "enumerate", "call": 3}, "enumerating"),
     ("win/lose: after level 10 committed", {"phase": "win/lose levels", "done": 10}, "solving"),
-    ("draws: results and best moves written, the phase not committed", {"sql": ["SET result = 'draw'"], "n": 1, "offset": 1}, "solving"),
+    ("draws: results and best moves written, the phase not committed", {"sql": ["SET result = 4"], "n": 1, "offset": 1}, "solving"),
 ]
 
 COLUMNS = "code, text, player, result, remoteness, degree, best_move, grundy"
@@ -131,7 +131,7 @@ def test_killed_solve_resumes_on_postgresql(pg_url, game_file, reference, what, 
 
 @pytest.mark.parametrize(
     "pattern,n,status",
-    [("INSERT INTO position", 3, "enumerating"), ("UPDATE solve_counter", 5, "solving"), ("UPDATE position SET result = 'draw'", 1, "solving")],
+    [("INSERT INTO position", 3, "enumerating"), ("UPDATE solve_counter", 5, "solving"), ("UPDATE position SET result = 4", 1, "solving")],
     ids=["enumeration", "level", "draw"],
 )
 def test_the_command_line_resumes_a_killed_solve_on_postgresql(pg_url, game_file, reference, pattern, n, status):

@@ -57,7 +57,7 @@ def compact_command(
 
     query, stats and verify still answer; the moves view is then empty for this game.
     """
-    from ..store.tuning import human_size
+    from ..sizes import human_size
 
     db = open_database(ctx)
     report = db.compact(name)

@@ -25,7 +25,7 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    from ..store.tuning import default_memory_limit, parse_size
+    from ..sizes import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
     if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most)

@@ -107,7 +107,7 @@ class _Queued:
     def fitting(cls, vector: VectorRules | None, memory_limit: int | None) -> _Queued | None:
         if vector is None:
             return None
-        from ..store.tuning import default_memory_limit
+        from ..sizes import default_memory_limit
 
         limit = memory_limit if memory_limit is not None else default_memory_limit()
         return cls(vector.code_limit) if vector.code_limit // 8 <= limit // cls.SHARE else None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..games.base import Game
-from ..store.tuning import human_size
+from ..sizes import human_size
 from . import graph_verify
 from .graph_arrays import estimate_bytes, estimate_game_bytes
 from .graph_solution import retrograde

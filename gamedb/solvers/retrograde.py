@@ -89,7 +89,7 @@ def need_bytes(rules: VectorRules | None, positions: int, moves: int, memory_lim
 
 def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
-    from ..store.tuning import human_size
+    from ..sizes import human_size
 
     estimate = game.estimate()
     if estimate is None:

@@ -87,10 +87,10 @@ def solve(
         return _into_new_file(db, game, game.default_name() if name is None else name, progress)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
+    from ..sizes import default_memory_limit
     from ..store.catalog import free_name, stored_for
     from ..store.locking import finish, solving
     from ..store.sql_sink import SqlSink
-    from ..store.tuning import default_memory_limit
 
     with db.connect() as conn:  # what is stored decides first, read only: a refusal must not touch the file (WAL mode, locks)
         name = free_name(conn, game) if name is None else name
@@ -138,8 +138,8 @@ def solve(
 
 def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
+    from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile
-    from ..store.tuning import default_memory_limit
 
     chosen = choice.new_file_strategy(game, target.strategy)
     check_name(name)
@@ -184,15 +184,15 @@ def check_size(
     """Refuse a game whose estimated size fits neither the disk (SQLite) nor the memory limit of a strategy that cannot give way."""
     import shutil
 
-    from ..store.database import sqlite_file
-    from ..store.tuning import default_memory_limit, human_size
+    from ..sizes import default_memory_limit, human_size
+    from ..store.sqlite_file import file_of
 
     estimate = game.estimate()
     if estimate is None:
         return
     positions, moves = estimate.positions, estimate.moves
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
-    path = sqlite_file(engine)
+    path = file_of(engine)
     if path is not None:
         folder = path.parent
         need = disk_bytes(positions, moves)
@@ -215,6 +215,6 @@ def check_size(
 
 def _limit_words(limit: int, chosen: bool) -> str:
     """The memory limit as a refusal names it: the user's ``--memory-limit`` or the default."""
-    from ..store.tuning import human_size
+    from ..sizes import human_size
 
     return f"--memory-limit is {human_size(limit)}" if chosen else f"the memory limit is {human_size(limit)} (half the available memory)"

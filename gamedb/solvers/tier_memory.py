@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..games.base import Game
-from ..store.tuning import human_size
+from ..sizes import human_size
 
 #: memory per position of the tier being solved and of the next tier (codes, values, the
 #: sequences of path texts, the children of a page and their lookups), measured on Connect-Four 5x5

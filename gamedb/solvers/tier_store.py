@@ -24,6 +24,7 @@ from ..progress import Progress
 from ..store.disk_full import is_disk_full
 from ..store.rows import as_written, columns_except, stores_texts
 from ..store.sink import Sink
+from ..store.sqlite_file import file_of
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -42,9 +43,7 @@ class TierFolder:
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
         """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
-        from ..store.database import sqlite_file
-
-        return cls.for_file(sqlite_file(engine), engine.url.render_as_string(hide_password=True), name, key)
+        return cls.for_file(file_of(engine), engine.url.render_as_string(hide_password=True), name, key)
 
     @classmethod
     def for_file(cls, file: Path | None, url: str, name: str, key: str) -> TierFolder:

@@ -20,11 +20,11 @@ from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
+from ..sizes import human_size
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
 from ..store.rows import stores_texts
 from ..store.sink import Sink, game_key, now
 from ..store.status import SOLVED, SOLVING
-from ..store.tuning import human_size
 from . import capabilities
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_memory import tier_bytes

@@ -10,8 +10,8 @@ import sqlalchemy as sa
 
 from ..games.vector import DRAW, RESULT_CODES, UNDECIDED, VectorRules
 from ..progress import Progress
+from ..sizes import default_memory_limit
 from ..store.rows import POSITION_COLUMNS, position_select
-from ..store.tuning import default_memory_limit
 from .tier_values import from_children
 
 #: bytes per code of the family's range held while checking (result, remoteness, best move id)

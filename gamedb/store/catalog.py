@@ -10,7 +10,6 @@ import sqlalchemy as sa
 
 from ..errors import GameExists
 from ..games.base import Game
-from . import game_reads
 from .damage import DamagedGame
 from .record import GameRecord
 from .rows import reader_of
@@ -35,7 +34,7 @@ def stored_for(conn: sa.Connection, name: str, game: Game, *, force: bool) -> Ga
     a different game there, and a damaged one unless ``force``."""
     check_name(name)
     try:
-        record = game_reads.find(reader_of(conn), name, damaged=force)
+        record = reader_of(conn).find(name, damaged=force)
     except DamagedGame as exc:
         raise DamagedGame(f"{exc}; --force replaces it") from None
     if record is not None and not force and not same_game(record, game):
@@ -47,17 +46,17 @@ def free_name(conn: sa.Connection, game: Game) -> str:
     """The family's default name, unless a different game holds it: then with a digest of :func:`game_key`
     (``cat-mouse --graph A`` and ``--graph B`` store two games)."""
     name = game.default_name()
-    record = game_reads.find(reader_of(conn), name, damaged=True)
+    record = reader_of(conn).find(name, damaged=True)
     if record is None or record.problem is not None or same_game(record, game):
         return name  # a damaged game there: the solve says so, and that --force replaces it
     return f"{name}-{hashlib.sha256(game_key(game).encode()).hexdigest()[:8]}"
 
 
 def create(conn: sa.Connection, name: str, game: Game, strategy: str) -> GameRecord:
-    if game_reads.find(reader_of(conn), name) is not None:
+    if reader_of(conn).find(name) is not None:
         raise GameExists(f"a game named {name!r} already exists")
     conn.execute(game_table.insert().values(**new_game_row(name, game, strategy)))
-    record = game_reads.get(reader_of(conn), name)
+    record = reader_of(conn).get(name)
     conn.execute(player_table.insert(), player_rows(record.id, game))
     return record
 

@@ -6,12 +6,13 @@ from dataclasses import dataclass
 
 import sqlalchemy as sa
 
-from . import catalog, game_reads
-from .database import sqlite_file, vacuum
+from . import catalog
+from .database import vacuum
 from .locking import solve_lock
 from .record import GameRecord
 from .rows import reader_of
 from .schema import WORKING_TABLES, metadata, move
+from .sqlite_file import file_of
 
 
 @dataclass
@@ -25,7 +26,7 @@ class CompactReport:
 def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
     """Delete the move rows of a solved game and reclaim their space."""
     record.require_solved()
-    path = sqlite_file(engine)
+    path = file_of(engine)
     before = path.stat().st_size if path is not None else None
     with solve_lock(engine, record.name, "compact"):
         with engine.begin() as conn:
@@ -33,7 +34,7 @@ def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
             for name in WORKING_TABLES:
                 table = metadata.tables[name]
                 conn.execute(table.delete().where(table.c.game_id == record.id))
-            info = dict(game_reads.get(reader_of(conn), record.name).info or {})
+            info = dict(reader_of(conn).get(record.name).info or {})
             info["compacted_at"] = catalog.now()
             catalog.update(conn, record, info=info)
         vacuum(engine)

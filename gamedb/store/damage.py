@@ -145,7 +145,7 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
     try:
         out = dict(data)
         _integer(data.get("id"), "id")
-        if not is_utf8(_text(name, "name") or ""):  # read with its bad bytes kept (game_reads.all_games)
+        if not is_utf8(_text(name, "name") or ""):  # read with its bad bytes kept (Reader.all_games)
             raise ValueError("its name is not valid UTF-8")
         _text(data.get("family"), "family")
         out["parameters"] = _json_object(data.get("parameters"), "parameters", nullable=False)

@@ -1,4 +1,4 @@
-"""Opening a database (URLs, SQLite settings, schema checks, migrations) and finishing a file after a write."""
+"""Opening a database (URLs, SQLite settings, schema checks, migrations), and vacuuming it."""
 
 from __future__ import annotations
 
@@ -6,9 +6,7 @@ import contextlib
 import functools
 import os
 import sqlite3
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
@@ -18,8 +16,9 @@ from ..errors import DatabaseError, InputError, NoDatabase
 from ..safe_text import shown
 from .file_check import check_file, check_schema, set_budget
 from .location import DEFAULT_PATH, Location, locate
+from .locking import finish_file
 from .schema import metadata
-from .sqlite_file import ANALYSIS_LIMIT, check_sqlite_version, installed_migrations_dir, journal_is_wal, newest_revision
+from .sqlite_file import check_sqlite_version, file_of, installed_migrations_dir, newest_revision
 from .sqlite_file import readonly_uri as _readonly_uri
 
 if TYPE_CHECKING:
@@ -242,17 +241,6 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
     )
 
 
-def sqlite_file(engine: sa.Engine) -> Path | None:
-    """The file of a SQLite engine's main database (None for servers and in-memory databases)."""
-    if engine.dialect.name != "sqlite":
-        return None
-    with engine.connect() as conn:
-        for _seq, name, file in conn.exec_driver_sql("PRAGMA database_list"):
-            if name == "main":
-                return Path(file) if file else None
-    return None
-
-
 def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:
     """ANALYZE the solver's tables on a server before the levels start."""
     if engine.dialect.name == "sqlite":
@@ -261,58 +249,10 @@ def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position",
         conn.exec_driver_sql("ANALYZE" if engine.dialect.name == "duckdb" else f"ANALYZE {', '.join(tables)}")
 
 
-def file_unfinished(engine: sa.Engine) -> bool:
-    """Whether a SQLite file was left unfinished by a killed solve (WAL mode, or no planner statistics); servers: False."""
-    path = sqlite_file(engine)
-    if path is None:
-        return False
-    if journal_is_wal(path):
-        return True
-    with engine.connect() as conn:
-        return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first() is None
-
-
-def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
-    """Leave the database ready to be read or handed on."""
-    if engine.dialect.name != "sqlite":
-        with engine.begin() as conn:
-            conn.exec_driver_sql("ANALYZE")
-        return
-    path = sqlite_file(engine)
-    if path is not None:
-        engine.dispose()  # an idle pooled connection would block leaving WAL mode
-    with engine.connect() as conn:
-        # statistics from a sample of each index: a full ANALYZE reads every row of every index, minutes
-        # for a game of 10^8 positions (docs/performance.md); the planner needs only their shape
-        conn.exec_driver_sql(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
-        conn.exec_driver_sql("ANALYZE")
-        conn.commit()
-        if path is None:
-            return
-        deadline = time.monotonic() + wait
-        pause = 0.05
-        conn.exec_driver_sql("PRAGMA busy_timeout = 1000")
-        try:
-            while True:
-                try:
-                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-                    mode = conn.exec_driver_sql("PRAGMA journal_mode = DELETE").scalar()
-                except sa.exc.OperationalError:  # another process has the file open
-                    mode = None
-                conn.commit()
-                if (mode or "").lower() == "delete" or time.monotonic() + pause > deadline:
-                    break
-                time.sleep(pause)
-                pause = min(pause * 2, 0.5)
-        finally:
-            conn.exec_driver_sql("PRAGMA busy_timeout = 30000")
-        conn.commit()
-
-
 def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) -> None:
     """Give the space of deleted rows back: VACUUM the SQLite file, or VACUUM ANALYZE the tables on a server."""
     if engine.dialect.name == "sqlite":
-        if sqlite_file(engine) is not None:
+        if file_of(engine) is not None:
             engine.dispose()
             with engine.connect() as conn:
                 conn.exec_driver_sql("VACUUM")
@@ -328,4 +268,4 @@ def vacuum(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move")) ->
         conn.exec_driver_sql(f"VACUUM (ANALYZE) {', '.join(tables)}")
 
 
-__all__ = ["open_engine", "upgrade", "metadata", "DEFAULT_PATH", "finish_file", "file_unfinished", "vacuum", "sqlite_file", "refresh_statistics"]
+__all__ = ["open_engine", "upgrade", "metadata", "DEFAULT_PATH", "vacuum", "refresh_statistics"]

@@ -1,4 +1,5 @@
-"""One solver per game at a time, with locks the operating system releases."""
+"""What a solve holds on a database: its lock (one solver per game, released by the operating system), its connection
+settings, and the finish that leaves the file ready to read."""
 
 from __future__ import annotations
 
@@ -11,10 +12,14 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import event
 
 from ..errors import GamedbError
+from ..sizes import default_memory_limit
+from .sqlite_file import ANALYSIS_LIMIT, file_of, journal_is_wal
 
 
 class SolveInProgress(GamedbError):
@@ -213,8 +218,6 @@ def others_solving(engine: sa.Engine, name: str) -> bool:
 @contextmanager
 def solving(engine: sa.Engine, name: str, memory_limit: int) -> Iterator[None]:
     """The solve lock of game ``name`` held, and the connections tuned for a solve within ``memory_limit``."""
-    from .tuning import solve_settings
-
     with solve_lock(engine, name), solve_settings(engine, memory_limit, solve_tag(name)):
         yield
 
@@ -222,8 +225,6 @@ def solving(engine: sa.Engine, name: str, memory_limit: int) -> Iterator[None]:
 def finish(engine: sa.Engine, name: str, *, if_unfinished: bool = False) -> None:
     """Finish the file after a solve of ``name``, not waiting for other connections while another game is being solved
     into it (that solve finishes it); ``if_unfinished``: only a file a killed solve left unfinished, where it can be written."""
-    from .database import file_unfinished, finish_file
-
     if if_unfinished and not file_unfinished(engine):
         return
     try:
@@ -234,3 +235,114 @@ def finish(engine: sa.Engine, name: str, *, if_unfinished: bool = False) -> None
     except sa.exc.OperationalError:
         if not if_unfinished:
             raise
+
+
+#: the page cache a solve uses at most (SQLite's default is 2 MiB)
+MAX_CACHE = 256 << 20
+
+#: the sort and hash memory a solve asks of PostgreSQL at most (the server's default is 4 MB)
+MAX_WORK_MEM = 128 << 20
+
+
+@contextmanager
+def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str | None = None) -> Iterator[None]:
+    """Settings for every connection of a solve, sized to ``memory_limit``."""
+    limit = memory_limit if memory_limit is not None else default_memory_limit()
+    if engine.dialect.name == "postgresql":
+        settings = [f"SET work_mem = '{max(4 << 10, min(MAX_WORK_MEM, limit // 16) >> 10)}kB'"]
+        if tag is not None:
+            settings.append(f"SET application_name = '{tag}'")  # made of hex digits, a pid and spaces
+        with _on_checkout(engine, settings):
+            yield
+        return
+    if engine.dialect.name != "sqlite":
+        yield
+        return
+    cache = max(8 << 20, min(MAX_CACHE, limit // 8))
+    # temporary b-trees (the sorts of a large level) spill to files rather than grow without bound
+    temp_store = "FILE"
+
+    with engine.connect() as conn:
+        before = conn.exec_driver_sql("PRAGMA journal_mode").scalar()
+        try:
+            conn.exec_driver_sql("PRAGMA journal_mode = WAL")
+        except sa.exc.OperationalError:  # another process holds the file; the rollback journal works too
+            pass
+    try:
+        with _on_checkout(engine, ["PRAGMA synchronous = NORMAL", f"PRAGMA cache_size = -{cache // 1024}", f"PRAGMA temp_store = {temp_store}"]):
+            yield
+    finally:
+        if before and before.lower() != "wal":  # nothing solved (or a failure): leave the file as it was
+            with engine.connect() as conn:
+                try:
+                    conn.exec_driver_sql(f"PRAGMA journal_mode = {before}")
+                except sa.exc.OperationalError:  # another process has it open: it stays in WAL mode, still correct
+                    pass
+            engine.dispose()
+
+
+@contextmanager
+def _on_checkout(engine: sa.Engine, statements: list[str]) -> Iterator[None]:
+    """Run ``statements`` on every connection the engine hands out meanwhile; afterwards the pool is emptied."""
+
+    def tune(dbapi_conn: Any, _record: Any, _proxy: Any = None) -> None:
+        cur = dbapi_conn.cursor()
+        for statement in statements:
+            cur.execute(statement)
+        cur.close()
+        dbapi_conn.commit()  # PostgreSQL's SET is transactional: keep it past the caller's first rollback
+
+    event.listen(engine, "checkout", tune)
+    try:
+        yield
+    finally:
+        event.remove(engine, "checkout", tune)
+        engine.dispose()
+
+
+def file_unfinished(engine: sa.Engine) -> bool:
+    """Whether a SQLite file was left unfinished by a killed solve (WAL mode, or no planner statistics); servers: False."""
+    path = file_of(engine)
+    if path is None:
+        return False
+    if journal_is_wal(path):
+        return True
+    with engine.connect() as conn:
+        return conn.exec_driver_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").first() is None
+
+
+def finish_file(engine: sa.Engine, *, wait: float = 5.0) -> None:
+    """Leave the database ready to be read or handed on."""
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            conn.exec_driver_sql("ANALYZE")
+        return
+    path = file_of(engine)
+    if path is not None:
+        engine.dispose()  # an idle pooled connection would block leaving WAL mode
+    with engine.connect() as conn:
+        # statistics from a sample of each index: a full ANALYZE reads every row of every index, minutes
+        # for a game of 10^8 positions (docs/performance.md); the planner needs only their shape
+        conn.exec_driver_sql(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
+        conn.exec_driver_sql("ANALYZE")
+        conn.commit()
+        if path is None:
+            return
+        deadline = time.monotonic() + wait
+        pause = 0.05
+        conn.exec_driver_sql("PRAGMA busy_timeout = 1000")
+        try:
+            while True:
+                try:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+                    mode = conn.exec_driver_sql("PRAGMA journal_mode = DELETE").scalar()
+                except sa.exc.OperationalError:  # another process has the file open
+                    mode = None
+                conn.commit()
+                if (mode or "").lower() == "delete" or time.monotonic() + pause > deadline:
+                    break
+                time.sleep(pause)
+                pause = min(pause * 2, 0.5)
+        finally:
+            conn.exec_driver_sql("PRAGMA busy_timeout = 30000")
+        conn.commit()

@@ -7,8 +7,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import closing
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from ..errors import GameNotFound
 from ..values import result_word_sql
 from .damage import checked_position, checked_positions, stored_as_written
+from .record import GameRecord, record_from_mapping, record_or_damaged
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -17,7 +19,6 @@ if TYPE_CHECKING:
     import sqlalchemy as sa
 
     from ..games.base import Game
-    from .record import GameRecord
 
     #: a source of short reads: each call opens one (:meth:`gamedb.api.Database.read`)
     Reads = Callable[[], AbstractContextManager["Reader"]]
@@ -142,8 +143,24 @@ class Reader:
         rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
         return dict(zip(names, rows[0], strict=True)) if rows else None
 
-    def game_rows(self) -> list[dict[str, Any]]:
-        """Every ``game`` row by name, as mappings; text that is not UTF-8 is read with its bad bytes kept (a listing never fails)."""
+    def find(self, name: str, *, damaged: bool = False) -> GameRecord | None:
+        """The game of that name, or None; a damaged row raises, unless ``damaged`` (then a record with its ``problem``)."""
+        row = self.game_row(name)
+        if row is None:
+            return None
+        return record_or_damaged(row) if damaged else record_from_mapping(row)
+
+    def get(self, name: str) -> GameRecord:
+        """The game of that name; raises :class:`~gamedb.errors.GameNotFound` (naming the stored games)."""
+        record = self.find(name)
+        if record is None:
+            raise self.not_found(name)
+        return record
+
+    def all_games(self) -> list[GameRecord]:
+        """Every stored game by name; a damaged one as a record with its ``problem`` (status ``damaged``).
+
+        Text that is not UTF-8 is read with its bad bytes kept (a listing never fails)."""
         import sqlite3
 
         conn = self.connection
@@ -156,7 +173,25 @@ class Reader:
                 rows, names = self._execute("SELECT * FROM game ORDER BY name", ())
             finally:
                 conn.text_factory = saved
-        return [dict(zip(names, row, strict=True)) for row in rows]
+        return [record_or_damaged(dict(zip(names, row, strict=True))) for row in rows]
+
+    def stored_name(self, name: str) -> str:
+        """``name`` if a game has it; else the one stored game of the family ``name``; else :class:`~gamedb.errors.GameNotFound`."""
+        if self.fetch("SELECT 1 FROM game WHERE name = ?", (name,)):
+            return name
+        found = self.names_of_family(name)
+        if len(found) == 1:
+            return found[0]
+        raise self.not_found(name)
+
+    def not_found(self, name: str) -> GameNotFound:
+        """The error for a game ``name`` that is not stored, naming the stored games (those of family ``name`` first)."""
+        of_family = self.names_of_family(name)
+        if len(of_family) > 1:
+            return GameNotFound(f"no game named {name!r} in this database; {len(of_family)} {name} games are stored: {', '.join(of_family)} (name one)")
+        stored = [r.name for r in self.all_games()]
+        hint = f" (stored: {', '.join(stored)})" if stored else " (the database holds no games yet)"
+        return GameNotFound(f"no game named {name!r} in this database{hint}")
 
     def names_of_family(self, family: str) -> list[str]:
         """The names of the stored games of ``family`` (its name, or ``module:Class``), by name."""

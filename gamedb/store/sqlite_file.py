@@ -6,8 +6,12 @@ import functools
 import os
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DatabaseError
+
+if TYPE_CHECKING:
+    import sqlalchemy as sa
 
 MIN_SQLITE = (3, 33, 0)  # UPDATE ... FROM
 
@@ -96,4 +100,15 @@ def installed_migrations_dir() -> Path | None:
     for candidate in (package / "migrations", package.parent / "migrations"):
         if (candidate / "versions").is_dir():
             return candidate
+    return None
+
+
+def file_of(engine: sa.Engine) -> Path | None:
+    """The file of a SQLite engine's main database (None for servers and in-memory databases)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    with engine.connect() as conn:
+        for _seq, name, file in conn.exec_driver_sql("PRAGMA database_list"):
+            if name == "main":
+                return Path(file) if file else None
     return None

@@ -10,14 +10,14 @@ import sqlalchemy as sa
 
 from ..errors import GamedbError, GameExists
 from ..progress import Progress
-from . import catalog, game_reads
-from .database import finish_file, sqlite_file
-from .locking import solve_lock
+from . import catalog
+from .locking import finish_file, solve_lock
 from .record import GameRecord
 from .rows import POSITION_COLUMNS, reader_of
 from .schema import WORKING_TABLES, metadata, move, position
 from .schema import game as game_table
 from .sql_sink import SqlSink
+from .sqlite_file import file_of
 
 #: positions read (and written) per batch; their moves come along
 PAGE = 20000
@@ -42,7 +42,7 @@ def per_game_tables() -> list[sa.Table]:
 def same_database(a: sa.Engine, b: sa.Engine) -> bool:
     """True if two engines point at the same database (same SQLite file, or same server URL)."""
     if a.dialect.name == "sqlite" and b.dialect.name == "sqlite":
-        fa, fb = sqlite_file(a), sqlite_file(b)
+        fa, fb = file_of(a), file_of(b)
         return fa is not None and fb is not None and fa.exists() and fb.exists() and fa.samefile(fb)
     return a.url.render_as_string(hide_password=False) == b.url.render_as_string(hide_password=False)
 
@@ -60,14 +60,14 @@ def copy_games(
         raise GamedbError("the source and the destination are the same database")
     with src.connect() as conn:
         if names is None:
-            records = game_reads.all_games(reader_of(conn))
+            records = reader_of(conn).all_games()
             report = CopyReport(
                 skipped=[r.name for r in records if not r.solved and r.problem is None],
                 damaged=[r.problem for r in records if r.problem is not None],
             )
             records = [r for r in records if r.solved]
         else:
-            records = [game_reads.get(reader_of(conn), name) for name in dict.fromkeys(names)]
+            records = [reader_of(conn).get(name) for name in dict.fromkeys(names)]
             for record in records:
                 record.require_solved()
             report = CopyReport()
@@ -76,7 +76,7 @@ def copy_games(
         report.already = [r.name for r in records if r.name in done]
         records = [r for r in records if r.name not in done]
     with dst.connect() as conn:
-        taken = [r.name for r in records if game_reads.find(reader_of(conn), r.name) is not None]
+        taken = [r.name for r in records if reader_of(conn).find(r.name) is not None]
     if taken and not force:
         raise GameExists(
             f"the destination already holds {', '.join(repr(n) for n in taken)}; "
@@ -120,11 +120,11 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: 
         row.pop("id")
 
         def begin(dconn: sa.Connection) -> GameRecord:
-            existing = game_reads.find(reader_of(dconn), record.name)  # found again: only now is the name's lock held
+            existing = reader_of(dconn).find(record.name)  # found again: only now is the name's lock held
             if existing is not None:
                 catalog.delete(dconn, existing)
             dconn.execute(game_table.insert().values(**row))
-            return game_reads.get(reader_of(dconn), record.name)
+            return reader_of(dconn).get(record.name)
 
         with SqlSink(dst, begin, resumed=False) as sink:
             new_id = sink.begin().id

@@ -71,6 +71,9 @@ def upgrade_database(db: str) -> UpgradeReport:
         backup = backup_copy(path, before) if path is not None else None
         with engine.begin() as conn:
             upgrade(conn)
+        if path is not None:  # a revision that rebuilt a table left the old one's pages free
+            with engine.connect() as conn:
+                conn.exec_driver_sql("VACUUM")
         return UpgradeReport(str(db), before, head, str(backup) if backup else None)
     finally:
         engine.dispose()

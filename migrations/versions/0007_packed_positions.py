@@ -11,8 +11,10 @@ Create Date: 2026-11-26 06:30:00
 follow from the code by the family's rules (``query`` and ``export`` format
 them). The ``positions`` and ``moves`` views say the words as before. The
 upgrade rebuilds the position table (SQLite and DuckDB) or alters its columns
-(PostgreSQL); a stored word that is none of the four becomes the code -1,
-which every reader reports as damage, as it reported the word.
+(PostgreSQL) and leaves the texts of a large game out as a new solve does;
+a stored word that is none of the four becomes the code -1, which every
+reader reports as damage, as it reported the word. ``gamedb db upgrade``
+then VACUUMs a SQLite file (the old table's pages are free).
 """
 from collections.abc import Sequence
 
@@ -87,6 +89,9 @@ OLD_MOVES = _moves("pc.result")
 _TO_CODE = "CASE WHEN result IS NULL THEN NULL " + " ".join(f"WHEN result = '{w}' THEN {c}" for w, c in RESULT_CODES.items()) + " ELSE -1 END"
 _TO_WORD = "CASE result " + " ".join(f"WHEN {c} THEN '{w}'" for w, c in RESULT_CODES.items()) + " ELSE CAST(result AS TEXT) END"
 _DECIDED = sa.text("remoteness IS NOT NULL")
+#: the games whose texts the upgrade leaves out, as a new solve would: 10^6 positions or more (rows.TEXT_LEFT_OUT_FROM
+#: then) of a family gamedb ships (a ``module:Class`` plugin keeps its texts: without it they could not be made again)
+_TEXTLESS = "SELECT id FROM game WHERE positions >= 1000000 AND family NOT LIKE '%:%'"
 
 
 def _position_table(name: str, *, packed: bool) -> None:
@@ -143,8 +148,9 @@ def upgrade() -> None:
     if op.get_bind().dialect.name == "postgresql":
         op.execute(f"ALTER TABLE position ALTER COLUMN result TYPE SMALLINT USING {_TO_CODE}")
         op.execute("ALTER TABLE position ALTER COLUMN text DROP NOT NULL")
+        op.execute(f"UPDATE position SET text = NULL WHERE game_id IN ({_TEXTLESS})")
     else:
-        _rebuild(packed=True, convert=_TO_CODE, text="text")
+        _rebuild(packed=True, convert=_TO_CODE, text=f"CASE WHEN game_id IN ({_TEXTLESS}) THEN NULL ELSE text END")
     op.execute(POSITIONS)
     op.execute(MOVES)
 
