@@ -113,22 +113,47 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
         conn.unregister("gamedb_rows")
 
 
+#: rows a new file's sink gathers before one INSERT
+APPEND_ROWS = 1 << 20
+
+
 class NewDuckdbFile(NewSqliteFile):
     """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine."""
 
     def _create(self) -> Any:
+        self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
         conn = self._conn = connect(self.temp, read_only=False)
         create_schema(conn, self.revision)
         conn.execute("BEGIN TRANSACTION")
         return conn
 
+    def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
+        if rows:  # as columns: DuckDB's executemany runs one statement per row (17 s for cat-mouse's 4,000 token moves)
+            append_columns(self.conn, table, {k: [row[k] for row in rows] for k in rows[0]}, {})
+
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        append_columns(self.conn, table, columns, {"game_id": self.game_id})
+        """Batches gathered to :data:`APPEND_ROWS` rows a table before they go in (a DuckDB INSERT costs the more, the
+        fewer its rows: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in batches of 10^6)."""
+        waiting = self._waiting.setdefault(table, [])
+        waiting.append(columns)
+        if sum(len(next(iter(batch.values()), ())) for batch in waiting) >= APPEND_ROWS:
+            self._append(table)
+
+    def _append(self, table: str) -> None:
+        import numpy as np
+
+        batches = self._waiting.pop(table, [])
+        if batches:
+            joined = {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
+                [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
+            append_columns(self.conn, table, joined, {"game_id": self.game_id})
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return nullcontext()  # no index on position (zone maps); the others are small
 
     def _complete(self) -> None:
+        for table in list(self._waiting):
+            self._append(table)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
