@@ -103,15 +103,16 @@ class NewSqliteFile:
 
     @contextmanager
     def _loading(self, table: str, rows: int, notes: dict[str, Any] | None) -> Iterator[None]:
-        """A large load goes in without the table's secondary indexes, built after it (left out as :class:`~gamedb.store.sql_sink.SqlSink` leaves them)."""
+        """A large load goes in without the table's secondary indexes, built after it; from :data:`LEAVE_INDEXES_FROM` rows, left out."""
         indexes = [] if rows < DEFER_INDEXES_FROM else self.conn.execute(
             "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name", (table,)).fetchall()
         for name, _ in indexes:
             self.conn.execute(f"DROP INDEX {name}")
+        left_out = bool(indexes) and rows >= LEAVE_INDEXES_FROM  # a game that large has no texts to index (`db index` builds them)
         if notes is not None:
-            notes.update(indexes_dropped=bool(indexes), indexes_left_out=bool(indexes) and rows >= LEAVE_INDEXES_FROM)
+            notes.update(indexes_dropped=bool(indexes), indexes_left_out=left_out)
         yield
-        if notes is None or not notes["indexes_left_out"]:
+        if not left_out:
             for _, sql in indexes:
                 self.conn.execute(sql)
 
