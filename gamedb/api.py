@@ -2,8 +2,8 @@
 
 >>> from gamedb import Database, make_game
 >>> db = Database("ttt.sqlite", create=True)
->>> db.solve(make_game("tictactoe")).positions
-5478
+>>> db.solve(make_game("tictactoe")).positions  # stored: one per class of its 8 symmetries
+765
 >>> db.probe("tictactoe").result
 'tie'
 """
@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
 
     from .progress import Progress
     from .solvers.checks import VerifyReport
+    from .solvers.protocol import Cluster
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
     from .store.duckdb_file import DuckDBConnections
@@ -147,9 +148,12 @@ class Database:
 
     def solve(
         self, game: Game, name: str | None = None, *, force: bool = False, progress: Progress | None = None,
-        strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None,
+        strategy: str = "auto", memory_limit: int | str | None = None, engine: str | None = None, cluster: Cluster | None = None,
+        symmetry: bool | None = None,
     ) -> SolveReport:
-        """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name)."""
+        """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name);
+        ``cluster``: on a Dask cluster (:class:`gamedb.solvers.protocol.Cluster`, the ``cluster`` extra); ``symmetry`` False
+        stores every position of a family that declares symmetries (None: where the strategy uses them)."""
         from .sizes import parse_size
         from .solvers.solve import solve
         from .store import catalog
@@ -162,7 +166,7 @@ class Database:
         key = catalog.family_key(game)
         if ":" in key:  # the caller handed us this class: its stored games may load it again
             self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
-        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit)
+        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.
@@ -239,8 +243,8 @@ class Database:
     def stats(self, name: str) -> dict[str, Any]:
         """Counts of the stored positions by result, the start position's value, timings.
 
-        >>> db.stats("tictactoe")["results"]
-        {'win': 2836, 'lose': 1574, 'tie': 1068, 'draw': 0}
+        >>> db.stats("tictactoe")["results"], db.stats("tictactoe")["reachable"]
+        ({'win': 390, 'lose': 224, 'tie': 151, 'draw': 0}, 5478)
         """
         record = self.game(name)
         with self.read() as reader:
@@ -260,7 +264,7 @@ class Database:
         """Re-derive every stored value from the rules and the children's values; raise :class:`~gamedb.errors.VerifyError`.
 
         >>> db.verify("tictactoe").positions
-        5478
+        765
         """
         from .solvers.checks import verify
         record, game = self.rules(name)

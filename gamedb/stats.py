@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 
 
 def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
-    """Counts by result, by player, the start position's value and timings."""
+    """Counts by result, by player, the start position's value and timings; ``positions`` (and the counts) are the stored
+    positions, ``reachable`` every position reachable (more when one position per class of ``symmetries`` is stored)."""
     g = (record.id,)
     by_result = dict.fromkeys(RESULTS, 0)
     for result, count in reader.fetch("SELECT result, COUNT(*) FROM position WHERE game_id = ? GROUP BY result", g):
@@ -33,6 +34,8 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
         "parameters": record.parameters,
         "status": record.status,
         "positions": record.positions,
+        "reachable": record.reachable,
+        "symmetries": record.symmetry,
         "moves": record.moves,
         "primitive": primitive,
         "results": by_result,

@@ -10,7 +10,7 @@ DRAW = "draw"
 RESULTS = (WIN, LOSE, TIE, DRAW)
 
 #: the results as small integers: the numpy paths' codes and ``position.result`` as stored (revision 0007; 0, not
-#: decided yet, is stored as NULL); docs/schema.md shows this table
+#: decided yet, is stored as NULL); README.md ("Looking positions up with plain SQL") shows this table
 RESULT_CODES = {WIN: 1, LOSE: 2, TIE: 3, DRAW: 4}
 RESULT_NAMES = (None, *RESULT_CODES)
 #: a stored result (a code, or the word in a file below revision 0007) -> its word
@@ -76,6 +76,16 @@ def value_from_children(primitive: str | None, children: list[tuple[str, int | N
     if ties:
         return TIE, 1 + min(ties)
     return DRAW, None
+
+
+def best_move(result: str, remoteness: int | None, children: list[tuple[str, tuple[str, int | None]]]) -> str | None:
+    """The label of the best move (the solvers' rule) of a position valued ``result`` in ``remoteness``, from its moves'
+    (label, child's value) in move order: the first that keeps the value (a draw: the first drawing child); None: none."""
+    wanted = FOR_MOVER.get(result)
+    for label, (cres, crem) in children:
+        if cres == wanted and (remoteness is None or crem == remoteness - 1):
+            return label
+    return None
 
 
 def mex(values: Iterable[int]) -> int:

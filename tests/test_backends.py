@@ -78,6 +78,9 @@ def test_postgresql_stores_the_same_rows_as_sqlite(fresh_db, pg_url, case_id, fa
         expected = game_rows(pg, case_id)
         if auto.strategy == "tiers":  # the tier solver stores no move rows: the moves follow from the rules
             expected["move"] = []
+        game = make_game(fam, **options)
+        if auto.strategy == "tiers" and game.symmetries > 1:  # and with symmetry the canonical positions' rows alone
+            expected["position"] = [row for row in expected["position"] if game.canonical(row[0]) == row[0]]
         assert game_rows(pg, "auto") == expected
         assert pg.probe(case_id) == lite.probe(case_id)
         assert pg.stats(case_id)["results"] == lite.stats(case_id)["results"]

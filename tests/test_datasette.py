@@ -68,7 +68,7 @@ def test_datasette_serves_a_position_row(tmp_path):
         assert (row["game"], row["position"], row["player"], row["result"], row["best_move"]) == (
             "cat-mouse", "mouse=1,cat=2,turn=mouse", "mouse", "draw", "3",
         )
-        query = urllib.parse.urlencode({"game": "tictactoe", "position": "XX.OO....", "_shape": "array"})
+        query = urllib.parse.urlencode({"game": "tictactoe", "position": "XO.XO....", "_shape": "array"})
         with urllib.request.urlopen(f"{base}/positions.json?{query}", timeout=5) as response:
             row = json.load(response)[0]
         assert (row["player"], row["result"], row["winner"], row["remoteness"]) == ("X", "win", "X", 1)

@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamedb import Database, make_game
@@ -52,7 +53,7 @@ GRAPH_GAMES = [
     (["cat-mouse-grid", "--grid", GRID], "cat-mouse-grid", {"grid": GRID}),  # move rows
 ]
 
-#: tier games of at most choice.TIERS_INTO_NEW_FILE positions by their estimate, and a large cat-mouse (one commit: nothing to resume)
+#: tier games of at most tier_memory.TIERS_INTO_NEW_FILE positions by their estimate, and a large cat-mouse (one commit: nothing to resume)
 LARGER_GAMES = [
     (["connect4", "--width", "4", "--height", "3"], "connect4", {"width": 4, "height": 3}),
     (["cat-mouse", "--graph", json.dumps(RING_OF_160)], "cat-mouse", {"graph": json.dumps(RING_OF_160)}),  # 51,200 positions: indexes built after
@@ -115,6 +116,28 @@ def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options
     # and every stored value is re-derived from the rules
     check = _gamedb("--db", "light.sqlite", "verify", make_game(fam, **options).default_name(), cwd=tmp_path)
     assert check.returncode == 0 and check.stdout.startswith("OK:"), check.stderr
+
+
+@pytest.mark.parametrize("flags,symmetry", [([], True), (["--no-symmetry"], False)], ids=["symmetry", "no-symmetry"])
+def test_a_new_tier_file_stores_canonical_positions_as_the_full_path_does(tmp_path, flags, symmetry):
+    game = make_game("connect4", width=4, height=3)
+    run = _gamedb("--db", "light.sqlite", "solve", "connect4", "--width", "4", "--height", "3", *flags, cwd=tmp_path)
+    assert run.returncode == 0 and not _imported_sqlalchemy(run), run.stderr
+    with Database(tmp_path / "full.sqlite", create=True) as db:
+        db.solve(game, symmetry=symmetry)
+    with Database(tmp_path / "every.sqlite", create=True) as db:
+        every = db.solve(game, symmetry=False).positions  # the oracle: every reachable position
+    assert _contents(tmp_path / "light.sqlite") == _contents(tmp_path / "full.sqlite")
+    with sqlite3.connect(tmp_path / "light.sqlite") as conn:
+        codes = np.array([code for (code,) in conn.execute("SELECT code FROM position")], dtype=np.int64)
+    with Database(tmp_path / "light.sqlite", readonly=True) as db:
+        record = db.game(game.default_name())
+    assert record.reachable == every
+    if symmetry:  # one position per mirror pair, each its class's canonical code
+        assert every // 2 < len(codes) < every and (game.array_rules().canonical(codes) == codes).all()
+        assert f"(one per symmetry class of {every:,} reachable)" in run.stdout
+    else:
+        assert len(codes) == every and "symmetry class" not in run.stdout
 
 
 def test_it_reports_as_the_full_path_and_then_finds_the_game_solved(tmp_path):

@@ -35,7 +35,7 @@ SOME = {"tictactoe": "XX.OO....", "nim": "7", "cat-mouse": "mouse=2,cat=4,turn=m
 def _solve(path: Path, games=GAMES) -> None:
     with Database(path, create=True) as db:
         for name, family, options in games:
-            db.solve(make_game(family, **options), name)
+            db.solve(make_game(family, **options), name, symmetry=False)  # every position: the tests tamper with given ones
 
 
 def _outputs(cli, path: Path, games=GAMES) -> dict[str, tuple[str, ...]]:
@@ -171,7 +171,7 @@ def test_the_ddl_of_the_older_readable_revisions_is_generated():
 def test_a_postgresql_database_at_0006_is_packed_by_db_upgrade(cli, pg_url):
     for name, family, options in GAMES:
         with Database(pg_url) as db:
-            db.solve(make_game(family, **options), name)
+            db.solve(make_game(family, **options), name, symmetry=False)  # every position: the tests tamper with given ones
     before = _outputs(cli, pg_url)  # type: ignore[arg-type]
     _alembic(pg_url, "downgrade", "0006")
     assert "gamedb db upgrade" in cli("query", "nim", "3", db=pg_url).stderr  # a server is read at the newest revision only
@@ -194,3 +194,10 @@ def test_db_upgrade_leaves_out_the_texts_of_a_large_game_of_gamedbs_families(cli
     assert _raw(path, "SELECT g.name, COUNT(p.text) FROM position p JOIN game g ON g.id = p.game_id GROUP BY g.name ORDER BY g.name") == [
         ("nim", 10), ("tictactoe", 0)]
     assert _outputs(cli, path, GAMES[:2]) == before
+
+
+def test_solve_says_when_a_game_is_stored_without_texts(cli, monkeypatch):
+    monkeypatch.setattr(rows, "TEXT_LEFT_OUT_FROM", 1000)
+    run = cli("solve", "tictactoe", "--no-symmetry", "-q")
+    assert run.exit_code == 0 and "Note: a game of 5,478 positions is stored without position texts" in run.stderr
+    assert "Note" not in cli("solve", "nim", "--max", "9", "-q").stderr  # 10 positions: texts kept, nothing said

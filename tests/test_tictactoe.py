@@ -19,7 +19,11 @@ def test_counts_through_cli(cli):
     stats = cli("stats", "tictactoe", "--json")
     assert stats.exit_code == 0
     data = json.loads(stats.stdout)
-    assert data["positions"] == 5478
+    assert (data["reachable"], data["positions"], data["symmetries"]) == (5478, 765, 8)
+    solved = cli("solve", "tictactoe", "--quiet", "--no-symmetry", "--name", "every")
+    assert solved.exit_code == 0, solved.stderr
+    data = json.loads(cli("stats", "every", "--json").stdout)
+    assert (data["reachable"], data["positions"], data["symmetries"]) == (5478, 5478, 1)
     assert data["results"] == EXPECTED
     assert data["start"] == {"position": ".........", "result": "tie", "remoteness": 9}
 

@@ -34,7 +34,7 @@ def position_indexes(path) -> set[str]:
 @pytest.fixture
 def solved_without_indexes(cli, monkeypatch):
     for sink in (sql_sink, new_sqlite_file):  # the database's sink, and a new file's (this one: the file is new)
-        monkeypatch.setattr(sink, "LEAVE_INDEXES_FROM", 100_000)
+        monkeypatch.setattr(sink, "LEAVE_INDEXES_FROM", 60_000)  # 4x4: 80,541 positions stored (one per mirror pair)
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--quiet")
     assert run.exit_code == 0, run.stderr
     assert not position_indexes(cli.db_path) & INDEXES

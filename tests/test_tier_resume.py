@@ -48,7 +48,7 @@ def progress(phase, done, total):
 
 if "sql" in spec:
     kill_at_statement(engine, spec["sql"], spec["n"])
-solve(engine, make_game("connect4", **options), "g", strategy="tiers", progress=progress)
+solve(engine, make_game("connect4", **options), "g", strategy="tiers", progress=progress, symmetry=spec.get("symmetry", False))
 print(json.dumps(sorted(set(phases))))
 """
 
@@ -64,7 +64,8 @@ KILLS = [
 ]
 
 
-def _run(db, spec):
+def _run(db, spec, symmetry=False):
+    spec = {**spec, "symmetry": symmetry}
     return subprocess.run([sys.executable, "-c", SOLVER, str(db), json.dumps(spec), json.dumps(OPTIONS)], capture_output=True, text=True, timeout=300)
 
 
@@ -77,7 +78,7 @@ def _rows(path):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
+def every_row(tmp_path_factory):
     path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
     engine = open_engine(path, create=True)
     solve(engine, make_game("connect4", **OPTIONS), "g", strategy="memory")
@@ -85,11 +86,23 @@ def reference(tmp_path_factory):
     return _rows(path)[0]
 
 
-def test_killed_tier_solves_resume_to_identical_rows(tmp_path, reference, cli):
+@pytest.fixture(params=[False, True], ids=["every-position", "symmetry"])
+def symmetry(request):
+    return request.param
+
+
+@pytest.fixture
+def reference(every_row, symmetry):
+    """The rows of an uninterrupted solve; with symmetry, exactly its rows of the canonical positions."""
+    game = make_game("connect4", **OPTIONS)
+    return [row for row in every_row if game.canonical(row[0]) == row[0]] if symmetry else every_row
+
+
+def test_killed_tier_solves_resume_to_identical_rows(tmp_path, reference, symmetry, cli):
     target = tmp_path / "killed.sqlite"
     written = []
     for what, spec, progress in KILLS:
-        run = _run(target, spec)
+        run = _run(target, spec, symmetry)
         assert run.returncode == -signal.SIGKILL, f"{what}: not killed (exit {run.returncode}): {run.stderr[-2000:]}"
         rows, status, got = _rows(target)
         assert status != "solved", what
@@ -104,7 +117,7 @@ def test_killed_tier_solves_resume_to_identical_rows(tmp_path, reference, cli):
         written.append(len(rows))
     # committed ranges stay, a range killed inside its transaction leaves nothing
     assert 0 < written[4] == written[5] < written[-1] == len(reference)
-    run = _run(target, {})
+    run = _run(target, {}, symmetry)
     assert run.returncode == 0, run.stderr[-2000:]
     assert json.loads(run.stdout) == []  # every row was written: only the indexes and the game row were left
     rows, status, _ = _rows(target)
@@ -116,14 +129,14 @@ def test_killed_tier_solves_resume_to_identical_rows(tmp_path, reference, cli):
     assert {"ix_position_text", "ix_position_remoteness"} <= indexes
 
 
-def test_a_lost_work_folder_starts_the_solve_again(tmp_path, reference):
+def test_a_lost_work_folder_starts_the_solve_again(tmp_path, reference, symmetry):
     target = tmp_path / "lost.sqlite"
-    run = _run(target, {"phase": "write", "call": 2})
+    run = _run(target, {"phase": "write", "call": 2}, symmetry)
     assert run.returncode == -signal.SIGKILL
     assert _rows(target)[0]
     for folder in tmp_path.glob("lost.sqlite.tiers-*"):
         shutil.rmtree(folder)
-    run = _run(target, {})
+    run = _run(target, {}, symmetry)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "enumerate tiers" in json.loads(run.stdout)
     rows, status, _ = _rows(target)

@@ -62,7 +62,7 @@ def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, opti
     memory_db, tier_db = backend_db(), backend_db()
     game = make_game(fam, **options)
     memory_db.solve(game, case_id, strategy="memory")
-    report = tier_db.solve(game, case_id, strategy="tiers")
+    report = tier_db.solve(game, case_id, strategy="tiers", symmetry=False)
     assert report.strategy == "tiers"
     # a large load (5x3 on PostgreSQL: 50,000 positions or more) drops the secondary indexes and builds them again
     # as they were (on PostgreSQL from the server's own definitions: the remoteness index is partial there)
@@ -71,6 +71,10 @@ def test_tiers_write_the_memory_engines_positions(backend_db, case_id, fam, opti
     assert tier_db.game(case_id).moves == memory_db.game(case_id).moves
     assert game_rows(tier_db, case_id)["move"] == []  # moves follow from the rules
     assert tier_db.verify(case_id).positions == memory_db.game(case_id).positions
+    if game.symmetries > 1:  # with symmetry: exactly the rows of the canonical positions
+        tier_db.solve(game, "sym", strategy="tiers")
+        canonical = [row for row in positions(memory_db, case_id) if game.canonical(row[0]) == row[0]]
+        assert positions(tier_db, "sym") == canonical and tier_db.verify("sym").positions == len(canonical)
 
 
 def test_db_index_builds_the_indexes_the_schema_revisions_made(backend_db):
@@ -97,7 +101,7 @@ def test_tiers_write_the_sql_engines_positions(fresh_db, fam, options):
     sql_db, tier_db = fresh_db(), fresh_db()
     game = make_game(fam, **options)
     sql_db.solve(game, "g", strategy="sql")
-    tier_db.solve(game, "g", strategy="tiers")
+    tier_db.solve(game, "g", strategy="tiers", symmetry=False)
     assert positions(tier_db, "g") == positions(sql_db, "g")
 
 
@@ -137,7 +141,7 @@ def test_leveled_and_one_pass_agree_on_every_connect4_tier(tmp_path):
     rules = game.array_rules()
     folder = TierFolder(tmp_path / "tiers")
     folder.reset()
-    counts = enumerate_tiers(game, rules, folder, memory_limit=1 << 32)
+    counts, _ = enumerate_tiers(game, rules, folder, memory_limit=1 << 32)
     for t in sorted(counts, reverse=True):
         values, degree, _player, _best = solve_tier(rules, folder, t, counts)
         folder.save("result", t, values.result)
@@ -162,9 +166,12 @@ def test_published_connect4_counts_of_small_boards(tmp_path):
     game = Connect4(width=4, height=4)
     folder = TierFolder(tmp_path / "t")
     folder.reset()
-    counts = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32)
-    assert sum(counts.values()) == 161_029
+    counts, reachable = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32)
+    assert sum(counts.values()) == reachable == 161_029
     assert sorted(counts) == list(range(17))
+    folder.reset()
+    counts, reachable = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32, canon=game.array_rules().canonical)
+    assert (sum(counts.values()), reachable) == (80_541, 161_029)  # the mirror pairs, and the boards that are their own mirror
 
 
 def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_db):
@@ -200,7 +207,7 @@ def test_a_tier_solve_refused_while_enumerating_leaves_the_file_as_it_was(cli, d
 def test_cli_solves_with_tiers_and_queries_every_move(cli):
     run = cli("solve", "connect4", "--width", "4", "--height", "4", "--strategy", "tiers", "--quiet")
     assert run.exit_code == 0, run.stderr
-    assert "161,029 positions" in run.stdout and "tie in 16" in run.stdout
+    assert "80,541 positions (one per symmetry class of 161,029 reachable)" in run.stdout and "tie in 16" in run.stdout
     answer = json.loads(cli("query", "connect4-4x4", "12", "--json").stdout)
     assert [m["move"] for m in answer["moves"]] and len(answer["moves"]) == answer["degree"] == 4
     assert cli("verify", "connect4-4x4").exit_code == 0

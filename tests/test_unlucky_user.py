@@ -112,7 +112,7 @@ def test_names_from_a_file_are_shown_escaped(cli, db_path):
     """A shared file whose game name, start position, position text and best move hold terminal escapes
     (set the title, clear the screen, reverse the text): they reach the terminal as visible escapes,
     in text and in JSON, and JSON still parses to the stored text."""
-    assert cli("solve", "tictactoe", "-q").exit_code == 0
+    assert cli("solve", "tictactoe", "--no-symmetry", "-q").exit_code == 0  # every position stored, its best move read
     name = "ttt" + ESCAPES
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE game SET name = ?, start_position = ?", (name, "start" + ESCAPES))

@@ -42,8 +42,11 @@ solve_app = typer.Typer(
 )
 
 
-def _run_solve(ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, strategy: str = AUTO, memory_limit: str | None = None) -> None:
-    run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit)
+def _run_solve(
+    ctx: typer.Context, game: Game, name: str | None, force: bool, quiet: bool, strategy: str = AUTO, memory_limit: str | None = None,
+    cluster: Any = None, symmetry: bool | None = None,
+) -> None:
+    run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit, cluster, symmetry)
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
@@ -127,7 +130,22 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
         "--memory-limit", metavar="SIZE",
         help="Memory the solve may use, e.g. 2G or 500M (default: half the available memory); also sizes SQLite's cache for the SQL solver.",
     )]),
+    "workers": (None, Annotated[Optional[int], typer.Option(
+        "--workers", metavar="N", help="Solve the tiers on a local Dask cluster of N worker processes (the cluster extra; docs/cluster.md).")]),
+    "scheduler": (None, Annotated[Optional[str], typer.Option(
+        "--scheduler", metavar="ADDRESS", help="Solve the tiers on the Dask cluster of this scheduler, e.g. tcp://host:8786.")]),
+    "work_dir": (None, Annotated[Optional[str], typer.Option(
+        "--work-dir", metavar="PATH", help="Folder of a cluster solve's slices, shared by its workers (default: beside the database file).")]),
+    "slice_size": (None, Annotated[Optional[int], typer.Option(
+        "--slice-size", metavar="POSITIONS", help="Positions per slice of a tier in a cluster solve (default: from --memory-limit).")]),
+    "symmetry": (None, Annotated[Optional[bool], typer.Option(
+        "--symmetry/--no-symmetry", show_default=False,
+        help="Store one position per symmetry class (Connect-Four's mirror, tic-tac-toe's 8); answers are the same. "
+             "Default: on for a family that declares symmetries, with the tiers strategy.",
+    )]),
 }
+#: the options that make a solve run on a cluster
+CLUSTER_OPTIONS = ("workers", "scheduler", "work_dir", "slice_size")
 
 
 def _solve_command(app: typer.Typer, fam: str) -> None:
@@ -140,9 +158,14 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
         if engine is not None:
             err(ENGINE_DEPRECATED)
             strategy = engine
-        memory_limit = kwargs.pop("memory_limit")
+        memory_limit, symmetry = kwargs.pop("memory_limit"), kwargs.pop("symmetry")
+        cluster = {k: kwargs.pop(k) for k in CLUSTER_OPTIONS}
+        if cluster["workers"] is None and cluster["scheduler"] is None:
+            if cluster["work_dir"] is not None or cluster["slice_size"] is not None:
+                raise InputError("--work-dir and --slice-size go with --workers or --scheduler (a solve on a cluster)")
+            cluster = {}
         options = {k: v for k, v in kwargs.items() if v is not None}
-        _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit)
+        _run_solve(ctx, cls.from_options(**options), name, force, quiet, strategy, memory_limit, _cluster(cluster), symmetry)
 
     keyword = inspect.Parameter.KEYWORD_ONLY
     params = [inspect.Parameter("ctx", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=typer.Context)]
@@ -158,6 +181,14 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
     app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
+
+
+def _cluster(options: dict[str, Any]) -> Any:
+    if not options:
+        return None
+    from ..solvers.protocol import Cluster
+
+    return Cluster(**options)
 
 
 def register(app: typer.Typer) -> None:

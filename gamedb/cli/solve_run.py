@@ -10,10 +10,14 @@ from .render import ProgressBars
 
 if TYPE_CHECKING:
     from ..answers import Answer
+    from ..api import Database
     from ..solvers.solve import SolveReport
 
 
-def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None) -> None:
+def run_solve(
+    db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, cluster: Any = None,
+    symmetry: bool | None = None,
+) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
     from ..solvers.choice import announcement, check_choice
@@ -22,6 +26,10 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
 
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
+    if cluster is not None:
+        from ..solvers.tier_cluster import check_cluster
+
+        check_cluster(cluster, strategy)
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
@@ -32,22 +40,29 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
         if note is not None:
             err(note)
-    target = new_file(db, game, strategy) if memory_limit is None else None
+        if cluster is not None:
+            from ..solvers.tier_memory import slice_note, slice_size_for
+
+            size = cluster.slice_size or slice_size_for(limit if limit is not None else default_memory_limit(), cluster.workers or 1)
+            err(slice_note(game, size))
+    target = new_file(db, game, strategy) if memory_limit is None and cluster is None else None
     if target is not None:  # a game solved whole into a file not there yet: written without SQLAlchemy
         try:
             with ProgressBars(quiet) as bars:
-                report = solve(target, game, name if name is not None else game.default_name(), progress=bars)
+                report = solve(target, game, name if name is not None else game.default_name(), progress=bars, symmetry=symmetry)
         except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
             pass
         else:
-            _without_texts(report.positions)
             with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
-                line = solved_line(report, database.probe(report.name))
+                line = _solved(report, database)
             out(line)
             return
+    from ..store.location import locate
+    from ..store.rows import stores_texts
+
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
-            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit)
+            report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():
             taken = game.default_name()
             err(
@@ -57,22 +72,26 @@ def run_solve(db: str, game: Any, name: str | None, force: bool, quiet: bool, st
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return
-        _without_texts(report.positions)
-        line = solved_line(report, database.probe(report.name))
+        if stores_texts(report.positions) and not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
+            err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
+        line = _solved(report, database)
     out(line)
 
 
-def _without_texts(positions: int) -> None:
-    """The note of a game stored without its position texts."""
+def _solved(report: SolveReport, database: Database) -> str:
+    """The line of a solve, after the note of a game stored without its position texts."""
     from ..store.rows import stores_texts
 
-    if not stores_texts(positions):
-        err(f"Note: a game of {positions:,} positions is stored without position texts (they follow from the codes); "
+    if not stores_texts(report.positions):
+        err(f"Note: a game of {report.positions:,} positions is stored without position texts (they follow from the codes); "
             "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
+    return solved_line(report, database.probe(report.name), database.game(report.name).reachable)
 
 
-def solved_line(report: SolveReport, start: Answer) -> str:
-    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer)."""
+def solved_line(report: SolveReport, start: Answer, reachable: int | None = None) -> str:
+    """The line that reports a solve: its size and time, and the start's value (``start``, its stored answer);
+    ``reachable``, when more than the positions stored (symmetry), is said too."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
-    return (f"Solved {report.name}: {report.positions:,} positions, {report.moves:,} moves in {report.seconds:.2f} s. "
+    stored = f" (one per symmetry class of {reachable:,} reachable)" if reachable is not None and reachable != report.positions else ""
+    return (f"Solved {report.name}: {report.positions:,} positions{stored}, {report.moves:,} moves in {report.seconds:.2f} s. "
             f"Start {start.position}: {start.player} to move, {value}.")

@@ -38,6 +38,7 @@ class Estimate(NamedTuple):
     positions: int
     moves: int
     tiers: dict[int, int] | None = None
+    classes: tuple[int, int] | None = None  # (positions, moves) with one position per class (:meth:`Game.canonical`)
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,8 @@ class Game(ABC):
     capabilities: ClassVar[Capabilities] = Capabilities()
     examples: ClassVar[Examples] = Examples()
     players: tuple[str, str] = ("first", "second")
+    #: the size of the group of symmetries :meth:`canonical` maps through (1: none); each preserves every value
+    symmetries: ClassVar[int] = 1
 
     @classmethod
     def from_options(cls, **options: Any) -> Game:
@@ -153,6 +156,10 @@ class Game(ABC):
     @abstractmethod
     def parse(self, text: str) -> State:
         """Inverse of :meth:`format`; raise :class:`~gamedb.errors.PositionError`."""
+
+    def canonical(self, code: int) -> int:
+        """The least code of the position's class under the game's symmetries (default: the code itself)."""
+        return code
 
     def describe(self, state: State) -> str | None:
         """Optional extra picture of the position (a board) for ``query``."""

@@ -45,6 +45,7 @@ class Connect4(Game):
         Param("connect", int, "Stones in a row needed to win.", default=4),
     )
     players = ("X", "O")
+    symmetries = 2  # the left-right mirror
 
     def __init__(self, width: int = 4, height: int = 4, connect: int = 4):
         self.width = w = require_int("width", width, 1)
@@ -129,6 +130,11 @@ class Connect4(Game):
     def encode(self, state: Board) -> int:
         x, mask = state
         return x + mask + self._bottom_all
+
+    def canonical(self, code: int) -> int:
+        s, w, chunk = self._stride, self.width, (1 << self._stride) - 1
+        mirror = sum(((code >> (c * s)) & chunk) << ((w - 1 - c) * s) for c in range(w))
+        return min(code, mirror)
 
     def decode(self, code: int) -> Board:
         x = mask = 0

@@ -92,6 +92,14 @@ class Connect4Arrays(TierArrayRules):
         labels = self.game._labels
         return [",".join(labels[c] for c in row) for row in paths.tolist()]
 
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.asarray(codes, dtype=np.int64)
+        mirror = np.zeros_like(codes)
+        for c in range(self.width):
+            mirror |= ((codes >> (c * self.stride)) & self._chunk) << ((self.width - 1 - c) * self.stride)
+        least: np.ndarray = np.minimum(codes, mirror)
+        return least
+
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         stones: np.ndarray = self.heights(codes).sum(axis=1)
         return stones

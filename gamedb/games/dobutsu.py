@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InputError, PositionError
 from ..values import LOSE, WIN
 from .base import Capabilities, Estimate, Examples, Game, Param
-from .dobutsu_board import CHARS, CHICK, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, square_name, steps, target
+from .dobutsu_board import CHARS, CHICK, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, mirrored, rotated, square_name, steps, target
 
 if TYPE_CHECKING:
     from .dobutsu_arrays import DobutsuArrays
@@ -47,6 +47,7 @@ class Dobutsu(Game):
     summary = "Dōbutsu shōgi (animal shogi) on 3x4; draws by repetition"
     position_syntax = "rows 1-4 joined by /, hands, player to move (e.g. gle/.c./.C./ELG - first)"
     players = ("first", "second")
+    symmetries = 4  # the identity, the left-right mirror, the rotation that swaps the players, both
     capabilities = Capabilities(vector_rules=True)
     params = (Param("pieces", str, "Kinds besides the lions each player has: any of G, E, C (reduced variants).", default="GEC"),)
     examples = Examples(
@@ -71,14 +72,14 @@ class Dobutsu(Game):
         return "dobutsu" if self.pieces == "GEC" else f"dobutsu-{self.pieces or 'lions'}"
 
     def estimate(self) -> Estimate:
-        """The full game: the count of docs/dobutsu.md; a variant: each piece besides the lions on one of 12 squares
+        """The full game: the counts of docs/dobutsu.md (without and with the symmetries); a variant: each piece besides the lions on one of 12 squares
         for either player (a chick also as a hen) or in either hand, at most 60 moves a position."""
         if self.pieces == "GEC":
-            return Estimate(987_146_084, 3_754_299_070)
+            return Estimate(987_146_084, 3_754_299_070, classes=(246_803_167, 938_671_869))
         states = 1
         for kind in self.pieces:
             states *= (50 if kind == "C" else 26) ** 2
-        return Estimate(2 * 132 * states, 60 * 2 * 132 * states)
+        return Estimate(2 * 132 * states, 60 * 2 * 132 * states, classes=(2 * 132 * states, 60 * 2 * 132 * states))
 
     def vector(self) -> DobutsuArrays:
         if self._arrays is None:
@@ -131,6 +132,10 @@ class Dobutsu(Game):
                 piece = (k + 2) | own
                 out += [(f"{letter}*{square_name(t)}", flip - (1 << (hand + 2 * k)) + (piece << 4 * t)) for t in range(12) if not board[t]]
         return out
+
+    def canonical(self, code: int) -> int:
+        turned = rotated(code)
+        return min(code, mirrored(code), turned, mirrored(turned))
 
     # --- codecs ------------------------------------------------------------------------------
     def encode(self, code: int) -> int:

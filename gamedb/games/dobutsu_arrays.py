@@ -30,6 +30,9 @@ _HAND_SLOT = np.array([0, 0, 0, 1, 2, 2, 0, 0], dtype=np.int64)
 _ROW = np.arange(13, dtype=np.int64) // 3  # the row of a square (12: off the board)
 _COL0 = sum(15 << (12 * r) for r in range(4))  # the nibbles of column a
 _NAMES = [square_name(s) for s in range(12)]
+#: the byte of every square's value in a position's text, and of either player to move
+_CHAR_BYTES = np.frombuffer(b".LGECH..-lgech..".replace(b"-", b"."), dtype=np.uint8)
+_TURN_BYTES = np.array([list(b"first\0"), list(b"second")], dtype=np.uint8)
 
 
 def boards(codes: np.ndarray) -> np.ndarray:
@@ -110,8 +113,9 @@ class DobutsuArrays(VectorRules):
         promoted = stepped & (far & (value == (HEN | own[:, None])))[:, :, None] & CAN[CHICK | own][:, None, :]
         had = ((codes[:, None] >> (HAND + 6 * mover[:, None] + 2 * np.arange(3))) & 3) > 0
         taken_ok = np.concatenate([np.ones((n, 1), dtype=bool), had[:, [0, 1, 2, 2]]], axis=1)  # nothing, G, E, C, H taken
-        found = np.stack([same, promoted], axis=1).reshape(n, 2, 1, 96) & taken_ok[:, None, :, None]
-        i, unpromote, taken, slot = np.nonzero(found)
+        i, unpromote, slot = np.nonzero(np.stack([same.reshape(n, 96), promoted.reshape(n, 96)], axis=1))
+        r, taken = np.nonzero(taken_ok[i])  # each un-move once per piece it may have taken
+        i, unpromote, slot = i[r], unpromote[r], slot[r]
         j, dropped_on = np.nonzero(mine & ((value & 7) >= 2) & ((value & 7) <= CHICK))  # un-drops
         t = np.concatenate([slot // 8, dropped_on])
         i = np.concatenate([i, j])
@@ -149,8 +153,33 @@ class DobutsuArrays(VectorRules):
         rotated: np.ndarray = (board ^ (occupied << 3)) | ((((hands & 0o77) << 6) | (hands >> 6)) << HAND) | (~codes & (1 << TURN))
         return rotated
 
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        """The least of every position, its mirror, its rotation and the rotation's mirror (the game's symmetries)."""
+        turned = self.rotate(codes)
+        least: np.ndarray = np.minimum(np.minimum(codes, self.mirror(codes)), np.minimum(turned, self.mirror(turned)))
+        return least
+
     def texts(self, codes: np.ndarray) -> list[str]:
-        return [self.game.format(code) for code in np.asarray(codes).tolist()]
+        """The family's text of every position, built as bytes on arrays (the rows, then the hands and the turn
+        with their unused bytes moved to the end, where they are dropped)."""
+        codes = np.asarray(codes, dtype=np.int64)
+        n = len(codes)
+        out = np.zeros((n, 35), dtype=np.uint8)
+        out[:, [r * 4 + c for r in range(4) for c in range(3)]] = _CHAR_BYTES[boards(codes)[:, :12]]
+        out[:, [3, 7, 11, 15]] = ord("/")
+        out[:, 15] = ord(" ")
+        tail = out[:, 16:]
+        for p in (0, 1):
+            for k, letter in enumerate(HAND_KINDS):
+                count = (codes >> (HAND + 6 * p + 2 * k)) & 3
+                for j in (0, 1):
+                    tail[:, 6 * p + 2 * k + j] = np.where(count > j, ord(letter.lower() if p else letter), 0)
+        tail[:, 0] = np.where((codes >> HAND) & 0o7777, tail[:, 0], ord("-"))
+        tail[:, 12] = ord(" ")
+        tail[:, 13:] = _TURN_BYTES[codes >> TURN]
+        tail[:] = np.take_along_axis(tail, np.argsort(tail == 0, axis=1, kind="stable"), axis=1)
+        texts: list[str] = out.view("S35").ravel().astype("U35").tolist()
+        return texts
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         before, after = boards(np.asarray(parents, dtype=np.int64))[:, :12], boards(np.asarray(children, dtype=np.int64))[:, :12]

@@ -36,3 +36,22 @@ def target(s: int, dr: int, dc: int) -> int | None:
 def hand_kind(kind: int) -> int:
     """The hand slot (0 G, 1 E, 2 C) a captured piece of ``kind`` goes to: a hen goes back as a chick."""
     return CHICK - 2 if kind == HEN else kind - 2
+
+
+#: the nibbles of column a (column c is 8 bits up)
+COLUMN_A = sum(15 << (12 * r) for r in range(4))
+
+
+def mirrored(code: int) -> int:
+    """The position with columns a and c swapped (a symmetry of the game)."""
+    return (code & ~(COLUMN_A | COLUMN_A << 8)) | ((code >> 8) & COLUMN_A) | ((code & COLUMN_A) << 8)
+
+
+def rotated(code: int) -> int:
+    """The position seen by the other player: the board turned half round, owners, hands and turn swapped."""
+    board = 0
+    for s in range(12):
+        value = (code >> 4 * s) & 15
+        board |= (value ^ SECOND if value else 0) << 4 * (11 - s)
+    hands = (code >> HAND) & 0o7777
+    return board | ((hands & 0o77) << 6 | hands >> 6) << HAND | (~code & 1 << TURN)

@@ -24,6 +24,19 @@ _CELL = {ch: i for i, ch in enumerate(_CHARS)}
 _LABELS = tuple(str(i + 1) for i in range(9))
 
 
+def _turned(k: int, r: int, c: int) -> int:
+    """The cell that cell (r, c) comes from under symmetry ``k`` (0-3: turns by a quarter; 4-7: mirrored, then turned)."""
+    if k >= 4:
+        c = 2 - c
+    for _ in range(k % 4):
+        r, c = c, 2 - r
+    return 3 * r + c
+
+
+#: the board's 8 symmetries (rotations and reflections) as cell permutations: cell ``i`` of the image is cell ``perm[i]``
+SYMMETRIES = tuple(tuple(_turned(k, r, c) for r in range(3) for c in range(3)) for k in range(8))
+
+
 def _has_line(board: Board, mark: int) -> bool:
     """Whether ``mark`` has three in a row (:data:`LINES` written out: this runs for every position a query reads)."""
     a, b, c, d, e, f, g, h, i = board
@@ -37,12 +50,14 @@ def _has_line(board: Board, mark: int) -> bool:
 class TicTacToe(Game):
     capabilities = Capabilities(tiers=True, array_rules=True)
     lines = LINES  # for the array rules
+    symmetry_perms = SYMMETRIES
     chars = _CHARS
     family = "tictactoe"
     summary = "Tic-tac-toe on a 3x3 board"
     position_syntax = "nine characters of X, O and . row by row (e.g. X...O....)"
     examples = Examples(options={}, positions=["X...O....", "XX.OO...."], bad_positions=[("XX.......", "X moves first"), ("XXX", "expected nine characters")])
     players = ("X", "O")
+    symmetries = len(SYMMETRIES)
 
     def start(self) -> Board:
         return (EMPTY,) * 9
@@ -91,6 +106,10 @@ class TicTacToe(Game):
 
     def decode(self, code: int) -> Board:
         return tuple(code // power % 3 for power in _POWERS)
+
+    def canonical(self, code: int) -> int:
+        board: Board = self.decode(code)
+        return int(min(sum(board[p] * power for p, power in zip(perm, _POWERS, strict=True)) for perm in SYMMETRIES))
 
     def format(self, board: Board) -> str:
         return "".join(_CHARS[c] for c in board)

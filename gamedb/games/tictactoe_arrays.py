@@ -50,6 +50,12 @@ class TicTacToeArrays(TierArrayRules):
         texts: list[str] = np.ascontiguousarray(chars, dtype=np.uint8).view("S9").ravel().astype(str).tolist()
         return texts
 
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        cells = self.cells(codes)
+        images = [cells[:, list(perm)] @ _POWERS for perm in self.game.symmetry_perms]
+        least: np.ndarray = np.minimum.reduce(images)
+        return least
+
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         stones: np.ndarray = (self.cells(codes) != 0).sum(axis=1)
         return stones

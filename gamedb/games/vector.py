@@ -5,6 +5,7 @@ codes, which must agree exactly with ``expand`` (tests/test_conformance.py). num
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,6 +37,8 @@ class VectorRules(ABC):
 
     #: every code of the game is below this bound (up to 2**32 the solvers index arrays by code, above it they sort)
     code_limit: int
+    #: ``canonical(codes)``: :meth:`Game.canonical <gamedb.games.base.Game.canonical>` on an array; None: no symmetry
+    canonical: Callable[[np.ndarray], np.ndarray] | None = None
 
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:

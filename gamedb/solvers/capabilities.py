@@ -7,6 +7,10 @@ from typing import TYPE_CHECKING
 from ..errors import GamedbError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    import numpy as np
+
     from ..games.base import Game, TokenMoves
     from ..games.tier_rules import TierArrayRules
     from ..games.vector import VectorRules
@@ -34,3 +38,18 @@ def move_lists(game: Game) -> TokenMoves | None:
     if game.impartial:
         raise GamedbError(f"{game.family}: an impartial game cannot keep move lists (its Grundy values are computed from move rows)")
     return game.token_moves()
+
+
+def symmetry_group(game: Game) -> int:
+    """The size of the game's symmetry group (1: none declared)."""
+    return max(int(game.symmetries), 1)
+
+
+def canonical_codes(game: Game, rules: VectorRules) -> Callable[[np.ndarray], np.ndarray]:
+    """:meth:`Game.canonical` on arrays: the rules' own, else the game's code by code."""
+    if rules.canonical is not None:
+        return rules.canonical
+    import numpy as np
+
+    one = game.canonical
+    return lambda codes: np.array([one(code) for code in np.asarray(codes).tolist()], dtype=np.int64)

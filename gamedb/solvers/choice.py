@@ -13,6 +13,7 @@ from ..safe_text import shown
 from ..store.damage import damaged
 from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
 from .capabilities import move_lists as move_lists
+from .capabilities import symmetry_group
 from .capabilities import vector_rules as vector_rules
 
 if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAlchemy at import
@@ -26,9 +27,6 @@ if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAl
 
 #: ``--strategy auto``: the first strategy, in the table's order, that takes the game
 AUTO = "auto"
-#: the largest tier game (positions, by its estimate) solved straight into a new file, which a killed solve loses
-#: (Connect-Four 5x4, 5.6·10^6 by the estimate, in seconds; 5x5's minutes resume tier by tier in the database)
-TIERS_INTO_NEW_FILE = 10_000_000
 
 
 @dataclass(frozen=True)
@@ -81,6 +79,8 @@ class Strategy:
     into_sink: Callable[[Sink, SolveJob], Solved] | None = None
     #: ``game -> bool``: solved straight into a new file's sink (one transaction, no SQLAlchemy) when that file is new
     small: Callable[[Game], bool] | None = None
+    #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
+    symmetry: bool = False
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
@@ -140,20 +140,15 @@ def _tier_announce(game: Game, limit: int) -> str | None:
 
 
 def _tiers_into(sink: Sink, job: SolveJob) -> Solved:
-    from contextlib import nullcontext
+    from .tiers import into_new_file
 
-    from ..store.sink import game_key
-    from .tier_store import TierFolder
-    from .tiers import solve_into
-
-    assert job.new_file is not None  # (the database's sink is opened by TierSolver.solve, which resumes)
-    return solve_into(lambda: nullcontext(sink), TierFolder.for_file(job.new_file, str(job.new_file), job.name, game_key(job.game)), job)
+    return into_new_file(sink, job)
 
 
 def _tiers_small(game: Game) -> bool:
-    """A tier game of at most :data:`TIERS_INTO_NEW_FILE` positions by its estimate (a larger one resumes tier by tier)."""
-    estimate = game.estimate()
-    return estimate is not None and estimate.positions <= TIERS_INTO_NEW_FILE
+    from .tier_memory import fits_new_file
+
+    return fits_new_file(game)
 
 
 def _graph_memory_solver() -> Solver:
@@ -200,7 +195,7 @@ def _retrograde_memory_need(game: Game, name: str) -> tuple[int, str, str] | Non
 def _retrograde_into(sink: Sink, job: SolveJob) -> Solved:
     from .retrograde import solve
 
-    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress, symmetry=job.symmetry)
 
 
 def _graph_sql_solver() -> Solver:
@@ -239,6 +234,7 @@ STRATEGIES: dict[str, Strategy] = {
         announce=_tier_announce,
         into_sink=_tiers_into,
         small=_tiers_small,
+        symmetry=True,
     ),
     "retrograde": Strategy(
         "retrograde",
@@ -255,6 +251,7 @@ STRATEGIES: dict[str, Strategy] = {
         takes_over=_nothing_enumerated,
         into_sink=_retrograde_into,
         small=_graph_small,
+        symmetry=True,
     ),
     "graph-memory": Strategy(
         "graph-memory",
@@ -349,6 +346,29 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> l
         f"an unfinished solve of this game by the {begun.name} strategy is stored; "
         f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force"
     )
+
+
+def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | None = None) -> int:
+    """The symmetry group a solve of ``game`` stores through (1: none): ``--symmetry`` (``wanted``; None: on for a family
+    that declares symmetries, where the strategy uses them), or the unfinished solve's in ``record``."""
+    group = symmetry_group(game)
+    if record is not None:
+        stored = record.symmetry
+        if wanted is not None and wanted != (stored > 1):
+            raise InputError(f"an unfinished solve of this game {'with' if stored > 1 else 'without'} symmetry is stored; "
+                             f"run it again {'without --no-symmetry' if stored > 1 else 'without --symmetry'}, or use --force")
+        return stored
+    if wanted is False or (wanted is None and group == 1):
+        return 1
+    if group == 1:
+        raise InputError(f"--symmetry: the {game.family} family declares no symmetries")
+    strategy = candidates(game, choice)[0]
+    if not strategy.symmetry:
+        if wanted:
+            using = ", ".join(s.name for s in STRATEGIES.values() if s.symmetry)
+            raise InputError(f"--symmetry: the {strategy.name} strategy stores every position (symmetries are used by {using}); use --no-symmetry")
+        return 1
+    return group
 
 
 def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | None:

@@ -8,14 +8,17 @@ from operator import itemgetter
 from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
-from ..store.damage import missing_child
+from ..store.damage import damaged, missing_child
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader, text_of
-from ..values import move_rank
+from ..values import best_move, move_rank
+from .capabilities import symmetry_group
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
     """Answers for many positions (None: the start), with one lookup of the rows for the whole batch."""
+    if record.symmetry > 1:
+        return _through_symmetry(reader, record, game, positions, boards=boards)
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
@@ -43,10 +46,52 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         answer = answer_from_row(record, row, player_name, winner, text=row.text if row.text is not None else game.format(state))
-        answer.moves = _moves(record, answer.position, rows, moves, game)
+        answer.moves = _moves(record, answer.position, [(label, rows.get(child)) for label, child in moves], game)
         if boards:
             answer.board = game.describe(state)
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
+        answers.append(answer)
+    return answers
+
+
+def _through_symmetry(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool) -> list[Answer | GamedbError]:
+    """Answers from a game stored one canonical position per class: the value is the canonical position's, the moves the
+    user's own (each valued by its canonical child) and the best move found among them as the solvers find it."""
+    if record.symmetry != symmetry_group(game):
+        raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
+    canonical, encode, parse, move_codes = game.canonical, game.encode, game.parse, game.move_codes
+    planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
+    for position in positions:
+        try:
+            state = game.start() if position is None else parse(position)
+            planned.append((state, encode(state), move_codes(state)))
+        except GamedbError as exc:
+            planned.append(exc)
+    rows = reader.positions(record, [canonical(code) for plan in planned if not isinstance(plan, GamedbError) for code in (plan[1], *(c for _, c in plan[2]))])
+    answers: list[Answer | GamedbError] = []
+    for plan in planned:
+        if isinstance(plan, GamedbError):
+            answers.append(plan)
+            continue
+        state, code, moves = plan
+        row = rows.get(canonical(code))
+        if row is None:
+            answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
+            continue
+        text = row.text if row.code == code and row.text is not None else game.format(state)  # a stored text is the rules' (verify checks it)
+        own = []  # (label, the child's canonical row under the child's own text)
+        for label, child in moves:
+            c = rows.get(canonical(child))
+            if c is None:
+                raise missing_child(record.name, text, label)
+            own.append((label, c if c.code == child else c._replace(text=game.format(game.decode(child)))))
+        best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own])
+        row = row._replace(text=text, player=game.to_move(state), degree=len(moves), best_move=best)  # the mover is the typed position's
+        answer = answer_from_row(record, row, game.player_name, game.winner, text=text)
+        answer.moves = _moves(record, text, list(own), game)
+        if boards:
+            answer.board = game.describe(state)
+        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
 
@@ -76,12 +121,10 @@ def answer_from_row(
     return answer
 
 
-def _moves(record: GameRecord, text: str, rows: dict[int, PositionRow], moves: list[tuple[str, int]], game: Game) -> list[MoveValue]:
-    """The moves from position ``text`` with their children's stored values, best first (a child missing from the file: damaged)."""
+def _moves(record: GameRecord, text: str, moves: list[tuple[str, PositionRow | None]], game: Game) -> list[MoveValue]:
+    """The moves from position ``text`` with their children's stored rows, best first (a child missing from the file: damaged)."""
     ranked: list[tuple[tuple[int, int], MoveValue]] = []
-    get = rows.get
-    for label, child in moves:
-        c = get(child)
+    for label, c in moves:
         if c is None:
             raise missing_child(record.name, text, label)
         result = c.result

@@ -13,7 +13,7 @@ from ..progress import Progress
 from ..safe_text import shown
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, reader_of, text_of
-from ..values import DRAW, LOSE, TIE, WIN, is_remoteness, mex, value_from_children, value_problem
+from ..values import LOSE, best_move, is_remoteness, mex, value_from_children, value_problem
 from . import capabilities
 
 MAX_FAILURES = 100_000
@@ -28,7 +28,11 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     _check_token_moves(conn, record, game)
     if reader_of(conn).position(record, record.start_code, checked=False) is None:
         raise VerifyError(f"{record.name}: the start position {record.start_position!r} is not stored")
-    vector = None if record.impartial else capabilities.vector_rules(game)
+    if record.symmetry > 1 and record.symmetry != capabilities.symmetry_group(game):
+        raise VerifyError(
+            f"{record.name}: stored with a symmetry group of {record.symmetry}, the {game.family} rules have {capabilities.symmetry_group(game)} symmetries"
+        )
+    vector = None if record.impartial or record.symmetry > 1 else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 
@@ -60,9 +64,18 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
 
 
 def _expanded(game: Game, record: GameRecord, row: PositionRow) -> Expanded:
-    """The rules' view of a stored position; a code the rules cannot read is a wrong stored value, not a crash."""
+    """The rules' view of a stored position (stored with symmetry: its children's canonical codes); a code the rules
+    cannot read is a wrong stored value, not a crash."""
     try:
-        return game.expand(row.code)
+        expanded = game.expand(row.code)
+        if record.symmetry == 1:
+            return expanded
+        canonical = game.canonical
+        if canonical(row.code) != row.code:
+            raise VerifyError(f"{record.name}: position {row.text!r} is stored but is not the least code of its symmetry class")
+        return expanded._replace(moves=[(label, canonical(child)) for label, child in expanded.moves])
+    except VerifyError:
+        raise
     except Exception as exc:  # the family's own code on a number from the file, whatever it raises
         raise VerifyError(f"{record.name}: position code {row.code}: the rules cannot read it ({shown(str(exc), 80, quotes=False)})") from None
 
@@ -138,7 +151,7 @@ def _check_row(row: PositionRow, expanded: Expanded, values: dict[int, PositionR
     result, remoteness = value_from_children(prim, children)  # children checked above
     if (row.result, row.remoteness) != (result, remoteness):
         fail(f"stored {row.result} in {row.remoteness}, the rules and children give {result} in {remoteness}")
-    best = _best_move(result, remoteness, moves, children)
+    best = best_move(result, remoteness, [(label, value) for (label, _), value in zip(moves, children, strict=False)])
     if row.best_move != best:
         fail(f"stored best move {row.best_move!r}, expected {best!r}")
 
@@ -202,16 +215,6 @@ def _resolve(nodes: dict[int, tuple[str | None, list[int]]], outside: dict[int, 
     outer_remoteness = np.array([-1 if rem is None else rem for _, rem in outside.values()], dtype=np.int32)
     found = leveled(primitive, degree, child, outer_result, outer_remoteness)
     return {code: (RESULT_NAMES[r], None if m < 0 else m) for code, r, m in zip(nodes, found.result.tolist(), found.remoteness.tolist(), strict=True)}
-
-
-def _best_move(result: str, remoteness: int | None, moves: list[tuple[str, int]], children: list[tuple[str, int | None]]) -> str | None:
-    wanted = {WIN: LOSE, LOSE: WIN, TIE: TIE, DRAW: DRAW}[result]
-    for (label, _), (cres, crem) in zip(moves, children, strict=False):
-        if cres != wanted:
-            continue
-        if remoteness is None or crem == remoteness - 1:  # a draw has no remoteness
-            return label
-    return None
 
 
 def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> None:

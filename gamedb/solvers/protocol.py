@@ -30,6 +30,18 @@ class Solved(NamedTuple):
 
 
 @dataclass
+class Cluster:
+    """Where a tier solve runs its slices (:mod:`.tier_cluster`): ``workers`` local worker processes or the Dask
+    scheduler at ``scheduler``; the slices' files under ``work_dir`` (None: beside the database file)."""
+
+    workers: int | None = None
+    scheduler: str | None = None
+    work_dir: str | None = None
+    #: positions of a tier per slice (None: from the memory limit)
+    slice_size: int | None = None
+
+
+@dataclass
 class SolveJob:
     """One solve, as the orchestration (:func:`gamedb.solvers.solve.solve`) hands it to a solver."""
 
@@ -48,6 +60,10 @@ class SolveJob:
     strategy: str = ""
     #: the new file a solve writes whole (:func:`gamedb.solvers.solve.new_file`), beside which it keeps its work files
     new_file: Path | None = None
+    #: a solve on a Dask cluster (the tier solver only), or None
+    cluster: Cluster | None = None
+    #: the symmetry group whose canonical positions are stored (1: every position), recorded in ``game.info``
+    symmetry: int = 1
 
     def begin(self, conn: sa.Connection) -> GameRecord:
         """The game row to fill: the stored one, or one created now (a replaced game deleted first)."""

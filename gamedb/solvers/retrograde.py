@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..games.base import Game
+from ..games.base import Estimate, Game
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, stores_texts
@@ -29,7 +29,19 @@ from ..store.sink import Sink
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
 from .protocol import Solved, TooLarge
-from .retrograde_rules import DENSE_CODES_PER_POSITION, OneByOne, ReverseIndex, Slots, by_expanding, by_unmoves, distinct_degree, first_of_runs, reachable
+from .retrograde_rules import (
+    BLOCK,
+    DENSE_CODES_PER_POSITION,
+    Classes,
+    OneByOne,
+    ReverseIndex,
+    Slots,
+    by_expanding,
+    by_unmoves,
+    distinct_degree,
+    first_of_runs,
+    reachable,
+)
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -41,6 +53,9 @@ BYTES_PER_POSITION = 24
 #: what a family without vector rules adds per position and per move: its expansions, kept (:class:`OneByOne`;
 #: measured 880 bytes per position on a 12x12 cat-mouse-grid with jumps of 2)
 BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
+#: positions expanded at once when their children are looked up (fewer, larger sorted lookups), at most, and
+#: the memory budget's bytes for each (an expansion of Dōbutsu takes ~5 KB a position)
+BIG_BLOCK, BYTES_PER_EXPANDED = 1 << 17, 1 << 13
 #: the child's result that decides a parent of each result
 DECIDED_BY = np.zeros(max(WIN, LOSE, TIE, DRAW) + 1, dtype=np.int8)
 DECIDED_BY[[WIN, LOSE, TIE, DRAW]] = [LOSE, WIN, TIE, DRAW]
@@ -87,11 +102,19 @@ def need_bytes(rules: VectorRules | None, positions: int, moves: int, memory_lim
     return (index, "reverse index") if memory_limit is None or index <= memory_limit else (need, "re-expansion")
 
 
+def stored_estimate(game: Game) -> Estimate | None:
+    """The game's estimate of the rows this solver stores: one per class of positions when the game has symmetries."""
+    estimate = game.estimate()
+    if estimate is not None and estimate.classes is not None and capabilities.declares_vector_rules(game) and capabilities.symmetry_group(game) > 1:
+        return Estimate(*estimate.classes)
+    return estimate
+
+
 def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
     from ..sizes import human_size
 
-    estimate = game.estimate()
+    estimate = stored_estimate(game)
     if estimate is None:
         return None
     need = least_bytes(capabilities.declares_vector_rules(game), estimate.positions, estimate.moves)  # the rules are not built for it
@@ -99,16 +122,20 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
 
 
-def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None) -> Solved:
-    """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes."""
+def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None, symmetry: int = 1) -> Solved:
+    """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes;
+    ``symmetry`` > 1: one row per class of positions (:class:`Classes`), noted in the game row."""
     t0 = time.perf_counter()
-    estimate = game.estimate()
+    estimate = stored_estimate(game) if symmetry > 1 else game.estimate()
     vector = capabilities.vector_rules(game)
     if estimate is not None:
         need = least_bytes(vector is not None, estimate.positions, estimate.moves)
         if need > memory_limit:
             raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
-    rules = vector if vector is not None else OneByOne(game)
+    rules: VectorRules = vector if vector is not None else OneByOne(game)
+    symmetric = vector is not None and symmetry > 1
+    if symmetric:
+        rules = Classes(rules)  # one row per class: children and parents as their representatives
     expected = estimate.positions if estimate else 0
     per_position = least_bytes(vector is not None, 1, 0)
     dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
@@ -120,8 +147,10 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     t1 = time.perf_counter()
     if not dense:
         state = State.empty(slots.size)
-        for block, code in slots.blocks():
+        for block, code in slots.blocks(expanded_block(memory_limit)):
             state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index)
+            if progress:
+                progress("count children", int(block[-1]) + 1, slots.size)
     if source == "un-moves":
         edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
     elif index is not None:
@@ -134,11 +163,14 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     del index, edges
     state.result[state.result == UNDECIDED] = DRAW
     game_id = begin_fresh(sink)
+    if symmetric:
+        start = int(rules.canonical_of(np.array([game.encode(game.start())], dtype=np.int64))[0]) if isinstance(rules, Classes) else 0
+        sink.update(start_code=start, info={"symmetry": {"group": symmetry, "reachable": None}})  # (the class sizes are not counted)
     tokens = capabilities.move_lists(game)
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, rules, slots, state, state.moves, move_rows=tokens is None, progress=progress)
+    write(sink, rules, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit), progress=progress)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
@@ -178,16 +210,22 @@ def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int
     return len(won) + len(lost)
 
 
-def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, progress: Progress | None) -> None:
+def expanded_block(memory_limit: int) -> int:
+    """Positions expanded at once in the passes that look up children, within ``memory_limit``."""
+    return int(min(BIG_BLOCK, max(BLOCK, memory_limit // BYTES_PER_EXPANDED)))
+
+
+def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, block: int, progress: Progress | None) -> None:
     """Every position row (and move row) in code order, with its best move, a block at a time."""
     texts_stored = stores_texts(slots.positions)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
-        for block, code in slots.blocks():
-            exp = rules.expand(code)
-            result, remoteness = state.result[block], state.remoteness[block]
+        raw = rules.rules if isinstance(rules, Classes) else rules  # the moves as played, for their labels
+        for slot, code in slots.blocks(block):
+            exp = raw.expand(code)
+            result, remoteness = state.result[slot], state.remoteness[slot]
             parent = np.repeat(np.arange(len(code)), exp.degree)
-            child, _ = slots.find(exp.children)
+            child, _ = slots.find(rules.canonical_of(exp.children) if isinstance(rules, Classes) else exp.children)
             deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
             hit = np.flatnonzero(deciding)
             first = hit[first_of_runs(parent[hit])]

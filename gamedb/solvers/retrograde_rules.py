@@ -14,6 +14,8 @@ from .protocol import TooLarge
 
 #: positions handled at once (expansions, level scans, rows)
 BLOCK = 1 << 14
+#: codes looked up at once (a larger batch of sorted needles costs fewer cache misses per lookup)
+LOOKUP = 1 << 20
 #: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
 DENSE_CODES_PER_POSITION = 2
 
@@ -64,6 +66,33 @@ class OneByOne(VectorRules):
             return [label for e in self._get(codes) for label, _ in e.moves]
 
 
+class Classes(VectorRules):
+    """The rules on classes of positions under the game's symmetries: every child and parent is its class's
+    representative (:meth:`VectorRules.canonical`), each (position, parent class) pair once."""
+
+    def __init__(self, rules: VectorRules) -> None:
+        assert rules.canonical is not None, "a family with symmetries gives VectorRules.canonical"
+        self.rules, self.code_limit, self.canonical_of = rules, rules.code_limit, rules.canonical
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        exp = self.rules.expand(codes)
+        return Expansion(exp.player, exp.primitive, exp.degree, self.canonical_of(exp.children))
+
+    def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        which, parent = self.rules.parents(codes)
+        parent = self.canonical_of(parent)
+        order = np.lexsort((parent, which))
+        which, parent = which[order], parent[order]
+        new = np.concatenate(([True], (which[1:] != which[:-1]) | (parent[1:] != parent[:-1]))) if len(which) else np.zeros(0, dtype=bool)
+        return which[new], parent[new]
+
+    def texts(self, codes: np.ndarray) -> list[str]:
+        return self.rules.texts(codes)
+
+    def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
+        return self.rules.labels(parents, children)
+
+
 class Slots:
     """The reachable positions, each a slot of the value arrays: its code (dense codes, ``reach`` a bitmap
     over them) or its rank in the sorted ``codes`` (sparse)."""
@@ -81,20 +110,23 @@ class Slots:
         if self.reach is not None:
             slot = np.where(codes < self.size, codes, 0)
             return slot, (codes < self.size) & self.reach[slot]
-        slot = np.minimum(np.searchsorted(self.codes, codes), self.positions - 1)
+        order = np.argsort(codes, kind="stable")  # sorted needles: 3-10x fewer cache misses in a large array
+        slot = np.empty(len(codes), dtype=np.int64)
+        slot[order] = np.minimum(np.searchsorted(self.codes, codes[order]), self.positions - 1)
         return slot, self.codes[slot] == codes
 
-    def blocks(self) -> Iterator[tuple[np.ndarray, np.ndarray]]:
-        """(slots, codes) of every reachable position in code order, a block at a time."""
-        for a in range(0, self.size, BLOCK):
-            slots = a + (np.flatnonzero(self.reach[a : a + BLOCK]) if self.reach is not None else np.arange(min(BLOCK, self.size - a)))
+    def blocks(self, size: int = BLOCK) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """(slots, codes) of every reachable position in code order, ``size`` slots at a time."""
+        for a in range(0, self.size, size):
+            slots = a + (np.flatnonzero(self.reach[a : a + size]) if self.reach is not None else np.arange(min(size, self.size - a)))
             yield slots, self.code(slots)
 
 
 def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
     """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
     ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
-    frontier = unique(np.array([game.encode(state) for state in game.starts()], dtype=np.int64))
+    starts = np.array([game.encode(state) for state in game.starts()], dtype=np.int64)
+    frontier = unique(rules.canonical_of(starts) if isinstance(rules, Classes) else starts)
     dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
@@ -162,10 +194,24 @@ def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndar
 
 def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
     """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
+    child: list[np.ndarray] = []
+    parent: list[np.ndarray] = []
     for frontier in frontier_scan(state.remoteness, wanted, k):
-        which, parent = rules.parents(slots.code(frontier))
-        parent, found = slots.find(parent)
-        yield frontier[which[found]], parent[found]
+        which, codes = rules.parents(slots.code(frontier))
+        child.append(frontier[which])
+        parent.append(codes)
+        if sum(map(len, parent)) >= LOOKUP:
+            yield from _found(slots, child, parent)
+    yield from _found(slots, child, parent)
+
+
+def _found(slots: Slots, child: list[np.ndarray], parent: list[np.ndarray]) -> Edges:
+    """The moves gathered into ``child`` and ``parent`` (codes) whose parent is reachable, as slots; the lists emptied."""
+    if parent:
+        into, (slot, found) = np.concatenate(child), slots.find(np.concatenate(parent))
+        child.clear()
+        parent.clear()
+        yield into[found], slot[found]
 
 
 class ReverseIndex:

@@ -13,7 +13,7 @@ from ..games.base import Game
 from ..progress import Progress
 from ..store.sink import check_name
 from . import choice
-from .protocol import SolveJob, TooLarge
+from .protocol import Cluster, SolveJob, TooLarge
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -78,13 +78,26 @@ def solve(
     batch: int = 20000,
     strategy: str = choice.AUTO,
     memory_limit: int | None = None,
+    cluster: Cluster | None = None,
+    symmetry: bool | None = None,
 ) -> SolveReport:
-    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name)."""
+    """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
+    ``cluster``: by the tier solver on a Dask cluster; ``symmetry`` (None: where the family and strategy have it) stores
+    one position per symmetry class."""
+    if cluster is not None:
+        from .tier_cluster import check_cluster
+
+        check_cluster(cluster, strategy)
+        strategy = "tiers"
+        if symmetry:
+            raise InputError("--symmetry: a solve on a cluster (--workers, --scheduler) stores every position; use --no-symmetry")
+        symmetry = False
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
+    choice.symmetry(game, strategy, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
-        return _into_new_file(db, game, game.default_name() if name is None else name, progress)
+        return _into_new_file(db, game, game.default_name() if name is None else name, progress, symmetry)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     from ..sizes import default_memory_limit
@@ -100,6 +113,7 @@ def solve(
             finish(db, name, if_unfinished=True)
             return SolveReport(name, record.positions or 0, record.moves or 0, 0.0, already_solved=True)
         choice.plan(db, record, game, strategy)  # refuses a choice that cannot resume the stored solve
+        choice.symmetry(game, strategy, symmetry, record)  # and a --symmetry that is not the stored solve's
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
         check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
@@ -118,12 +132,17 @@ def solve(
             else:
                 resumed = True
         strategies = choice.plan(db, record, game, strategy)
-        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress)
+        job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress, cluster=cluster,
+                       symmetry=choice.symmetry(game, strategy, symmetry, record))
         for chosen in strategies:
             job.strategy = chosen.name
             try:
                 solver = chosen.load()
-                if chosen.into_sink is None or hasattr(solver, "solve"):  # (its own course in the database: resumable)
+                if cluster is not None:
+                    from .tier_cluster import solve_on_cluster
+
+                    solved = solve_on_cluster(db, job)
+                elif chosen.into_sink is None or hasattr(solver, "solve"):  # (its own course in the database: resumable)
                     solved = cast("DatabaseSolver", solver).solve(db, job)
                 else:
                     with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
@@ -136,7 +155,7 @@ def solve(
         return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
-def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
+def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: bool | None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile
@@ -151,7 +170,8 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
 
         sink_class = NewDuckdbFile
     t0 = time.perf_counter()
-    job = SolveJob(name, game, None, None, memory_limit=default_memory_limit(), batch=0, progress=progress, strategy=chosen.name, new_file=target.path)
+    job = SolveJob(name, game, None, None, memory_limit=default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
+                   new_file=target.path, symmetry=choice.symmetry(game, chosen.name, symmetry))
     with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
@@ -190,7 +210,8 @@ def check_size(
     estimate = game.estimate()
     if estimate is None:
         return
-    positions, moves = estimate.positions, estimate.moves
+    # one row per class and no move rows when the family counts classes (solved with its symmetries, the default)
+    positions, moves = (estimate.classes[0], 0) if estimate.classes is not None else (estimate.positions, estimate.moves)
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
     path = file_of(engine)
     if path is not None:

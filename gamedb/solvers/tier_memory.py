@@ -10,6 +10,15 @@ from ..sizes import human_size
 BYTES_PER_TIER_POSITION = 100
 #: memory outside the tiers: pages being expanded and written, numpy and SQLAlchemy
 BASE_BYTES = 300 << 20
+#: the largest tier game (positions, by its estimate) solved straight into a new file, which a killed solve loses
+#: (Connect-Four 5x4, 5.6·10^6 by the estimate, in seconds; 5x5's minutes resume tier by tier in the database)
+TIERS_INTO_NEW_FILE = 10_000_000
+
+
+def fits_new_file(game: Game) -> bool:
+    """A tier game of at most :data:`TIERS_INTO_NEW_FILE` positions by its estimate (a larger one resumes tier by tier)."""
+    estimate = game.estimate()
+    return estimate is not None and estimate.positions <= TIERS_INTO_NEW_FILE
 
 
 def tier_bytes(largest: int, next_largest: int) -> int:
@@ -45,4 +54,20 @@ def memory_note(game: Game, limit: int) -> str | None:
     return (
         f"The tier solver needs up to ~{human_size(need)} of memory (its two largest tiers: up to {largest:,} and {second:,} positions); "
         f"memory limit {human_size(limit)}."
+    )
+
+
+def slice_size_for(memory_limit: int, workers: int) -> int:
+    """Positions per slice of a cluster solve: half of each worker's share of ``memory_limit`` (the rest: its maps of the tiers reached)."""
+    share = memory_limit // max(workers, 1) - BASE_BYTES
+    return int(min(max(share // (2 * BYTES_PER_TIER_POSITION), 4096), 1 << 22))
+
+
+def slice_note(game: Game, slice_size: int) -> str:
+    """What the command line says before a cluster solve: the slice size and the memory each slice takes."""
+    estimate = memory_estimate(game)
+    reach = f"; a tier is settled whole, up to {estimate[1]:,} positions" if estimate is not None else ""
+    return (
+        f"Cluster solve: slices of up to {slice_size:,} positions, ~{human_size(BASE_BYTES + slice_size * BYTES_PER_TIER_POSITION)} of memory "
+        f"per worker for each (plus the mapped pages of the tiers it reaches{reach}); --slice-size sets it."
     )

@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -77,9 +78,10 @@ class TierFolder:
 
     # --- arrays -------------------------------------------------------------------
     def save(self, kind: str, tier: int, array: np.ndarray) -> None:
-        """Save atomically (a killed solve never leaves half a file under the final name)."""
+        """Save atomically (a killed solve never leaves half a file under the final name; two writers of one file, as a
+        cluster's task run twice, each write their own temporary file)."""
         final = self.path / f"{kind}-{tier}.npy"
-        tmp = self.path / f"{kind}-{tier}.tmp.npy"
+        tmp = self.path / f"{kind}-{tier}.{os.getpid()}-{threading.get_ident()}.tmp.npy"
         with _full_disk_said(tmp, array.nbytes):
             np.save(tmp, array)
         tmp.replace(final)

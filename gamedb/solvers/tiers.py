@@ -22,11 +22,11 @@ from ..games.vector import Expansion
 from ..progress import Progress
 from ..sizes import human_size
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
-from ..store.rows import stores_texts
 from ..store.sink import Sink, game_key, now
 from ..store.status import SOLVED, SOLVING
 from . import capabilities
 from .protocol import Solved, SolveJob, TooLarge
+from .tier_forward import Part, Paths, children_by_tier, keeps_paths, least_keys, save_paths
 from .tier_memory import tier_bytes
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
@@ -38,10 +38,9 @@ if TYPE_CHECKING:  # (a solve into a new file imports no SQLAlchemy)
 
 #: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
 _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
-#: codes found for a tier, with the least key given to each (the path texts' ranks; None without path texts)
-_Part = tuple[np.ndarray, "np.ndarray | None"]
-#: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
-_Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+
+#: codes to their canonical codes (:meth:`Game.canonical <gamedb.games.base.Game.canonical>` on arrays)
+Canonical = Callable[[np.ndarray], np.ndarray]
 
 #: positions expanded at once by array rules, and one at a time by per-position rules
 ARRAY_CHUNK = 1 << 18
@@ -58,22 +57,33 @@ class TierSolver:
         """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve."""
         from ..store.sql_sink import SqlSink
 
-        folder = TierFolder.for_game(db, job.name, game_key(job.game))
-        return solve_into(lambda: SqlSink(db, job.begin, resumed=job.record is not None), folder, job)
+        return solve_into(lambda: SqlSink(db, job.begin, resumed=job.record is not None), lambda key: TierFolder.for_game(db, job.name, key), job)
 
 
-def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder: TierFolder, job: SolveJob) -> Solved:
-    """:meth:`TierSolver.solve` into the sink ``open_sink`` gives once the tiers are enumerated (a new file's, or the database's)."""
+def into_new_file(sink: Sink, job: SolveJob) -> Solved:
+    """:func:`solve_into` a new file's ``sink``, the work folder beside the file (the database's: :meth:`TierSolver.solve`, which resumes)."""
+    from contextlib import nullcontext
+
+    new_file = job.new_file
+    assert new_file is not None
+    return solve_into(lambda: nullcontext(sink), lambda key: TierFolder.for_file(new_file, str(new_file), job.name, key), job)
+
+
+def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder_for: Callable[[str], TierFolder], job: SolveJob) -> Solved:
+    """:meth:`TierSolver.solve` into the sink ``open_sink`` gives once the tiers are enumerated (a new file's, or the database's);
+    ``folder_for``: the work folder of the solve's key (rules, parameters and symmetry)."""
     t0 = time.perf_counter()
     game = job.game
     rules = rules_of(game)
-    key = game_key(game)
+    canon = capabilities.canonical_codes(game, rules) if job.symmetry > 1 else None
+    key = game_key(game) + (f" symmetry {job.symmetry}" if canon is not None else "")
+    folder = folder_for(key)
     state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
     fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
     if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
         folder.reset()
         try:
-            counts = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress)
+            counts, reachable = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress, canon=canon)
             folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
         except TooLarge:
             folder.remove()
@@ -94,9 +104,12 @@ def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder: Ti
         if fresh:
             sink.clear(("position",))  # rows of a solve whose folder was lost
             sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+            if canon is not None:
+                start = int(canon(np.array([game.encode(game.start())], dtype=np.int64))[0])
+                sink.update(start_code=start, info={"symmetry": {"group": job.symmetry, "reachable": reachable}})
             sink.commit()
         try:
-            return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress))
+            return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress, canon=canon))
         except Exception as exc:
             if not is_disk_full(exc):
                 raise
@@ -115,8 +128,11 @@ def rules_of(game: Game) -> TierArrayRules:
     return capabilities.array_rules(game) or PositionRules(game)
 
 
-def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None) -> tuple[int, int]:
-    """Solve (or resume) the enumerated tiers from the last one back, then write their rows; return (positions, moves)."""
+def solve_tiers(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, state: dict[str, Any], *, progress: Progress | None = None, canon: Canonical | None = None
+) -> tuple[int, int]:
+    """Solve (or resume) the enumerated tiers from the last one back, then write their rows; return (positions, moves).
+    With ``canon`` (symmetry) the tiers hold canonical codes and every child is looked up by its canonical code."""
     manifest = folder.manifest()
     assert manifest is not None  # written by the enumeration
     counts = {int(t): n for t, n in manifest["tiers"].items()}
@@ -128,7 +144,7 @@ def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: di
     for t in order:
         if solved_from is not None and t >= solved_from:
             continue
-        values, degree, player, best_child = solve_tier(rules, folder, t, counts)
+        values, degree, player, best_child = solve_tier(rules, folder, t, counts, canon)
         for kind, array in (("result", values.result), ("remoteness", values.remoteness), ("degree", degree), ("player", player), ("best", best_child)):
             folder.save(kind, t, array)
         state.update(solved_from=t, moves=state["moves"] + int(degree.sum()))
@@ -137,6 +153,14 @@ def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: di
         done += counts[t]
         if progress:
             progress("solve tiers", done, total)
+    return finish_tiers(sink, rules, folder, counts, state, t1, progress=progress)
+
+
+def finish_tiers(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], t1: float, *, progress: Progress | None = None
+) -> tuple[int, int]:
+    """Write the rows of the solved tiers (``state["moves"]``: their moves) into ``sink``, mark the game solved, remove the folder."""
+    total = sum(counts.values())
     write_positions(sink, rules, folder, counts, state, progress=progress)
     sink.finish(
         status=SOLVED,
@@ -153,23 +177,25 @@ def solve_tiers(sink: Sink, rules: TierArrayRules, folder: TierFolder, state: di
 # --- 1. forward: the positions of every tier -------------------------------------------------
 
 
-def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None) -> dict[int, int]:
-    """Find every tier's positions, save their sorted codes (and sequences); return tier -> count."""
+def enumerate_tiers(
+    game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None, canon: Canonical | None = None
+) -> tuple[dict[int, int], int]:
+    """Find every tier's positions, save their sorted codes (and sequences); return (tier -> count, reachable positions).
+    With ``canon`` every position is still enumerated (a text is the least sequence over all parents) and the canonical
+    ones are saved."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
-    estimate = game.estimate()
-    # the smallest move sequences, saved for the texts: not for a game stored without texts (5x5: 1 GB of them, two tiers at once,
-    # and the keys that find them, twice the memory of the codes while a tier's children are merged)
-    paths = rules.path_texts and (estimate is None or stores_texts(estimate.positions))
-    pending: dict[int, list[_Part]] = defaultdict(list)
+    paths = keeps_paths(game, rules)
+    pending: dict[int, list[Part]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
         pending[t].append((found, np.zeros(len(found), dtype=np.int64) if paths else None))
     counts: dict[int, int] = {}
-    previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
+    reachable = 0
+    previous: Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
-        codes, keys = _least(pending.pop(t))
+        codes, keys = least_keys(pending.pop(t))
         need = tier_bytes(len(codes), max(counts.values(), default=0))
         if need > memory_limit:
             raise TooLarge(
@@ -178,7 +204,7 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
             )
         if paths:
             assert keys is not None  # (kept with the paths)
-            previous = _paths(rules, folder, t, codes, keys, previous)
+            previous = save_paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
         inner_new = codes
         known = codes
@@ -186,23 +212,13 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
             inner = []
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
-                exp = rules.expand(page)
-                children = exp.children
-                tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
-                if len(tiers) and tiers.min() < t:
-                    raise GamedbError(f"the {game.family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-                move_keys: np.ndarray | None = None
-                if paths:
-                    parents = np.repeat(np.arange(a, a + len(page)), exp.degree)
-                    move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents - a], children)
-                for u in np.unique(tiers).tolist():
-                    sel = tiers == u
+                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None).items():
                     if u == t:
-                        inner.append(children[sel])
+                        inner.append(part[0])
                     else:
-                        pending[u].append(_least([(children[sel], None if move_keys is None else move_keys[sel])]))
+                        pending[u].append(part)
                         if len(pending[u]) >= 16:
-                            pending[u] = [_least(pending[u])]
+                            pending[u] = [least_keys(pending[u])]
                 if progress:
                     progress("enumerate tiers", sum(counts.values()) + a + len(page), None)
             if rules.path_texts and inner:
@@ -210,33 +226,14 @@ def enumerate_tiers(game: Game, rules: TierArrayRules, folder: TierFolder, *, me
             fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
             inner_new = fresh[~_contains(known, fresh)]
             known = np.union1d(known, inner_new) if len(inner_new) else known
-        folder.save("codes", t, known)
-        counts[t] = len(known)
-    return counts
-
-
-def _least(parts: list[_Part]) -> _Part:
-    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
-    codes = np.concatenate([p[0] for p in parts])
-    if parts[0][1] is None:
-        codes.sort()
-        distinct = np.ones(len(codes), dtype=bool)
-        distinct[1:] = codes[1:] != codes[:-1]
-        return codes[distinct], None
-    keys = np.concatenate([p[1] for p in parts if p[1] is not None])
-    if not len(codes):
-        return codes, keys
-    key_bits = int(keys.max()).bit_length()
-    if key_bits + int(codes.max()).bit_length() <= 62 and int(codes.min()) >= 0 and int(keys.min()) >= 0:
-        # one sort of (code, key) packed in an int64: several times faster than lexsort
-        packed = np.sort((codes << key_bits) | keys)
-        codes, keys = packed >> key_bits, packed & ((np.int64(1) << key_bits) - 1)
-    else:
-        order = np.lexsort((keys, codes))
-        codes, keys = codes[order], keys[order]
-    first = np.ones(len(codes), dtype=bool)
-    first[1:] = codes[1:] != codes[:-1]
-    return codes[first], keys[first]
+        reachable += len(known)
+        keep = slice(None) if canon is None else canon(known) == known
+        if paths and canon is not None:
+            assert previous is not None
+            folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
+        folder.save("codes", t, known[keep])
+        counts[t] = len(known[keep])
+    return counts, reachable
 
 
 def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -247,51 +244,65 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     return found
 
 
-def _paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
-    """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
-    if previous is None:
-        paths = np.zeros((len(codes), 0), dtype=np.uint8)
-    else:
-        _, parent_paths, by_rank, _ = previous
-        parent = by_rank[keys // rules.label_count]
-        paths = np.concatenate((parent_paths[parent], (keys % rules.label_count).astype(np.uint8)[:, None]), axis=1)
-    by_rank = np.argsort(keys, kind="stable")
-    rank = np.empty(len(codes), dtype=np.int64)
-    rank[by_rank] = np.arange(len(codes))
-    folder.save("paths", t, paths)
-    return t, paths, by_rank, rank
-
-
 # --- 2. backward: the values of one tier --------------------------------------------------
 
 
-def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int]) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
-    """(values, degree, player, best child code) of tier ``t``, whose later tiers are solved."""
-    codes = folder.load("codes", t, mmap=False)
-    n = len(codes)
-    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+class InnerMoves(Exception):
+    """A move of the slice stays inside its tier: only the whole tier can be solved (level by level)."""
+
+
+def values_loader(folder: TierFolder, *, mmap: bool = False) -> Callable[[int], _Stored]:
+    """``values_of(u)``: the sorted codes, results and remoteness of solved tier ``u``, loaded once (``mmap``: codes too mapped)."""
     later: dict[int, _Stored] = {}
 
     def values_of(u: int) -> _Stored:
         if u not in later:
-            later[u] = (folder.load("codes", u, mmap=False), folder.load("result", u), folder.load("remoteness", u))
+            later[u] = (folder.load("codes", u, mmap=mmap), folder.load("result", u), folder.load("remoteness", u))
         return later[u]
 
+    return values_of
+
+
+def solve_tier(
+    rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[int, int], canon: Canonical | None = None
+) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code as moved to) of tier ``t``, whose later tiers are solved."""
+    codes = folder.load("codes", t, mmap=False)
+    values_of = values_loader(folder)
+    try:
+        return solve_slice(rules, t, codes, values_of, canon)
+    except InnerMoves:  # moves inside the tier: solve the whole tier level by level
+        chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+        pages = [rules.expand(codes[a : a + chunk]) for a in range(0, len(codes), chunk)]
+        degree = np.concatenate([p.degree for p in pages]).astype(np.int32)
+        player = np.concatenate([p.player for p in pages]).astype(np.int8)
+        v, children = _leveled_tier(rules, codes, pages, values_of, t, canon)
+        best_child = np.full(len(codes), -1, dtype=np.int64)
+        _keep(0, v, degree, children, v.result, v.remoteness, v.best, best_child)
+        return v, degree, player, best_child
+
+
+def solve_slice(
+    rules: TierArrayRules, t: int, codes: np.ndarray, values_of: Callable[[int], _Stored], canon: Canonical | None = None
+) -> tuple[TierValues, np.ndarray, np.ndarray, np.ndarray]:
+    """(values, degree, player, best child code as moved to) of ``codes``, some sorted codes of tier ``t`` whose moves all
+    leave it (else :class:`InnerMoves`), from ``values_of`` the tiers they reach: one slice of a tier, or all of it;
+    ``canon``: children looked up by their canonical codes."""
+    n = len(codes)
+    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     degree = np.zeros(n, dtype=np.int32)
     player = np.zeros(n, dtype=np.int8)
     result = np.zeros(n, dtype=np.int8)
     remoteness = np.zeros(n, dtype=np.int32)
     best = np.zeros(n, dtype=np.int32)
     best_child = np.full(n, -1, dtype=np.int64)  # the code moved to by the best move; -1: none
-    inner = False
     for a in range(0, n, chunk):
         page = codes[a : a + chunk]
         exp = rules.expand(page)
-        children = exp.children
+        children = exp.children if canon is None else canon(exp.children)  # looked up canonical, moved to as the rules say
         tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
         if (tiers == t).any():
-            inner = True
-            break
+            raise InnerMoves(t)
         degree[a : a + len(page)] = exp.degree
         player[a : a + len(page)] = exp.player
         cres = np.zeros(len(children), dtype=np.int8)
@@ -302,13 +313,7 @@ def solve_tier(rules: TierArrayRules, folder: TierFolder, t: int, counts: dict[i
             at = _lookup(ucodes, children[sel], u)
             cres[sel], crem[sel] = ures[at], urem[at]
         v = from_children(exp.primitive, exp.degree, cres, crem)
-        _keep(a, v, exp.degree, children, result, remoteness, best, best_child)
-    if inner:  # moves inside the tier: solve the whole tier level by level
-        pages = [rules.expand(codes[a : a + chunk]) for a in range(0, n, chunk)]
-        degree[:] = np.concatenate([p.degree for p in pages])
-        player[:] = np.concatenate([p.player for p in pages])
-        v, children = _leveled_tier(rules, codes, pages, values_of, t)
-        _keep(0, v, degree, children, result, remoteness, best, best_child)
+        _keep(a, v, exp.degree, exp.children, result, remoteness, best, best_child)
     return TierValues(result, remoteness, best), degree, player, best_child
 
 
@@ -331,11 +336,12 @@ def _lookup(codes: np.ndarray, wanted: np.ndarray, tier: int) -> np.ndarray:
 
 
 def _leveled_tier(
-    rules: TierArrayRules, codes: np.ndarray, pages: Sequence[Expansion], values_of: Callable[[int], _Stored], t: int
+    rules: TierArrayRules, codes: np.ndarray, pages: Sequence[Expansion], values_of: Callable[[int], _Stored], t: int, canon: Canonical | None
 ) -> tuple[TierValues, np.ndarray]:
-    """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included."""
+    """Values of every position of tier ``t`` (expanded: ``pages``), moves inside the tier included; the children as moved to."""
     n = len(codes)
-    children = np.concatenate([p.children for p in pages])
+    moved = np.concatenate([p.children for p in pages])
+    children = moved if canon is None else canon(moved)
     tiers = rules.tiers(children)
     child = np.zeros(len(children), dtype=np.int64)
     inside = tiers == t
@@ -352,4 +358,4 @@ def _leveled_tier(
         base += int(sel.sum())
     primitive = np.concatenate([p.primitive for p in pages])
     degree = np.concatenate([p.degree for p in pages])
-    return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), children
+    return leveled(primitive, degree, child, np.concatenate(outer_res), np.concatenate(outer_rem)), moved

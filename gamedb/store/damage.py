@@ -110,6 +110,17 @@ def _info(info: dict[str, Any] | None) -> None:
     if "remoteness_searched_to" in info:  # heap games (files solved before the sum search have none: 0)
         _integer(info["remoteness_searched_to"], "info.remoteness_searched_to", least=0)
     _text(info.get("compacted_at"), "info.compacted_at", nullable=True)
+    _symmetry(info.get("symmetry"))
+
+
+def _symmetry(data: Any) -> None:
+    """The symmetry a solve stored canonical positions under: the group's size and the reachable positions."""
+    if data is None:
+        return
+    if not isinstance(data, dict) or set(data) - {"group", "reachable"}:
+        raise ValueError(f"info.symmetry is not an object of group and reachable ({shown(data, 40)})")
+    _integer(data.get("group"), "info.symmetry.group", least=2)
+    _integer(data.get("reachable"), "info.symmetry.reachable", nullable=True, least=0)
 
 
 def checked_heap_info(name: str, info: dict[str, Any] | None, max_heap: int, max_take: int, proof_end: Callable[[int, int, int], int]) -> None:

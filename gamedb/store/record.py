@@ -44,6 +44,20 @@ class GameRecord:
     problem: str | None = None
 
     @property
+    def symmetry(self) -> int:
+        """The size of the symmetry group its rows are canonical under (1: every reachable position is stored)."""
+        group: int = ((self.info or {}).get("symmetry") or {}).get("group", 1)
+        return group
+
+    @property
+    def reachable(self) -> int | None:
+        """The positions reachable from the start: the stored ones, or with symmetry the count the solve noted."""
+        if self.symmetry == 1:
+            return self.positions
+        count: int | None = (self.info or {})["symmetry"].get("reachable")
+        return count
+
+    @property
     def solved(self) -> bool:
         return self.status == SOLVED
 

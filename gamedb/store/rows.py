@@ -28,7 +28,7 @@ class PositionRow(NamedTuple):
     """One stored position; the fields are :data:`POSITION_COLUMNS`, in that order."""
 
     code: int
-    #: None for a game stored without texts (:data:`~gamedb.store.schema.TEXT_LEFT_OUT_FROM`): :func:`text_of` formats it
+    #: None for a game stored without texts (:data:`TEXT_LEFT_OUT_FROM`): :func:`text_of` formats it
     text: str | None
     player: int
     result: str | None

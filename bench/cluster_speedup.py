@@ -1,0 +1,93 @@
+"""A tier solve on a local Dask cluster of 2 worker processes against 1, in the same run (issue 23).
+
+    python bench/cluster_speedup.py                      # Connect-Four 4x6 (15,835,683 positions; minutes)
+    python bench/cluster_speedup.py --width 5 --height 4 # a smaller board
+
+Each solve runs in a child process of its own (its peak memory is the client's), which starts a LocalCluster as
+``gamedb solve --workers N`` does (worker processes on 127.0.0.1, one thread each) and solves through its scheduler
+(the ``--scheduler`` path, so the workers can be asked their peak memory before the cluster stops). Printed per run:
+wall seconds of the whole solve and of its cluster part (enumeration and slices; the rows are then written by the
+client alone), the peak memory of each worker and of the client, the load average. Target: the cluster part >= 1.5x
+faster with 2 workers. The machine is shared (2 cores): the figures are noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+TARGET = 1.5
+
+
+def one(workers: int, width: int, height: int, slice_size: int | None) -> dict:
+    """Solve in this process through a LocalCluster of ``workers`` processes; the figures as a dict."""
+    from dask.distributed import Client, LocalCluster
+
+    from gamedb import Database
+    from gamedb.games import family
+    from gamedb.solvers.protocol import Cluster
+
+    marks: dict[str, float] = {}
+    t0 = time.perf_counter()
+
+    def progress(phase: str, done: int, total: int | None) -> None:
+        marks.setdefault(phase, time.perf_counter() - t0)
+        marks[phase + " end"] = time.perf_counter() - t0
+
+    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as local, Client(local) as client, Database(Path(tmp) / "c4.sqlite", create=True) as db:
+        t0 = time.perf_counter()
+        report = db.solve(
+            family("connect4").from_options(width=width, height=height), progress=progress,
+            cluster=Cluster(scheduler=local.scheduler_address, work_dir=tmp, slice_size=slice_size),
+        )
+        wall = time.perf_counter() - t0
+        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    return {
+        "workers": workers, "positions": report.positions, "wall": wall, "cluster": marks.get("slices solved (cluster) end", wall),
+        "enumerate": marks.get("enumerate tiers (cluster) end", 0.0),
+        "worker_peaks": sorted(peaks.values()), "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "load": os.getloadavg()[0],
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--width", type=int, default=4)
+    parser.add_argument("--height", type=int, default=6)
+    parser.add_argument("--slice-size", type=int, default=None)
+    parser.add_argument("--one", type=int, help=argparse.SUPPRESS)  # a child: solve with this many workers
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(one(args.one, args.width, args.height, args.slice_size)))
+        return
+    runs = {}
+    for workers in (1, 2):
+        command = [sys.executable, __file__, "--one", str(workers), "--width", str(args.width), "--height", str(args.height)]
+        if args.slice_size:
+            command += ["--slice-size", str(args.slice_size)]
+        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        runs[workers] = json.loads(done.stdout.strip().splitlines()[-1])
+    mb = 1 << 20
+    print(f"Connect-Four {args.width}x{args.height}: {runs[1]['positions']:,} positions (shared 2-core machine: noisy)")
+    for r in runs.values():
+        workers = ", ".join(f"{p / mb:.0f}" for p in r["worker_peaks"])
+        print(f"  --workers {r['workers']}: {r['wall']:7.1f} s in all, {r['cluster']:7.1f} s on the cluster ({r['enumerate']:.1f} s enumerating); "
+              f"peak MB: workers {workers}, "
+              f"client {r['client_peak'] / mb:.0f}; load {r['load']:.1f}")
+    for what in ("wall", "cluster"):
+        ratio = runs[1][what] / runs[2][what]
+        verdict = "" if what == "wall" else (" ok" if ratio >= TARGET else f" MISSED (target {TARGET}x)")
+        print(f"  speed-up of 2 workers over 1, {'whole solve' if what == 'wall' else 'cluster part'}: {ratio:.2f}x{verdict}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,201 @@
+"""The tier solver on a Dask cluster: the tasks of :mod:`.tier_slices` over slices of the tiers, then the rows loaded once.
+
+Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel. Backward, every
+slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
+scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
+resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
+single-process solve does.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import sqlalchemy as sa
+
+from ..errors import GamedbError, InputError
+from ..games.base import Game
+from ..progress import Progress
+from ..store.sql_sink import SqlSink
+from ..store.status import SOLVING
+from . import tier_slices
+from .protocol import Cluster, Solved, SolveJob
+from .tier_memory import slice_size_for
+from .tier_store import TierFolder
+from .tiers import finish_tiers, rules_of
+
+#: slices a tier is cut into per worker thread at least, so that every worker has work in a tier whose slices wait for the tier after it
+SLICES_PER_THREAD = 4
+#: positions of a slice at least (smaller slices cost more in their task than in their work), unless the memory budget says less
+LEAST_SLICE = 20_000
+#: how long the client waits for a scheduler given by --scheduler
+CONNECT_SECONDS = 10
+
+
+def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
+    """Solve ``job`` (``job.cluster`` set) on a Dask cluster into the work folder, then write its rows into ``db``."""
+    from ..store.sink import game_key
+
+    rules, key, cluster = rules_of(job.game), game_key(job.game), job.cluster
+    assert cluster is not None
+    size = cluster.slice_size or slice_size_for(job.memory_limit, cluster.workers or 1)
+    folder = work_folder(db, job.name, key, cluster.work_dir)
+    t0 = time.perf_counter()
+    with _client(cluster, job.memory_limit) as client, _said(size):
+        counts, reach = _enumerate(client, job.game, folder, key, size, job.progress)
+        t1 = time.perf_counter()
+        moves = _solve(client, job.game, folder, counts, reach, size, job.progress)
+    with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+        sink.begin()
+        assert job.record is not None  # made by begin
+        state: dict[str, Any] = dict(job.record.progress or {})
+        if "tiers" not in state:  # nothing written yet
+            sink.clear(("position",))
+            state = {"tiers": len(counts), "moves": moves, "enumerate_seconds": round(t1 - t0, 3), "cluster": True}
+            sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+            sink.commit()
+        state["moves"] = moves
+        return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress))
+
+
+def work_folder(db: sa.Engine, name: str, key: str, work_dir: str | None) -> TierFolder:
+    """The solve's folder: beside the database file (a server's: in the temporary folder), or in ``work_dir``."""
+    default = TierFolder.for_game(db, name, key).path
+    leaf = default.name.replace("tiers-", "cluster-")
+    return TierFolder(Path(work_dir) / leaf if work_dir is not None else default.with_name(leaf))
+
+
+@contextmanager
+def _client(cluster: Cluster, memory_limit: int) -> Iterator[Any]:
+    """A Dask client of the scheduler named, or of a local cluster of ``cluster.workers`` processes on 127.0.0.1."""
+    from dask.distributed import Client, LocalCluster
+
+    if cluster.scheduler is not None:
+        try:
+            client = Client(cluster.scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
+        with client:
+            yield client
+        return
+    workers = cluster.workers or 1
+    local = LocalCluster(  # type: ignore[no-untyped-call]
+        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+        memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
+    )
+    with local, Client(local) as client:  # type: ignore[no-untyped-call]
+        yield client
+
+
+@contextmanager
+def _said(size: int) -> Iterator[None]:
+    """A slice that ran out of memory (raised in it, or its worker killed over and over) said as one line."""
+    from distributed.scheduler import KilledWorker
+
+    advice = f"lower --slice-size (it is {size:,} positions)"
+    try:
+        yield
+    except MemoryError:
+        raise GamedbError(f"a worker ran out of memory solving a slice: {advice}") from None
+    except KilledWorker as exc:
+        raise GamedbError(f"a worker died each time it ran {exc.task} (out of memory?): {advice}") from None
+
+
+def _slices(n: int, size: int, threads: int) -> list[tuple[int, int]]:
+    """Ranges of a tier of ``n`` positions: at most ``size`` each, and enough for every thread of the cluster to take
+    :data:`SLICES_PER_THREAD` (when they are :data:`LEAST_SLICE` positions or more)."""
+    pieces = max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
+    step = -(-n // pieces)
+    return [(a, min(a + step, n)) for a in range(0, n, step)] or [(0, 0)]
+
+
+def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now."""
+    manifest = folder.manifest()
+    if manifest is not None and manifest.get("key") == key and "reach" in manifest:
+        return {int(t): n for t, n in manifest["tiers"].items()}, {int(t): r for t, r in manifest["reach"].items()}
+    if (folder.path / "key.json").exists() and json.loads((folder.path / "key.json").read_text()) != key:
+        folder.reset()  # another game's (or other rules') files
+    folder.path.mkdir(parents=True, exist_ok=True)
+    (folder.path / "key.json").write_text(json.dumps(key))
+    rules = rules_of(game)
+    starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
+    start_tiers = rules.tiers(starts)
+    codes_kind, keys_kind = tier_slices.part_names(tier_slices.START)
+    first = int(start_tiers.min())
+    for t in np.unique(start_tiers).tolist():
+        if not folder.has("codes", t):
+            folder.save(keys_kind, t, np.zeros(int((start_tiers == t).sum()), dtype=np.int64))
+            folder.save(codes_kind, t, starts[start_tiers == t])
+    run = uuid.uuid4().hex[:8]  # task keys of this run only (a scheduler may serve other solves)
+    pending, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
+    while pending:
+        t = min(pending)
+        pending.remove(t)
+        counts[t] = client.submit(tier_slices.settle, game, str(folder.path), t, t == first, key=f"settle-{t}-{run}").result()
+        slices = _slices(counts[t], size, _threads(client))
+        futures = [client.submit(tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
+        reach[t] = sorted({u for found in client.gather(futures) for u in found})
+        pending.update(reach[t])
+        if progress:
+            progress("enumerate tiers (cluster)", sum(counts.values()), None)
+    folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
+    return counts, reach
+
+
+def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
+    """Solve every slice, each tier's after the tiers it reaches; return the moves of the game."""
+    from dask.distributed import as_completed
+
+    path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
+    joins: dict[int, Any] = {}
+    parts: list[Any] = []
+    for t in sorted(counts, reverse=True):
+        slices = _slices(counts[t], size, threads)
+        after = [joins[u] for u in reach[t]]
+        mine = [client.submit(tier_slices.solve_part, game, path, t, a, b, after, key=f"solve-{t}-{a}-{run}") for a, b in slices]
+        joins[t] = client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}")
+        parts += mine
+    total, done, tiers = sum(counts.values()), 0, 0
+    moves = 0
+    for future in as_completed([*parts, *joins.values()]):  # type: ignore[no-untyped-call]
+        found = future.result()
+        if future.key.startswith("join-"):
+            tiers += 1
+            moves += found
+            if progress:
+                progress("tiers solved (cluster)", tiers, len(counts))
+        else:
+            done += found
+            if progress:
+                progress("slices solved (cluster)", done, total)
+    return moves
+
+
+def _threads(client: Any) -> int:
+    return max(int(sum(client.nthreads().values())), 1)
+
+
+def check_cluster(cluster: Cluster, strategy: str) -> None:
+    """Refuse options of a cluster solve that cannot work, before anything is read."""
+    if cluster.workers is not None and cluster.scheduler is not None:
+        raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
+    if cluster.workers is not None and cluster.workers < 1:
+        raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
+    if cluster.slice_size is not None and cluster.slice_size < 1:
+        raise InputError(f"--slice-size must be 1 or more positions, got {cluster.slice_size}")
+    if strategy not in ("auto", "tiers"):
+        raise InputError(f"a solve on a cluster runs the tier solver: --strategy {strategy} cannot go with --workers or --scheduler")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise GamedbError("a solve on a cluster needs Dask: pip install 'gamedb[cluster]'") from None

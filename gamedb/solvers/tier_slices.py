@@ -1,0 +1,128 @@
+"""The tasks of a tier solve on a cluster (:mod:`.tier_cluster`), each run by a worker on files of the shared work folder.
+
+Forward, :func:`settle` makes a tier's sorted codes from the parts the earlier tiers' slices found and :func:`expand`
+finds the children of one slice; backward, :func:`solve_part` values one slice from the tiers it reaches and :func:`join`
+makes the tier's columns of its slices. Every task first looks for what it writes (each file written atomically) and
+returns at once when a task before it (killed or not) finished it, so a rerun resumes from the finished slices.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import GamedbError
+from ..games.base import Game
+from ..games.tier_rules import PositionRules
+from .tier_forward import children_by_tier, keeps_paths, least_keys, save_paths
+from .tier_store import TierFolder
+from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slice, values_loader
+
+#: the columns a solved slice (and tier) has, "best" (the best child's code) written last
+KINDS = ("result", "remoteness", "degree", "player", "best")
+#: a start's part: found before any tier was expanded
+START = "start"
+
+
+def part_names(source: str) -> tuple[str, str]:
+    """The kinds of the codes and keys files one slice (``source``: "tier.first") found for a later tier."""
+    return f"pcodes.{source}", f"pkeys.{source}"
+
+
+def settle(game: Game, path: str, u: int, first: bool) -> int:
+    """Save tier ``u``'s sorted codes (and ranks and move sequences for path texts) from its parts; return its size.
+    ``first``: the start's tier (no tier before it)."""
+    folder = TierFolder(Path(path))
+    rules = rules_of(game)
+    if folder.has("codes", u):
+        return len(folder.load("codes", u))
+    found = sorted(folder.path.glob(f"pcodes.*-{u}.npy"))
+    paths = keeps_paths(game, rules)
+    parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :])) if paths else None) for f in found]
+    codes, keys = least_keys(parts)
+    if paths:
+        assert keys is not None  # (kept with the paths)
+        previous = None
+        if not first:
+            rank = folder.load("rank", u - 1, mmap=False)
+            by_rank = np.empty_like(rank)
+            by_rank[rank] = np.arange(len(rank))
+            previous = (u - 1, folder.load("paths", u - 1, mmap=False), by_rank, rank)
+        folder.save("rank", u, save_paths(rules, folder, u, codes, keys, previous)[3])
+    folder.save("codes", u, codes)
+    for f in found:
+        f.unlink(missing_ok=True)
+        f.with_name("pkeys" + f.name[len("pcodes") :]).unlink(missing_ok=True)
+    return len(codes)
+
+
+def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
+    """Save the children of codes ``a:b`` of tier ``t``, by tier, as parts; return the tiers they reach."""
+    folder = TierFolder(Path(path))
+    marker = folder.path / f"expanded.{t}.{a}.json"
+    if marker.exists():
+        reached: list[int] = json.loads(marker.read_text())
+        return reached
+    rules = rules_of(game)
+    codes = folder.read("codes", t, a, b)
+    rank = folder.read("rank", t, a, b) if keeps_paths(game, rules) else None
+    chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray | None]]] = defaultdict(list)
+    for c in range(0, len(codes), chunk):
+        found = children_by_tier(rules, game.family, t, codes[c : c + chunk], None if rank is None else rank[c : c + chunk])
+        for u, part in found.items():
+            if u == t:
+                raise _inner(game, t)
+            pending[u].append(part)
+            if len(pending[u]) >= 16:
+                pending[u] = [least_keys(pending[u])]
+    for u, parts in pending.items():
+        codes_u, keys_u = least_keys(parts)
+        codes_kind, keys_kind = part_names(f"{t}.{a}")
+        if keys_u is not None:
+            folder.save(keys_kind, u, keys_u)
+        folder.save(codes_kind, u, codes_u)
+    tmp = marker.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")
+    tmp.write_text(json.dumps(sorted(pending)))
+    tmp.replace(marker)
+    return sorted(pending)
+
+
+def solve_part(game: Game, path: str, t: int, a: int, b: int, after: Any = None) -> int:
+    """Save the columns of codes ``a:b`` of tier ``t`` (``after``: the joins of the tiers they reach); return ``b - a``."""
+    folder = TierFolder(Path(path))
+    if all(folder.has(f"s{a}.{kind}", t) for kind in KINDS) or all(folder.has(kind, t) for kind in KINDS):
+        return b - a
+    rules = rules_of(game)
+    try:
+        values, degree, player, best_child = solve_slice(rules, t, folder.read("codes", t, a, b), values_loader(folder, mmap=True))
+    except InnerMoves:
+        raise _inner(game, t) from None
+    for kind, array in zip(KINDS, (values.result, values.remoteness, degree, player, best_child), strict=True):
+        folder.save(f"s{a}.{kind}", t, array)
+    return b - a
+
+
+def join(path: str, t: int, firsts: list[int], after: Any = None) -> int:
+    """Save tier ``t``'s columns from its slices (``firsts``: their first rows; ``after``: their tasks); return its moves."""
+    folder = TierFolder(Path(path))
+    if not all(folder.has(kind, t) for kind in KINDS):
+        for kind in KINDS:
+            folder.save(kind, t, np.concatenate([folder.load(f"s{a}.{kind}", t, mmap=False) for a in firsts]))
+    for a in firsts:
+        for kind in KINDS:
+            (folder.path / f"s{a}.{kind}-{t}.npy").unlink(missing_ok=True)
+    return int(folder.load("degree", t).sum(dtype=np.int64))
+
+
+def _inner(game: Game, t: int) -> GamedbError:
+    return GamedbError(
+        f"a move of {game.family} stays inside tier {t}: a solve on a cluster needs every move to reach a later tier; "
+        "solve without --workers and --scheduler"
+    )

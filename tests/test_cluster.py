@@ -1,0 +1,171 @@
+"""Tier solves on a real Dask cluster (a `dask scheduler` and two `dask worker` processes on 127.0.0.1): the rows are the
+single-process tier solver's, on every backend, through a killed worker and a killed client."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from distributed.scheduler import KilledWorker
+
+from gamedb import Database
+from gamedb.errors import GamedbError
+from gamedb.games import family
+from gamedb.games.vector import LOSE, WIN
+from gamedb.solvers import tier_cluster
+from gamedb.solvers.protocol import Cluster
+from gamedb.values import RESULT_CODES
+
+from dask_processes import DaskProcesses
+from tables import game_rows
+
+GAMEDB = str(Path(sys.executable).parent / "gamedb")
+#: the games solved, with slices small enough to make many slices per tier
+GAMES = {
+    "connect4-4x4": (lambda: family("connect4").from_options(width=4, height=4), 8000),
+    "connect4-5x3": (lambda: family("connect4").from_options(width=5, height=3), 6000),
+    "tictactoe": (lambda: family("tictactoe")(), 300),
+}
+
+
+@pytest.fixture(scope="module")
+def dask_cluster(tmp_path_factory):
+    procs = DaskProcesses(tmp_path_factory.mktemp("dask"))
+    yield procs
+    procs.close()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory):
+    """The rows of each game solved by the single-process tier solver (SQLite), solved once."""
+    found: dict[str, list] = {}
+
+    def rows(game_id: str) -> list:
+        if game_id not in found:
+            with Database(tmp_path_factory.mktemp("ref") / "ref.sqlite", create=True) as db:
+                report = db.solve(GAMES[game_id][0](), strategy="tiers", symmetry=False)  # a cluster solve stores every position
+                found[game_id] = game_rows(db, report.name)["position"]
+        return found[game_id]
+
+    return rows
+
+
+def _cluster_solve(db: Database, dask_cluster: DaskProcesses, game_id: str, work: Path, **kw):
+    make, size = GAMES[game_id]
+    return db.solve(make(), cluster=Cluster(scheduler=dask_cluster.address, work_dir=str(work), slice_size=size), **kw)
+
+
+@pytest.mark.parametrize("game_id", ["connect4-4x4", "tictactoe"])
+def test_rows_are_the_single_process_solves(dask_cluster, reference, tmp_path, game_id):
+    with Database(tmp_path / "c.sqlite", create=True) as db:
+        report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
+        assert game_rows(db, report.name)["position"] == reference(game_id)
+        assert report.positions == len(reference(game_id))
+    assert list((tmp_path / "work").iterdir()) == []  # the slices' folder is removed once the rows are in
+
+
+@pytest.mark.parametrize("backend_db", ["duckdb", "postgresql"], indirect=True)  # SQLite: the tests around
+def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path):
+    db = backend_db()
+    report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work")
+    assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
+
+
+def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, reference, tmp_path):
+    """The client (`gamedb solve ... --scheduler`) killed once tiers are solved; the same command again finishes the solve."""
+    command = [GAMEDB, "--db", str(tmp_path / "k.sqlite"), "solve", "tictactoe",
+               "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "work"), "--slice-size", "100"]
+    client = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while not list((tmp_path / "work").glob("*/result-*.npy")):  # a tier solved and joined
+        assert client.poll() is None, client.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    client.kill()
+    client.communicate()
+    assert list((tmp_path / "work").glob("*/manifest.json"))  # the enumeration is kept
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    assert "Solved tictactoe: 5,478 positions" in again.stdout
+    assert "Cluster solve: slices of up to 100 positions" in again.stderr
+    with Database(tmp_path / "k.sqlite") as db:
+        assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
+
+
+class _Stop(Exception):
+    pass
+
+
+def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path):
+    """A solve stopped after its last tier is solved, that tier's file altered: the rerun's rows show the alteration."""
+
+    def stop(phase, done, total):
+        if phase == "tiers solved (cluster)" and done >= 2:
+            raise _Stop
+
+    with Database(tmp_path / "t.sqlite", create=True) as db:
+        with pytest.raises(_Stop):
+            _cluster_solve(db, dask_cluster, "tictactoe", tmp_path / "work", progress=stop)
+        (result,) = (tmp_path / "work").glob("*/result-9.npy")  # full boards: nobody to move, won by X or tied
+        values = np.load(result)
+        np.save(result, np.where(values == LOSE, WIN, values))  # X's wins said as losses of the player to move: now wins
+        report = _cluster_solve(db, dask_cluster, "tictactoe", tmp_path / "work")
+        rows = game_rows(db, report.name)["position"]
+    full = [i for i, row in enumerate(reference("tictactoe")) if "." not in row[1]]
+    changed = [i for i in full if rows[i] != reference("tictactoe")[i]]
+    assert changed and all(rows[i][3] == RESULT_CODES["win"] for i in changed)  # the stored code (revision 0007)
+
+
+def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
+    """SIGKILL to a worker process while slices are being solved: its tasks run again elsewhere, the rows are the same."""
+    victim = dask_cluster.workers[0]
+
+    def kill(phase, done, total):
+        if phase == "slices solved (cluster)" and victim.poll() is None:
+            dask_cluster.kill(victim)
+
+    with Database(tmp_path / "w.sqlite", create=True) as db:
+        report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work", progress=kill)
+        assert victim.poll() is not None
+        assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
+    dask_cluster.workers[0] = dask_cluster.start_worker()
+    dask_cluster.wait_for(2)
+
+
+def test_bad_cluster_options(cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(tier_cluster, "CONNECT_SECONDS", 1)
+    assert cli("solve", "tictactoe", "--workers", "0").exit_code == 2
+    r = cli("solve", "tictactoe", "--work-dir", str(tmp_path))
+    assert r.exit_code == 2 and "--work-dir and --slice-size go with --workers or --scheduler" in r.stderr
+    r = cli("solve", "tictactoe", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1")
+    assert r.exit_code == 2 and "give one of them" in r.stderr
+    r = cli("solve", "nim", "--workers", "1")
+    assert r.exit_code != 0 and "Error:" in r.stderr
+    r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
+    assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+    monkeypatch.setitem(sys.modules, "distributed", None)  # the cluster extra not installed
+    r = cli("solve", "tictactoe", "--workers", "2")
+    assert r.exit_code == 1 and "needs Dask: pip install 'gamedb[cluster]'" in r.stderr
+
+
+def test_workers_starts_a_local_cluster(reference, tmp_path):
+    """`gamedb solve tictactoe --workers 2`: worker processes of its own, stopped at the end; the rows are the same."""
+    done = subprocess.run([GAMEDB, "--db", str(tmp_path / "l.sqlite"), "solve", "tictactoe", "--workers", "2", "--slice-size", "500"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "Solved tictactoe: 5,478 positions" in done.stdout
+    assert "Cluster solve: slices of up to 500 positions" in done.stderr
+    with Database(tmp_path / "l.sqlite") as db:
+        assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
+    assert [p.name for p in tmp_path.iterdir()] == ["l.sqlite"]  # the work folder beside it is gone
+
+
+@pytest.mark.parametrize("error", [MemoryError(), KilledWorker("solve-12-0-ab12cd34", None, 3)])
+def test_a_slice_out_of_memory_names_the_option_to_lower(error):
+    with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
+        raise error
+    assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
