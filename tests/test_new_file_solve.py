@@ -17,6 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gamedb import Database, make_game
@@ -34,6 +35,7 @@ from gamedb.store.sqlite_file import installed_migrations_dir
 LEETCODE_913_EXAMPLE_1 = [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]]
 RING_OF_9 = [[(i - 1) % 9, (i + 1) % 9] + ([4] if i == 0 else [0] if i == 4 else []) for i in range(9)]
 GRID = '["M..#","..#C","F..."]'
+RING_OF_160 = [[(i - 1) % 160, (i + 1) % 160] for i in range(160)]
 
 #: (CLI arguments after `solve`, the same game's family and options)
 HEAP_GAMES = [
@@ -49,6 +51,12 @@ GRAPH_GAMES = [
     (["cat-mouse", "--graph", json.dumps(LEETCODE_913_EXAMPLE_1)], "cat-mouse", {"graph": json.dumps(LEETCODE_913_EXAMPLE_1)}),  # a draw
     (["cat-mouse", "--graph", json.dumps(RING_OF_9)], "cat-mouse", {"graph": json.dumps(RING_OF_9)}),
     (["cat-mouse-grid", "--grid", GRID], "cat-mouse-grid", {"grid": GRID}),  # move rows
+]
+
+#: tier games of at most tier_memory.TIERS_INTO_NEW_FILE positions by their estimate, and a large cat-mouse (one commit: nothing to resume)
+LARGER_GAMES = [
+    (["connect4", "--width", "4", "--height", "3"], "connect4", {"width": 4, "height": 3}),
+    (["cat-mouse", "--graph", json.dumps(RING_OF_160)], "cat-mouse", {"graph": json.dumps(RING_OF_160)}),  # 51,200 positions: indexes built after
 ]
 
 #: game columns that say when and how fast, not what
@@ -83,7 +91,10 @@ def _contents(path: Path) -> dict[str, list[tuple]]:
     return found
 
 
-@pytest.mark.parametrize("args,fam,options", HEAP_GAMES + GRAPH_GAMES, ids=[" ".join(a)[:40] for a, _, _ in HEAP_GAMES + GRAPH_GAMES])
+NEW_FILE_GAMES = HEAP_GAMES + GRAPH_GAMES + LARGER_GAMES
+
+
+@pytest.mark.parametrize("args,fam,options", NEW_FILE_GAMES, ids=[" ".join(a)[:40] for a, _, _ in NEW_FILE_GAMES])
 def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options):
     run = _gamedb("--db", "light.sqlite", "solve", *args, cwd=tmp_path)
     assert run.returncode == 0, run.stderr
@@ -95,7 +106,7 @@ def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options
     for key in full:
         assert light[key] == full[key], key
     assert full["position"] and full["sqlite_stat1"] and full["journal_mode"] == [("delete",)]
-    kept = {"cat-mouse": "token_move", "cat-mouse-grid": "move"}.get(fam, "heap_rule")  # how the family keeps its moves
+    kept = {"cat-mouse": "token_move", "cat-mouse-grid": "move", "connect4": "position"}.get(fam, "heap_rule")  # how the family keeps its moves
     assert full[kept]
     assert [name for name in os.listdir(tmp_path) if name.endswith(".new")] == []
     # the times are there too, as the full path writes them
@@ -105,6 +116,28 @@ def test_a_new_file_holds_what_the_full_path_writes(tmp_path, args, fam, options
     # and every stored value is re-derived from the rules
     check = _gamedb("--db", "light.sqlite", "verify", make_game(fam, **options).default_name(), cwd=tmp_path)
     assert check.returncode == 0 and check.stdout.startswith("OK:"), check.stderr
+
+
+@pytest.mark.parametrize("flags,symmetry", [([], True), (["--no-symmetry"], False)], ids=["symmetry", "no-symmetry"])
+def test_a_new_tier_file_stores_canonical_positions_as_the_full_path_does(tmp_path, flags, symmetry):
+    game = make_game("connect4", width=4, height=3)
+    run = _gamedb("--db", "light.sqlite", "solve", "connect4", "--width", "4", "--height", "3", *flags, cwd=tmp_path)
+    assert run.returncode == 0 and not _imported_sqlalchemy(run), run.stderr
+    with Database(tmp_path / "full.sqlite", create=True) as db:
+        db.solve(game, symmetry=symmetry)
+    with Database(tmp_path / "every.sqlite", create=True) as db:
+        every = db.solve(game, symmetry=False).positions  # the oracle: every reachable position
+    assert _contents(tmp_path / "light.sqlite") == _contents(tmp_path / "full.sqlite")
+    with sqlite3.connect(tmp_path / "light.sqlite") as conn:
+        codes = np.array([code for (code,) in conn.execute("SELECT code FROM position")], dtype=np.int64)
+    with Database(tmp_path / "light.sqlite", readonly=True) as db:
+        record = db.game(game.default_name())
+    assert record.reachable == every
+    if symmetry:  # one position per mirror pair, each its class's canonical code
+        assert every // 2 < len(codes) < every and (game.array_rules().canonical(codes) == codes).all()
+        assert f"(one per symmetry class of {every:,} reachable)" in run.stdout
+    else:
+        assert len(codes) == every and "symmetry class" not in run.stdout
 
 
 def test_it_reports_as_the_full_path_and_then_finds_the_game_solved(tmp_path):
@@ -134,12 +167,11 @@ def test_a_name_and_quiet_are_honoured(tmp_path):
 @pytest.mark.parametrize(
     "args",
     [
-        ["solve", "nim", "--max", "13", "--strategy", "sql"],  # an engine named: the full path, which knows them
+        ["solve", "connect4", "--width", "4", "--height", "3", "--strategy", "sql"],  # the SQL solver works in the database
         ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
         ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
         ["solve", "tictactoe"],  # solved by tiers
         ["solve", "graph", "--file", str(Path(__file__).resolve().parents[1] / "examples" / "graphs" / "coin-split.json")],  # no estimate
-        ["solve", "cat-mouse", "--graph", json.dumps([[(i - 1) % 160, (i + 1) % 160] for i in range(160)])],  # up to 50,880 positions
     ],
 )
 def test_other_solves_go_the_full_way(tmp_path, args):
@@ -151,9 +183,10 @@ def test_other_solves_go_the_full_way(tmp_path, args):
 def test_a_file_that_exists_or_a_missing_folder_goes_the_full_way(tmp_path):
     game = family("nim").from_options(max=13)
     assert new_file(str(tmp_path / "g.sqlite"), game) is not None
-    assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy chosen: the full path
+    assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy that takes no heap game: the full path refuses it
     assert new_file(str(tmp_path / "g.sqlite"), game, memory_limit=1 << 30) is None
-    assert new_file(str(tmp_path / "g.sqlite"), family("connect4").from_options(width=4, height=4)) is None  # a tier game
+    assert new_file(str(tmp_path / "g.sqlite"), family("connect4").from_options(width=5, height=5)) is None  # resumable tier by tier
+    assert new_file(str(tmp_path / "g.duckdb"), family("connect4").from_options(width=4, height=4)) == NewFile(tmp_path / "g.duckdb", _revision(), True)
     (tmp_path / "g.sqlite").write_bytes(b"")
     assert new_file(str(tmp_path / "g.sqlite"), game) is None  # an empty file: the full path makes it a database
     os.symlink(tmp_path / "nowhere", tmp_path / "dangling.sqlite")

@@ -10,6 +10,7 @@ from .render import ProgressBars
 
 if TYPE_CHECKING:
     from ..answers import Answer
+    from ..api import Database
     from ..solvers.solve import SolveReport
 
 
@@ -21,8 +22,6 @@ def run_solve(
     from ..api import Database
     from ..solvers.choice import announcement, check_choice
     from ..solvers.solve import new_file, solve
-    from ..store.location import locate
-    from ..store.rows import stores_texts
     from ..store.sink import check_name
 
     strategy = getattr(strategy, "value", strategy)
@@ -34,18 +33,6 @@ def run_solve(
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
-    target = new_file(db, game, strategy) if memory_limit is None and cluster is None and symmetry is None else None
-    if target is not None:  # a small game into a file not there yet: written without SQLAlchemy
-        try:
-            with ProgressBars(quiet) as bars:
-                report = solve(target, game, name if name is not None else game.default_name(), progress=bars)
-        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
-            pass
-        else:
-            with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
-                line = solved_line(report, database.probe(report.name))
-            out(line)
-            return
     from ..sizes import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
@@ -58,6 +45,21 @@ def run_solve(
 
             size = cluster.slice_size or slice_size_for(limit if limit is not None else default_memory_limit(), cluster.workers or 1)
             err(slice_note(game, size))
+    target = new_file(db, game, strategy) if memory_limit is None and cluster is None else None
+    if target is not None:  # a game solved whole into a file not there yet: written without SQLAlchemy
+        try:
+            with ProgressBars(quiet) as bars:
+                report = solve(target, game, name if name is not None else game.default_name(), progress=bars, symmetry=symmetry)
+        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
+            pass
+        else:
+            with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
+                line = _solved(report, database)
+            out(line)
+            return
+    from ..store.location import locate
+    from ..store.rows import stores_texts
+
     with Database(db, create=True) as database:
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
@@ -70,13 +72,20 @@ def run_solve(
         if report.already_solved:
             out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
             return
-        if not stores_texts(report.positions):
-            err(f"Note: a game of {report.positions:,} positions is stored without position texts (they follow from the codes); "
-                "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
-        elif not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
+        if stores_texts(report.positions) and not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
-        line = solved_line(report, database.probe(report.name), database.game(report.name).reachable)
+        line = _solved(report, database)
     out(line)
+
+
+def _solved(report: SolveReport, database: Database) -> str:
+    """The line of a solve, after the note of a game stored without its position texts."""
+    from ..store.rows import stores_texts
+
+    if not stores_texts(report.positions):
+        err(f"Note: a game of {report.positions:,} positions is stored without position texts (they follow from the codes); "
+            "gamedb shows them everywhere, and plain SQL finds a position by its code (`gamedb export` lists both).")
+    return solved_line(report, database.probe(report.name), database.game(report.name).reachable)
 
 
 def solved_line(report: SolveReport, start: Answer, reachable: int | None = None) -> str:

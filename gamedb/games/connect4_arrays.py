@@ -66,8 +66,8 @@ class Connect4Arrays(TierArrayRules):
         return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=legal.sum(axis=1).astype(np.int64), children=children[legal])
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
-        labels = self.game._labels
-        return [labels[c] for c in self.label_ids(parents, children).tolist()]
+        found: list[str] = np.array(self.game._labels, dtype=object)[self.label_ids(parents, children)].tolist()
+        return found
 
     def label_ids(self, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
         """The 0-based column of every move ``parents[i] -> children[i]``."""

@@ -77,7 +77,7 @@ class Strategy:
     summary: Callable[[Reader, GameRecord], dict[str, Any]] | None = None
     #: solves into any sink (:mod:`gamedb.store.sink`): the orchestration hands it the database's or a new file's
     into_sink: Callable[[Sink, SolveJob], Solved] | None = None
-    #: ``game -> bool``: small enough for a new SQLite file's sink (one transaction, no SQLAlchemy)
+    #: ``game -> bool``: solved straight into a new file's sink (one transaction, no SQLAlchemy) when that file is new
     small: Callable[[Game], bool] | None = None
     #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
     symmetry: bool = False
@@ -139,6 +139,18 @@ def _tier_announce(game: Game, limit: int) -> str | None:
     return memory_note(game, limit)
 
 
+def _tiers_into(sink: Sink, job: SolveJob) -> Solved:
+    from .tiers import into_new_file
+
+    return into_new_file(sink, job)
+
+
+def _tiers_small(game: Game) -> bool:
+    from .tier_memory import fits_new_file
+
+    return fits_new_file(game)
+
+
 def _graph_memory_solver() -> Solver:
     from .graph_memory import GraphMemory
 
@@ -164,11 +176,8 @@ def _graph_into(sink: Sink, job: SolveJob) -> Solved:
 
 
 def _graph_small(game: Game) -> bool:
-    """A game of at most :data:`~gamedb.store.sink.DEFER_INDEXES_FROM` positions by its estimate."""
-    from ..store.sink import DEFER_INDEXES_FROM
-
-    estimate = game.estimate()
-    return estimate is not None and estimate.positions <= DEFER_INDEXES_FROM
+    """A game with an estimate, of any size: solved in memory and written in one commit, it has nothing to resume."""
+    return game.estimate() is not None
 
 
 def _retrograde_solver() -> Solver:
@@ -223,6 +232,8 @@ STRATEGIES: dict[str, Strategy] = {
         auto_new_only=True,
         memory_need=_tier_memory_need,
         announce=_tier_announce,
+        into_sink=_tiers_into,
+        small=_tiers_small,
         symmetry=True,
     ),
     "retrograde": Strategy(
@@ -381,7 +392,8 @@ def summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return {} if strategy.summary is None else strategy.summary(reader, record)
 
 
-def new_file_strategy(game: Game) -> Strategy | None:
-    """The strategy that solves a small ``game`` into a new SQLite file's sink (``auto``'s first, if it writes into any sink), or None."""
-    strategy = candidates(game, AUTO)[0]
+def new_file_strategy(game: Game, choice: str = AUTO) -> Strategy | None:
+    """The strategy that solves ``game`` into a new file's sink under ``--strategy choice`` (its first, if it writes into any sink
+    and takes the game there), or None."""
+    strategy = candidates(game, choice)[0]
     return strategy if strategy.into_sink is not None and strategy.small is not None and strategy.small(game) else None

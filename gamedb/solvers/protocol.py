@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from ..errors import GamedbError
@@ -57,6 +58,8 @@ class SolveJob:
     progress: Progress | None = None
     #: the strategy solving it (:data:`gamedb.solvers.choice.STRATEGIES`), recorded in the game row
     strategy: str = ""
+    #: the new file a solve writes whole (:func:`gamedb.solvers.solve.new_file`), beside which it keeps its work files
+    new_file: Path | None = None
     #: a solve on a Dask cluster (the tier solver only), or None
     cluster: Cluster | None = None
     #: the symmetry group whose canonical positions are stored (1: every position), recorded in ``game.info``

@@ -232,14 +232,12 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
             best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
             best = np.full(len(code), None, dtype=object)
             best[best_of] = labels
-            distance = remoteness.astype(object)
-            distance[remoteness < 0] = None
             texts = rules.texts(code) if texts_stored else None
-            values = (code.tolist(), texts, exp.player.tolist(), result.tolist(), distance.tolist(), exp.degree.tolist(), best.tolist())
+            values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
                 labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
-                moved = (code[parent].tolist(), ranks_within(exp.degree).tolist(), exp.children.tolist(), labels)
+                moved = (code[parent], ranks_within(exp.degree), exp.children, labels)
                 sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
             written += len(code)
             if progress:

@@ -20,9 +20,6 @@ if TYPE_CHECKING:
 
     from .protocol import DatabaseSolver
 
-#: memory a small solve into a new file may take at most (it takes a few MB)
-NEW_FILE_MEMORY = 1 << 30
-
 
 @dataclass
 class SolveReport:
@@ -37,22 +34,30 @@ class SolveReport:
 
 
 class NewFile(NamedTuple):
-    """A SQLite file that does not exist yet, which a small solve writes through its own sink (:func:`new_file`)."""
+    """A SQLite or DuckDB file that does not exist yet, which a solve writes whole through its own sink (:func:`new_file`)."""
 
     path: Path
     revision: str
+    duckdb: bool = False
+    #: ``--strategy``
+    strategy: str = choice.AUTO
 
 
 def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
-    """The new file ``db`` names when ``game`` is small enough to solve into it without SQLAlchemy (defaults only, a plain new path)."""
+    """The new file ``db`` names when ``game`` is solved straight into it by ``strategy`` without SQLAlchemy (a plain new path)."""
     from ..errors import DatabaseError
     from ..store.location import locate
     from ..store.sqlite_file import check_sqlite_version, newest_revision
 
     location = locate(db)
     path = location.path
-    if not location.is_file or path is None or strategy != choice.AUTO or memory_limit is not None or choice.new_file_strategy(game) is None:
+    if not (location.is_file or location.is_duckdb) or path is None or memory_limit is not None:
         return None
+    try:
+        if choice.new_file_strategy(game, strategy) is None:
+            return None
+    except InputError:
+        return None  # a strategy that refuses the game: the general path says so
     if os.path.lexists(path) or not path.parent.is_dir() or not os.access(path.parent, os.W_OK | os.X_OK):
         return None
     try:
@@ -60,7 +65,7 @@ def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int
     except DatabaseError:
         return None  # the database's path says why not
     revision = newest_revision()
-    return None if revision is None else NewFile(path, revision)
+    return None if revision is None else NewFile(path, revision, location.is_duckdb, strategy)
 
 
 def solve(
@@ -92,7 +97,7 @@ def solve(
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
-        return _into_new_file(db, game, game.default_name() if name is None else name, progress)
+        return _into_new_file(db, game, game.default_name() if name is None else name, progress, symmetry)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     from ..sizes import default_memory_limit
@@ -132,12 +137,13 @@ def solve(
         for chosen in strategies:
             job.strategy = chosen.name
             try:
+                solver = chosen.load()
                 if cluster is not None:
                     from .tier_cluster import solve_on_cluster
 
                     solved = solve_on_cluster(db, job)
-                elif chosen.into_sink is None:
-                    solved = cast("DatabaseSolver", chosen.load()).solve(db, job)
+                elif chosen.into_sink is None or hasattr(solver, "solve"):  # (its own course in the database: resumable)
+                    solved = cast("DatabaseSolver", solver).solve(db, job)
                 else:
                     with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
                         solved = chosen.into_sink(sink, job)
@@ -149,18 +155,24 @@ def solve(
         return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
-def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None) -> SolveReport:
+def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: bool | None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
+    from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile
 
-    chosen = choice.new_file_strategy(game)
+    chosen = choice.new_file_strategy(game, target.strategy)
     check_name(name)
     if chosen is None or chosen.into_sink is None:
-        raise InputError(f"{name} is not a game small enough to be solved straight into a new file")
+        raise InputError(f"{name} is not a game that can be solved straight into a new file")
+    sink_class = NewSqliteFile
+    if target.duckdb:
+        from ..store.duckdb_file import NewDuckdbFile
+
+        sink_class = NewDuckdbFile
     t0 = time.perf_counter()
-    job = SolveJob(name, game, None, None, memory_limit=NEW_FILE_MEMORY, batch=0, progress=progress, strategy=chosen.name,
-                   symmetry=choice.symmetry(game, chosen.name, None))
-    with NewSqliteFile(target.path, target.revision, name, game, chosen.name) as sink:
+    job = SolveJob(name, game, None, None, memory_limit=default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
+                   new_file=target.path, symmetry=choice.symmetry(game, chosen.name, symmetry))
+    with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
 

@@ -42,9 +42,9 @@ CONNECT_SECONDS = 10
 
 def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
     """Solve ``job`` (``job.cluster`` set) on a Dask cluster into the work folder, then write its rows into ``db``."""
-    from ..store import catalog
+    from ..store.sink import game_key
 
-    rules, key, cluster = rules_of(job.game), catalog.game_key(job.game), job.cluster
+    rules, key, cluster = rules_of(job.game), game_key(job.game), job.cluster
     assert cluster is not None
     size = cluster.slice_size or slice_size_for(job.memory_limit, cluster.workers or 1)
     folder = work_folder(db, job.name, key, cluster.work_dir)

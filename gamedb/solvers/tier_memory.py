@@ -10,6 +10,15 @@ from ..sizes import human_size
 BYTES_PER_TIER_POSITION = 100
 #: memory outside the tiers: pages being expanded and written, numpy and SQLAlchemy
 BASE_BYTES = 300 << 20
+#: the largest tier game (positions, by its estimate) solved straight into a new file, which a killed solve loses
+#: (Connect-Four 5x4, 5.6·10^6 by the estimate, in seconds; 5x5's minutes resume tier by tier in the database)
+TIERS_INTO_NEW_FILE = 10_000_000
+
+
+def fits_new_file(game: Game) -> bool:
+    """A tier game of at most :data:`TIERS_INTO_NEW_FILE` positions by its estimate (a larger one resumes tier by tier)."""
+    estimate = game.estimate()
+    return estimate is not None and estimate.positions <= TIERS_INTO_NEW_FILE
 
 
 def tier_bytes(largest: int, next_largest: int) -> int:

@@ -20,8 +20,9 @@ import numpy as np
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules
+from .tier_forward import children_by_tier, keeps_paths, least_keys, save_paths
 from .tier_store import TierFolder
-from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, children_by_tier, least_keys, rules_of, save_paths, solve_slice, values_loader
+from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slice, values_loader
 
 #: the columns a solved slice (and tier) has, "best" (the best child's code) written last
 KINDS = ("result", "remoteness", "degree", "player", "best")
@@ -42,9 +43,11 @@ def settle(game: Game, path: str, u: int, first: bool) -> int:
     if folder.has("codes", u):
         return len(folder.load("codes", u))
     found = sorted(folder.path.glob(f"pcodes.*-{u}.npy"))
-    parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :]))) for f in found]
+    paths = keeps_paths(game, rules)
+    parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :])) if paths else None) for f in found]
     codes, keys = least_keys(parts)
-    if rules.path_texts:
+    if paths:
+        assert keys is not None  # (kept with the paths)
         previous = None
         if not first:
             rank = folder.load("rank", u - 1, mmap=False)
@@ -68,9 +71,9 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
         return reached
     rules = rules_of(game)
     codes = folder.read("codes", t, a, b)
-    rank = folder.read("rank", t, a, b) if rules.path_texts else None
+    rank = folder.read("rank", t, a, b) if keeps_paths(game, rules) else None
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
-    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
+    pending: dict[int, list[tuple[np.ndarray, np.ndarray | None]]] = defaultdict(list)
     for c in range(0, len(codes), chunk):
         found = children_by_tier(rules, game.family, t, codes[c : c + chunk], None if rank is None else rank[c : c + chunk])
         for u, part in found.items():
@@ -82,7 +85,8 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
     for u, parts in pending.items():
         codes_u, keys_u = least_keys(parts)
         codes_kind, keys_kind = part_names(f"{t}.{a}")
-        folder.save(keys_kind, u, keys_u)
+        if keys_u is not None:
+            folder.save(keys_kind, u, keys_u)
         folder.save(codes_kind, u, codes_u)
     tmp = marker.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")
     tmp.write_text(json.dumps(sorted(pending)))

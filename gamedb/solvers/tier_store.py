@@ -44,8 +44,12 @@ class TierFolder:
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
         """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
-        file = file_of(engine)
-        tag = hashlib.sha1(json.dumps([engine.url.render_as_string(hide_password=True), name, key]).encode()).hexdigest()[:12]
+        return cls.for_file(file_of(engine), engine.url.render_as_string(hide_password=True), name, key)
+
+    @classmethod
+    def for_file(cls, file: Path | None, url: str, name: str, key: str) -> TierFolder:
+        """:meth:`for_game` of the database at ``url``: beside its ``file`` (SQLite), else in the temporary folder."""
+        tag = hashlib.sha1(json.dumps([url, name, key]).encode()).hexdigest()[:12]
         if file is not None:
             return cls(file.parent / f"{file.name}.tiers-{tag}")
         return cls(Path(tempfile.gettempdir()) / f"gamedb-tiers-{tag}")
@@ -124,20 +128,20 @@ def write_positions(
     """Write every solved position row, in code order across the tiers, a committed range at a time."""
     tiers = sorted(counts)
     total = sum(counts.values())
-    codes = {t: folder.load("codes", t) for t in tiers}  # mapped for the binary searches (a few pages each)
     lo = state.get("written_below", 0)
-    done = sum(int(np.searchsorted(codes[t], lo)) for t in tiers)
+    his = [hi for hi in code_ranges(folder, tiers) if hi > lo]
+    cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
+    done = sum(cuts[t][0] for t in tiers)
     texts_stored = stores_texts(total)
     with sink.loading("position", total, state):
-        for hi in code_ranges(folder, tiers):
-            if hi <= lo:
-                continue
+        for k, hi in enumerate(his):
             parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
             for t in tiers:
-                i, j = (int(x) for x in np.searchsorted(codes[t], [lo, hi]))
+                i, j = cuts[t][k], cuts[t][k + 1]
                 if j > i:
                     page = folder.read("codes", t, i, j)
-                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if rules.path_texts else rules.texts(page)
+                    by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
                     parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
             page = np.concatenate([p[0] for p in parts])
             order = np.argsort(page, kind="stable")
@@ -154,18 +158,30 @@ def write_positions(
             sink.update(progress=state)
             sink.commit()
             done += len(page)
-            lo = hi
             if progress:
                 progress("write", done, total)
+
+
+def _cuts(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
+    """Where each of ``bounds`` falls in a tier's sorted codes, mapped once (a map kept for the whole write left every page
+    resident as the searches went by: 600 MB of Connect-Four 5x5's peak)."""
+    codes = folder.load("codes", tier)
+    found: list[int] = np.searchsorted(codes, bounds).tolist()
+    del codes
+    return found
 
 
 def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
     """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
     step = 256
-    codes = [folder.load("codes", t) for t in tiers]
-    sample = np.sort(np.concatenate([np.array(c[::step]) for c in codes] or [np.zeros(0, dtype=np.int64)]))
+    samples, top = [np.zeros(0, dtype=np.int64)], 1
+    for t in tiers:  # one tier mapped at a time: a sample touches every page of its file, which stay resident while mapped
+        codes = folder.load("codes", t)
+        samples.append(np.array(codes[::step]))
+        top = max(top, int(codes[-1]) + 1 if len(codes) else 0)
+        del codes
+    sample = np.sort(np.concatenate(samples))
     bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
-    top = max((int(c[-1]) for c in codes if len(c)), default=0) + 1
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import sqlalchemy as sa
 
 from ..errors import GamedbError
 from ..games.base import Game
@@ -21,21 +21,23 @@ from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
 from ..progress import Progress
 from ..sizes import human_size
-from ..store import catalog
 from ..store.disk_full import DiskFull, folder_bytes, is_disk_full, megabytes
-from ..store.sink import Sink, now
-from ..store.sql_sink import SqlSink
+from ..store.sink import Sink, game_key, now
 from ..store.status import SOLVED, SOLVING
-from . import capabilities, graph_verify
+from . import capabilities
 from .protocol import Solved, SolveJob, TooLarge
+from .tier_forward import Part, Paths, children_by_tier, keeps_paths, least_keys, save_paths
 from .tier_memory import tier_bytes
 from .tier_store import TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
 
+if TYPE_CHECKING:  # (a solve into a new file imports no SQLAlchemy)
+    import sqlalchemy as sa
+
+    from ..store.record import GameRecord
+
 #: a tier's sorted codes, results and remoteness (the backward pass reads them for the tiers after it)
 _Stored = tuple[np.ndarray, np.ndarray, np.ndarray]
-#: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
-_Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
 
 #: codes to their canonical codes (:meth:`Game.canonical <gamedb.games.base.Game.canonical>` on arrays)
 Canonical = Callable[[np.ndarray], np.ndarray]
@@ -46,60 +48,80 @@ POSITION_CHUNK = 4096
 class TierSolver:
     """The ``tiers`` strategy: verifies and answers like ``graph-sql`` (its position rows are the graph solvers')."""
 
-    verify = staticmethod(graph_verify.verify_graph)
+    def verify(self, conn: sa.Connection, record: GameRecord, game: Game, *, progress: Progress | None = None) -> int:
+        from .graph_verify import verify_graph
+
+        return verify_graph(conn, record, game, progress=progress)
 
     def solve(self, db: sa.Engine, job: SolveJob) -> Solved:
         """Enumerate the tiers (unless a killed solve did), then create or update the game row and solve."""
-        t0 = time.perf_counter()
-        game = job.game
-        rules = rules_of(game)
-        canon = capabilities.canonical_codes(game, rules) if job.symmetry > 1 else None
-        key = catalog.game_key(game) + (f" symmetry {job.symmetry}" if canon is not None else "")
-        folder = TierFolder.for_game(db, job.name, key)
-        state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
-        fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
-        if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
-            folder.reset()
-            try:
-                counts, reachable = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress, canon=canon)
-                folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
-            except TooLarge:
-                folder.remove()
+        from ..store.sql_sink import SqlSink
+
+        return solve_into(lambda: SqlSink(db, job.begin, resumed=job.record is not None), lambda key: TierFolder.for_game(db, job.name, key), job)
+
+
+def into_new_file(sink: Sink, job: SolveJob) -> Solved:
+    """:func:`solve_into` a new file's ``sink``, the work folder beside the file (the database's: :meth:`TierSolver.solve`, which resumes)."""
+    from contextlib import nullcontext
+
+    new_file = job.new_file
+    assert new_file is not None
+    return solve_into(lambda: nullcontext(sink), lambda key: TierFolder.for_file(new_file, str(new_file), job.name, key), job)
+
+
+def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder_for: Callable[[str], TierFolder], job: SolveJob) -> Solved:
+    """:meth:`TierSolver.solve` into the sink ``open_sink`` gives once the tiers are enumerated (a new file's, or the database's);
+    ``folder_for``: the work folder of the solve's key (rules, parameters and symmetry)."""
+    t0 = time.perf_counter()
+    game = job.game
+    rules = rules_of(game)
+    canon = capabilities.canonical_codes(game, rules) if job.symmetry > 1 else None
+    key = game_key(game) + (f" symmetry {job.symmetry}" if canon is not None else "")
+    folder = folder_for(key)
+    state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
+    fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
+    if fresh:  # a new solve, one killed while it enumerated, or one whose work folder is gone: from the start
+        folder.reset()
+        try:
+            counts, reachable = enumerate_tiers(game, rules, folder, memory_limit=job.memory_limit, progress=job.progress, canon=canon)
+            folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}})
+        except TooLarge:
+            folder.remove()
+            raise
+        except OSError as exc:
+            if not is_disk_full(exc):
                 raise
-            except OSError as exc:
-                if not is_disk_full(exc):
-                    raise
-                written = folder_bytes(folder.path)
-                folder.remove()  # an enumeration never resumes (no manifest): its files would only fill the disk
-                raise DiskFull(
-                    f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
-                    f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
-                    "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
-                ) from None
-            state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
-        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
-            sink.begin()
-            if fresh:
-                sink.clear(("position",))  # rows of a solve whose folder was lost
-                sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
-                if canon is not None:
-                    start = int(canon(np.array([game.encode(game.start())], dtype=np.int64))[0])
-                    sink.update(start_code=start, info={"symmetry": {"group": job.symmetry, "reachable": reachable}})
-                sink.commit()
-            try:
-                return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress, canon=canon))
-            except Exception as exc:
-                if not is_disk_full(exc):
-                    raise
-                what = (
-                    f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
-                    else f"writing the positions of {job.name} into the database (what was committed before is kept)"
-                )
-                raise DiskFull(
-                    f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
-                    "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
-                    "or delete the folder to give its space back"
-                ) from None
+            written = folder_bytes(folder.path)
+            folder.remove()  # an enumeration never resumes (no manifest): its files would only fill the disk
+            raise DiskFull(
+                f"no space left on device while enumerating the tiers of {job.name} into {folder.path} "
+                f"({megabytes(written)} written when the disk filled); the work folder was removed, as an enumeration "
+                "cannot resume: free space on that disk (or solve into a file on another one) and run the same command again"
+            ) from None
+        state = {"tiers": len(counts), "moves": 0, "enumerate_seconds": round(time.perf_counter() - t0, 3)}
+    with open_sink() as sink:
+        sink.begin()
+        if fresh:
+            sink.clear(("position",))  # rows of a solve whose folder was lost
+            sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+            if canon is not None:
+                start = int(canon(np.array([game.encode(game.start())], dtype=np.int64))[0])
+                sink.update(start_code=start, info={"symmetry": {"group": job.symmetry, "reachable": reachable}})
+            sink.commit()
+        try:
+            return Solved(*solve_tiers(sink, rules, folder, state, progress=job.progress, canon=canon))
+        except Exception as exc:
+            if not is_disk_full(exc):
+                raise
+            what = (
+                f"saving the solved tiers of {job.name} in its work folder" if isinstance(exc, OSError)
+                else f"writing the positions of {job.name} into the database (what was committed before is kept)"
+            )
+            raise DiskFull(
+                f"no space left on device while {what}; the work folder {folder.path} ({megabytes(folder_bytes(folder.path))}) "
+                "is kept, with every tier solved so far: free space on that disk and run the same command again to resume, "
+                "or delete the folder to give its space back"
+            ) from None
 
 
 def rules_of(game: Game) -> TierArrayRules:
@@ -163,13 +185,14 @@ def enumerate_tiers(
     ones are saved."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
-    pending: dict[int, list[tuple[np.ndarray, np.ndarray]]] = defaultdict(list)
+    paths = keeps_paths(game, rules)
+    pending: dict[int, list[Part]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
-        pending[t].append((found, np.zeros(len(found), dtype=np.int64)))
+        pending[t].append((found, np.zeros(len(found), dtype=np.int64) if paths else None))
     counts: dict[int, int] = {}
     reachable = 0
-    previous: _Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
+    previous: Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
         codes, keys = least_keys(pending.pop(t))
@@ -179,7 +202,8 @@ def enumerate_tiers(
                 f"the tier solver needs ~{human_size(need)} at tier {t} ({len(codes):,} positions), more than the memory limit "
                 f"{human_size(memory_limit)}; use a larger --memory-limit"
             )
-        if rules.path_texts:
+        if paths:
+            assert keys is not None  # (kept with the paths)
             previous = save_paths(rules, folder, t, codes, keys, previous)
             rank = previous[3]
         inner_new = codes
@@ -188,7 +212,7 @@ def enumerate_tiers(
             inner = []
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
-                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if rules.path_texts else None).items():
+                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None).items():
                     if u == t:
                         inner.append(part[0])
                     else:
@@ -204,46 +228,12 @@ def enumerate_tiers(
             known = np.union1d(known, inner_new) if len(inner_new) else known
         reachable += len(known)
         keep = slice(None) if canon is None else canon(known) == known
-        if rules.path_texts and canon is not None:
+        if paths and canon is not None:
             assert previous is not None
             folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
         folder.save("codes", t, known[keep])
         counts[t] = len(known[keep])
     return counts, reachable
-
-
-def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, tuple[np.ndarray, np.ndarray]]:
-    """The children of ``page`` (codes of tier ``t``) by tier: distinct codes and the least move key of each (path texts:
-    parent rank and label, from ``rank``, the page's ranks; else 0); the forward step of one page."""
-    exp = rules.expand(page)
-    children = exp.children
-    tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
-    if len(tiers) and tiers.min() < t:
-        raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-    move_keys = np.zeros(len(children), dtype=np.int64)
-    if rank is not None:
-        parents = np.repeat(np.arange(len(page)), exp.degree)
-        move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
-    return {u: least_keys([(children[tiers == u], move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
-
-
-def least_keys(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct codes of ``parts`` (sorted) and the least key given to each."""
-    codes = np.concatenate([p[0] for p in parts])
-    keys = np.concatenate([p[1] for p in parts])
-    if not len(codes):
-        return codes, keys
-    key_bits = int(keys.max()).bit_length()
-    if key_bits + int(codes.max()).bit_length() <= 62 and int(codes.min()) >= 0 and int(keys.min()) >= 0:
-        # one sort of (code, key) packed in an int64: several times faster than lexsort
-        packed = np.sort((codes << key_bits) | keys)
-        codes, keys = packed >> key_bits, packed & ((np.int64(1) << key_bits) - 1)
-    else:
-        order = np.lexsort((keys, codes))
-        codes, keys = codes[order], keys[order]
-    first = np.ones(len(codes), dtype=bool)
-    first[1:] = codes[1:] != codes[:-1]
-    return codes[first], keys[first]
 
 
 def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -252,21 +242,6 @@ def _contains(sorted_codes: np.ndarray, codes: np.ndarray) -> np.ndarray:
     at = np.searchsorted(sorted_codes, codes).clip(0, len(sorted_codes) - 1)
     found: np.ndarray = sorted_codes[at] == codes
     return found
-
-
-def save_paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: _Paths | None) -> _Paths:
-    """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
-    if previous is None:
-        paths = np.zeros((len(codes), 0), dtype=np.uint8)
-    else:
-        _, parent_paths, by_rank, _ = previous
-        parent = by_rank[keys // rules.label_count]
-        paths = np.concatenate((parent_paths[parent], (keys % rules.label_count).astype(np.uint8)[:, None]), axis=1)
-    by_rank = np.argsort(keys, kind="stable")
-    rank = np.empty(len(codes), dtype=np.int64)
-    rank[by_rank] = np.arange(len(codes))
-    folder.save("paths", t, paths)
-    return t, paths, by_rank, rank
 
 
 # --- 2. backward: the values of one tier --------------------------------------------------

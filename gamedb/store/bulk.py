@@ -47,14 +47,10 @@ def copy_columns(conn: sa.Connection, table: sa.Table, columns: Mapping[str, Col
     try:
         if conn.dialect.name == "postgresql":
             _copy_in(conn, table.name, list(columns), zip(*map(values_of, columns.values()), strict=True), constants)
-        elif conn.dialect.name == "duckdb" and len(next(iter(columns.values()), ())):  # the arrays as they are: one registered scan
-            import numpy as np
+        elif conn.dialect.name == "duckdb":
+            from .duckdb_file import append_columns
 
-            driver: Any = conn.connection.driver_connection
-            driver.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
-            fixed = [str(int(v)) for v in constants.values()]
-            driver.execute(f"INSERT INTO {table.name} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
-            driver.unregister("gamedb_rows")
+            append_columns(conn.connection.driver_connection, table.name, columns, constants)
         else:
             for sql, rows in column_inserts(table.name, columns, constants):
                 executemany(conn, sql, rows)

@@ -16,15 +16,9 @@ from .rows import reader_of
 from .schema import game as game_table
 from .schema import metadata
 from .schema import player as player_table
-from .sink import check_name, new_game_row, player_rows
+from .sink import check_name, game_key, new_game_row, player_rows
 from .sink import family_key as family_key  # re-exported: callers use catalog.family_key, catalog.now
 from .sink import now as now
-
-
-def game_key(game: Game) -> str:
-    """What tells two games apart, as text: the stored family, its rules' version and the game's parameters
-    (the digest of a default name that is taken, the tier solver's work folder)."""
-    return json.dumps([family_key(game), game.rules_version, game.parameters()], sort_keys=True)
 
 
 def same_game(record: GameRecord, game: Game) -> bool:

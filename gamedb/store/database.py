@@ -220,6 +220,11 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
             raise DatabaseError("the database is empty: no game has been solved in it")
         if conn.dialect.name == "sqlite":
             create_schema(conn)
+        elif conn.dialect.name == "duckdb":
+            from . import duckdb_file
+
+            conn.commit()  # (the driver's own transaction below)
+            duckdb_file.create_schema(conn.connection.driver_connection, head)
         else:
             upgrade(conn)
         return

@@ -1,7 +1,9 @@
 """The sink of a new SQLite file, written with ``sqlite3`` alone (SQLAlchemy's import is longer than a small solve).
 
-Built as ``.NAME.PID.new``, finished (``ANALYZE``), synced and linked to its name with ``os.link``, which never replaces
-a file made meanwhile (:class:`TargetTaken`); anything that goes wrong removes it: the target never exists half written.
+Built as ``.NAME.PID.new`` (journal and syncs off: nothing reads it before it is complete), finished (``ANALYZE``), synced
+and linked to its name with ``os.link``, which never replaces a file made meanwhile (:class:`TargetTaken`); anything that
+goes wrong removes it: the target never exists half written. :class:`~gamedb.store.duckdb_file.NewDuckdbFile` is the same
+for a DuckDB file.
 """
 
 from __future__ import annotations
@@ -9,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
-from .sink import JSON_COLUMNS, Begun, Column, column_inserts, new_game_row, player_rows
+from .sink import DEFER_INDEXES_FROM, JSON_COLUMNS, LEAVE_INDEXES_FROM, Begun, Column, column_inserts, new_game_row, player_rows
 from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
 if TYPE_CHECKING:
@@ -26,9 +28,9 @@ class TargetTaken(Exception):
     """The file appeared while the new one was written: nothing was put in its place."""
 
 
-def _encoded(row: dict[str, Any]) -> dict[str, Any]:
-    """A ``game`` row's values as stored: JSON columns as text."""
-    return {k: json.dumps(v) if k in JSON_COLUMNS else v for k, v in row.items()}
+def _encoded(row: dict[str, Any]) -> tuple[Any, ...]:
+    """A ``game`` row's values as stored, in its order: JSON columns as text."""
+    return tuple(json.dumps(v) if k in JSON_COLUMNS else v for k, v in row.items())
 
 
 class NewSqliteFile:
@@ -41,11 +43,11 @@ class NewSqliteFile:
         self.game = game
         self.strategy = strategy
         self.temp = path.with_name(f".{path.name}.{os.getpid()}.new")
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Any = None
         self._id: int | None = None
 
     @property
-    def conn(self) -> sqlite3.Connection:
+    def conn(self) -> Any:
         assert self._conn is not None, "used outside its with block"
         return self._conn
 
@@ -55,25 +57,31 @@ class NewSqliteFile:
         return self._id
 
     def __enter__(self) -> NewSqliteFile:
-        self.temp.unlink(missing_ok=True)  # a killed solve of this process id's predecessor
-        self._conn = sqlite3.connect(self.temp, isolation_level=None)
+        self._remove()  # a killed solve of this process id's predecessor
         try:
-            self.conn.execute("PRAGMA journal_mode = OFF")  # private until linked: a failure deletes it
-            self.conn.execute("PRAGMA synchronous = OFF")
-            self.conn.execute("BEGIN")
-            for statement in new_file_statements():
-                self.conn.execute(statement)
-            self.conn.execute(STAMP, (self.revision,))
+            self._conn = self._create()
         except BaseException:
             self.abort()
             raise
         return self
 
+    def _create(self) -> Any:
+        """The temporary file's connection, its schema made, inside the one transaction of the solve."""
+        conn = sqlite3.connect(self.temp, isolation_level=None)
+        self._conn = conn
+        conn.execute("PRAGMA journal_mode = OFF")  # private until linked: a failure deletes it
+        conn.execute("PRAGMA synchronous = OFF")
+        conn.execute("BEGIN")
+        for statement in new_file_statements():
+            conn.execute(statement)
+        conn.execute(STAMP, (self.revision,))
+        return conn
+
     def begin(self) -> Begun:
         row = new_game_row(self.name, self.game, self.strategy)
-        cursor = self.conn.execute(f"INSERT INTO game ({', '.join(row)}) VALUES ({', '.join(':' + k for k in row)})", _encoded(row))
-        assert cursor.lastrowid is not None
-        self._id = cursor.lastrowid
+        found = self.conn.execute(f"INSERT INTO game ({', '.join(row)}) VALUES ({', '.join('?' * len(row))}) RETURNING id", _encoded(row)).fetchone()
+        assert found is not None
+        self._id = int(found[0])
         self.rows("player", player_rows(self._id, self.game))
         return Begun(self._id, row["status"], {}, False)
 
@@ -84,18 +92,33 @@ class NewSqliteFile:
     def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         if rows:
             names = list(rows[0])
-            self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join(':' + k for k in names)})", rows)
+            self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", [tuple(r.values()) for r in rows])
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
-        return nullcontext()  # a small solve into empty tables: the indexes are kept
+        return self._loading(table, rows, notes)
+
+    @contextmanager
+    def _loading(self, table: str, rows: int, notes: dict[str, Any] | None) -> Iterator[None]:
+        """A large load goes in without the table's secondary indexes, built after it; from :data:`LEAVE_INDEXES_FROM` rows, left out."""
+        indexes = [] if rows < DEFER_INDEXES_FROM else self.conn.execute(
+            "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND sql IS NOT NULL ORDER BY name", (table,)).fetchall()
+        for name, _ in indexes:
+            self.conn.execute(f"DROP INDEX {name}")
+        left_out = bool(indexes) and rows >= LEAVE_INDEXES_FROM  # a game that large has no texts to index (`db index` builds them)
+        if notes is not None:
+            notes.update(indexes_dropped=bool(indexes), indexes_left_out=left_out)
+        yield
+        if not left_out:
+            for _, sql in indexes:
+                self.conn.execute(sql)
 
     def update(self, **values: Any) -> None:
-        sets = ", ".join(f"{k} = :{k}" for k in values)
-        self.conn.execute(f"UPDATE game SET {sets} WHERE id = :id_", {**_encoded(values), "id_": self.game_id})
+        sets = ", ".join(f"{k} = ?" for k in values)
+        self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(values), self.game_id))
 
     def commit(self) -> None:
         """Nothing to do: the file is written whole, and put in place by :meth:`finish`."""
@@ -104,10 +127,7 @@ class NewSqliteFile:
         """The last update, then the file finished (statistics, rollback-journal mode), synced and linked to its name."""
         self.update(**values)
         try:
-            self.conn.execute("COMMIT")
-            self.conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
-            self.conn.execute("ANALYZE")
-            self.conn.close()
+            self._complete()
             self._conn = None
             with open(self.temp, "rb+") as f:
                 os.fsync(f.fileno())
@@ -119,11 +139,21 @@ class NewSqliteFile:
         finally:
             self.abort()
 
+    def _complete(self) -> None:
+        """Commit, leave the file as a finished one is left, and close it."""
+        self.conn.execute("COMMIT")
+        self.conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
+        self.conn.execute("ANALYZE")
+        self.conn.close()
+
     def abort(self) -> None:
         """The temporary file removed (once linked, the file stands under its name)."""
         if self._conn is not None:
             self._conn.close()
             self._conn = None
+        self._remove()
+
+    def _remove(self) -> None:
         self.temp.unlink(missing_ok=True)
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union
 
 from ..errors import InputError
 from ..version import __version__
+from .rows import TEXT_LEFT_OUT_FROM
 from .status import ENUMERATING
 
 if TYPE_CHECKING:
@@ -27,6 +28,9 @@ Column = Union["np.ndarray", Sequence[Any]]
 JSON_COLUMNS = ("parameters", "info", "progress")
 #: loads smaller than this keep a table's secondary indexes up to date as they go (a new file's solve is never larger)
 DEFER_INDEXES_FROM = 50_000
+#: a load over several commits of this many rows into an empty SQLite table leaves its secondary indexes out
+#: (a tier game needs none: ``query`` and ``verify`` find positions by code; docs/performance.md)
+LEAVE_INDEXES_FROM = TEXT_LEFT_OUT_FROM
 #: rows per INSERT statement of :func:`column_inserts` (bound values stay under SQLite's oldest limit, 999)
 ROWS_PER_INSERT = 100
 
@@ -122,6 +126,14 @@ def family_key(game: Game) -> str:
     except UnknownFamily:
         pass
     return f"{type(game).__module__}:{type(game).__qualname__}"
+
+
+def game_key(game: Game) -> str:
+    """What tells two games apart, as text: the stored family, its rules' version and the game's parameters
+    (the digest of a default name that is taken, the tier solver's work folder)."""
+    import json
+
+    return json.dumps([family_key(game), game.rules_version, game.parameters()], sort_keys=True)
 
 
 def now() -> str:

@@ -12,13 +12,8 @@ import sqlalchemy as sa
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
 from .record import GameRecord
-from .rows import TEXT_LEFT_OUT_FROM
 from .schema import metadata
-from .sink import Begun, Column
-
-#: a load over several commits of this many rows into an empty SQLite table leaves its secondary indexes out
-#: (a tier game needs none: ``query`` and ``verify`` find positions by code; docs/performance.md)
-LEAVE_INDEXES_FROM = TEXT_LEFT_OUT_FROM
+from .sink import LEAVE_INDEXES_FROM, Begun, Column
 
 
 class SqlSink:

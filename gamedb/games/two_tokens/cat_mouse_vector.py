@@ -17,7 +17,7 @@ class CatMouseVector(VectorRules):
         self._offset = np.concatenate(([0], np.cumsum(self._degree)))
         self._target = np.array([b for r in rows for b in r], dtype=np.int64)
         self._players = players
-        self._node_text = [str(i) for i in range(n)]
+        self._node_labels = np.array([str(i) for i in range(n)], dtype=object)
         self._text_parts: tuple[list[str], list[str]] | None = None  # built on first use
         # the same table reversed, for un-moves: row turn * n + target, the nodes that move there
         source = np.repeat(np.arange(2 * n), self._degree)
@@ -72,5 +72,5 @@ class CatMouseVector(VectorRules):
         n = self.n
         rest = np.asarray(children, dtype=np.int64) >> 1
         node = np.where((np.asarray(parents) & 1) == MOUSE, rest // n, rest % n)
-        text = self._node_text
-        return [text[b] for b in node.tolist()]
+        labels: list[str] = self._node_labels[node].tolist()  # a gather in C, not a Python loop (0.54 s of 2·10^6 best moves)
+        return labels

@@ -1,0 +1,77 @@
+"""The tier solver's forward step: a page's children by tier with their least move keys, and the smallest move sequences."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import GamedbError
+from ..games.base import Game
+from ..games.tier_rules import TierArrayRules
+from ..store.rows import stores_texts
+from .tier_store import TierFolder
+
+#: codes found for a tier, with the least key given to each (the path texts' ranks; None without path texts)
+Part = tuple[np.ndarray, "np.ndarray | None"]
+#: path texts: (tier, sequences, position index by rank, rank by position index) of a tier
+Paths = tuple[int, np.ndarray, np.ndarray, np.ndarray]
+
+
+def keeps_paths(game: Game, rules: TierArrayRules) -> bool:
+    """Whether the enumeration keeps the smallest move sequences (for the texts): not for a game stored without texts
+    (5x5: 1 GB of them, two tiers at once, and the keys that find them, twice the memory of the codes while merging)."""
+    estimate = game.estimate()
+    return rules.path_texts and (estimate is None or stores_texts(estimate.positions))
+
+
+def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, Part]:
+    """The children of ``page`` (codes of tier ``t``) by tier: distinct codes and the least move key of each (paths kept:
+    parent rank and label, from ``rank``, the page's ranks; else None); the forward step of one page."""
+    exp = rules.expand(page)
+    children = exp.children
+    tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+    if len(tiers) and tiers.min() < t:
+        raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
+    move_keys = None
+    if rank is not None:
+        parents = np.repeat(np.arange(len(page)), exp.degree)
+        move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
+    return {u: least_keys([(children[tiers == u], None if move_keys is None else move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+
+
+def least_keys(parts: list[Part]) -> Part:
+    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
+    codes = np.concatenate([p[0] for p in parts])
+    if parts[0][1] is None:
+        codes.sort()
+        distinct = np.ones(len(codes), dtype=bool)
+        distinct[1:] = codes[1:] != codes[:-1]
+        return codes[distinct], None
+    keys = np.concatenate([p[1] for p in parts if p[1] is not None])
+    if not len(codes):
+        return codes, keys
+    key_bits = int(keys.max()).bit_length()
+    if key_bits + int(codes.max()).bit_length() <= 62 and int(codes.min()) >= 0 and int(keys.min()) >= 0:
+        # one sort of (code, key) packed in an int64: several times faster than lexsort
+        packed = np.sort((codes << key_bits) | keys)
+        codes, keys = packed >> key_bits, packed & ((np.int64(1) << key_bits) - 1)
+    else:
+        order = np.lexsort((keys, codes))
+        codes, keys = codes[order], keys[order]
+    first = np.ones(len(codes), dtype=bool)
+    first[1:] = codes[1:] != codes[:-1]
+    return codes[first], keys[first]
+
+
+def save_paths(rules: TierArrayRules, folder: TierFolder, t: int, codes: np.ndarray, keys: np.ndarray, previous: Paths | None) -> Paths:
+    """Each position's smallest move sequence: its best parent's (least rank, then label) and that move's label; saved."""
+    if previous is None:
+        paths = np.zeros((len(codes), 0), dtype=np.uint8)
+    else:
+        _, parent_paths, by_rank, _ = previous
+        parent = by_rank[keys // rules.label_count]
+        paths = np.concatenate((parent_paths[parent], (keys % rules.label_count).astype(np.uint8)[:, None]), axis=1)
+    by_rank = np.argsort(keys, kind="stable")
+    rank = np.empty(len(codes), dtype=np.int64)
+    rank[by_rank] = np.arange(len(codes))
+    folder.save("paths", t, paths)
+    return t, paths, by_rank, rank
