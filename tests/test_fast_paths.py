@@ -168,12 +168,12 @@ def _read(monkeypatch, argv):
 
 def test_plain_solve_command_lines_are_read(monkeypatch):
     default = os.environ.get("GAMEDB_DB") or "gamedb.sqlite"
-    assert _read(monkeypatch, ["--db", "x", "solve", "nim", "--max", "13", "-q"])[2] == ("x", {"max": 13}, None, False, True, "auto", None, None)
+    assert _read(monkeypatch, ["--db", "x", "solve", "nim", "--max", "13", "-q"])[2] == ("x", {"max": 13}, None, False, True, "auto", None, None, None)
     assert _read(monkeypatch, ["solve", "--name", "n", "--force", "nim", "--max=5", "--strategy", "sql"])[2] == (
-        default, {"max": 5}, "n", True, False, "sql", None, None
+        default, {"max": 5}, "n", True, False, "sql", None, None, None
     )
     assert _read(monkeypatch, ["--db=y", "solve", "connect4", "--width", "5"])[2][:2] == ("y", {"width": 5, "height": 4, "connect": 4})
-    assert _read(monkeypatch, ["--db", "x", "solve", "subtraction", "--set", "1,2,5", "--memory-limit", "1G"])[2][-2:] == ("1G", None)
+    assert _read(monkeypatch, ["--db", "x", "solve", "subtraction", "--set", "1,2,5", "--memory-limit", "1G"])[2][-3:] == ("1G", None, None)
     assert _read(monkeypatch, ["solve", "tictactoe", "--no-symmetry"])[2][-1] is False
     assert _read(monkeypatch, ["solve", "connect4", "--symmetry"])[2][-1] is True
 
