@@ -9,12 +9,12 @@ it with the same outputs; an out-of-range code is damage in one line.
 
 from __future__ import annotations
 
-import gc
 import re
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -50,6 +50,11 @@ def _outputs(cli, path: Path, games=GAMES) -> dict[str, tuple[str, ...]]:
 
 
 _TIMES = re.compile(r"seconds|solved at|gamedb version")  # stats lines of when and how fast, not what
+
+
+def _process_cli(*args: str, db: Path) -> SimpleNamespace:
+    run = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(db), *args], capture_output=True, text=True, timeout=300)
+    return SimpleNamespace(exit_code=run.returncode, stdout=run.stdout, stderr=run.stderr)
 
 
 def _raw(path: Path, sql: str) -> list[tuple]:
@@ -116,21 +121,20 @@ def test_a_result_code_out_of_the_table_is_damage_in_one_line(cli, db_path, code
 def test_a_file_at_0006_answers_as_it_is_and_db_upgrade_packs_it(cli, tmp_path, suffix):
     if suffix == "duckdb":
         pytest.importorskip("duckdb")
+        cli = _process_cli  # each command in a process of its own, as a user runs them: an in-process run's read-only DuckDB
+        # instance can outlive it, and DuckDB refuses the writer's configuration (db upgrade) beside it
     path = tmp_path / f"old.{suffix}"
     _solve(path)
     before = _outputs(cli, path)
-    if suffix == "duckdb":  # on gamedb's own connection (integer division as the views were made with)
-        from alembic import command
-
-        from gamedb.store.database import alembic_config
-        from gamedb.store.duckdb_file import create_engine
-        from gamedb.store.location import locate
-
-        gc.collect()  # the in-process CLI runs' read-only connections, if a cycle still holds one (DuckDB refuses a second configuration)
-        engine = create_engine(locate(path), readonly=False)
-        with engine.begin() as conn:
-            command.downgrade(alembic_config(conn), "0006")
-        engine.dispose()
+    if suffix == "duckdb":  # on gamedb's own connection (integer division as the views were made with), in a process of its own
+        downgrade = (  # (this process may still hold the CLI runs' read-only DuckDB instance, which refuses a writer's configuration)
+            "import sys; from alembic import command; from gamedb.store.database import alembic_config; "
+            "from gamedb.store.duckdb_file import create_engine; from gamedb.store.location import locate; "
+            "engine = create_engine(locate(sys.argv[1]), readonly=False)\n"
+            "with engine.begin() as conn: command.downgrade(alembic_config(conn), '0006')"
+        )
+        run = subprocess.run([sys.executable, "-c", downgrade, str(path)], capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
     else:
         _alembic(str(path), "downgrade", "0006")
     assert _raw(path, "SELECT version_num FROM alembic_version") == [("0006",)]
