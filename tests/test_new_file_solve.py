@@ -168,7 +168,6 @@ def test_a_name_and_quiet_are_honoured(tmp_path):
     "args",
     [
         ["solve", "connect4", "--width", "4", "--height", "3", "--strategy", "sql"],  # the SQL solver works in the database
-        ["solve", "nim", "--max", "13", "--memory-limit", "1G"],
         ["solve", "subtraction", "--set", "1,2,5", "--max", "100000"],  # more than one write batch: resumable batches
         ["solve", "tictactoe"],  # solved by tiers
         ["solve", "graph", "--file", str(Path(__file__).resolve().parents[1] / "examples" / "graphs" / "coin-split.json")],  # no estimate
@@ -180,11 +179,26 @@ def test_other_solves_go_the_full_way(tmp_path, args):
     assert _imported_sqlalchemy(run)
 
 
+def test_a_memory_limit_is_honoured_in_a_new_file(tmp_path):
+    graph = "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]"  # LeetCode 913, example 1
+    run = _gamedb("--db", "g.duckdb", "solve", "cat-mouse", "--graph", graph, "--memory-limit", "1G", cwd=tmp_path)
+    assert run.returncode == 0 and not _imported_sqlalchemy(run), run.stderr
+    assert run.stdout.startswith("Solved cat-mouse: 28 positions")
+    # too little memory for the array solvers: the new file's solve gives way to the one that works in the database (a key-less
+    # DuckDB position table: enumerated rows kept new by an anti-join)
+    tight = _gamedb("--db", "h.duckdb", "solve", "cat-mouse", "--graph", graph, "--memory-limit", "100", cwd=tmp_path)
+    assert tight.returncode == 0 and _imported_sqlalchemy(tight), tight.stderr
+    assert tight.stdout.split(" in ")[0] == run.stdout.split(" in ")[0] and tight.stdout.split(" s. ")[1] == run.stdout.split(" s. ")[1]
+    for db in ("g.duckdb", "h.duckdb"):
+        check = _gamedb("--db", db, "verify", "cat-mouse", cwd=tmp_path)
+        assert check.returncode == 0 and check.stdout.startswith("OK: 28 positions"), check.stderr
+
+
 def test_a_file_that_exists_or_a_missing_folder_goes_the_full_way(tmp_path):
     game = family("nim").from_options(max=13)
     assert new_file(str(tmp_path / "g.sqlite"), game) is not None
     assert new_file(str(tmp_path / "g.sqlite"), game, "memory") is None  # a strategy that takes no heap game: the full path refuses it
-    assert new_file(str(tmp_path / "g.sqlite"), game, memory_limit=1 << 30) is None
+    assert new_file(str(tmp_path / "g.sqlite"), game, memory_limit=1 << 30) == NewFile(tmp_path / "g.sqlite", _revision(), False, "auto", 1 << 30)
     assert new_file(str(tmp_path / "g.sqlite"), family("connect4").from_options(width=5, height=5)) is None  # resumable tier by tier
     assert new_file(str(tmp_path / "g.duckdb"), family("connect4").from_options(width=4, height=4)) == NewFile(tmp_path / "g.duckdb", _revision(), True)
     (tmp_path / "g.sqlite").write_bytes(b"")

@@ -45,7 +45,7 @@ def run_solve(
 
             size = cluster.slice_size or slice_size_for(limit if limit is not None else default_memory_limit(), cluster.workers or 1)
             err(slice_note(game, size))
-    target = new_file(db, game, strategy) if memory_limit is None and cluster is None else None
+    target = new_file(db, game, strategy, limit) if cluster is None else None
     if target is not None:  # a game solved whole into a file not there yet: written without SQLAlchemy
         try:
             with ProgressBars(quiet) as bars:

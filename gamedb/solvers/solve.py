@@ -41,6 +41,8 @@ class NewFile(NamedTuple):
     duckdb: bool = False
     #: ``--strategy``
     strategy: str = choice.AUTO
+    #: ``--memory-limit`` in bytes (None: the default)
+    memory_limit: int | None = None
 
 
 def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int | None = None) -> NewFile | None:
@@ -51,7 +53,7 @@ def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int
 
     location = locate(db)
     path = location.path
-    if not (location.is_file or location.is_duckdb) or path is None or memory_limit is not None:
+    if not (location.is_file or location.is_duckdb) or path is None:
         return None
     try:
         if choice.new_file_strategy(game, strategy) is None:
@@ -65,7 +67,7 @@ def new_file(db: str, game: Game, strategy: str = choice.AUTO, memory_limit: int
     except DatabaseError:
         return None  # the database's path says why not
     revision = newest_revision()
-    return None if revision is None else NewFile(path, revision, location.is_duckdb, strategy)
+    return None if revision is None else NewFile(path, revision, location.is_duckdb, strategy, memory_limit)
 
 
 def solve(
@@ -170,7 +172,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
 
         sink_class = NewDuckdbFile
     t0 = time.perf_counter()
-    job = SolveJob(name, game, None, None, memory_limit=default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
+    job = SolveJob(name, game, None, None, memory_limit=target.memory_limit or default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
                    new_file=target.path, symmetry=choice.symmetry(game, chosen.name, symmetry))
     with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)

@@ -71,6 +71,12 @@ def insert_new_rows(conn: sa.Connection, table: sa.Table, columns: tuple[str, ..
         conn.exec_driver_sql(f"INSERT INTO {table.name} ({names}) SELECT {names} FROM {stage} ON CONFLICT DO NOTHING")
         conn.exec_driver_sql(f"TRUNCATE {stage}")
         return
+    if conn.dialect.name == "duckdb":  # no key on DuckDB's position table (zone maps find its rows): new rows by the schema's key
+        from .duckdb_file import append_columns
+
+        by_column = {name: list(values) for name, values in zip(columns, zip(*rows, strict=True), strict=True)}
+        append_columns(conn.connection.driver_connection, table.name, by_column, constants, new_by=[c.name for c in table.primary_key.columns])
+        return
     values = ", ".join([*(str(int(v)) for v in constants.values()), *["?"] * len(columns)])
     executemany(conn, f"INSERT INTO {table.name} ({names}) VALUES ({values}) ON CONFLICT DO NOTHING", rows)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -99,8 +99,9 @@ def create_schema(conn: Any, revision: str) -> None:
     conn.execute("COMMIT")
 
 
-def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constants: Mapping[str, int]) -> None:
-    """Append rows given column by column: the numpy arrays scanned as they are (no Python object per row), in one INSERT."""
+def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constants: Mapping[str, int], *, new_by: Sequence[str] = ()) -> None:
+    """Append rows given column by column: the numpy arrays scanned as they are (no Python object per row), in one INSERT;
+    ``new_by`` (a key's columns): only the rows whose key is not stored yet."""
     if not len(next(iter(columns.values()), ())):
         return
     import numpy as np
@@ -108,7 +109,9 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
     conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
     try:
         fixed = [str(int(v)) for v in constants.values()]
-        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows")
+        known = " AND ".join(f"t.{k} = {constants[k]}" if k in constants else f"t.{k} = gamedb_rows.{k}" for k in new_by)
+        where = f" WHERE NOT EXISTS (SELECT 1 FROM {table} t WHERE {known})" if new_by else ""
+        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows{where}")
     finally:
         conn.unregister("gamedb_rows")
 
@@ -147,6 +150,7 @@ class NewDuckdbFile(NewSqliteFile):
             joined = {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
                 [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
             append_columns(self.conn, table, joined, {"game_id": self.game_id})
+            self.conn.execute("COMMIT; BEGIN TRANSACTION")  # DuckDB keeps ~150 bytes an uncommitted row in memory; the file is not in place until complete
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return nullcontext()  # no index on position (zone maps); the others are small
