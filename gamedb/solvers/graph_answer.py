@@ -16,9 +16,13 @@ from .capabilities import symmetry_group
 
 
 def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-    """Answers for many positions (None: the start), with one lookup of the rows for the whole batch."""
-    if record.symmetry > 1:
-        return _through_symmetry(reader, record, game, positions, boards=boards)
+    """Answers for many positions (None: the start), with one lookup of the rows for the whole batch. A game stored one
+    canonical position per class answers with the canonical position's value, the user's own moves (each valued by its
+    canonical child) and the best move found among them as the solvers find it."""
+    symmetric = record.symmetry > 1
+    if symmetric and record.symmetry != symmetry_group(game):
+        raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
+    canonical: Callable[[int], int] = game.canonical if symmetric else _same
     planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
@@ -31,44 +35,11 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             planned.append(exc)
             continue
         planned.append((state, code, moves))
-        wanted.append(code)
-        wanted.extend([child for _, child in moves])
+        wanted.append(canonical(code))
+        wanted.extend([canonical(child) for _, child in moves])
     rows = reader.positions(record, wanted)  # each row checked
     answers: list[Answer | GamedbError] = []
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
-    for plan in planned:
-        if isinstance(plan, GamedbError):
-            answers.append(plan)
-            continue
-        state, code, moves = plan
-        row = rows.get(code)
-        if row is None:
-            answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
-            continue
-        answer = answer_from_row(record, row, player_name, winner, text=row.text if row.text is not None else game.format(state))
-        answer.moves = _moves(record, answer.position, [(label, rows.get(child)) for label, child in moves], game)
-        if boards:
-            answer.board = game.describe(state)
-        answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
-        answers.append(answer)
-    return answers
-
-
-def _through_symmetry(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool) -> list[Answer | GamedbError]:
-    """Answers from a game stored one canonical position per class: the value is the canonical position's, the moves the
-    user's own (each valued by its canonical child) and the best move found among them as the solvers find it."""
-    if record.symmetry != symmetry_group(game):
-        raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
-    canonical, encode, parse, move_codes = game.canonical, game.encode, game.parse, game.move_codes
-    planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
-    for position in positions:
-        try:
-            state = game.start() if position is None else parse(position)
-            planned.append((state, encode(state), move_codes(state)))
-        except GamedbError as exc:
-            planned.append(exc)
-    rows = reader.positions(record, [canonical(code) for plan in planned if not isinstance(plan, GamedbError) for code in (plan[1], *(c for _, c in plan[2]))])
-    answers: list[Answer | GamedbError] = []
     for plan in planned:
         if isinstance(plan, GamedbError):
             answers.append(plan)
@@ -79,21 +50,26 @@ def _through_symmetry(reader: Reader, record: GameRecord, game: Game, positions:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else game.format(state)  # a stored text is the rules' (verify checks it)
-        own = []  # (label, the child's canonical row under the child's own text)
-        for label, child in moves:
-            c = rows.get(canonical(child))
-            if c is None:
-                raise missing_child(record.name, text, label)
-            own.append((label, c if c.code == child else c._replace(text=game.format(game.decode(child)))))
-        best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own])
-        row = row._replace(text=text, player=game.to_move(state), degree=len(moves), best_move=best)  # the mover is the typed position's
-        answer = answer_from_row(record, row, game.player_name, game.winner, text=text)
-        answer.moves = _moves(record, text, list(own), game)
+        own = [(label, _as_child(rows.get(canonical(child)), child)) for label, child in moves]
+        if symmetric:  # the mover and the moves are the typed position's
+            best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own if c is not None])
+            row = row._replace(text=text, player=game.to_move(state), degree=len(moves), best_move=best)
+        answer = answer_from_row(record, row, player_name, winner, text=text)
+        answer.moves = _moves(record, text, own, game)
         if boards:
             answer.board = game.describe(state)
-        answer.verdict = game.verdict(answer.result, answer.remoteness, answer.player)
+        answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
+
+
+def _same(code: int) -> int:
+    return code
+
+
+def _as_child(row: PositionRow | None, child: int) -> PositionRow | None:
+    """The stored row of ``child``'s class as ``child``'s own (its text then follows from its code)."""
+    return row if row is None or row.code == child else row._replace(code=child, text=None)
 
 
 def answer_from_row(

@@ -86,6 +86,8 @@ def solve(
     """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
     ``cluster``: by the tier solver on a Dask cluster; ``symmetry`` (None: where the family and strategy have it) stores
     one position per symmetry class."""
+    if isinstance(db, NewFile):
+        strategy = db.strategy
     if cluster is not None:
         from .tier_cluster import check_cluster
 
@@ -95,11 +97,11 @@ def solve(
             raise InputError("--symmetry: a solve on a cluster (--workers, --scheduler) stores every position; use --no-symmetry")
         symmetry = False
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
-    choice.symmetry(game, strategy, symmetry)
+    group = choice.symmetry(game, strategy, symmetry)  # the group a new solve stores through (a stored unfinished one keeps its own)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
-        return _into_new_file(db, game, game.default_name() if name is None else name, progress, symmetry)
+        return _into_new_file(db, game, game.default_name() if name is None else name, progress, group)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
     from ..sizes import default_memory_limit
@@ -135,7 +137,7 @@ def solve(
                 resumed = True
         strategies = choice.plan(db, record, game, strategy)
         job = SolveJob(name, game, record, replace, memory_limit=limit, batch=batch, progress=progress, cluster=cluster,
-                       symmetry=choice.symmetry(game, strategy, symmetry, record))
+                       symmetry=group if record is None else choice.symmetry(game, strategy, symmetry, record))
         for chosen in strategies:
             job.strategy = chosen.name
             try:
@@ -157,7 +159,7 @@ def solve(
         return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
-def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: bool | None) -> SolveReport:
+def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: int) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile
@@ -173,7 +175,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
         sink_class = NewDuckdbFile
     t0 = time.perf_counter()
     job = SolveJob(name, game, None, None, memory_limit=target.memory_limit or default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
-                   new_file=target.path, symmetry=choice.symmetry(game, chosen.name, symmetry))
+                   new_file=target.path, symmetry=symmetry)
     with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
