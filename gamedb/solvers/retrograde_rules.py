@@ -122,11 +122,12 @@ class Slots:
             yield slots, self.code(slots)
 
 
-def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
-    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
-    ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
+def reachable(game: Game, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], positions_limit: int,
+              visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
+    """Every position reachable from the start (``canonical``: its slot code), breadth first; :class:`TooLarge` beyond
+    ``positions_limit``. With ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
     starts = np.array([game.encode(state) for state in game.starts()], dtype=np.int64)
-    frontier = unique(rules.canonical_of(starts) if isinstance(rules, Classes) else starts)
+    frontier = unique(canonical(starts))
     dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
