@@ -175,11 +175,13 @@ _same: Callable[[np.ndarray], np.ndarray] = lambda codes: codes  # noqa: E731
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
     """Decide levels from the positions of ``values`` until one decides nothing; the number of levels."""
     k = 0
+    wanted = np.zeros(len(DECIDED_BY), dtype=bool)  # by result
+    wanted[list(values)] = True
     while True:
         if k + 1 > np.iinfo(state.remoteness.dtype).max:
             state.remoteness = state.remoteness.astype(np.int32)
         decided = 0
-        for child, parent in edges(lambda s: np.isin(state.result[s], values), k):
+        for child, parent in edges(lambda s: wanted[state.result[s]], k):
             open_ = state.result[parent] == UNDECIDED
             decided += step(state, child[open_], parent[open_], k + 1)
         k += 1
@@ -220,13 +222,15 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
     texts_stored = stores_texts(slots.positions)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
-        for slot, code in slots.blocks(block):
+        for slot, code in slots.blocks(block if slots.reach is None else BLOCK):  # (dense codes: no search to batch)
             exp = rules.expand(code)
             result, remoteness = state.result[slot], state.remoteness[slot]
             parent = np.repeat(np.arange(len(code)), exp.degree)
-            child, _ = slots.find(canonical(exp.children))
-            deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
-            hit = np.flatnonzero(deciding)
+            child = slots.slot(canonical(exp.children))
+            # a move decides its parent when the child has the result that decides it one level lower (any draw: a draw)
+            maybe = np.flatnonzero(state.result[child] == DECIDED_BY[result][parent])
+            below = np.where(result == DRAW, -1, remoteness - 1)
+            hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
             first = hit[first_of_runs(parent[hit])]
             best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
             best = np.full(len(code), None, dtype=object)
