@@ -154,7 +154,8 @@ def run_child(*args: str) -> dict:
 def whole_process(graph_file: Path, db: Path) -> dict:
     """``gamedb solve`` as a user runs it: wall time and the child's peak memory."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "-q"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    command = [str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
     if status:
