@@ -27,7 +27,7 @@ from ..progress import Progress
 from ..store.rows import as_written, stores_texts
 from ..store.sink import Sink
 from . import capabilities
-from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_labels, token_rows
 from .protocol import Solved, TooLarge
 from .retrograde_rules import (
     BLOCK,
@@ -164,7 +164,9 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, played, canonical, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit), progress=progress)
+    labels = partial(_labels, played) if tokens is None else _by_order(token_labels(tokens))
+    write(sink, played, canonical, labels, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit),
+          progress=progress)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
@@ -215,8 +217,12 @@ def expanded_block(memory_limit: int) -> int:
     return int(min(BIG_BLOCK, max(BLOCK, memory_limit // BYTES_PER_EXPANDED)))
 
 
-def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], slots: Slots, state: State, moves: int, *, move_rows: bool,
-          block: int, progress: Progress | None) -> None:
+#: ``labels(code, exp, parent, moves)``: the labels of ``moves`` (indices into ``exp.children``, whose parents are ``code[parent]``)
+Labels = Callable[[np.ndarray, Expansion, np.ndarray, np.ndarray], "list[str] | np.ndarray"]
+
+
+def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], labels_of: Labels, slots: Slots, state: State, moves: int, *,
+          move_rows: bool, block: int, progress: Progress | None) -> None:
     """Every position row (and move row) in code order, with its best move, a block at a time (``rules``: the moves as
     played; ``canonical``: a child's slot code)."""
     texts_stored = stores_texts(slots.positions)
@@ -232,14 +238,14 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
             below = np.where(result == DRAW, -1, remoteness - 1)
             hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
             first = hit[first_of_runs(parent[hit])]
-            best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
+            best_of, labels = parent[first], labels_of(code, exp, parent, first)
             best = np.full(len(code), None, dtype=object)
             best[best_of] = labels
             texts = rules.texts(code) if texts_stored else None
             values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
-                labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
+                labels = labels_of(code, exp, parent, np.arange(len(parent)))
                 moved = (code[parent], ranks_within(exp.degree), exp.children, labels)
                 sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
             written += len(code)
@@ -247,12 +253,22 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
                 progress("write", written, slots.positions)
 
 
-def _labels(rules: VectorRules, code: np.ndarray, children: np.ndarray, parent: np.ndarray, moves: np.ndarray) -> list[str]:
-    """The labels of ``moves`` (indices into ``children``, whose parents are ``code[parent]``)."""
+def _labels(rules: VectorRules, code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> list[str]:
+    """:data:`Labels` by the rules."""
     if isinstance(rules, OneByOne):
         every = rules.move_labels(code)
         return [every[i] for i in moves.tolist()]
-    return rules.labels(code[parent[moves]], children[moves])
+    return rules.labels(code[parent[moves]], exp.children[moves])
+
+
+def _by_order(labels: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Labels:
+    """:data:`Labels` by a game's move lists (:func:`token_labels`): each move's order within its position's."""
+
+    def of(code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        owner = parent[moves]
+        return labels(code[owner], moves - (np.cumsum(exp.degree) - exp.degree)[owner])
+
+    return of
 
 
 class Retrograde:
