@@ -78,7 +78,7 @@ class State:
         """Primitive values and counters of ``slots`` expanded as ``exp`` (moves into ``index``; ``find``: slots of codes)."""
         self.result[slots] = exp.primitive
         self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
-        (parent, child), degree = distinct_degree(exp)
+        (parent, child), degree = distinct_degree(exp, moves=index is not None)
         most = int(degree.max()) if len(degree) else 0
         if most > np.iinfo(self.counter.dtype).max:
             self.counter = self.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)

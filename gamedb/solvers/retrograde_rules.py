@@ -184,16 +184,21 @@ def reachable(game: Game, rules: VectorRules, canonical: Callable[[np.ndarray], 
     return Slots(codes, reach if dense else None)
 
 
-def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """(parent index, child code) of an expansion's distinct moves, and each parent's number of them."""
-    parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
-    child = exp.children
-    if len(child) and not np.all((child[1:] > child[:-1]) | (parent[1:] != parent[:-1])):  # not increasing within a parent
-        order = np.lexsort((child, parent))
-        parent, child = parent[order], child[order]
-        new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
-        parent, child = parent[new], child[new]
-    return (parent, child), np.bincount(parent, minlength=len(exp.degree))
+def distinct_degree(exp: Expansion, *, moves: bool = True) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """(parent index, child code) of an expansion's distinct moves (``moves`` False: the parents left empty), and each
+    parent's number of them."""
+    child, degree = exp.children, exp.degree
+    ends = np.cumsum(degree)[:-1]
+    rises = child[1:] > child[:-1]
+    rises[ends[(ends > 0) & (ends < len(child))] - 1] = True  # a position's first move after another's last
+    if rises.all():  # increasing within every position: distinct as they are
+        return (np.repeat(np.arange(len(degree)), degree) if moves else child[:0], child), degree
+    parent = np.repeat(np.arange(len(degree)), degree)
+    order = np.lexsort((child, parent))
+    parent, child = parent[order], child[order]
+    new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
+    parent, child = parent[new], child[new]
+    return (parent, child), np.bincount(parent, minlength=len(degree))
 
 
 def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
