@@ -3,7 +3,8 @@
     python bench/loopy_vs_plain.py                 # the 1,000-node graph of bench/catmouse_graph.py (~2·10^6 positions)
     python bench/loopy_vs_plain.py --nodes 300     # smaller, a smoke test
 
-Same run, each in a child process of its own (its peak memory its own):
+Same run, each in a child process of its own (its peak memory its own), ``--runs`` rounds of the three in turn
+(medians; the ratios taken round by round, so a machine whose load drifts compares like with like):
 
 - the plain solver below: a queue with degree counters on flat arrays (a bytearray of outcomes, a list of
   counters), outcomes only, nothing stored;
@@ -30,6 +31,7 @@ import time
 from collections import deque
 from contextlib import nullcontext
 from pathlib import Path
+from statistics import median
 
 BENCH = Path(__file__).resolve().parent
 GAMEDB = Path(sys.executable).with_name("gamedb")
@@ -168,6 +170,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--edges", type=int, help="default: twice the nodes")
+    parser.add_argument("--runs", type=int, default=3, help="rounds of the plain solver and the two processes (default 3)")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     from catmouse_graph import bench_graph
@@ -181,14 +184,19 @@ def main() -> None:
         graph_file = Path(work) / "graph.json"
         graph_file.write_text(json.dumps(bench_graph(args.nodes, args.edges or 2 * args.nodes)))
         print(f"cat and mouse, random graph of {args.nodes:,} nodes (bench/catmouse_graph.py), load {os.getloadavg()[0]:.1f}")
-        plain = run_child("plain", str(graph_file))
-        runs = {kind: whole_process(graph_file, Path(work) / f"new.{kind.lower()}") for kind in ("SQLite", "DuckDB")}
+        rounds = []
+        for r in range(args.runs):
+            plain = run_child("plain", str(graph_file))
+            rounds.append((plain, {kind: whole_process(graph_file, Path(work) / f"new{r}.{kind.lower()}") for kind in ("SQLite", "DuckDB")}))
+        plain = {key: median(p[key] for p, _ in rounds) for key in ("seconds", "cpu", "peak_mb")} | {"decided": rounds[0][0]["decided"]}
+        runs = {kind: {key: median(g[kind][key] for _, g in rounds) for key in ("seconds", "cpu", "peak_mb", "bytes")} for kind in ("SQLite", "DuckDB")}
         alone = run_child("solver", str(graph_file))
         n = alone["positions"]
         print(f"  positions                                  {n:,}")
         print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB")
         for kind, run in runs.items():
-            ratio, cpu_ratio = run["seconds"] / plain["seconds"], run["cpu"] / plain["cpu"]
+            ratio = median(g[kind]["seconds"] / p["seconds"] for p, g in rounds)
+            cpu_ratio = median(g[kind]["cpu"] / p["cpu"] for p, g in rounds)
             print(f"  gamedb solve into a new {kind} file         {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
                   f"file {run['bytes'] / n:.0f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
                   f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
