@@ -3,12 +3,13 @@
     python bench/loopy_vs_plain.py                 # the 1,000-node graph of bench/catmouse_graph.py (~2·10^6 positions)
     python bench/loopy_vs_plain.py --nodes 300     # smaller, a smoke test
 
-Same run, each in a child process of its own (its peak memory its own):
+Same run, each in a child process of its own (its peak memory its own), ``--runs`` rounds of the three in turn
+(medians; the ratios taken round by round, so a machine whose load drifts compares like with like):
 
 - the plain solver below: a queue with degree counters on flat arrays (a bytearray of outcomes, a list of
   counters), outcomes only, nothing stored;
-- ``gamedb solve cat-mouse --graph FILE --strategy S`` as a whole process into a new SQLite file, for the
-  ``retrograde`` strategy and the ``memory`` one it replaced for loopy games: wall time and peak memory;
+- ``gamedb solve cat-mouse --graph FILE`` (the ``retrograde`` strategy) as a whole process into a new SQLite file
+  and into a new DuckDB file: wall time, CPU time and peak memory;
 - the retrograde solver alone, writing into a sink that keeps nothing: its time (the rest of the process is
   writing rows) and its memory per position (peak RSS less the RSS before the solve).
 
@@ -19,6 +20,7 @@ position while solving.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -29,6 +31,7 @@ import time
 from collections import deque
 from contextlib import nullcontext
 from pathlib import Path
+from statistics import median
 
 BENCH = Path(__file__).resolve().parent
 GAMEDB = Path(sys.executable).with_name("gamedb")
@@ -151,14 +154,15 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def whole_process(graph_file: Path, db: Path, strategy: str) -> dict:
+def whole_process(graph_file: Path, db: Path) -> dict:
     """``gamedb solve`` as a user runs it: wall time and the child's peak memory."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen([str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "--strategy", strategy, "-q"])
+    command = [str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "-q"]
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
     if status:
-        raise SystemExit(f"gamedb solve --strategy {strategy} failed ({status})")
+        raise SystemExit(f"gamedb solve into {db.name} failed ({status})")
     return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "peak_mb": usage.ru_maxrss / 1024, "bytes": db.stat().st_size}
 
 
@@ -166,28 +170,40 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--edges", type=int, help="default: twice the nodes")
+    parser.add_argument("--runs", type=int, default=3, help="rounds of the plain solver and the two processes (default 3)")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     from catmouse_graph import bench_graph
+
+    import gamedb
+
+    # gamedb's bytecode written, as an installed package has it (under PYTHONDONTWRITEBYTECODE each run compiled ~40 modules: 0.1 s)
+    compileall.compile_dir(Path(gamedb.__file__).parent, quiet=1)
 
     with tempfile.TemporaryDirectory(prefix="gamedb-loopy-") as work:
         graph_file = Path(work) / "graph.json"
         graph_file.write_text(json.dumps(bench_graph(args.nodes, args.edges or 2 * args.nodes)))
         print(f"cat and mouse, random graph of {args.nodes:,} nodes (bench/catmouse_graph.py), load {os.getloadavg()[0]:.1f}")
-        plain = run_child("plain", str(graph_file))
-        runs = {s: whole_process(graph_file, Path(work) / f"{s}.sqlite", s) for s in ("retrograde", "memory")}
+        rounds = []
+        for r in range(args.runs):
+            plain = run_child("plain", str(graph_file))
+            rounds.append((plain, {kind: whole_process(graph_file, Path(work) / f"new{r}.{kind.lower()}") for kind in ("SQLite", "DuckDB")}))
+        plain = {key: median(p[key] for p, _ in rounds) for key in ("seconds", "cpu", "peak_mb")} | {"decided": rounds[0][0]["decided"]}
+        runs = {kind: {key: median(g[kind][key] for _, g in rounds) for key in ("seconds", "cpu", "peak_mb", "bytes")} for kind in ("SQLite", "DuckDB")}
         alone = run_child("solver", str(graph_file))
         n = alone["positions"]
         print(f"  positions                                  {n:,}")
         print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB")
-        for strategy, run in runs.items():
-            ratio, cpu_ratio = run["seconds"] / plain["seconds"], run["cpu"] / plain["cpu"]
-            print(f"  gamedb solve --strategy {strategy:<11}        {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
+        for kind, run in runs.items():
+            ratio = median(g[kind]["seconds"] / p["seconds"] for p, g in rounds)
+            cpu_ratio = median(g[kind]["cpu"] / p["cpu"] for p, g in rounds)
+            print(f"  gamedb solve into a new {kind} file         {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
                   f"file {run['bytes'] / n:.0f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
                   f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
         phases = ", ".join(f"{k} {v:.2f} s" for k, v in alone["phases"].items())
         print(f"  retrograde solver alone, rows kept nowhere {alone['seconds']:.2f} s ({alone['cpu']:.2f} s CPU: {phases})")
-        print(f"    so writing the rows is                   {runs['retrograde']['cpu'] - alone['cpu']:.2f} s of the process's CPU")
+        for kind, run in runs.items():
+            print(f"    so the rest of the process ({kind:<6})     {run['cpu'] - alone['cpu']:.2f} s of its CPU (start-up, the rows written)")
         per = (alone["peak_mb"] - alone["base_mb"]) * 2**20 / n
         print(f"    memory while solving                     {per:.1f} bytes/position (peak {alone['peak_mb']:,.0f} MB less "
               f"{alone['base_mb']:,.0f} MB before; target <= 24: {'ok' if per <= 24 else 'MISSED'})")

@@ -83,3 +83,27 @@ def test_classes_without_unmoves(fresh_db, monkeypatch, index_bytes):
     want = oracle.solve(game.format(game.start()))
     stored = {row["text"]: (row["result"], row["remoteness"]) for row in db.positions("g")}
     assert stored == {game.format(game.canonical(game.parse(text))): value for text, value in want.items()}
+
+
+def test_size_checks_count_one_row_per_class(fresh_db, monkeypatch):
+    """The disk check and the retrograde memory hook share capabilities.stored_estimate: Dōbutsu's 246,803,167 classes
+    (no move rows on disk), cat-mouse's positions and moves as the family bounds them (no symmetry)."""
+    import shutil
+    from collections import namedtuple
+
+    from gamedb import make_game
+    from gamedb.solvers import capabilities
+    from gamedb.solvers.solve import NotEnoughSpace, check_size
+
+    full = Dobutsu()
+    stored = capabilities.stored_estimate(full)
+    assert (stored.positions, stored.moves, stored.classes) == (246_803_167, 938_671_869, (246_803_167, 938_671_869))
+    every = capabilities.stored_estimate(Unreduced())  # no symmetry declared: every position, its classes not counted
+    assert (every.positions, every.classes) == (987_146_084, None)
+    need = retrograde.memory_need(full, "dobutsu")
+    assert need is not None and "needs up to 246,803,167 positions" in need[1]
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: namedtuple("Usage", "total used free")(10**15, 0, 1))
+    with pytest.raises(NotEnoughSpace, match=r"dobutsu needs up to 246,803,167 positions and 0 moves"):
+        check_size(fresh_db().engine, full, "dobutsu", memory_limit=1 << 50)
+    plain = make_game("cat-mouse", graph=[[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])
+    assert capabilities.stored_estimate(plain) == plain.estimate() and plain.estimate().classes is None

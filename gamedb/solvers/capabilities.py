@@ -11,7 +11,7 @@ if TYPE_CHECKING:
 
     import numpy as np
 
-    from ..games.base import Game, TokenMoves
+    from ..games.base import Estimate, Game, TokenMoves
     from ..games.tier_rules import TierArrayRules
     from ..games.vector import VectorRules
 
@@ -43,6 +43,17 @@ def move_lists(game: Game) -> TokenMoves | None:
 def symmetry_group(game: Game) -> int:
     """The size of the game's symmetry group (1: none declared)."""
     return max(int(game.symmetries), 1)
+
+
+def stored_estimate(game: Game) -> Estimate | None:
+    """The game's estimate of the rows a solve stores: one per class of positions (``classes`` kept, the sign of it) when
+    the family counts its classes and solves with its symmetries (vector rules, a group of more than 1); else ``classes`` None."""
+    estimate = game.estimate()
+    if estimate is None or estimate.classes is None:
+        return estimate
+    if declares_vector_rules(game) and symmetry_group(game) > 1:
+        return estimate._replace(positions=estimate.classes[0], moves=estimate.classes[1])
+    return estimate._replace(classes=None)
 
 
 def canonical_codes(game: Game, rules: VectorRules) -> Callable[[np.ndarray], np.ndarray]:

@@ -184,6 +184,23 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
     return [names[i] for i in label_ids[moves].tolist()]
 
 
+def token_labels(tokens: TokenMoves) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+    """``labels(codes, orders)``: the label of move ``orders[i]`` of position ``codes[i]``, read from the game's move
+    lists (an object array of the rows' own strings: no Python object per position)."""
+    nodes = tokens.nodes
+    rows = sorted(tokens.rows)
+    offset = np.searchsorted(np.array([p * nodes + a for p, a, *_ in rows], dtype=np.int64), np.arange(2 * nodes + 1))
+    names = np.array([label for *_, label in rows], dtype=object)
+
+    def labels(codes: np.ndarray, orders: np.ndarray) -> np.ndarray:
+        player, pair = codes & 1, codes >> 1
+        node = np.where(player == 0, pair // nodes, pair % nodes)  # the token of the player to move
+        found: np.ndarray = names[offset[player * nodes + node] + orders]
+        return found
+
+    return labels
+
+
 def token_rows(game_id: int, tokens: TokenMoves) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """A two-token game's move lists as rows: its ``token_board`` row and its ``token_move`` rows."""
     board = [{"game_id": game_id, "nodes": tokens.nodes}]

@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..games.base import Estimate, Game
+from ..games.base import Game
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, stores_texts
 from ..store.sink import Sink
 from . import capabilities
-from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_rows
+from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_labels, token_rows
 from .protocol import Solved, TooLarge
 from .retrograde_rules import (
     BLOCK,
@@ -78,7 +78,7 @@ class State:
         """Primitive values and counters of ``slots`` expanded as ``exp`` (moves into ``index``; ``find``: slots of codes)."""
         self.result[slots] = exp.primitive
         self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
-        (parent, child), degree = distinct_degree(exp)
+        (parent, child), degree = distinct_degree(exp, moves=index is not None)
         most = int(degree.max()) if len(degree) else 0
         if most > np.iinfo(self.counter.dtype).max:
             self.counter = self.counter.astype(np.uint16 if most < 1 << 16 else np.uint32)
@@ -102,19 +102,11 @@ def need_bytes(rules: VectorRules | None, positions: int, moves: int, memory_lim
     return (index, "reverse index") if memory_limit is None or index <= memory_limit else (need, "re-expansion")
 
 
-def stored_estimate(game: Game) -> Estimate | None:
-    """The game's estimate of the rows this solver stores: one per class of positions when the game has symmetries."""
-    estimate = game.estimate()
-    if estimate is not None and estimate.classes is not None and capabilities.declares_vector_rules(game) and capabilities.symmetry_group(game) > 1:
-        return Estimate(*estimate.classes)
-    return estimate
-
-
 def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
     """The strategy's memory hook (:data:`gamedb.solvers.choice.STRATEGIES`): (bytes, what needs them, advice)."""
     from ..sizes import human_size
 
-    estimate = stored_estimate(game)
+    estimate = capabilities.stored_estimate(game)
     if estimate is None:
         return None
     need = least_bytes(capabilities.declares_vector_rules(game), estimate.positions, estimate.moves)  # the rules are not built for it
@@ -126,16 +118,18 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     """Solve ``game`` into ``sink``, in one commit; :class:`TooLarge`, nothing written, beyond ``memory_limit`` bytes;
     ``symmetry`` > 1: one row per class of positions (:class:`Classes`), noted in the game row."""
     t0 = time.perf_counter()
-    estimate = stored_estimate(game) if symmetry > 1 else game.estimate()
+    estimate = capabilities.stored_estimate(game) if symmetry > 1 else game.estimate()
     vector = capabilities.vector_rules(game)
     if estimate is not None:
         need = least_bytes(vector is not None, estimate.positions, estimate.moves)
         if need > memory_limit:
             raise TooLarge(f"{estimate.positions:,} positions need {need:,} bytes in the retrograde solver, over the limit of {memory_limit:,}")
-    rules: VectorRules = vector if vector is not None else OneByOne(game)
+    played: VectorRules = vector if vector is not None else OneByOne(game)  # the moves as played, for their labels
     symmetric = vector is not None and symmetry > 1
-    if symmetric:
-        rules = Classes(rules)  # one row per class: children and parents as their representatives
+    rules, canonical = played, _same
+    if symmetric:  # one row per class: children and parents as their representatives
+        classes = Classes(played)
+        rules, canonical = classes, classes.canonical_of
     expected = estimate.positions if estimate else 0
     per_position = least_bytes(vector is not None, 1, 0)
     dense = 0 < rules.code_limit <= DENSE_CODES_PER_POSITION * min(expected, memory_limit // per_position)
@@ -143,7 +137,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     index = ReverseIndex() if source == "reverse index" else None
     state = State.empty(rules.code_limit if dense else 0)
     visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
-    slots = reachable(game, rules, memory_limit // per_position, visit, progress)
+    slots = reachable(game, rules, canonical, memory_limit // per_position, visit, progress)
     t1 = time.perf_counter()
     if not dense:
         state = State.empty(slots.size)
@@ -164,24 +158,32 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     state.result[state.result == UNDECIDED] = DRAW
     game_id = begin_fresh(sink)
     if symmetric:
-        start = int(rules.canonical_of(np.array([game.encode(game.start())], dtype=np.int64))[0]) if isinstance(rules, Classes) else 0
+        start = int(canonical(np.array([game.encode(game.start())], dtype=np.int64))[0])
         sink.update(start_code=start, info={"symmetry": {"group": symmetry, "reachable": None}})  # (the class sizes are not counted)
     tokens = capabilities.move_lists(game)
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    write(sink, rules, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit), progress=progress)
+    labels = partial(_labels, played) if tokens is None else _by_order(token_labels(tokens))
+    write(sink, played, canonical, labels, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit),
+          progress=progress)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
+
+
+#: the canonical code of every position without symmetry: its own
+_same: Callable[[np.ndarray], np.ndarray] = lambda codes: codes  # noqa: E731
 
 
 def levels(state: State, edges: Callable[..., Any], values: tuple[int, ...], phase: str, progress: Progress | None) -> int:
     """Decide levels from the positions of ``values`` until one decides nothing; the number of levels."""
     k = 0
+    wanted = np.zeros(len(DECIDED_BY), dtype=bool)  # by result
+    wanted[list(values)] = True
     while True:
         if k + 1 > np.iinfo(state.remoteness.dtype).max:
             state.remoteness = state.remoteness.astype(np.int32)
         decided = 0
-        for child, parent in edges(lambda s: np.isin(state.result[s], values), k):
+        for child, parent in edges(lambda s: wanted[state.result[s]], k):
             open_ = state.result[parent] == UNDECIDED
             decided += step(state, child[open_], parent[open_], k + 1)
         k += 1
@@ -215,28 +217,35 @@ def expanded_block(memory_limit: int) -> int:
     return int(min(BIG_BLOCK, max(BLOCK, memory_limit // BYTES_PER_EXPANDED)))
 
 
-def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int, *, move_rows: bool, block: int, progress: Progress | None) -> None:
-    """Every position row (and move row) in code order, with its best move, a block at a time."""
+#: ``labels(code, exp, parent, moves)``: the labels of ``moves`` (indices into ``exp.children``, whose parents are ``code[parent]``)
+Labels = Callable[[np.ndarray, Expansion, np.ndarray, np.ndarray], "list[str] | np.ndarray"]
+
+
+def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], labels_of: Labels, slots: Slots, state: State, moves: int, *,
+          move_rows: bool, block: int, progress: Progress | None) -> None:
+    """Every position row (and move row) in code order, with its best move, a block at a time (``rules``: the moves as
+    played; ``canonical``: a child's slot code)."""
     texts_stored = stores_texts(slots.positions)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
-        raw = rules.rules if isinstance(rules, Classes) else rules  # the moves as played, for their labels
-        for slot, code in slots.blocks(block):
-            exp = raw.expand(code)
+        for slot, code in slots.blocks(block if slots.reach is None else BLOCK):  # (dense codes: no search to batch)
+            exp = rules.expand(code)
             result, remoteness = state.result[slot], state.remoteness[slot]
             parent = np.repeat(np.arange(len(code)), exp.degree)
-            child, _ = slots.find(rules.canonical_of(exp.children) if isinstance(rules, Classes) else exp.children)
-            deciding = (state.result[child] == DECIDED_BY[result][parent]) & ((state.remoteness[child] == remoteness[parent] - 1) | (result[parent] == DRAW))
-            hit = np.flatnonzero(deciding)
+            child = slots.slot(canonical(exp.children))
+            # a move decides its parent when the child has the result that decides it one level lower (any draw: a draw)
+            maybe = np.flatnonzero(state.result[child] == DECIDED_BY[result][parent])
+            below = np.where(result == DRAW, -1, remoteness - 1)
+            hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
             first = hit[first_of_runs(parent[hit])]
-            best_of, labels = parent[first], _labels(rules, code, exp.children, parent, first)
+            best_of, labels = parent[first], labels_of(code, exp, parent, first)
             best = np.full(len(code), None, dtype=object)
             best[best_of] = labels
             texts = rules.texts(code) if texts_stored else None
             values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
-                labels = _labels(rules, code, exp.children, parent, np.arange(len(parent)))
+                labels = labels_of(code, exp, parent, np.arange(len(parent)))
                 moved = (code[parent], ranks_within(exp.degree), exp.children, labels)
                 sink.columns("move", dict(zip(MOVE_COLUMNS, moved, strict=True)))
             written += len(code)
@@ -244,12 +253,22 @@ def write(sink: Sink, rules: VectorRules, slots: Slots, state: State, moves: int
                 progress("write", written, slots.positions)
 
 
-def _labels(rules: VectorRules, code: np.ndarray, children: np.ndarray, parent: np.ndarray, moves: np.ndarray) -> list[str]:
-    """The labels of ``moves`` (indices into ``children``, whose parents are ``code[parent]``)."""
+def _labels(rules: VectorRules, code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> list[str]:
+    """:data:`Labels` by the rules."""
     if isinstance(rules, OneByOne):
         every = rules.move_labels(code)
         return [every[i] for i in moves.tolist()]
-    return rules.labels(code[parent[moves]], children[moves])
+    return rules.labels(code[parent[moves]], exp.children[moves])
+
+
+def _by_order(labels: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Labels:
+    """:data:`Labels` by a game's move lists (:func:`token_labels`): each move's order within its position's."""
+
+    def of(code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> np.ndarray:
+        owner = parent[moves]
+        return labels(code[owner], moves - (np.cumsum(exp.degree) - exp.degree)[owner])
+
+    return of
 
 
 class Retrograde:

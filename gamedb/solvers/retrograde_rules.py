@@ -16,6 +16,8 @@ from .protocol import TooLarge
 BLOCK = 1 << 14
 #: codes looked up at once (a larger batch of sorted needles costs fewer cache misses per lookup)
 LOOKUP = 1 << 20
+#: a level of the dense enumeration with more than 1/SCAN_FROM as many codes as the bitmap: found by a scan of it, not a sort
+SCAN_FROM = 32
 #: codes per reachable position up to which the arrays are indexed by code (no sorted code array, no search)
 DENSE_CODES_PER_POSITION = 2
 
@@ -115,6 +117,10 @@ class Slots:
         slot[order] = np.minimum(np.searchsorted(self.codes, codes[order]), self.positions - 1)
         return slot, self.codes[slot] == codes
 
+    def slot(self, codes: np.ndarray) -> np.ndarray:
+        """The slot of every code, each known reachable."""
+        return codes if self.reach is not None else self.find(codes)[0]
+
     def blocks(self, size: int = BLOCK) -> Iterator[tuple[np.ndarray, np.ndarray]]:
         """(slots, codes) of every reachable position in code order, ``size`` slots at a time."""
         for a in range(0, self.size, size):
@@ -122,13 +128,15 @@ class Slots:
             yield slots, self.code(slots)
 
 
-def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
-    """Every position reachable from the start, breadth first; :class:`TooLarge` beyond ``positions_limit``. With
-    ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
+def reachable(game: Game, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], positions_limit: int,
+              visit: Callable[[np.ndarray, Expansion], None] | None, progress: Progress | None) -> Slots:
+    """Every position reachable from the start (``canonical``: its slot code), breadth first; :class:`TooLarge` beyond
+    ``positions_limit``. With ``visit`` (called with every expansion) the codes are dense: they are the slots, kept in a bitmap."""
     starts = np.array([game.encode(state) for state in game.starts()], dtype=np.int64)
-    frontier = unique(rules.canonical_of(starts) if isinstance(rules, Classes) else starts)
+    frontier = unique(canonical(starts))
     dense = visit is not None
     reach = np.zeros(rules.code_limit if dense else 0, dtype=bool)
+    new = np.zeros_like(reach)  # dense: the codes found in this level, distinct by one scan when they are many
     runs: list[np.ndarray] = []  # sparse: sorted disjoint runs of known codes, each at most half the one before
 
     def known(codes: np.ndarray) -> np.ndarray:
@@ -154,14 +162,19 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Calla
             exp = rules.expand(page)
             check_moves(game, page, exp.primitive, exp.degree)
             if visit is not None:
-                visit(page, exp)  # marked at once: the level's codes are kept once each, unsorted
-                fresh = unique(exp.children[~reach[exp.children]])
-                reach[fresh] = True
+                visit(page, exp)
+                fresh = exp.children[~reach[exp.children]]
+                reach[fresh] = new[fresh] = True
+                found.append(fresh)
             else:
                 fresh = unique(exp.children)
-                fresh = fresh[~known(fresh)]
-            found.append(fresh)
-        frontier = np.concatenate(found) if dense else unique(np.concatenate(found))
+                found.append(fresh[~known(fresh)])
+        if dense:
+            many = sum(map(len, found)) * SCAN_FROM >= len(new)
+            frontier = np.flatnonzero(new) if many else unique(np.concatenate(found))
+            new[frontier] = False
+        else:
+            frontier = unique(np.concatenate(found))
         del found
         if progress:
             progress("enumerate", count, None)
@@ -171,25 +184,29 @@ def reachable(game: Game, rules: VectorRules, positions_limit: int, visit: Calla
     return Slots(codes, reach if dense else None)
 
 
-def distinct_degree(exp: Expansion) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
-    """(parent index, child code) of an expansion's distinct moves, and each parent's number of them."""
-    parent = np.repeat(np.arange(len(exp.degree)), exp.degree)
-    child = exp.children
-    if len(child) and not np.all((child[1:] > child[:-1]) | (parent[1:] != parent[:-1])):  # not increasing within a parent
-        order = np.lexsort((child, parent))
-        parent, child = parent[order], child[order]
-        new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
-        parent, child = parent[new], child[new]
-    return (parent, child), np.bincount(parent, minlength=len(exp.degree))
+def distinct_degree(exp: Expansion, *, moves: bool = True) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+    """(parent index, child code) of an expansion's distinct moves (``moves`` False: the parents left empty), and each
+    parent's number of them."""
+    child, degree = exp.children, exp.degree
+    ends = np.cumsum(degree)[:-1]
+    rises = child[1:] > child[:-1]
+    rises[ends[(ends > 0) & (ends < len(child))] - 1] = True  # a position's first move after another's last
+    if rises.all():  # increasing within every position: distinct as they are
+        return (np.repeat(np.arange(len(degree)), degree) if moves else child[:0], child), degree
+    parent = np.repeat(np.arange(len(degree)), degree)
+    order = np.lexsort((child, parent))
+    parent, child = parent[order], child[order]
+    new = np.concatenate(([True], (child[1:] != child[:-1]) | (parent[1:] != parent[:-1])))
+    parent, child = parent[new], child[new]
+    return (parent, child), np.bincount(parent, minlength=len(degree))
 
 
 def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
-    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time."""
-    for a in range(0, len(remoteness), BLOCK):
-        hit = remoteness[a : a + BLOCK] == k
-        if hit.any():
-            slots = a + np.flatnonzero(hit)
-            yield slots[wanted(slots)]
+    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time (one scan of the array)."""
+    slots = np.flatnonzero(remoteness == k)
+    slots = slots[wanted(slots)]
+    for a in range(0, len(slots), BLOCK):
+        yield slots[a : a + BLOCK]
 
 
 def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
@@ -200,7 +217,7 @@ def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[n
         which, codes = rules.parents(slots.code(frontier))
         child.append(frontier[which])
         parent.append(codes)
-        if sum(map(len, parent)) >= LOOKUP:
+        if slots.reach is not None or sum(map(len, parent)) >= LOOKUP:  # (dense codes: no search to batch)
             yield from _found(slots, child, parent)
     yield from _found(slots, child, parent)
 

@@ -12,7 +12,7 @@ from ..errors import GamedbError, InputError
 from ..games.base import Game
 from ..progress import Progress
 from ..store.sink import check_name
-from . import choice
+from . import capabilities, choice
 from .protocol import Cluster, SolveJob, TooLarge
 
 if TYPE_CHECKING:
@@ -211,11 +211,11 @@ def check_size(
     from ..sizes import default_memory_limit, human_size
     from ..store.sqlite_file import file_of
 
-    estimate = game.estimate()
+    estimate = capabilities.stored_estimate(game)
     if estimate is None:
         return
-    # one row per class and no move rows when the family counts classes (solved with its symmetries, the default)
-    positions, moves = (estimate.classes[0], 0) if estimate.classes is not None else (estimate.positions, estimate.moves)
+    # one row per class and no move rows when solved with the family's symmetries (the default)
+    positions, moves = estimate.positions, 0 if estimate.classes is not None else estimate.moves
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
     path = file_of(engine)
     if path is not None:

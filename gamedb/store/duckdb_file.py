@@ -224,7 +224,7 @@ class DuckDBConnections:
         self._local = threading.local()
         try:
             self.revision = check_catalog(self._base, location.shown)
-            self.occupied = bool(catalog(self._base))
+            self.occupied = self.revision is not None or bool(catalog(self._base))  # (a catalog scan: ~30 ms)
         except BaseException:
             self.close()
             raise

@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules, ranks_within
-from . import CAT, HOLE, MOUSE, code_of
+from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
+from . import CAT, HOLE, MOUSE
 
 
 class CatMouseVector(VectorRules):
@@ -16,14 +16,17 @@ class CatMouseVector(VectorRules):
         self._degree = np.array([len(r) for r in rows], dtype=np.int64)
         self._offset = np.concatenate(([0], np.cumsum(self._degree)))
         self._target = np.array([b for r in rows for b in r], dtype=np.int64)
+        # what each move of a row adds to the code (the mover's token from its node to the target, the turn passed):
+        # (b - m) * 2n + 1 for the mouse's, (b - c) * 2 - 1 for the cat's
+        mover, node = np.divmod(np.repeat(np.arange(2 * n), self._degree), n)
+        self._step = np.where(mover == MOUSE, (self._target - node) * 2 * n + 1, (self._target - node) * 2 - 1)
         self._players = players
         self._node_labels = np.array([str(i) for i in range(n)], dtype=object)
         self._text_parts: tuple[list[str], list[str]] | None = None  # built on first use
-        # the same table reversed, for un-moves: row turn * n + target, the nodes that move there
-        source = np.repeat(np.arange(2 * n), self._degree)
-        by_target = np.argsort((source // n) * n + self._target, kind="stable")
-        self._rev_source = (source % n)[by_target]
-        self._rev_degree = np.bincount(((source // n) * n + self._target), minlength=2 * n)
+        # the same moves by target, for un-moves: row turn * n + target; a parent is its child less the move's step
+        into = mover * n + self._target
+        self._rev_step = self._step[np.argsort(into, kind="stable")]
+        self._rev_degree = np.bincount(into, minlength=2 * n)
         self._rev_offset = np.concatenate(([0], np.cumsum(self._rev_degree)))
 
     def expand(self, codes: np.ndarray) -> Expansion:
@@ -39,11 +42,10 @@ class CatMouseVector(VectorRules):
         primitive[escaped] = np.where(turn[escaped] == MOUSE, WIN, LOSE)
         row = turn * n + np.where(turn == MOUSE, mouse, cat)
         degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
-        parent = np.repeat(np.arange(len(codes)), degree)
-        b = self._target[self._offset[row][parent] + ranks_within(degree)]
-        pt = turn[parent]
-        children = np.where(pt == MOUSE, code_of(b, cat[parent], CAT, n), code_of(mouse[parent], b, MOUSE, n))
-        return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree.astype(np.int64), children=children)
+        ends = np.cumsum(degree)
+        move = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(self._offset[row] - (ends - degree), degree)  # into the row's moves
+        children = np.repeat(codes, degree) + self._step[move]
+        return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree, children=children)
 
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
@@ -52,12 +54,13 @@ class CatMouseVector(VectorRules):
         mouse, cat = np.divmod(codes >> 1, n)
         row = mover * n + np.where(mover == MOUSE, mouse, cat)
         lengths = self._rev_degree[row]
+        ends = np.cumsum(lengths)
+        move = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(self._rev_offset[row] - (ends - lengths), lengths)
         which = np.repeat(np.arange(len(codes)), lengths)
-        a = self._rev_source[self._rev_offset[row][which] + ranks_within(lengths)]
-        m, c, by_mouse = mouse[which], cat[which], mover[which] == MOUSE
-        pm, pc = np.where(by_mouse, a, m), np.where(by_mouse, c, a)
+        parent = codes[which] - self._rev_step[move]
+        pm, pc = np.divmod(parent >> 1, n)
         alive = (pm != HOLE) & (pm != pc)  # a position that is over has no moves
-        return which[alive], code_of(pm, pc, mover[which], n)[alive]
+        return which[alive], parent[alive]
 
     def texts(self, codes: np.ndarray) -> list[str]:
         if self._text_parts is None:  # "mouse=M," per mouse node and "cat=C,turn=T" per (cat node, turn)
