@@ -27,6 +27,7 @@ import numpy as np
 
 from gamedb import Database
 from gamedb.games.dobutsu import Dobutsu
+from gamedb.values import RESULT_WORDS
 
 GAMEDB = str(Path(sys.executable).with_name("gamedb"))
 
@@ -43,8 +44,8 @@ def report(path: Path) -> None:
         value = conn.execute("SELECT result, remoteness FROM position WHERE game_id = ? AND code = ?", [game_id, code]).fetchone()
         print(f"{name}: {positions:,} rows (one per class), {moves:,} moves of theirs, solved in {seconds:,.0f} s by the solver")
         for result, count, over, deepest in by_value:
-            print(f"  {result}: {count:,} ({over:,} over at once, deepest {deepest})")
-        print(f"  start {start}: {value[0]}" + ("" if value[1] is None else f" in {value[1]}"))
+            print(f"  {RESULT_WORDS[result]}: {count:,} ({over:,} over at once, deepest {deepest})")
+        print(f"  start {start}: {RESULT_WORDS[value[0]]}" + ("" if value[1] is None else f" in {value[1]}"))
         print(f"  file {path.stat().st_size:,} bytes: {path.stat().st_size / positions:.1f} bytes per row")
     conn.close()
 
