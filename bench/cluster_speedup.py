@@ -28,11 +28,13 @@ TARGET = 1.5
 
 def one(workers: int, width: int, height: int, slice_size: int | None) -> dict:
     """Solve in this process through a LocalCluster of ``workers`` processes; the figures as a dict."""
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
 
     from gamedb import Database
     from gamedb.games import family
+    from gamedb.sizes import default_memory_limit
     from gamedb.solvers.protocol import Cluster
+    from gamedb.solvers.tier_cluster import local_cluster
 
     marks: dict[str, float] = {}
     t0 = time.perf_counter()
@@ -41,9 +43,8 @@ def one(workers: int, width: int, height: int, slice_size: int | None) -> dict:
         marks.setdefault(phase, time.perf_counter() - t0)
         marks[phase + " end"] = time.perf_counter() - t0
 
-    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as local, Client(local) as client, Database(Path(tmp) / "c4.sqlite", create=True) as db:
+    with tempfile.TemporaryDirectory() as tmp, local_cluster(workers, default_memory_limit()) as local, Client(local) as client, \
+            Database(Path(tmp) / "c4.sqlite", create=True) as db:
         t0 = time.perf_counter()
         report = db.solve(
             family("connect4").from_options(width=width, height=height), progress=progress,
