@@ -23,12 +23,16 @@ import cProfile
 import json
 import os
 import pstats
+import resource
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 #: the solver functions the single-process split names (pstats "cumulative" seconds)
 SPLIT = {
@@ -75,38 +79,59 @@ def single(width: int, height: int, suffix: str) -> dict:
     }
 
 
-def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
-    from dask.distributed import Client, get_task_stream
+@contextmanager
+def recorded_client(record: dict) -> Iterator[None]:
+    """``gamedb.solvers.tier_cluster``'s client, as ``gamedb solve --workers N`` makes it, recorded into ``record``: the time it
+    was ready and closed, the task stream and the workers' peak memory (asked before the cluster stops)."""
+    from dask.distributed import get_task_stream
 
+    from gamedb.solvers import tier_cluster
+
+    original = tier_cluster._client
+
+    @contextmanager
+    def client_of(cluster: Any, memory_limit: int) -> Iterator[Any]:
+        with original(cluster, memory_limit) as client:
+            record["ready"] = time.perf_counter()
+            with get_task_stream(client) as stream:
+                yield client
+            record["stream"] = stream.data
+            record["worker_peaks"] = sorted(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024).values())
+        record["closed"] = time.perf_counter()
+
+    tier_cluster._client = client_of  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        tier_cluster._client = original  # type: ignore[assignment]
+
+
+def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
+    """Solved by ``Database.solve(cluster=Cluster(workers=...))``: a local cluster of its own, closed before the rows are written."""
     from gamedb import Database
     from gamedb.games import family
-    from gamedb.sizes import default_memory_limit
     from gamedb.solvers.protocol import Cluster
-    from gamedb.solvers.tier_cluster import local_cluster
 
     marks, progress = _marks()
-    t_start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as tmp, local_cluster(workers, default_memory_limit()) as local, Client(local) as client, \
-            Database(Path(tmp) / f"c.{suffix}", create=True) as db:
-        started = time.perf_counter() - t_start
-        with get_task_stream(client) as stream:
-            t0 = time.perf_counter()
-            report = db.solve(family("connect4").from_options(width=width, height=height), progress=progress,
-                              cluster=Cluster(scheduler=local.scheduler_address, work_dir=tmp))
-            wall = time.perf_counter() - t0
-        tasks: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])  # kind -> compute seconds, transfer seconds, count
-        for task in stream.data:
-            kind = task["key"].split("-")[0] if isinstance(task["key"], str) else str(task["key"][0]).split("-")[0]
-            for ss in task["startstops"]:
-                tasks[kind][0 if ss["action"] == "compute" else 1] += ss["stop"] - ss["start"]
-            tasks[kind][2] += 1
-    base = marks["t0"]
-    offset = t0 - base
+    record: dict = {}
+    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / f"c.{suffix}", create=True) as db, recorded_client(record):
+        t0 = time.perf_counter()
+        report = db.solve(family("connect4").from_options(width=width, height=height), progress=progress, cluster=Cluster(workers=workers, work_dir=tmp))
+        wall = time.perf_counter() - t0
+    tasks: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])  # kind -> compute seconds, transfer seconds, count
+    for task in record["stream"]:
+        kind = task["key"].split("-")[0] if isinstance(task["key"], str) else str(task["key"][0]).split("-")[0]
+        for ss in task["startstops"]:
+            tasks[kind][0 if ss["action"] == "compute" else 1] += ss["stop"] - ss["start"]
+        tasks[kind][2] += 1
+    offset = t0 - marks["t0"]
     enum_end = marks.get("enumerate tiers (cluster) end", 0.0) - offset
     solve_end = max(marks.get("slices solved (cluster) end", 0.0), marks.get("tiers solved (cluster) end", 0.0)) - offset
+    started = record["ready"] - t0
     return {
-        "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end, "solve": solve_end - enum_end,
-        "write": wall - solve_end, "tasks": {k: v for k, v in tasks.items()},
+        "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end - started, "solve": solve_end - enum_end,
+        "cluster_stop": record["closed"] - t0 - solve_end, "write": wall - (record["closed"] - t0), "tasks": {k: v for k, v in tasks.items()},
+        "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
 
@@ -133,8 +158,10 @@ def main() -> None:
     print(f"single process: {s['wall']:6.1f} s = enumerate {s['enumerate']:.1f} + solve {s['solve']:.1f} + write rows {s['write']:.1f}")
     for name, words in SPLIT.items():
         print(f"    {words:52} {s['split'].get(name, 0.0):6.1f} s")
-    print(f"cluster, {args.workers} worker(s): {c['wall']:6.1f} s = enumerate {c['enumerate']:.1f} + solve {c['solve']:.1f} "
-          f"+ write rows (client) {c['write']:.1f}; starting the cluster {c['cluster_start']:.1f} s more")
+    mb = 1 << 20
+    print(f"cluster, {args.workers} worker(s): {c['wall']:6.1f} s = start the cluster {c['cluster_start']:.1f} + enumerate {c['enumerate']:.1f} "
+          f"+ solve {c['solve']:.1f} + stop it {c['cluster_stop']:.1f} + write rows (client) {c['write']:.1f}; peak MB: workers "
+          f"{', '.join(f'{p / mb:.0f}' for p in c['worker_peaks'])}, client {c['client_peak'] / mb:.0f}")
     busy = 0.0
     for kind, (compute, transfer, count) in sorted(c["tasks"].items()):
         busy += compute
@@ -144,12 +171,15 @@ def main() -> None:
     print(f"    worker time not in a task (scheduler, serialization, waits): {idle:.1f} s of {cluster_part * args.workers:.1f} worker-seconds")
     settle = c["tasks"].get("settle", [0.0])[0]
     join = c["tasks"].get("join", [0.0])[0]
-    serial = c["write"] + settle + (idle if args.workers == 1 else 0.0)
+    fixed = c["cluster_start"] + c["cluster_stop"]
+    serial = c["write"] + settle + fixed + (idle if args.workers == 1 else 0.0)
     parallel = c["wall"] - serial
     bound = c["wall"] / (serial + parallel / 2)
-    print(f"Amdahl: serial {serial:.1f} s (client write {c['write']:.1f} + settle {settle:.1f}"
+    part = cluster_part - (idle if args.workers == 1 else 0.0) - settle
+    print(f"Amdahl: serial {serial:.1f} s (client write {c['write']:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
           f"{f' + overhead {idle:.1f}' if args.workers == 1 else ''}; joins {join:.1f} s are short) of {c['wall']:.1f} s = "
-          f"{serial / c['wall']:.0%}: 2 workers are at most {bound:.2f}x faster")
+          f"{serial / c['wall']:.0%}: 2 workers are at most {bound:.2f}x faster; the cluster part alone (enumerate + solve) at most "
+          f"{cluster_part / (cluster_part - part / 2):.2f}x")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Per-slice costs of Connect-Four 5x6's large tiers, each slice run in isolation by the cluster's own tasks (issue 23).
 
-    python bench/cluster_slice_costs.py                              # tiers 16, 19 and 22; slices of 2^22 games
+    python bench/cluster_slice_costs.py                              # tiers 17, 20 and 23; slices of 2^21 games (10 minutes, 3 GB)
     python bench/cluster_slice_costs.py --tiers 20 --games 1000000 --reached 50000000
     python bench/cluster_slice_costs.py --shape 5x5                  # the real tier sizes of a smaller board
 
@@ -11,7 +11,7 @@ slice's real children plus distinct filler codes spread over the same range, sor
 child process each (its peak memory is the slice's), the worker's tasks run on these files as a worker runs them:
 ``expand`` (the forward step: the slice's children by tier, saved as parts) and ``solve_part`` (the backward step: the
 slice valued from the reached tier's memory-mapped codes and values). Also timed: sorting ``--reached`` codes (the
-``settle`` of a tier, done whole by one task).
+``settle`` of a tier, done whole by one task: a sample of it as 16 parts, merged).
 
 A sample spread over the whole tier reaches codes all over the next one, where a slice of consecutive codes reaches a
 band of it: the times and the mapped pages are an upper bound. Printed per tier: positions, seconds and microseconds per
@@ -35,8 +35,10 @@ from pathlib import Path
 import numpy as np
 
 WIDTH, HEIGHT = 5, 6
-#: the reached tier's default size: about 5x6's largest tier (docs/cluster.md: 9.4% of 1,044,334,437, as 5x5's is of its total)
-REACHED = 100_000_000
+#: codes of the reached tier settled again from parts, to time the settle
+SETTLE_SAMPLE = 20_000_000
+#: the reached tier's default size: about 5x6's largest tier (14.3% of 1,044,334,437, as 4x6's and 5x5's largest are of theirs)
+REACHED = 150_000_000
 
 
 def _game():  # type: ignore[no-untyped-def]
@@ -77,18 +79,17 @@ def reached_tier(folder: Path, t: int, slice_codes: np.ndarray, size: int, seed:
     filler = rng.integers(int(children[0]), int(children[-1]) + 1, size=max(size - len(children), 0), dtype=np.int64)
     codes = np.concatenate((children, filler))
     del filler
-    t0 = time.perf_counter()
-    codes.sort()  # the settle of a tier: its codes sorted (and made distinct)
+    codes.sort()
     keep = np.ones(len(codes), dtype=bool)
     keep[1:] = codes[1:] != codes[:-1]
     codes = codes[keep]
-    sort_seconds = time.perf_counter() - t0
     del keep
+    settle = _settle_seconds(codes[: SETTLE_SAMPLE * (len(codes) // SETTLE_SAMPLE or 1) : len(codes) // SETTLE_SAMPLE or 1])
     tier = TierFolder(folder)
     tier.save("codes", t + 1, codes)
     tier.save("result", t + 1, rng.choice(np.array([WIN, LOSE, TIE, DRAW], dtype=np.int8), size=len(codes)))
     tier.save("remoteness", t + 1, rng.integers(0, 12, size=len(codes), dtype=np.int32))
-    return len(codes), sort_seconds
+    return len(codes), settle
 
 
 def shape(width: int, height: int) -> None:
@@ -105,12 +106,33 @@ def shape(width: int, height: int) -> None:
           f"{largest:,} = {largest / total:.1%}; by tier: {', '.join(f'{t}: {n:,}' for t, n in sorted(counts.items()))}")
 
 
+def _settle_seconds(codes: np.ndarray) -> float:
+    """Seconds a position of settling a tier: its codes as the sorted parts of 16 slices' expansions, merged as ``settle``
+    merges them (:func:`~gamedb.solvers.tier_forward.least_keys`)."""
+    from gamedb.solvers.tier_forward import least_keys
+
+    rng = np.random.default_rng(0)
+    owner = rng.integers(0, 16, size=len(codes))
+    parts = [(codes[owner == k], None) for k in range(16)]
+    t0 = time.perf_counter()
+    least_keys(parts)
+    return (time.perf_counter() - t0) / max(len(codes), 1)
+
+
+def _peak_rss() -> int:
+    """This process's peak resident memory (VmHWM; ru_maxrss would keep the forked parent's across exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
 def run_task(folder: str, t: int, n: int, task: str) -> dict:
     """In a child: one task on the slice (codes ``0:n`` of tier ``t``); its seconds and peak memory."""
     from gamedb.solvers import tier_slices
 
     game = _game()
-    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    base = _peak_rss()
     tracemalloc.start()
     t0 = time.perf_counter()
     if task == "expand":
@@ -119,13 +141,13 @@ def run_task(folder: str, t: int, n: int, task: str) -> dict:
         tier_slices.solve_part(game, folder, t, 0, n)
     seconds = time.perf_counter() - t0
     _, numpy_peak = tracemalloc.get_traced_memory()
-    return {"seconds": seconds, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "base": base, "numpy": numpy_peak}
+    return {"seconds": seconds, "rss": _peak_rss(), "base": base, "numpy": numpy_peak}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tiers", type=int, nargs="+", default=[16, 19, 22])
-    parser.add_argument("--games", type=int, default=1 << 22, help="random games per tier: the slice's positions, before duplicates")
+    parser.add_argument("--tiers", type=int, nargs="+", default=[17, 20, 23])
+    parser.add_argument("--games", type=int, default=1 << 21, help="random games per tier: the slice's positions, before duplicates")
     parser.add_argument("--reached", type=int, default=REACHED, help="positions of the reached tier")
     parser.add_argument("--seed", type=int, default=23)
     parser.add_argument("--shape", help="instead: enumerate the tiers of a smaller board WxH and print their sizes")
@@ -148,10 +170,10 @@ def main() -> None:
             from gamedb.solvers.tier_store import TierFolder
 
             TierFolder(Path(tmp)).save("codes", t, codes)
-            reached, sort_seconds = reached_tier(Path(tmp), t, codes, args.reached, args.seed + t)
+            reached, settle = reached_tier(Path(tmp), t, codes, args.reached, args.seed + t)
             n = len(codes)
-            line = [f"  tier {t}: slice {n:,} positions, reached tier {reached:,} (sorted in {sort_seconds:.1f} s, "
-                    f"{sort_seconds / reached * 1e9:.0f} ns a position)"]
+            line = [f"  tier {t}: slice {n:,} positions, reached tier {reached:,} (settled at {settle * 1e9:.0f} ns a position: "
+                    f"{settle * reached:.1f} s)"]
             for task in ("expand", "solve"):
                 done = subprocess.run([sys.executable, __file__, "--task", task, tmp, str(t), str(n)], capture_output=True, text=True, check=True)
                 r = json.loads(done.stdout.strip().splitlines()[-1])
