@@ -79,6 +79,22 @@ def single(width: int, height: int, suffix: str) -> dict:
     }
 
 
+def _split_of(tree: dict) -> dict[str, float]:
+    """The share of the solve tasks' profile samples (Dask's statistical profiler, every 10 ms) in each function of :data:`SPLIT`."""
+    found: dict[str, int] = defaultdict(int)
+
+    def walk(node: dict, inside: frozenset[str]) -> None:
+        name = node["description"].get("name", "") if isinstance(node["description"], dict) else ""
+        if name in SPLIT and name not in inside:
+            found[name] += node["count"]
+            inside = inside | {name}
+        for child in node.get("children", {}).values():
+            walk(child, inside)
+
+    walk(tree, frozenset())
+    return {name: found[name] / max(tree["count"], 1) for name in SPLIT}
+
+
 @contextmanager
 def recorded_client(record: dict) -> Iterator[None]:
     """``gamedb.solvers.tier_cluster``'s client, as ``gamedb solve --workers N`` makes it, recorded into ``record``: the time it
@@ -96,6 +112,7 @@ def recorded_client(record: dict) -> Iterator[None]:
             with get_task_stream(client) as stream:
                 yield client
             record["stream"] = stream.data
+            record["profile"] = _split_of(client.profile(key="solve"))
             record["worker_peaks"] = sorted(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024).values())
         record["closed"] = time.perf_counter()
 
@@ -131,7 +148,7 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
     return {
         "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end - started, "solve": solve_end - enum_end,
         "cluster_stop": record["closed"] - t0 - solve_end, "write": wall - (record["closed"] - t0), "tasks": {k: v for k, v in tasks.items()},
-        "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "solve_split": record["profile"], "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
 
@@ -166,6 +183,8 @@ def main() -> None:
     for kind, (compute, transfer, count) in sorted(c["tasks"].items()):
         busy += compute
         print(f"    {kind:8} tasks: {count:5} ran {compute:6.1f} s on the workers (transfers {transfer:.2f} s), {compute / max(count, 1) * 1e3:.0f} ms each")
+    split = ", ".join(f"{SPLIT[name].split(' (')[0]} {share:.0%}" for name, share in c["solve_split"].items())
+    print(f"    solve tasks, by Dask's profiler: {split}")
     cluster_part = c["enumerate"] + c["solve"]
     idle = cluster_part * args.workers - busy
     print(f"    worker time not in a task (scheduler, serialization, waits): {idle:.1f} s of {cluster_part * args.workers:.1f} worker-seconds")
