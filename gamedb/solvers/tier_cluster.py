@@ -13,6 +13,7 @@ import json
 import logging
 import time
 import uuid
+import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -101,7 +102,8 @@ def local_cluster(workers: int, memory_limit: int) -> Any:
     import dask
     from dask.distributed import LocalCluster
 
-    with dask.config.set(NUMPY_SPEED):
+    with dask.config.set(NUMPY_SPEED), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Port .* is already in use")  # the scheduler's HTTP port (127.0.0.1) moves: no warning on stderr
         return LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
             memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
