@@ -3,11 +3,11 @@
     python bench/cluster_speedup.py                      # Connect-Four 4x6 (15,835,683 positions; minutes)
     python bench/cluster_speedup.py --width 5 --height 4 # a smaller board
 
-Each solve runs in a child process of its own (its peak memory is the client's), which starts a LocalCluster as
-``gamedb solve --workers N`` does (worker processes on 127.0.0.1, one thread each) and solves through its scheduler
-(the ``--scheduler`` path, so the workers can be asked their peak memory before the cluster stops). Printed per run:
-wall seconds of the whole solve and of its cluster part (enumeration and slices; the rows are then written by the
-client alone), the peak memory of each worker and of the client, the load average. Target: the cluster part >= 1.5x
+Each solve runs in a child process of its own (its peak memory is the client's), as ``gamedb solve --workers N``:
+a local cluster of worker processes on 127.0.0.1, one thread each, asked their peak memory before it stops
+(``cluster_phases.recorded_client``). Printed per run: wall seconds of the whole solve and of its cluster part
+(enumeration and slices, from the cluster's start; the rows are then written by the client alone), the peak memory of
+each worker and of the client, the load average. Target: the cluster part >= 1.5x
 faster with 2 workers. The machine is shared (2 cores): the figures are noisy.
 """
 
@@ -27,34 +27,29 @@ TARGET = 1.5
 
 
 def one(workers: int, width: int, height: int, slice_size: int | None) -> dict:
-    """Solve in this process through a LocalCluster of ``workers`` processes; the figures as a dict."""
-    from dask.distributed import Client, LocalCluster
+    """Solve in this process as ``gamedb solve --workers N`` does (the cluster closed before the rows are written); the figures."""
+    from cluster_phases import recorded_client
 
     from gamedb import Database
     from gamedb.games import family
     from gamedb.solvers.protocol import Cluster
 
     marks: dict[str, float] = {}
-    t0 = time.perf_counter()
+    record: dict = {}
 
     def progress(phase: str, done: int, total: int | None) -> None:
-        marks.setdefault(phase, time.perf_counter() - t0)
         marks[phase + " end"] = time.perf_counter() - t0
 
-    with tempfile.TemporaryDirectory() as tmp, LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as local, Client(local) as client, Database(Path(tmp) / "c4.sqlite", create=True) as db:
+    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / "c4.sqlite", create=True) as db, recorded_client(record):
         t0 = time.perf_counter()
-        report = db.solve(
-            family("connect4").from_options(width=width, height=height), progress=progress,
-            cluster=Cluster(scheduler=local.scheduler_address, work_dir=tmp, slice_size=slice_size),
-        )
+        report = db.solve(family("connect4").from_options(width=width, height=height), progress=progress,
+                          cluster=Cluster(workers=workers, work_dir=tmp, slice_size=slice_size))
         wall = time.perf_counter() - t0
-        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+    started = record["ready"] - t0
     return {
-        "workers": workers, "positions": report.positions, "wall": wall, "cluster": marks.get("slices solved (cluster) end", wall),
-        "enumerate": marks.get("enumerate tiers (cluster) end", 0.0),
-        "worker_peaks": sorted(peaks.values()), "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
+        "workers": workers, "positions": report.positions, "wall": wall, "cluster": marks.get("tiers solved (cluster) end", wall) - started,
+        "enumerate": marks.get("enumerate tiers (cluster) end", 0.0) - started,
+        "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
         "load": os.getloadavg()[0],
     }
 

@@ -177,6 +177,24 @@ def test_progress_on_a_non_terminal_is_a_plain_line_every_few_seconds():
     assert quiet.getvalue() == ""
 
 
+def test_progress_on_a_non_terminal_gives_each_phase_that_moved_its_line():
+    from gamedb.cli.render import ProgressBars
+
+    clock, stream = _Clock(), io.StringIO()
+    bars = ProgressBars(False, stream=stream, clock=clock)
+    bars("slices solved by worker 0", 3, None)
+    clock.now = 6.0
+    bars("slices solved by worker 1", 4, None)
+    clock.now = 8.0
+    bars("slices solved by worker 1", 5, None)
+    clock.now = 12.0
+    bars("tiers solved (cluster)", 2, 9)
+    assert stream.getvalue().splitlines() == [
+        "slices solved by worker 0: 3 (6 s)", "slices solved by worker 1: 4 (6 s)",
+        "slices solved by worker 1: 5 (12 s)", "tiers solved (cluster): 2/9 (12 s)",
+    ]
+
+
 def test_progress_on_a_terminal_waits_a_second():
     from gamedb.cli.render import ProgressBars
 

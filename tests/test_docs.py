@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "examples" / "plugin" / "README.md"]
 
 #: options of other programs the docs show (alembic, pip, pytest, python, git, ...), with the program
-OTHER_TOOLS = {"--autogenerate": "alembic revision", "--disable-pip-version-check": "pip"}
+OTHER_TOOLS = {"--autogenerate": "alembic revision", "--disable-pip-version-check": "pip", "--no-nanny": "dask worker"}
 #: words shaped like options that stand for a kind of option, not one
 NOT_OPTIONS = {"--options"}
 

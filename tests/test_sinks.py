@@ -27,6 +27,8 @@ from tables import RUN_COLUMNS, game_row, game_rows
 class ListSink:
     """A store of lists: every method of the Sink protocol, nothing else."""
 
+    writes_outside_gil = True  # (the tier writer reads the next range in a thread meanwhile, as into DuckDB)
+
     def __init__(self, name, game, strategy):
         self.name, self.game, self.strategy = name, game, strategy
         self.row: dict = {}

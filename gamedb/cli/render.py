@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 class ProgressBars:
     """Progress of long work on stderr, from the library's ``progress(phase, done, total)`` callback: on a terminal
-    Rich bars once the work has taken :data:`BAR_AFTER` seconds, elsewhere a line every :data:`LINE_EVERY` seconds."""
+    Rich bars once the work has taken :data:`BAR_AFTER` seconds, elsewhere a line every :data:`LINE_EVERY` seconds for each
+    phase that moved (a cluster solve's workers each have theirs)."""
 
     BAR_AFTER = 1.0
     LINE_EVERY = 5.0
@@ -30,16 +31,19 @@ class ProgressBars:
         self.last_line = self.started
         self.bar: RichProgress | None = None
         self.tasks: dict[str, Any] = {}
+        self.moved: dict[str, str] = {}  # (not a terminal) the phases that moved since the last lines, with their counts
 
     def __call__(self, phase: str, done: int, total: int | None) -> None:
         if self.quiet:
             return
         now = self.clock()
         if not self.terminal:
+            self.moved[phase] = f"{done:,}/{total:,}" if total else f"{done:,}"
             if now - self.last_line >= self.LINE_EVERY:
                 self.last_line = now
-                count = f"{done:,}/{total:,}" if total else f"{done:,}"
-                print(f"{phase}: {count} ({now - self.started:.0f} s)", file=self.stream, flush=True)
+                for name, count in self.moved.items():
+                    print(f"{name}: {count} ({now - self.started:.0f} s)", file=self.stream, flush=True)
+                self.moved.clear()
             return
         if self.bar is None:
             if now - self.started < self.BAR_AFTER:

@@ -13,7 +13,9 @@ import json
 import logging
 import time
 import uuid
-from collections.abc import Iterator
+import warnings
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -36,6 +38,10 @@ from .tiers import finish_tiers, rules_of
 SLICES_PER_THREAD = 4
 #: positions of a slice at least (smaller slices cost more in their task than in their work), unless the memory budget says less
 LEAST_SLICE = 20_000
+#: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
+#: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
+#: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's)
+NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -76,7 +82,7 @@ def work_folder(db: sa.Engine, name: str, key: str, work_dir: str | None) -> Tie
 @contextmanager
 def _client(cluster: Cluster, memory_limit: int) -> Iterator[Any]:
     """A Dask client of the scheduler named, or of a local cluster of ``cluster.workers`` processes on 127.0.0.1."""
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
 
     if cluster.scheduler is not None:
         try:
@@ -87,13 +93,21 @@ def _client(cluster: Cluster, memory_limit: int) -> Iterator[Any]:
         with client:
             yield client
         return
-    workers = cluster.workers or 1
-    local = LocalCluster(  # type: ignore[no-untyped-call]
-        n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-        memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
-    )
-    with local, Client(local) as client:  # type: ignore[no-untyped-call]
+    with local_cluster(cluster.workers or 1, memory_limit) as local, Client(local) as client:  # type: ignore[no-untyped-call]
         yield client
+
+
+def local_cluster(workers: int, memory_limit: int) -> Any:
+    """A LocalCluster of ``workers`` processes on 127.0.0.1 (one thread each, ``memory_limit`` shared), as ``--workers`` starts."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set(NUMPY_SPEED), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Port .* is already in use")  # the scheduler's HTTP port (127.0.0.1) moves: no warning on stderr
+        return LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
+        )
 
 
 @contextmanager
@@ -138,16 +152,21 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
             folder.save(codes_kind, t, starts[start_tiers == t])
     run = uuid.uuid4().hex[:8]  # task keys of this run only (a scheduler may serve other solves)
     pending, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
+    by_worker: Counter[str] = Counter()  # slices each worker expanded
     while pending:
         t = min(pending)
         pending.remove(t)
         counts[t] = client.submit(tier_slices.settle, game, str(folder.path), t, t == first, key=f"settle-{t}-{run}").result()
         slices = _slices(counts[t], size, _threads(client))
-        futures = [client.submit(tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
-        reach[t] = sorted({u for found in client.gather(futures) for u in found})
+        futures = [client.submit(_on_worker, tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
+        found = client.gather(futures)
+        reach[t] = sorted({u for tiers, _ in found for u in tiers})
         pending.update(reach[t])
         if progress:
             progress("enumerate tiers (cluster)", sum(counts.values()), None)
+            for _, worker in found:
+                by_worker[worker] += 1
+                progress(f"slices expanded by {worker}", by_worker[worker], None)
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
     return counts, reach
 
@@ -162,11 +181,11 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
     for t in sorted(counts, reverse=True):
         slices = _slices(counts[t], size, threads)
         after = [joins[u] for u in reach[t]]
-        mine = [client.submit(tier_slices.solve_part, game, path, t, a, b, after, key=f"solve-{t}-{a}-{run}") for a, b in slices]
+        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, after, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         joins[t] = client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}")
         parts += mine
-    total, done, tiers = sum(counts.values()), 0, 0
-    moves = 0
+    done, tiers, moves = 0, 0, 0
+    by_worker: Counter[str] = Counter()  # slices each worker solved
     for future in as_completed([*parts, *joins.values()]):  # type: ignore[no-untyped-call]
         found = future.result()
         if future.key.startswith("join-"):
@@ -175,10 +194,19 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
             if progress:
                 progress("tiers solved (cluster)", tiers, len(counts))
         else:
-            done += found
+            done += 1
+            by_worker[found[1]] += 1
             if progress:
-                progress("slices solved (cluster)", done, total)
+                progress("slices solved (cluster)", done, len(parts))
+                progress(f"slices solved by {found[1]}", by_worker[found[1]], None)
     return moves
+
+
+def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:
+    """``task(*args)`` and the name of the worker that ran it (its address without the protocol, or the name it was given)."""
+    from distributed import get_worker
+
+    return task(*args), "worker " + str(get_worker().name).removeprefix("tcp://")
 
 
 def _threads(client: Any) -> int:

@@ -28,21 +28,29 @@ def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarra
     parent rank and label, from ``rank``, the page's ranks; else None); the forward step of one page."""
     exp = rules.expand(page)
     children = exp.children
-    tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+    if rules.path_texts:  # every move to the next tier
+        return {t + 1: least_keys([(children, move_keys(rules, page, exp.degree, children, rank))])} if len(children) else {}
+    tiers = rules.tiers(children)
     if len(tiers) and tiers.min() < t:
         raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-    move_keys = None
-    if rank is not None:
-        parents = np.repeat(np.arange(len(page)), exp.degree)
-        move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
-    return {u: least_keys([(children[tiers == u], None if move_keys is None else move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+    keys = move_keys(rules, page, exp.degree, children, rank)
+    return {u: least_keys([(children[tiers == u], None if keys is None else keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+
+
+def move_keys(rules: TierArrayRules, page: np.ndarray, degree: np.ndarray, children: np.ndarray, rank: np.ndarray | None) -> np.ndarray | None:
+    """Each move's key: its parent's rank and its label (None without path texts' ranks)."""
+    if rank is None:
+        return None
+    parents = np.repeat(np.arange(len(page)), degree)
+    keys: np.ndarray = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
+    return keys
 
 
 def least_keys(parts: list[Part]) -> Part:
     """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
     codes = np.concatenate([p[0] for p in parts])
     if parts[0][1] is None:
-        codes.sort()
+        codes.sort(kind="stable")  # parts are sorted runs, which the stable sort merges: 0.26 s for 8·10^6 codes in 4 runs, not 1.9 s
         distinct = np.ones(len(codes), dtype=bool)
         distinct[1:] = codes[1:] != codes[:-1]
         return codes[distinct], None
@@ -52,7 +60,7 @@ def least_keys(parts: list[Part]) -> Part:
     key_bits = int(keys.max()).bit_length()
     if key_bits + int(codes.max()).bit_length() <= 62 and int(codes.min()) >= 0 and int(keys.min()) >= 0:
         # one sort of (code, key) packed in an int64: several times faster than lexsort
-        packed = np.sort((codes << key_bits) | keys)
+        packed = np.sort((codes << key_bits) | keys, kind="stable")
         codes, keys = packed >> key_bits, packed & ((np.int64(1) << key_bits) - 1)
     else:
         order = np.lexsort((keys, codes))

@@ -125,7 +125,11 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
 def write_positions(
     sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None
 ) -> None:
-    """Write every solved position row, in code order across the tiers, a committed range at a time."""
+    """Write every solved position row, in code order across the tiers, a committed range at a time; into DuckDB the next
+    range is read and ordered by a thread while the sink writes this one (5x4: 2.8 -> 2.3 s; into SQLite, whose inserts hold
+    Python's lock, it cost 7%)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     tiers = sorted(counts)
     total = sum(counts.values())
     lo = state.get("written_below", 0)
@@ -133,31 +137,39 @@ def write_positions(
     cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
     done = sum(cuts[t][0] for t in tiers)
     texts_stored = stores_texts(total)
-    with sink.loading("position", total, state):
+
+    def rows_of(k: int) -> dict[str, Any]:
+        """The columns of range ``k``: each tier's rows of it, in code order."""
+        parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
+        for t in tiers:
+            i, j = cuts[t][k], cuts[t][k + 1]
+            if j > i:
+                page = folder.read("codes", t, i, j)
+                by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+                texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
+                parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
+        page = np.concatenate([p[0] for p in parts])
+        order = np.argsort(page, kind="stable")
+        text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
+        player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
+        page = page[order]
+        has = best >= 0
+        labels = np.full(len(page), None, dtype=object)
+        if has.any():
+            labels[has] = rules.labels(page[has], best[has])
+        values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
+        return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
+
+    with sink.loading("position", total, state), ThreadPoolExecutor(1) as ahead:
+        coming = ahead.submit(rows_of, 0) if his and sink.writes_outside_gil else None
         for k, hi in enumerate(his):
-            parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
-            for t in tiers:
-                i, j = cuts[t][k], cuts[t][k + 1]
-                if j > i:
-                    page = folder.read("codes", t, i, j)
-                    by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
-                    texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
-                    parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
-            page = np.concatenate([p[0] for p in parts])
-            order = np.argsort(page, kind="stable")
-            text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
-            player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
-            page = page[order]
-            has = best >= 0
-            labels = np.full(len(page), None, dtype=object)
-            if has.any():
-                labels[has] = rules.labels(page[has], best[has])
-            values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
-            sink.columns("position", as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored))
+            columns = coming.result() if coming is not None else rows_of(k)
+            coming = ahead.submit(rows_of, k + 1) if coming is not None and k + 1 < len(his) else None
+            sink.columns("position", columns)
             state["written_below"] = hi
             sink.update(progress=state)
             sink.commit()
-            done += len(page)
+            done += len(columns["code"])
             if progress:
                 progress("write", done, total)
 

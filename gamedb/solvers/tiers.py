@@ -300,21 +300,28 @@ def solve_slice(
         page = codes[a : a + chunk]
         exp = rules.expand(page)
         children = exp.children if canon is None else canon(exp.children)  # looked up canonical, moved to as the rules say
-        tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
-        if (tiers == t).any():
-            raise InnerMoves(t)
         degree[a : a + len(page)] = exp.degree
         player[a : a + len(page)] = exp.player
         cres = np.zeros(len(children), dtype=np.int8)
         crem = np.zeros(len(children), dtype=np.int32)
-        for u in np.unique(tiers).tolist():
-            sel = tiers == u
+        for u, sel in _by_tier(rules, t, children):
             ucodes, ures, urem = values_of(u)
             at = _lookup(ucodes, children[sel], u)
             cres[sel], crem[sel] = ures[at], urem[at]
         v = from_children(exp.primitive, exp.degree, cres, crem)
         _keep(a, v, exp.degree, exp.children, result, remoteness, best, best_child)
     return TierValues(result, remoteness, best), degree, player, best_child
+
+
+def _by_tier(rules: TierArrayRules, t: int, children: np.ndarray) -> list[tuple[int, Any]]:
+    """(tier, selection of ``children``) of each tier that children of tier ``t`` are in (path texts: all in the next one,
+    without the sort and masks: 8% of a slice's time); :class:`InnerMoves` if one stays in tier ``t``."""
+    if rules.path_texts:
+        return [(t + 1, slice(None))] if len(children) else []
+    tiers = rules.tiers(children)
+    if (tiers == t).any():
+        raise InnerMoves(t)
+    return [(u, tiers == u) for u in np.unique(tiers).tolist()]
 
 
 def _keep(

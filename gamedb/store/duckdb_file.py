@@ -134,6 +134,10 @@ class NewDuckdbFile(NewSqliteFile):
         if rows:  # as columns: DuckDB's executemany runs one statement per row (17 s for cat-mouse's 4,000 token moves)
             append_columns(self.conn, table, {k: [row[k] for row in rows] for k in rows[0]}, {})
 
+    @property
+    def writes_outside_gil(self) -> bool:
+        return True
+
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         """Batches gathered to :data:`APPEND_ROWS` rows a table before they go in (a DuckDB INSERT costs the more, the
         fewer its rows: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in batches of 10^6)."""

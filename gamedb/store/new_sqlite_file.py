@@ -94,6 +94,10 @@ class NewSqliteFile:
             names = list(rows[0])
             self.conn.executemany(f"INSERT INTO {table} ({', '.join(names)}) VALUES ({', '.join('?' * len(names))})", [tuple(r.values()) for r in rows])
 
+    @property
+    def writes_outside_gil(self) -> bool:
+        return False
+
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)

@@ -65,6 +65,11 @@ class Sink(Protocol):
         """Append a batch of rows given column by column (equal lengths); each row gets the game's id."""
         ...
 
+    @property
+    def writes_outside_gil(self) -> bool:
+        """Whether :meth:`columns` runs outside Python's lock (DuckDB), so that a thread can ready the next batch meanwhile."""
+        ...
+
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         """Around the appends of ``rows`` rows to ``table``: a store may set its indexes aside and build them after."""
         ...

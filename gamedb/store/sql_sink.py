@@ -44,6 +44,10 @@ class SqlSink:
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
 
+    @property
+    def writes_outside_gil(self) -> bool:
+        return bool(self.engine.dialect.name == "duckdb")
+
     @contextmanager
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> Iterator[None]:
         """Secondary indexes dropped for a load that outnumbers the table's rows and built after it (PostgreSQL: over several commits)."""
