@@ -39,6 +39,8 @@ class VectorRules(ABC):
     code_limit: int
     #: ``canonical(codes)``: :meth:`Game.canonical <gamedb.games.base.Game.canonical>` on an array; None: no symmetry
     canonical: Callable[[np.ndarray], np.ndarray] | None = None
+    #: ``class_sizes(codes)``: the positions in each canonical code's class (a solver then expands canonical positions only)
+    class_sizes: Callable[[np.ndarray], np.ndarray] | None = None
 
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..errors import GamedbError
@@ -23,29 +25,42 @@ def keeps_paths(game: Game, rules: TierArrayRules) -> bool:
     return rules.path_texts and (estimate is None or stores_texts(estimate.positions))
 
 
-def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, Part]:
+def children_by_tier(
+    rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None, canon: Callable[[np.ndarray], np.ndarray] | None = None
+) -> dict[int, Part]:
     """The children of ``page`` (codes of tier ``t``) by tier: distinct codes and the least move key of each (paths kept:
-    parent rank and label, from ``rank``, the page's ranks; else None); the forward step of one page."""
+    parent rank and label, from ``rank``, the page's ranks; else None); ``canon``: the children's canonical codes instead
+    (no paths); the forward step of one page."""
     exp = rules.expand(page)
-    children = exp.children
-    tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
+    children = exp.children if canon is None else canon(exp.children)
+    if not len(children):
+        return {}
+    if rules.path_texts:  # every move goes to the next tier
+        move_keys = None
+        if rank is not None:
+            parents = np.repeat(np.arange(len(page)), exp.degree)
+            move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
+        return {t + 1: least_keys([(children, move_keys)], distinct=False)}
+    tiers = rules.tiers(children)
     if len(tiers) and tiers.min() < t:
         raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
-    move_keys = None
-    if rank is not None:
-        parents = np.repeat(np.arange(len(page)), exp.degree)
-        move_keys = rank[parents] * rules.label_count + rules.label_ids(page[parents], children)
-    return {u: least_keys([(children[tiers == u], None if move_keys is None else move_keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+    return {u: least_keys([(children[tiers == u], None)], distinct=False) for u in np.unique(tiers).tolist()}
 
 
-def least_keys(parts: list[Part]) -> Part:
-    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
+def least_keys(parts: list[Part], *, distinct: bool = True) -> Part:
+    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys); ``distinct``:
+    each part's codes are sorted and distinct already."""
+    if distinct and len(parts) == 1:
+        return parts[0]
     codes = np.concatenate([p[0] for p in parts])
     if parts[0][1] is None:
-        codes.sort()
-        distinct = np.ones(len(codes), dtype=bool)
-        distinct[1:] = codes[1:] != codes[:-1]
-        return codes[distinct], None
+        if len(codes) and int(codes.max()) < 1 << 31 and int(codes.min()) >= 0:
+            codes = np.sort(codes.astype(np.int32)).astype(np.int64)  # a sort of 32-bit codes: 2-3x faster
+        else:
+            codes = np.sort(codes)
+        first = np.ones(len(codes), dtype=bool)
+        first[1:] = codes[1:] != codes[:-1]
+        return codes[first], None
     keys = np.concatenate([p[1] for p in parts if p[1] is not None])
     if not len(codes):
         return codes, keys

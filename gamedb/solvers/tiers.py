@@ -181,11 +181,14 @@ def enumerate_tiers(
     game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None, canon: Canonical | None = None
 ) -> tuple[dict[int, int], int]:
     """Find every tier's positions, save their sorted codes (and sequences); return (tier -> count, reachable positions).
-    With ``canon`` every position is still enumerated (a text is the least sequence over all parents) and the canonical
-    ones are saved."""
+    With ``canon``, canonical positions only when the rules count their classes' sizes and no texts are kept (else every
+    position is enumerated, a text being the least sequence over all parents, and the canonical ones are saved)."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
     paths = keeps_paths(game, rules)
+    by_class = canon if canon is not None and rules.class_sizes is not None and not paths else None
+    if by_class is not None:
+        starts = np.unique(by_class(starts))
     pending: dict[int, list[Part]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
@@ -212,7 +215,7 @@ def enumerate_tiers(
             inner = []
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
-                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None).items():
+                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None, by_class).items():
                     if u == t:
                         inner.append(part[0])
                     else:
@@ -226,8 +229,12 @@ def enumerate_tiers(
             fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
             inner_new = fresh[~_contains(known, fresh)]
             known = np.union1d(known, inner_new) if len(inner_new) else known
-        reachable += len(known)
-        keep = slice(None) if canon is None else canon(known) == known
+        if by_class is not None:
+            assert rules.class_sizes is not None
+            reachable += int(rules.class_sizes(known).sum())
+        else:
+            reachable += len(known)
+        keep = slice(None) if canon is None or by_class is not None else canon(known) == known
         if paths and canon is not None:
             assert previous is not None
             folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
@@ -300,18 +307,25 @@ def solve_slice(
         page = codes[a : a + chunk]
         exp = rules.expand(page)
         children = exp.children if canon is None else canon(exp.children)  # looked up canonical, moved to as the rules say
-        tiers = np.full(len(children), t + 1, dtype=np.int64) if rules.path_texts else rules.tiers(children)
-        if (tiers == t).any():
-            raise InnerMoves(t)
         degree[a : a + len(page)] = exp.degree
         player[a : a + len(page)] = exp.player
-        cres = np.zeros(len(children), dtype=np.int8)
-        crem = np.zeros(len(children), dtype=np.int32)
-        for u in np.unique(tiers).tolist():
-            sel = tiers == u
-            ucodes, ures, urem = values_of(u)
-            at = _lookup(ucodes, children[sel], u)
-            cres[sel], crem[sel] = ures[at], urem[at]
+        if rules.path_texts:  # every move goes to the next tier
+            cres, crem = result[:0], remoteness[:0]
+            if len(children):
+                ucodes, ures, urem = values_of(t + 1)
+                at = _lookup(ucodes, children, t + 1)
+                cres, crem = ures[at], urem[at]
+        else:
+            tiers = rules.tiers(children)
+            if (tiers == t).any():
+                raise InnerMoves(t)
+            cres = np.zeros(len(children), dtype=np.int8)
+            crem = np.zeros(len(children), dtype=np.int32)
+            for u in np.unique(tiers).tolist():
+                sel = tiers == u
+                ucodes, ures, urem = values_of(u)
+                at = _lookup(ucodes, children[sel], u)
+                cres[sel], crem[sel] = ures[at], urem[at]
         v = from_children(exp.primitive, exp.degree, cres, crem)
         _keep(a, v, exp.degree, exp.children, result, remoteness, best, best_child)
     return TierValues(result, remoteness, best), degree, player, best_child
