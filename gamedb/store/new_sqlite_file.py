@@ -45,6 +45,7 @@ class NewSqliteFile:
         self.temp = path.with_name(f".{path.name}.{os.getpid()}.new")
         self._conn: Any = None
         self._id: int | None = None
+        self._updates: dict[str, Any] = {}  # the game row's columns to set at finish()
         self._staged: dict[str, str] = {}  # table -> the temporary table its load goes into first
 
     @property
@@ -127,15 +128,18 @@ class NewSqliteFile:
                 self.conn.execute(sql)
 
     def update(self, **values: Any) -> None:
-        sets = ", ".join(f"{k} = ?" for k in values)
-        self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(values), self.game_id))
+        """Kept until :meth:`finish`: nothing reads the row before the file is in place (a DuckDB UPDATE took 5 ms, 35 a solve)."""
+        self._updates.update(values)
 
     def commit(self) -> None:
         """Nothing to do: the file is written whole, and put in place by :meth:`finish`."""
 
     def finish(self, **values: Any) -> None:
         """The last update, then the file finished (statistics, rollback-journal mode), synced and linked to its name."""
-        self.update(**values)
+        self._updates.update(values)
+        if self._updates:
+            sets = ", ".join(f"{k} = ?" for k in self._updates)
+            self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(self._updates), self.game_id))
         try:
             self._complete()
             self._conn = None
