@@ -69,8 +69,12 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
     lengths = np.asarray(lengths, dtype=np.int64)
-    ends = np.cumsum(lengths)
-    ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    some = lengths[lengths > 0]
+    steps = np.ones(int(some.sum()), dtype=np.int64)  # +1 within a group, back to 0 at each group's first item
+    if len(some):
+        steps[0] = 0
+        steps[np.cumsum(some)[:-1]] = 1 - some[:-1]
+    ranks: np.ndarray = np.cumsum(steps)
     return ranks
 
 
