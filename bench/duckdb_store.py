@@ -2,15 +2,22 @@
 
 Prints, for each store: the whole ``gamedb solve connect4 --width W --height H``
 process (median of ``--runs``), the file's bytes per position, the
-``gamedb query`` process on it (median) and ``gamedb query NAME -`` on every
-position of tic-tac-toe (positions per second). Also the cost of ``import
-duckdb``. Run: ``python bench/duckdb_store.py [--width 4 --height 4 --runs 3]``.
+``gamedb query connect4-WxH POSITION`` process on it (median), one position
+asked in-process (``Database.probe``, p50 and p99 of ``--probes`` random
+positions reached by random play), and ``gamedb query NAME -`` (positions per
+second) on Connect-Four's positions and on every position of tic-tac-toe. Also
+the cost of ``import duckdb``. The DuckDB row is held to issue 22's targets:
+the query process <= 0.3 s, a lookup p50 <= 5 ms, ``query -`` >= 20,000
+positions/s (tic-tac-toe: texts stored; Connect-Four's texts are formatted by a
+search of the smallest move sequence, and its answer carries every move's).
+Run: ``python bench/duckdb_store.py [--width 5 --height 4 --runs 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import statistics
 import subprocess
 import sys
@@ -19,6 +26,9 @@ import time
 from pathlib import Path
 
 GAMEDB = str(Path(sys.executable).with_name("gamedb"))
+TARGET_QUERY_SECONDS = 0.3
+TARGET_PROBE_MS = 5.0
+TARGET_STREAM_RATE = 20_000
 
 
 def timed(args: list[str], stdin: str | None = None) -> float:
@@ -27,37 +37,84 @@ def timed(args: list[str], stdin: str | None = None) -> float:
     return time.perf_counter() - start
 
 
+def random_texts(width: int, height: int, count: int, seed: int = 1) -> list[str]:
+    """Texts of ``count`` positions reached by random play from the start (some repeated)."""
+    from gamedb import make_game
+
+    game = make_game("connect4", width=width, height=height)
+    rng = random.Random(seed)
+    texts = []
+    while len(texts) < count:
+        state = game.start()
+        for _ in range(rng.randrange(width * height)):
+            moves = game.moves(state)
+            if not moves:
+                break
+            state = rng.choice(moves)[1]
+        texts.append(game.format(state))
+    return texts
+
+
+def probe_ms(db: Path, name: str, texts: list[str]) -> tuple[float, float]:
+    """(p50, p99) milliseconds of one ``Database.probe`` each, after 50 to warm up."""
+    from gamedb import Database
+
+    with Database(db, readonly=True) as opened:
+        for text in texts[:50]:
+            opened.probe(name, text)
+        latencies = []
+        for text in texts:
+            start = time.perf_counter()
+            opened.probe(name, text)
+            latencies.append(time.perf_counter() - start)
+    latencies.sort()
+    return 1000 * latencies[len(latencies) // 2], 1000 * latencies[int(len(latencies) * 0.99)]
+
+
+def verdict(ok: bool, target: str) -> str:
+    return f"target {target}: {'met' if ok else 'MISSED'}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--width", type=int, default=4)
+    parser.add_argument("--width", type=int, default=5)
     parser.add_argument("--height", type=int, default=4)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--probes", type=int, default=1000)
     opts = parser.parse_args()
     imports = [timed([sys.executable, "-c", "import duckdb"]) - timed([sys.executable, "-c", "pass"]) for _ in range(opts.runs)]
     print(f"import duckdb: {statistics.median(imports) * 1000:.0f} ms (median of {opts.runs})")
+    name = f"connect4-{opts.width}x{opts.height}"
+    texts = random_texts(opts.width, opts.height, opts.probes)
+    stream = "".join(text + "\n" for text in texts)
     with tempfile.TemporaryDirectory() as folder:
-        texts = None
+        ttt = None
         for suffix in ("sqlite", "duckdb"):
             db = Path(folder, f"c4.{suffix}")
             solves = []
             for _ in range(opts.runs):
                 db.unlink(missing_ok=True)
-                solves.append(timed([GAMEDB, "solve", "connect4", "--width", str(opts.width), "--height", str(opts.height), "--db", str(db), "-q"]))
-            name = f"connect4-{opts.width}x{opts.height}"
-            stats = subprocess.run([GAMEDB, "stats", "--json", "--db", str(db), name], capture_output=True, text=True, check=True)
+                solves.append(timed([GAMEDB, "--db", str(db), "solve", "connect4", "--width", str(opts.width), "--height", str(opts.height), "-q"]))
+            stats = subprocess.run([GAMEDB, "--db", str(db), "stats", "--json", name], capture_output=True, text=True, check=True)
             positions = json.loads(stats.stdout)["positions"]
             size = db.stat().st_size
-            subprocess.run([GAMEDB, "solve", "tictactoe", "--db", str(db), "-q"], capture_output=True, check=True)
-            if texts is None:
-                export = subprocess.run([GAMEDB, "export", "tictactoe", "--db", str(db)], capture_output=True, text=True, check=True).stdout
-                texts = "".join(line.split(",", 1)[0] + "\n" for line in export.splitlines()[1:])
-            query = statistics.median(timed([GAMEDB, "query", "tictactoe", "X...O....", "--db", str(db)]) for _ in range(max(5, opts.runs)))
-            stream = timed([GAMEDB, "query", "tictactoe", "-", "--db", str(db)], stdin=texts * 4)
-            print(
-                f"{suffix:6}: solve connect4 {opts.width}x{opts.height} {statistics.median(solves):.2f} s, "
-                f"{size / positions:.1f} bytes/position ({positions:,} positions), "
-                f"query process {query * 1000:.0f} ms, query - {texts.count(chr(10)) * 4 / stream:,.0f} positions/s"
-            )
+            query = statistics.median(timed([GAMEDB, "--db", str(db), "query", name, texts[i]]) for i in range(max(7, opts.runs)))
+            p50, p99 = probe_ms(db, name, texts)
+            c4_rate = len(texts) / timed([GAMEDB, "--db", str(db), "query", name, "-"], stdin=stream)
+            subprocess.run([GAMEDB, "--db", str(db), "solve", "tictactoe", "-q"], capture_output=True, check=True)
+            if ttt is None:
+                export = subprocess.run([GAMEDB, "--db", str(db), "export", "tictactoe"], capture_output=True, text=True, check=True).stdout
+                ttt = "".join(line.split(",", 1)[0] + "\n" for line in export.splitlines()[1:]) * 4
+            ttt_rate = ttt.count("\n") / timed([GAMEDB, "--db", str(db), "query", "tictactoe", "-"], stdin=ttt)
+            print(f"{suffix:6}: solve {name} {statistics.median(solves):.2f} s, {size / positions:.2f} bytes/position ({positions:,} positions)")
+            held = suffix == "duckdb"
+            print(f"        `gamedb query {name}` process {query:.3f} s (median)"
+                  + (f"; {verdict(query <= TARGET_QUERY_SECONDS, f'<= {TARGET_QUERY_SECONDS} s')}" if held else ""))
+            print(f"        in-process probe p50 {p50:.2f} ms, p99 {p99:.2f} ms ({len(texts):,} random positions)"
+                  + (f"; {verdict(p50 <= TARGET_PROBE_MS, f'p50 <= {TARGET_PROBE_MS:g} ms')}" if held else ""))
+            print(f"        query - : tictactoe {ttt_rate:,.0f} positions/s"
+                  + (f" ({verdict(ttt_rate >= TARGET_STREAM_RATE, f'>= {TARGET_STREAM_RATE:,}')})" if held else "")
+                  + f", {name} {c4_rate:,.0f} positions/s")
 
 
 if __name__ == "__main__":

@@ -70,6 +70,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--large", action="store_true", help="also Connect-Four 5x5 into DuckDB, once (minutes)")
     parser.add_argument("--nodes", type=int, default=1000)
+    parser.add_argument("--connect4-only", action="store_true", help="leave cat and mouse out")
     opts = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     from catmouse_graph import bench_graph
@@ -91,6 +92,7 @@ def main() -> None:
             paired(f"solve connect4 5x4 into a new {suffix} file, against d47abae into SQLite",
                    lambda suffix=suffix: run(solve_args(GAMEDB, fresh(suffix), c4)), base_c4, opts.runs, target, lambda r, f=factor: r >= f)
 
+        graph_runs = () if opts.connect4_only else ("duckdb", "sqlite")
         graph = folder / "graph.json"
         graph.write_text(json.dumps(bench_graph(opts.nodes, 2 * opts.nodes)))
         cat_mouse = ["cat-mouse", "--graph", str(graph), "--strategy", "retrograde"]
@@ -100,7 +102,7 @@ def main() -> None:
             found = json.loads(str(child["out"]).splitlines()[-1])
             return {"wall": found["seconds"], "cpu": found["cpu"], "peak": found["peak_mb"]}  # wall: the solve alone; CPU: its process
 
-        for suffix in ("duckdb", "sqlite"):
+        for suffix in graph_runs:
             paired(f"cat-mouse on {opts.nodes:,} nodes, --strategy retrograde into a new {suffix} file, against the plain queue solver",
                    lambda suffix=suffix: run(solve_args(GAMEDB, fresh(suffix), cat_mouse)), plain, opts.runs, "no slower (>= 1x)", lambda r: r >= 1.0)
 

@@ -161,8 +161,9 @@ def test_leveled_and_one_pass_agree_on_every_connect4_tier(tmp_path):
         assert np.array_equal(slow.best, values.best), t
 
 
-def test_published_connect4_counts_of_small_boards(tmp_path):
-    """Tromp's counts of positions (John's Connect Four Playground): 4x4 161,029; 5x4 is the benchmark's."""
+def test_published_connect4_counts_of_small_boards(tmp_path, monkeypatch):
+    """Tromp's counts of positions (John's Connect Four Playground): 4x4 161,029; 5x4 is the benchmark's. Without texts
+    only the canonical positions are expanded (their classes counted by the rules): the same codes as every position's."""
     game = Connect4(width=4, height=4)
     folder = TierFolder(tmp_path / "t")
     folder.reset()
@@ -172,6 +173,12 @@ def test_published_connect4_counts_of_small_boards(tmp_path):
     folder.reset()
     counts, reachable = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32, canon=game.array_rules().canonical)
     assert (sum(counts.values()), reachable) == (80_541, 161_029)  # the mirror pairs, and the boards that are their own mirror
+    every = {t: folder.load("codes", t, mmap=False) for t in counts}
+    monkeypatch.setattr("gamedb.solvers.tiers.keeps_paths", lambda game, rules: False)  # as for a game stored without texts
+    folder.reset()
+    by_class, reachable = enumerate_tiers(game, game.array_rules(), folder, memory_limit=1 << 32, canon=game.array_rules().canonical)
+    assert (by_class, reachable) == (counts, 161_029)
+    assert all(np.array_equal(folder.load("codes", t, mmap=False), every[t]) for t in counts)
 
 
 def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_db):

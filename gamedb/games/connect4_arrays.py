@@ -1,6 +1,7 @@
 """Connect-Four on numpy arrays (:mod:`.connect4`): a stone in column ``c`` adds ``1 << (c*(H+1) + h)`` to the code
 (O: the sentinel moves up), twice that for X (the old sentinel bit stays as an X stone). Texts are move sequences,
-built by the tier solver from the parents' (:attr:`path_texts`)."""
+built by the tier solver from the parents' (:attr:`path_texts`). Every step works on whole boards as bitboards: the
+stones are the bits below each column's sentinel (its highest bit, found by smearing the bits down within columns)."""
 
 from typing import Any
 
@@ -8,6 +9,16 @@ import numpy as np
 
 from .tier_rules import TierArrayRules
 from .vector import LOSE, TIE, UNDECIDED, Expansion
+
+
+def popcount(words: np.ndarray) -> np.ndarray:
+    """Set bits of every non-negative int64 (numpy >= 2 counts them itself)."""
+    if hasattr(np, "bitwise_count"):
+        counted: np.ndarray = np.bitwise_count(words).astype(np.int64)
+        return counted
+    table = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+    summed: np.ndarray = table[np.ascontiguousarray(words, dtype=np.int64).view(np.uint8).reshape(-1, 8)].sum(axis=1)
+    return summed
 
 
 class Connect4Arrays(TierArrayRules):
@@ -21,49 +32,57 @@ class Connect4Arrays(TierArrayRules):
         s = self.stride = h + 1
         self.code_limit = 1 << (w * s)
         self.label_count = w
-        self._bottom_all, self._full, self._shifts = np.int64(game._bottom_all), np.int64(game._full), game._shifts
+        self._full, self._shifts = np.int64(game._full), game._shifts
         self._chunk = np.int64((1 << s) - 1)
+        self._columns = np.array([((1 << s) - 1) << (c * s) for c in range(w)], dtype=np.int64)
+        self._tops = np.array([1 << (c * s + h) for c in range(w)], dtype=np.int64)  # a sentinel there: the column is full
+        self._smear = []  # (shift, the bits that keep what a shift brings: not the top `shift` bits of a column)
+        shift = 1
+        while shift < s:
+            top = sum(((1 << shift) - 1) << (c * s + s - shift) for c in range(w))
+            self._smear.append((shift, np.int64(((1 << (w * s)) - 1) & ~top)))
+            shift *= 2
 
-    def heights(self, codes: np.ndarray) -> np.ndarray:
-        """Stones in every column: int64 [n, width]."""
-        codes = np.asarray(codes, dtype=np.int64)
-        out = np.empty((len(codes), self.width), dtype=np.int64)
-        for c in range(self.width):
-            chunk = (codes >> (c * self.stride)) & self._chunk  # the sentinel is the column's highest bit
-            out[:, c] = np.maximum(np.frexp(chunk.astype(np.float64))[1] - 1, 0)  # exact: chunk < 2**53
-        return out
-
-    def _board(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        heights = self.heights(codes)
-        mask = np.zeros(len(codes), dtype=np.int64)
-        for c in range(self.width):
-            mask |= ((np.int64(1) << heights[:, c]) - 1) << (c * self.stride)
-        x = codes - mask - self._bottom_all
-        return heights, x, mask
+    def _board(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(every stone, each column's sentinel bit) of every code."""
+        s = codes
+        for shift, keep in self._smear:  # every bit at or below a column's sentinel
+            s = s | ((s >> shift) & keep)
+        mask = (s >> 1) & self._smear[0][1] if self._smear else np.zeros_like(codes)
+        return mask, s ^ mask
 
     def _has_line(self, stones: np.ndarray) -> np.ndarray:
-        found = np.zeros(len(stones), dtype=bool)
+        found = np.zeros(len(stones), dtype=np.int64)
         for shifts in self._shifts:
-            m = stones.copy()
+            m = stones
             for shift in shifts:
-                m &= stones >> shift
-            found |= m != 0
-        return found
+                m = m & (stones >> shift)
+            found |= m
+        has: np.ndarray = found != 0
+        return has
 
     def expand(self, codes: np.ndarray) -> Expansion:
         codes = np.asarray(codes, dtype=np.int64)
-        heights, x, mask = self._board(codes)
-        stones = heights.sum(axis=1)
+        mask, sentinels = self._board(codes)
+        x = codes ^ sentinels
+        stones = popcount(mask)
         x_moves = (stones & 1) == 0
         last = np.where(x_moves, mask ^ x, x)  # the stones of the player who moved last
         primitive = np.full(len(codes), UNDECIDED, dtype=np.int8)
         primitive[mask == self._full] = TIE
         primitive[self._has_line(last)] = LOSE  # a line made with the last stone wins even on a full board
-        legal = (heights < self.height) & (primitive == UNDECIDED)[:, None]
-        step = np.where(x_moves, 2, 1).astype(np.int64)[:, None]
-        offsets = np.arange(self.width, dtype=np.int64) * self.stride
-        children = codes[:, None] + (step << (heights + offsets[None, :]))
-        return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=legal.sum(axis=1).astype(np.int64), children=children[legal])
+        open_ = primitive == UNDECIDED
+        step = x_moves.astype(np.int64)
+        degree = np.zeros(len(codes), dtype=np.int64)
+        legal = np.empty((len(codes), self.width), dtype=bool)
+        children = np.empty((len(codes), self.width), dtype=np.int64)
+        for c in range(self.width):  # column by column: whole-length operations (a [n, width] broadcast runs 5 long)
+            drop = sentinels & self._columns[c]  # the column's sentinel: where its next stone goes
+            can = ((drop & self._tops[c]) == 0) & open_
+            legal[:, c] = can
+            degree += can
+            children[:, c] = codes + (drop << step)
+        return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=degree, children=children[legal])
 
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         found: list[str] = np.array(self.game._labels, dtype=object)[self.label_ids(parents, children)].tolist()
@@ -92,14 +111,21 @@ class Connect4Arrays(TierArrayRules):
         labels = self.game._labels
         return [",".join(labels[c] for c in row) for row in paths.tolist()]
 
-    def canonical(self, codes: np.ndarray) -> np.ndarray:
+    def mirror(self, codes: np.ndarray) -> np.ndarray:
         codes = np.asarray(codes, dtype=np.int64)
         mirror = np.zeros_like(codes)
         for c in range(self.width):
             mirror |= ((codes >> (c * self.stride)) & self._chunk) << ((self.width - 1 - c) * self.stride)
-        least: np.ndarray = np.minimum(codes, mirror)
+        return mirror
+
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        codes = np.asarray(codes, dtype=np.int64)
+        least: np.ndarray = np.minimum(codes, self.mirror(codes))
         return least
 
+    def class_sizes(self, codes: np.ndarray) -> np.ndarray:
+        sizes: np.ndarray = 1 + (self.mirror(codes) != codes)
+        return sizes
+
     def tiers(self, codes: np.ndarray) -> np.ndarray:
-        stones: np.ndarray = self.heights(codes).sum(axis=1)
-        return stones
+        return popcount(self._board(np.asarray(codes, dtype=np.int64))[0])

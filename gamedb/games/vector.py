@@ -39,6 +39,8 @@ class VectorRules(ABC):
     code_limit: int
     #: ``canonical(codes)``: :meth:`Game.canonical <gamedb.games.base.Game.canonical>` on an array; None: no symmetry
     canonical: Callable[[np.ndarray], np.ndarray] | None = None
+    #: ``class_sizes(codes)``: the positions in each canonical code's class (a solver then expands canonical positions only)
+    class_sizes: Callable[[np.ndarray], np.ndarray] | None = None
 
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:
@@ -67,8 +69,12 @@ def ranks_within(lengths: np.ndarray) -> np.ndarray:
     """For groups of ``lengths`` items laid end to end, each item's rank within its group (0, 1, ...)."""
     import numpy as np
     lengths = np.asarray(lengths, dtype=np.int64)
-    ends = np.cumsum(lengths)
-    ranks: np.ndarray = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - lengths, lengths)
+    some = lengths[lengths > 0]
+    steps = np.ones(int(some.sum()), dtype=np.int64)  # +1 within a group, back to 0 at each group's first item
+    if len(some):
+        steps[0] = 0
+        steps[np.cumsum(some)[:-1]] = 1 - some[:-1]
+    ranks: np.ndarray = np.cumsum(steps)
     return ranks
 
 

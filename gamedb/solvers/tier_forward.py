@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from ..errors import GamedbError
@@ -23,18 +25,23 @@ def keeps_paths(game: Game, rules: TierArrayRules) -> bool:
     return rules.path_texts and (estimate is None or stores_texts(estimate.positions))
 
 
-def children_by_tier(rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None) -> dict[int, Part]:
+def children_by_tier(
+    rules: TierArrayRules, family: str, t: int, page: np.ndarray, rank: np.ndarray | None, canon: Callable[[np.ndarray], np.ndarray] | None = None
+) -> dict[int, Part]:
     """The children of ``page`` (codes of tier ``t``) by tier: distinct codes and the least move key of each (paths kept:
-    parent rank and label, from ``rank``, the page's ranks; else None); the forward step of one page."""
+    parent rank and label, from ``rank``, the page's ranks; else None); ``canon``: the children's canonical codes instead
+    (no paths); the forward step of one page."""
     exp = rules.expand(page)
-    children = exp.children
-    if rules.path_texts:  # every move to the next tier
-        return {t + 1: least_keys([(children, move_keys(rules, page, exp.degree, children, rank))])} if len(children) else {}
+    children = exp.children if canon is None else canon(exp.children)
+    if not len(children):
+        return {}
+    if rules.path_texts:  # every move goes to the next tier
+        return {t + 1: least_keys([(children, move_keys(rules, page, exp.degree, children, rank))], distinct=False)}
     tiers = rules.tiers(children)
     if len(tiers) and tiers.min() < t:
         raise GamedbError(f"the {family} rules declare tiers wrongly: a move goes from tier {t} to tier {int(tiers.min())}")
     keys = move_keys(rules, page, exp.degree, children, rank)
-    return {u: least_keys([(children[tiers == u], None if keys is None else keys[tiers == u])]) for u in np.unique(tiers).tolist()}
+    return {u: least_keys([(children[tiers == u], None if keys is None else keys[tiers == u])], distinct=False) for u in np.unique(tiers).tolist()}
 
 
 def move_keys(rules: TierArrayRules, page: np.ndarray, degree: np.ndarray, children: np.ndarray, rank: np.ndarray | None) -> np.ndarray | None:
@@ -46,14 +53,22 @@ def move_keys(rules: TierArrayRules, page: np.ndarray, degree: np.ndarray, child
     return keys
 
 
-def least_keys(parts: list[Part]) -> Part:
-    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys)."""
+def least_keys(parts: list[Part], *, distinct: bool = True) -> Part:
+    """The distinct codes of ``parts`` (sorted) and the least key given to each (None: parts without keys); ``distinct``:
+    each part's codes are sorted and distinct already."""
+    if distinct and len(parts) == 1:
+        return parts[0]
     codes = np.concatenate([p[0] for p in parts])
     if parts[0][1] is None:
-        codes.sort(kind="stable")  # parts are sorted runs, which the stable sort merges: 0.26 s for 8·10^6 codes in 4 runs, not 1.9 s
-        distinct = np.ones(len(codes), dtype=bool)
-        distinct[1:] = codes[1:] != codes[:-1]
-        return codes[distinct], None
+        small = len(codes) > 0 and int(codes.min()) >= 0 and int(codes.max()) < 1 << 31
+        if small:
+            codes = codes.astype(np.int32)  # a sort of 32-bit codes: 2-3x faster
+        codes.sort(kind="stable" if len(parts) > 1 else "quicksort")  # sorted runs, which the stable sort merges (0.26 s for 8·10^6 codes in 4 runs, not 1.9 s)
+        if small:
+            codes = codes.astype(np.int64)
+        first = np.ones(len(codes), dtype=bool)
+        first[1:] = codes[1:] != codes[:-1]
+        return codes[first], None
     keys = np.concatenate([p[1] for p in parts if p[1] is not None])
     if not len(codes):
         return codes, keys

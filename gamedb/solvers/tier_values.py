@@ -29,16 +29,14 @@ def from_children(primitive: np.ndarray, degree: np.ndarray, child_result: np.nd
     n = len(primitive)
     if len(degree) and int(degree.max(initial=0)) >= 1 << _ORDER_BITS:
         raise ValueError("a position has more than a million moves")
-    r = child_remoteness.astype(np.int64)
     # one key per move, smaller is better for the mover: lose children (by remoteness), tie children
-    # (by remoteness), drawing children, win children (by greatest remoteness)
-    key = np.where(
-        child_result == LOSE,
-        r,
-        np.where(child_result == TIE, _SPAN + r, np.where(child_result == DRAW, 2 * _SPAN, 4 * _SPAN - 1 - r)),
-    )
+    # (by remoteness), drawing children, win children (by greatest remoteness): a base and a sign by result code
     if np.any(child_result == UNDECIDED):
         raise ValueError("a child's value is not known")
+    base, sign = np.zeros(5, dtype=np.int64), np.zeros(5, dtype=np.int64)
+    base[[LOSE, TIE, DRAW, WIN]] = 0, _SPAN, 2 * _SPAN, 4 * _SPAN - 1
+    sign[[LOSE, TIE, WIN]] = 1, 1, -1
+    key = base[child_result] + sign[child_result] * child_remoteness
     key = (key << _ORDER_BITS) | ranks_within(degree)
     result = primitive.copy()
     remoteness = np.where(primitive != UNDECIDED, 0, -1).astype(np.int32)
@@ -51,8 +49,8 @@ def from_children(primitive: np.ndarray, degree: np.ndarray, child_result: np.nd
         k = least >> _ORDER_BITS
         kind = k // _SPAN
         within = k % _SPAN
-        result[moving] = np.choose(kind, [WIN, TIE, DRAW, LOSE]).astype(np.int8)
-        remoteness[moving] = np.choose(kind, [within + 1, within + 1, np.full_like(within, -1), _SPAN - within]).astype(np.int32)
+        result[moving] = np.array([WIN, TIE, DRAW, LOSE], dtype=np.int8)[kind]
+        remoteness[moving] = np.where(kind == 3, _SPAN - within, np.where(kind == 2, -1, within + 1))
     return TierValues(result, remoteness, best)
 
 

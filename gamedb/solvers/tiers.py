@@ -181,11 +181,14 @@ def enumerate_tiers(
     game: Game, rules: TierArrayRules, folder: TierFolder, *, memory_limit: int, progress: Progress | None = None, canon: Canonical | None = None
 ) -> tuple[dict[int, int], int]:
     """Find every tier's positions, save their sorted codes (and sequences); return (tier -> count, reachable positions).
-    With ``canon`` every position is still enumerated (a text is the least sequence over all parents) and the canonical
-    ones are saved."""
+    With ``canon``, canonical positions only when the rules count their classes' sizes and no texts are kept (else every
+    position is enumerated, a text being the least sequence over all parents, and the canonical ones are saved)."""
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
     paths = keeps_paths(game, rules)
+    by_class = canon if canon is not None and rules.class_sizes is not None and not paths else None
+    if by_class is not None:
+        starts = np.unique(by_class(starts))
     pending: dict[int, list[Part]] = defaultdict(list)
     for t in np.unique(rules.tiers(starts)).tolist():
         found = starts[rules.tiers(starts) == t]
@@ -212,7 +215,7 @@ def enumerate_tiers(
             inner = []
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
-                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None).items():
+                for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None, by_class).items():
                     if u == t:
                         inner.append(part[0])
                     else:
@@ -226,8 +229,12 @@ def enumerate_tiers(
             fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
             inner_new = fresh[~_contains(known, fresh)]
             known = np.union1d(known, inner_new) if len(inner_new) else known
-        reachable += len(known)
-        keep = slice(None) if canon is None else canon(known) == known
+        if by_class is not None:
+            assert rules.class_sizes is not None
+            reachable += int(rules.class_sizes(known).sum())
+        else:
+            reachable += len(known)
+        keep = slice(None) if canon is None or by_class is not None else canon(known) == known
         if paths and canon is not None:
             assert previous is not None
             folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
@@ -257,7 +264,10 @@ def values_loader(folder: TierFolder, *, mmap: bool = False) -> Callable[[int], 
 
     def values_of(u: int) -> _Stored:
         if u not in later:
-            later[u] = (folder.load("codes", u, mmap=mmap), folder.load("result", u), folder.load("remoteness", u))
+            codes = folder.load("codes", u, mmap=mmap)
+            if not mmap and len(codes) and int(codes[0]) >= 0 and int(codes[-1]) < 1 << 31:
+                codes = codes.astype(np.int32)  # searched 1.5x faster (:func:`_lookup`)
+            later[u] = (codes, folder.load("result", u), folder.load("remoteness", u))
         return later[u]
 
     return values_of
@@ -336,7 +346,8 @@ def _keep(
 
 
 def _lookup(codes: np.ndarray, wanted: np.ndarray, tier: int) -> np.ndarray:
-    at = np.searchsorted(codes, wanted).clip(0, max(len(codes) - 1, 0))
+    """Where each of ``wanted`` is in ``codes`` (sorted; 32-bit when they fit: a code that does not is never found)."""
+    at = np.searchsorted(codes, wanted.astype(codes.dtype, copy=False)).clip(0, max(len(codes) - 1, 0))
     if not len(codes) or not np.array_equal(codes[at], wanted):
         raise GamedbError(f"a move leads to a position missing from tier {tier}: the family's tiers or array rules are inconsistent")
     return at

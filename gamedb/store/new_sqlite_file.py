@@ -45,6 +45,8 @@ class NewSqliteFile:
         self.temp = path.with_name(f".{path.name}.{os.getpid()}.new")
         self._conn: Any = None
         self._id: int | None = None
+        self._updates: dict[str, Any] = {}  # the game row's columns to set at finish()
+        self._staged: dict[str, str] = {}  # table -> the temporary table its load goes into first
 
     @property
     def conn(self) -> Any:
@@ -99,7 +101,7 @@ class NewSqliteFile:
         return False
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        for sql, rows in column_inserts(table, columns, {"game_id": self.game_id}):
+        for sql, rows in column_inserts(self._staged.get(table, table), columns, {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
@@ -115,21 +117,33 @@ class NewSqliteFile:
         left_out = bool(indexes) and rows >= LEAVE_INDEXES_FROM  # a game that large has no texts to index (`db index` builds them)
         if notes is not None:
             notes.update(indexes_dropped=bool(indexes), indexes_left_out=left_out)
+        staged = bool(indexes) and self.conn.execute(f"SELECT NOT EXISTS (SELECT 1 FROM {table})").fetchone()[0]
+        if staged:  # rows inserted in key order leave every b-tree page 88 % full; a copy into the empty table packs them
+            sql = self.conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)).fetchone()[0]
+            self.conn.execute(sql.replace(f"CREATE TABLE {table} (", f"CREATE TEMP TABLE {table}_load (", 1))
+            self._staged[table] = f"temp.{table}_load"
         yield
+        if staged:  # (SQLite's transfer optimization: pages filled in order, as VACUUM fills them; 22.0 -> 19.4 bytes a row)
+            del self._staged[table]
+            self.conn.execute(f"INSERT INTO main.{table} SELECT * FROM temp.{table}_load")
+            self.conn.execute(f"DROP TABLE temp.{table}_load")
         if not left_out:
             for _, sql in indexes:
                 self.conn.execute(sql)
 
     def update(self, **values: Any) -> None:
-        sets = ", ".join(f"{k} = ?" for k in values)
-        self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(values), self.game_id))
+        """Kept until :meth:`finish`: nothing reads the row before the file is in place (a DuckDB UPDATE took 5 ms, 35 a solve)."""
+        self._updates.update(values)
 
     def commit(self) -> None:
         """Nothing to do: the file is written whole, and put in place by :meth:`finish`."""
 
     def finish(self, **values: Any) -> None:
         """The last update, then the file finished (statistics, rollback-journal mode), synced and linked to its name."""
-        self.update(**values)
+        self._updates.update(values)
+        if self._updates:
+            sets = ", ".join(f"{k} = ?" for k in self._updates)
+            self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(self._updates), self.game_id))
         try:
             self._complete()
             self._conn = None
