@@ -292,3 +292,16 @@ def test_the_tier_solver_says_its_memory_first_and_refuses_beyond_the_limit(cli,
     assert run.exit_code == 0, run.stderr
     assert "The tier solver needs up to ~" in run.stderr and f"up to {largest:,} and {second:,} positions" in run.stderr
     assert "memory limit 2.1 GB" in run.stderr
+
+
+def test_a_cluster_solve_is_not_held_to_the_one_process_tier_memory(fresh_db, monkeypatch):
+    # Connect-Four 5x6: the one-process tier solver needs ~143 GB (its two largest tiers at once); a cluster solve's memory
+    # is its slices' (announced before it starts), so the one-process figure must not refuse it
+    from gamedb.solvers.solve import check_size
+
+    db = fresh_db()
+    game = make_game("connect4", width=5, height=6)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**15, 0, 10**15))
+    with pytest.raises(TooLarge, match="needs up to ~143 GB of memory in the tier solver"):
+        check_size(db.engine, game, "c", strategy="tiers", memory_limit=16 << 30)
+    check_size(db.engine, game, "c", strategy="tiers", memory_limit=16 << 30, cluster=True)

@@ -120,7 +120,7 @@ def solve(
         choice.symmetry(game, strategy, symmetry, record)  # and a --symmetry that is not the stored solve's
     limit = memory_limit if memory_limit is not None else default_memory_limit()  # read once for the whole solve
     if record is None or force:
-        check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None)
+        check_size(db, game, name, strategy=strategy, memory_limit=limit, chosen=memory_limit is not None, cluster=cluster is not None)
     with solving(db, name, limit):
         t0 = time.perf_counter()
         with db.connect() as conn:  # again, now that the lock is ours
@@ -203,9 +203,11 @@ def disk_bytes(positions: int, moves: int) -> int:
 
 
 def check_size(
-    engine: sa.Engine, game: Game, name: str, *, strategy: str = choice.AUTO, memory_limit: int | None = None, chosen: bool = True
+    engine: sa.Engine, game: Game, name: str, *, strategy: str = choice.AUTO, memory_limit: int | None = None, chosen: bool = True,
+    cluster: bool = False,
 ) -> None:
-    """Refuse a game whose estimated size fits neither the disk (SQLite) nor the memory limit of a strategy that cannot give way."""
+    """Refuse a game whose estimated size fits neither the disk (SQLite) nor the memory limit of a strategy that cannot give way
+    (``cluster``: a solve on a cluster, whose memory is its slices', announced before: not the one-process solver's)."""
     import shutil
 
     from ..sizes import default_memory_limit, human_size
@@ -230,7 +232,7 @@ def check_size(
                 f"{size} (~{human_size(need)} on disk, ~{human_size(need * DISK_WORK_FACTOR)} free while solving) "
                 f"but only {human_size(free)} are free in {folder}"
             )
-    found = choice.memory_need(game, name, strategy)
+    found = None if cluster else choice.memory_need(game, name, strategy)
     if found is not None:
         need, words, advice = found
         limit = memory_limit if memory_limit is not None else default_memory_limit()
