@@ -222,6 +222,23 @@ def test_cat_mouse_estimate_is_at_most_2_n_squared():
     assert make_game("cat-mouse", graph=json.dumps(graph)).estimate().positions == 2 * 3 * 2
 
 
+def test_the_disk_check_counts_the_move_rows_a_strategy_writes(fresh_db, monkeypatch):
+    """Connect-Four 5x5 by the tier solver writes no move rows: 171,976,894 positions at most (~31 GB with room to solve) fit
+    40 GB; the in-memory strategy writes one per move (432,819,880 of them) and is refused there."""
+    from gamedb.solvers.solve import check_size
+
+    engine = fresh_db().engine
+    game = make_game("connect4", width=5, height=5)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, 40 * 10**9))
+    for strategy in ("auto", "tiers"):
+        check_size(engine, game, "c", strategy=strategy, memory_limit=1 << 40)
+    with pytest.raises(NotEnoughSpace, match=r"c needs up to 171,976,894 positions and 432,819,880 moves"):
+        check_size(engine, game, "c", strategy="memory", memory_limit=1 << 40)
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: Usage(10**12, 0, 30 * 10**9))
+    with pytest.raises(NotEnoughSpace, match=r"c needs up to 171,976,894 positions and 0 moves"):
+        check_size(engine, game, "c", memory_limit=1 << 40)
+
+
 def test_estimate_of_a_huge_game_is_cheap_and_refused(fresh_db):
     db = fresh_db()
     game = make_game("connect4", width=7, height=6)
