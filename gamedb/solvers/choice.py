@@ -81,8 +81,6 @@ class Strategy:
     small: Callable[[Game], bool] | None = None
     #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
     symmetry: bool = False
-    #: may write rows per move (``move`` rows, or work tables of them): the disk check counts them
-    move_rows: bool = True
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
@@ -237,7 +235,6 @@ STRATEGIES: dict[str, Strategy] = {
         into_sink=_tiers_into,
         small=_tiers_small,
         symmetry=True,
-        move_rows=False,
     ),
     "retrograde": Strategy(
         "retrograde",
@@ -381,11 +378,6 @@ def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | No
     if strategy.memory_need is None or (strategy.gives_way and len(found) > 1):
         return None
     return strategy.memory_need(game, name)
-
-
-def writes_move_rows(game: Game, choice: str) -> bool:
-    """Whether a new solve of ``game`` under ``--strategy choice`` may write rows per move (the tier solver writes none)."""
-    return any(s.move_rows for s in candidates(game, choice))
 
 
 def announcement(game: Game, choice: str, limit: int) -> str | None:

@@ -216,8 +216,10 @@ def check_size(
     estimate = capabilities.stored_estimate(game)
     if estimate is None:
         return
-    # one row per class and no move rows when solved with the family's symmetries (the default), none by a strategy that writes none
-    positions, moves = estimate.positions, 0 if estimate.classes is not None or not choice.writes_move_rows(game, strategy) else estimate.moves
+    # one row per class and no move rows when solved with the family's symmetries (the default); move rows only by a strategy
+    # that writes them where a game has no token move lists (the tier solver writes none)
+    rows = any(need.capability == "token_moves" for found in choice.candidates(game, strategy) for need in found.needs)
+    positions, moves = estimate.positions, 0 if estimate.classes is not None or not rows else estimate.moves
     size = f"{name} needs up to {positions:,} positions and {moves:,} moves"
     path = file_of(engine)
     if path is not None:
