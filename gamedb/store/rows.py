@@ -117,6 +117,9 @@ class Reader:
     def __init__(self, connection: Any, *, paramstyle: str = "qmark"):
         self.connection = connection
         self.format = paramstyle in ("format", "pyformat")
+        #: DuckDB: codes as one list (``= ANY(?)``, a semi join whose filter reaches the scan); an ``IN`` list read every
+        #: column of each row group it touched (one answer: p50 4.3-6.5 ms, 3.2-4.5 with the list; issue 22)
+        self.code_list = "duckdb" in type(connection).__module__
 
     def fetch(self, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
         """The rows of any read ``sql`` (``?`` placeholders) as the driver's tuples."""
@@ -207,6 +210,8 @@ class Reader:
         """code -> stored row for those of ``codes`` that are stored, asked for in chunks."""
         wanted = sorted(set(codes))  # in order: SQLite looks them up a third faster
         found: dict[int, PositionRow] = {}
+        if self.code_list:
+            return {row.code: row for row in self.select(record, "game_id = ? AND code = ANY(?::BIGINT[])", (record.id, wanted), checked=checked)}
         for i in range(0, len(wanted), CHUNK):
             chunk = _padded(wanted[i : i + CHUNK])
             where = f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})"
