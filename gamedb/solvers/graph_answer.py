@@ -50,7 +50,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else game.format(state)  # a stored text is the rules' (verify checks it)
-        own = [(label, _as_child(rows.get(of), child)) for (label, child), of in zip(moves, classes[1:])]
+        own = [(label, _as_child(rows.get(of), child)) for (label, child), of in zip(moves, classes[1:], strict=True)]
         if symmetric:  # the mover and the moves are the typed position's
             best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own if c is not None])
             row = row._replace(text=text, player=game.to_move(state), degree=len(moves), best_move=best)
