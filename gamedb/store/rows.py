@@ -114,8 +114,10 @@ _MOVES = (
 class Reader:
     """The lookups of stored games over a DB-API connection: ``sqlite3`` (``?``) or psycopg (``%s``)."""
 
-    def __init__(self, connection: Any, *, paramstyle: str = "qmark"):
+    def __init__(self, connection: Any, *, paramstyle: str = "qmark", game_rows: dict[str, dict[str, Any]] | None = None):
         self.connection = connection
+        #: game rows read before on a file no one can write while it is open (a DuckDB file read-only): name -> row
+        self.game_rows = game_rows
         self.format = paramstyle in ("format", "pyformat")
         #: DuckDB: codes as one list (``= ANY(?)``, a semi join whose filter reaches the scan); an ``IN`` list read every
         #: column of each row group it touched (one answer: p50 4.3-6.5 ms, 3.2-4.5 with the list; issue 22)
@@ -143,8 +145,13 @@ class Reader:
 
     def game_row(self, name: str) -> dict[str, Any] | None:
         """The ``game`` row named ``name`` as a mapping (JSON columns may still be text), or None."""
+        if self.game_rows is not None and name in self.game_rows:
+            return self.game_rows[name]
         rows, names = self._execute("SELECT * FROM game WHERE name = ?", (name,))
-        return dict(zip(names, rows[0], strict=True)) if rows else None
+        row = dict(zip(names, rows[0], strict=True)) if rows else None
+        if row is not None and self.game_rows is not None:
+            self.game_rows[name] = row
+        return row
 
     def find(self, name: str, *, damaged: bool = False) -> GameRecord | None:
         """The game of that name, or None; a damaged row raises, unless ``damaged`` (then a record with its ``problem``)."""
