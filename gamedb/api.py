@@ -84,7 +84,7 @@ class Database:
         """A :class:`~gamedb.store.rows.Reader` on this thread's own connection; ``scan``: without the time budget."""
         if self._files is not None:
             with self._files.unbudgeted() if scan else nullcontext(self._files.connection()) as conn:
-                yield Reader(conn)
+                yield Reader(conn, game_rows=self._files.game_rows)
             return
         from .store.database import without_budget
         from .store.rows import reader_of

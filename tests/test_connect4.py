@@ -205,3 +205,21 @@ def test_random_playouts_on_a_full_size_board():
                 break
             i = rng.randrange(len(moves))
             state, board = moves[i][1], kids[i][1]
+
+
+def test_random_sequences_parse_as_the_oracle_replays():
+    """Any digits: parsed exactly when the oracle can replay them (full columns, moves after a line), to its board."""
+    game, oracle = make_game("connect4", width=4, height=3, connect=3), Connect4Oracle(4, 3, 3)
+    rng = random.Random(7)
+    refused = 0
+    for _ in range(3000):
+        text = "".join(rng.choice("12345") for _ in range(rng.randrange(1, 13)))
+        try:
+            board = oracle.replay(text)
+        except ValueError:
+            refused += 1
+            with pytest.raises(PositionError):
+                game.parse(text)
+            continue
+        assert oracle.replay(game.format(game.parse(text))) == board
+    assert 300 < refused < 2900  # both kinds of text were tried

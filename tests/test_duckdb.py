@@ -92,6 +92,17 @@ def test_two_reader_processes_at_once(files):
     assert outs[0][0] == outs[1][0] and outs[0][0].count("\n") == 200
 
 
+def test_no_writer_opens_a_file_a_reader_holds(files, tmp_path):
+    """The readers keep the game rows they read (DuckDBConnections.game_rows): sound while no one can write the file."""
+    duck = tmp_path / "held.duckdb"
+    duck.write_bytes(files[1].read_bytes())
+    with Database(duck, readonly=True) as db:
+        before = db.probe("tictactoe", "X........")
+        solve = gamedb("--db", str(duck), "solve", "tictactoe", "--force", "-q")
+        assert solve.returncode == 1 and solve.stderr.startswith("Error: ") and "lock" in solve.stderr, solve.stderr
+        assert db.probe("tictactoe", "X........") == before
+
+
 def test_copy_both_ways_gives_the_same_rows(files, tmp_path):
     lite, duck = files
     back, there = tmp_path / "back.sqlite", tmp_path / "there.duckdb"

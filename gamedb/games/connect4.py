@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 MAX_BITS = 63  # codes are signed 64-bit integers
 #: the most boards of one stone count whose sequences are remembered (about 150 bytes each)
 _REMEMBER = 2_000_000
+#: the most texts :meth:`Connect4.format` remembers (a stream of answers formats the same children again: 52 % of them)
+_TEXTS = 200_000
 _SEPARATORS = re.compile(r"[,\s]+")
 
 
@@ -66,6 +68,7 @@ class Connect4(Game):
         self._labels = [str(c + 1) for c in range(w)]
         self._sep = "" if w <= 9 else ","
         self._layers: dict[int, dict[int, tuple[int, ...]]] = {}
+        self._texts: dict[Board, str] = {}
 
     def parameters(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "connect": self.connect}
@@ -147,13 +150,22 @@ class Connect4(Game):
         return (x, mask)
 
     def format(self, state: Board) -> str:
-        columns = self._sequence(state)
-        if columns is None:
-            raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
-        return self._sep.join(self._labels[c] for c in columns) or "-"
+        text = self._texts.get(state)
+        if text is None:
+            columns = self._sequence(state)
+            if columns is None:
+                raise PositionError(f"no legal sequence of moves reaches this {self.width}x{self.height} board")
+            text = self._sep.join(self._labels[c] for c in columns) or "-"
+            if len(self._texts) >= _TEXTS:  # replaced, never cleared in place: threads may format at once
+                self._texts = {}
+            self._texts[state] = text
+        return text
 
     def parse(self, text: str) -> Board:
         tokens = self._tokens(text)
+        quick = self._dropped(tokens)
+        if quick is not None:
+            return quick
         state = self.start()
         for i, token in enumerate(tokens, 1):
             column = bounded_int(token, self.width) if token.isascii() and token.isdigit() else None
@@ -170,6 +182,21 @@ class Connect4(Game):
                 raise PositionError(self._bad_move(text, i, token, column))
             state = self._drop(state, column - 1)
         return state
+
+    def _dropped(self, tokens: list[str]) -> Board | None:
+        """The board ``tokens`` reach when every move is a column with room and no line is on the final board (then
+        no move came after the game was over: stones stay), else None (:meth:`parse` then finds the error, or the line)."""
+        x = mask = 0
+        bottom, column, top, width = self._bottom, self._column, self._top, self.width
+        for i, token in enumerate(tokens):
+            c = int(token) - 1 if token.isascii() and token.isdigit() and len(token) < 5 else -1
+            if not 0 <= c < width or mask & top[c]:
+                return None
+            cell = (mask + bottom[c]) & column[c]
+            mask |= cell
+            if not i & 1:
+                x |= cell
+        return None if self._has_line(x) or self._has_line(mask ^ x) else (x, mask)
 
     def _bad_move(self, text: str, i: int, token: str, column: int | None) -> str:
         """Why move ``i`` (``token``) of ``text`` cannot be played."""

@@ -23,7 +23,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     if symmetric and record.symmetry != symmetry_group(game):
         raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
     canonical: Callable[[int], int] = game.canonical if symmetric else _same
-    planned: list[tuple[State, int, list[tuple[str, int]]] | GamedbError] = []
+    planned: list[tuple[State, int, list[tuple[str, int]], list[int]] | GamedbError] = []
     wanted: list[int] = []
     parse, encode, move_codes = game.parse, game.encode, game.move_codes  # looked up once per batch
     for position in positions:
@@ -34,9 +34,9 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         except GamedbError as exc:
             planned.append(exc)
             continue
-        planned.append((state, code, moves))
-        wanted.append(canonical(code))
-        wanted.extend([canonical(child) for _, child in moves])
+        classes = [canonical(code), *[canonical(child) for _, child in moves]]  # the position's, then its children's
+        planned.append((state, code, moves, classes))
+        wanted += classes
     rows = reader.positions(record, wanted)  # each row checked
     answers: list[Answer | GamedbError] = []
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
@@ -44,13 +44,13 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         if isinstance(plan, GamedbError):
             answers.append(plan)
             continue
-        state, code, moves = plan
-        row = rows.get(canonical(code))
+        state, code, moves, classes = plan
+        row = rows.get(classes[0])
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else game.format(state)  # a stored text is the rules' (verify checks it)
-        own = [(label, _as_child(rows.get(canonical(child)), child)) for label, child in moves]
+        own = [(label, _as_child(rows.get(of), child)) for (label, child), of in zip(moves, classes[1:], strict=True)]
         if symmetric:  # the mover and the moves are the typed position's
             best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own if c is not None])
             row = row._replace(text=text, player=game.to_move(state), degree=len(moves), best_move=best)

@@ -6,6 +6,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from ..errors import DatabaseError, NoDatabase
 from .file_check import check_file, check_schema, set_budget
@@ -22,6 +23,9 @@ PRAGMAS = (
 
 class FileConnections:
     """Connections to one SQLite file for reading, one per thread, all closed by :meth:`close`."""
+
+    #: no game rows kept: another process may write the file meanwhile (:class:`~gamedb.store.duckdb_file.DuckDBConnections` keeps them)
+    game_rows: dict[str, dict[str, Any]] | None = None
 
     def __init__(self, location: Location, *, budget: float | None) -> None:
         path = location.path
