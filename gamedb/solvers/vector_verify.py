@@ -18,6 +18,8 @@ from .tier_values import from_children
 
 #: bytes per stored row held while checking (code, result, remoteness, best move id)
 BYTES_PER_ROW = 8 + 1 + 4 + 4
+#: codes per stored row up to which children are found by an array indexed by code (when it fits too)
+DENSE_CODES_PER_ROW = 2
 #: rows read, and positions expanded, at a time
 CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
@@ -48,6 +50,7 @@ def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: 
         return None
     try:
         table = _read(conn, game_id, vector, total, progress)
+        table.index_dense(vector.code_limit, default_memory_limit() // 2 - total * BYTES_PER_ROW)
         _check_values(table, vector, canonical, progress)
     except _Disagrees:
         return None
@@ -64,9 +67,22 @@ class _Table:
         self.best = np.full(rows, -1, dtype=np.int32)
         self.label_ids: dict[str, int] = {}
         self.count = 0
+        self.row_of: np.ndarray | None = None
+
+    def index_dense(self, code_limit: int, spare: int) -> None:
+        """Find rows through an array indexed by code (4 bytes a code) when the codes are dense and it fits in ``spare``
+        bytes: no binary search."""
+        if code_limit <= DENSE_CODES_PER_ROW * self.count and code_limit * 4 <= spare:
+            self.row_of = np.full(code_limit, -1, dtype=np.int32)
+            self.row_of[self.code[: self.count]] = np.arange(self.count, dtype=np.int32)
 
     def find(self, codes: np.ndarray) -> np.ndarray:
         """The row of every code in ``codes``; not all stored: the exact pass judges."""
+        if self.row_of is not None:
+            _require(not len(codes) or (int(codes.min()) >= 0 and int(codes.max()) < len(self.row_of)))
+            rows: np.ndarray = self.row_of[codes]
+            _require(bool((rows >= 0).all()))
+            return rows
         _require(self.count > 0 or not len(codes))
         at = np.minimum(np.searchsorted(self.code[: self.count], codes), self.count - 1)
         _require(bool((self.code[at] == codes).all()))
