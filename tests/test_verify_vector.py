@@ -50,12 +50,12 @@ def _fast(path):
 def _fast_on(db):
     record, game = db.rules("cm")
     with db.engine.connect() as conn:
-        return verify_vector.all_agree(conn, record.id, game.vector())
+        return verify_vector.all_agree(conn, record.id, game.vector(), total=record.positions)
 
 
 def _exact_fails(path, monkeypatch) -> bool:
     with monkeypatch.context() as m:
-        m.setattr(verify_vector, "fits", lambda vector, memory_limit=None: False)  # the exact pass alone
+        m.setattr(verify_vector, "fits", lambda rows, memory_limit=None: False)  # the exact pass alone
         with Database(path) as db:
             try:
                 db.verify("cm")

@@ -32,12 +32,12 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         raise VerifyError(
             f"{record.name}: stored with a symmetry group of {record.symmetry}, the {game.family} rules have {capabilities.symmetry_group(game)} symmetries"
         )
-    vector = None if record.impartial or record.symmetry > 1 else capabilities.vector_rules(game)
+    vector = None if record.impartial else capabilities.vector_rules(game)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 
-        if vector_verify.fits(vector):
-            agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, progress=progress)
+        if record.positions is not None and vector_verify.fits(record.positions):
+            agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, symmetric=record.symmetry > 1, progress=progress)
             if agreed is not None:
                 return _counted(record, agreed)
     while True:

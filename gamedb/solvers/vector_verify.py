@@ -1,7 +1,9 @@
-"""A fast first pass of ``verify`` on numpy arrays, for families with vector rules."""
+"""A fast first pass of ``verify`` on numpy arrays, for families with vector rules: the stored rows sorted by code, children
+found by binary search (sparse codes and one row per symmetry class alike)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
@@ -14,8 +16,10 @@ from ..sizes import default_memory_limit
 from ..store.rows import POSITION_COLUMNS, position_select
 from .tier_values import from_children
 
-#: bytes per code of the family's range held while checking (result, remoteness, best move id)
-BYTES_PER_CODE = 1 + 4 + 4
+#: bytes per stored row held while checking (code, result, remoteness, best move id)
+BYTES_PER_ROW = 8 + 1 + 4 + 4
+#: codes per stored row up to which children are found by an array indexed by code (when it fits too)
+DENSE_CODES_PER_ROW = 2
 #: rows read, and positions expanded, at a time
 CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
@@ -29,35 +33,65 @@ class _Disagrees(Exception):
     """Something is not as the rules say: leave it to the exact pass."""
 
 
-def fits(vector: VectorRules, memory_limit: int | None = None) -> bool:
-    """Whether the arrays of this pass fit in half the memory limit."""
+def fits(rows: int | None, memory_limit: int | None = None) -> bool:
+    """Whether the arrays of this pass for ``rows`` stored positions (None: not known) fit in half the memory limit."""
     limit = memory_limit if memory_limit is not None else default_memory_limit()
-    return vector.code_limit * BYTES_PER_CODE <= limit // 2
+    return rows is not None and rows * BYTES_PER_ROW <= limit // 2
 
 
-def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int | None = None, progress: Progress | None = None) -> int | None:
-    """The number of stored positions when every one agrees with the rules and its children, else None."""
+def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int, symmetric: bool = False,
+              progress: Progress | None = None) -> int | None:
+    """The number of stored positions when every one agrees with the rules and its children, else None; ``symmetric``:
+    one row per class, children looked up by their canonical code (``vector.canonical``)."""
+    # A complete check with remoteness, loopy games too: a stored win needs a child stored lost one level down, a stored
+    # loss needs every child stored won, so by induction on remoteness every stored value is the game's; the rest are draws.
+    canonical = vector.canonical if symmetric else None
+    if symmetric and canonical is None:
+        return None
     try:
         table = _read(conn, game_id, vector, total, progress)
-        _check_values(table, vector, progress)
+        table.index_dense(vector.code_limit, default_memory_limit() // 2 - total * BYTES_PER_ROW)
+        _check_values(table, vector, canonical, progress)
     except _Disagrees:
         return None
     return table.count
 
 
 class _Table:
-    """What is stored, indexed by code: result (0: no row), remoteness (-1: none), best move label id (-1: none)."""
+    """What is stored, in code order: code, result, remoteness (-1: none), best move label id (-1: none)."""
 
-    def __init__(self, code_limit: int):
-        self.result = np.zeros(code_limit, dtype=np.int8)
-        self.remoteness = np.full(code_limit, -1, dtype=np.int32)
-        self.best = np.full(code_limit, -1, dtype=np.int32)
+    def __init__(self, rows: int):
+        self.code = np.zeros(rows, dtype=np.int64)
+        self.result = np.zeros(rows, dtype=np.int8)
+        self.remoteness = np.full(rows, -1, dtype=np.int32)
+        self.best = np.full(rows, -1, dtype=np.int32)
         self.label_ids: dict[str, int] = {}
         self.count = 0
+        self.row_of: np.ndarray | None = None
+
+    def index_dense(self, code_limit: int, spare: int) -> None:
+        """Find rows through an array indexed by code (4 bytes a code) when the codes are dense and it fits in ``spare``
+        bytes: no binary search."""
+        if code_limit <= DENSE_CODES_PER_ROW * self.count and code_limit * 4 <= spare:
+            self.row_of = np.full(code_limit, -1, dtype=np.int32)
+            self.row_of[self.code[: self.count]] = np.arange(self.count, dtype=np.int32)
+
+    def find(self, codes: np.ndarray) -> np.ndarray:
+        """The row of every code in ``codes``; not all stored: the exact pass judges."""
+        if self.row_of is not None:
+            _require(not len(codes) or (int(codes.min()) >= 0 and int(codes.max()) < len(self.row_of)))
+            rows: np.ndarray = self.row_of[codes]
+            _require(bool((rows >= 0).all()))
+            return rows
+        _require(self.count > 0 or not len(codes))
+        at = np.minimum(np.searchsorted(self.code[: self.count], codes), self.count - 1)
+        _require(bool((self.code[at] == codes).all()))
+        found: np.ndarray = at
+        return found
 
 
-def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | None, progress: Progress | None) -> _Table:
-    table = _Table(vector.code_limit)
+def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, progress: Progress | None) -> _Table:
+    table = _Table(total)
     # plain tuples from the driver's cursor: no result-row objects for millions of rows
     sql = _ROWS if conn.dialect.paramstyle == "qmark" or conn.dialect.name == "duckdb" else _ROWS.replace("?", "%s")
     driver = conn.connection.driver_connection
@@ -68,6 +102,7 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int | N
             cursor.execute(sql, (game_id, after, CHUNK))
             rows = cursor.fetchall()
             if not rows:
+                _require(table.count == total)
                 return table
             after = rows[-1][0]
             _read_page(table, vector, rows)
@@ -81,6 +116,8 @@ def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) 
     codes, texts, players, results = column["code"], column["text"], column["player"], column["result"]
     rems, degrees, bests, grundies = column["remoteness"], column["degree"], column["best_move"], column["grundy"]
     code = _ints(codes, 0, vector.code_limit - 1)
+    at = slice(table.count, table.count + len(rows))
+    _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
     exp = vector.expand(code)
     _require(texts.count(None) == len(texts) or vector.texts(code) == texts)  # (a large game is stored without texts)
     _require(np.array_equal(_ints(players, 0, 1), exp.player))
@@ -96,34 +133,36 @@ def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) 
     ids = table.label_ids
     _require(set(map(type, bests)) <= {str, type(None)})
     best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
-    table.result[code] = result
-    table.remoteness[code] = rem
-    table.best[code] = best
+    table.code[at] = code
+    table.result[at] = result
+    table.remoteness[at] = rem
+    table.best[at] = best
     table.count += len(rows)
 
 
-def _check_values(table: _Table, vector: VectorRules, progress: Progress | None) -> None:
-    stored = np.flatnonzero(table.result)
-    for a in range(0, len(stored), CHUNK):
-        code = stored[a : a + CHUNK]
+def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None) -> None:
+    for a in range(0, table.count, CHUNK):
+        rows = slice(a, min(a + CHUNK, table.count))
+        code = table.code[rows]
+        _require(canonical is None or np.array_equal(canonical(code), code))  # a class is stored by its least code
         exp = vector.expand(code)
-        primitive, degree, children = exp.primitive, exp.degree, exp.children
+        primitive, degree, children = exp.primitive, exp.degree, exp.children  # the moves as played: their labels
+        found = table.find(children if canonical is None else canonical(children))  # every child (its class) is stored
         _require(not bool(((primitive == UNDECIDED) & (degree == 0)).any()))
-        _require(bool((table.result[children] != 0).all()))  # every child is stored
         try:  # the solvers' rules and tie-breaks, as the tier solver applies them
-            derived = from_children(primitive, degree, table.result[children], table.remoteness[children])
+            derived = from_children(primitive, degree, table.result[found], table.remoteness[found])
         except ValueError:  # a position of a million moves: the exact pass judges it
             raise _Disagrees from None
         final = primitive != UNDECIDED
-        _require(np.array_equal(np.where(final, primitive, derived.result), table.result[code]))
-        _require(np.array_equal(np.where(final, 0, derived.remoteness), table.remoteness[code]))
+        _require(np.array_equal(np.where(final, primitive, derived.result), table.result[rows]))
+        _require(np.array_equal(np.where(final, 0, derived.remoteness), table.remoteness[rows]))
         owners = np.flatnonzero(~final & (derived.best >= 0))  # a primitive position has no best move
         moves = (np.cumsum(degree) - degree)[owners] + derived.best[owners]
         best = np.full(len(code), -1, dtype=np.int32)
         best[owners] = [table.label_ids.get(label, -2) for label in vector.labels(code[owners], children[moves])]  # -2: no row's
-        _require(np.array_equal(best, table.best[code]))
+        _require(np.array_equal(best, table.best[rows]))
         if progress:
-            progress("check", a + len(code), len(stored))
+            progress("check", rows.stop, table.count)
 
 
 def _ints(values: list[Any], low: int, high: int) -> np.ndarray:
