@@ -128,6 +128,7 @@ class NewDuckdbFile(NewSqliteFile):
 
     def _create(self) -> Any:
         self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
+        self._counts: dict[str, int] = {}  # their rows, by table
         # one thread: its appends scan numpy arrays in order; a second thread took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
         conn = self._conn = connect(self.temp, read_only=False, threads=1)
         create_schema(conn, self.revision)
@@ -145,15 +146,16 @@ class NewDuckdbFile(NewSqliteFile):
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         """Batches gathered to :data:`APPEND_ROWS` rows a table before they go in (a DuckDB INSERT costs the more, the
         fewer its rows: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in batches of 10^6)."""
-        waiting = self._waiting.setdefault(table, [])
-        waiting.append(columns)
-        if sum(len(next(iter(batch.values()), ())) for batch in waiting) >= APPEND_ROWS:
+        self._waiting.setdefault(table, []).append(columns)
+        self._counts[table] = self._counts.get(table, 0) + len(next(iter(columns.values()), ()))
+        if self._counts[table] >= APPEND_ROWS:
             self._append(table)
 
     def _append(self, table: str) -> None:
         import numpy as np
 
         batches = self._waiting.pop(table, [])
+        self._counts.pop(table, None)
         if batches:
             joined = {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
                 [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
@@ -255,9 +257,7 @@ class DuckDBConnections:
         #: reads and writes are atomic); each ``SELECT`` of one took 0.3-3 ms, as much as an answer's lookup (issue 22)
         self.game_rows: dict[str, dict[str, Any]] = {}
         try:
-            found = catalog(self._base)
-            self.revision = check_catalog(self._base, location.shown, found)
-            self.occupied = bool(found)
+            self.revision = check_catalog(self._base, location.shown)
         except BaseException:
             self.close()
             raise

@@ -42,7 +42,6 @@ class FileConnections:
         conn = self.connection()
         try:
             self.revision = check_schema(conn, location.shown, budget=budget)  # nothing of the file runs before this
-            self.occupied = bool(self.revision) or conn.execute("SELECT 1 FROM sqlite_master").fetchone() is not None
         except sqlite3.DatabaseError as exc:
             self.close()
             reason = str(exc)
