@@ -96,8 +96,63 @@ class Connect4Arrays(TierArrayRules):
         return column
 
     def texts(self, codes: np.ndarray) -> list[str]:
+        """The smallest legal sequence of every board, all searched at once (:meth:`sequences`); the few boards
+        whose search runs long, or that no sequence reaches (then the error), one by one as ``Connect4.format``."""
         game = self.game
-        return [game.format(game.decode(code)) for code in np.asarray(codes).tolist()]
+        codes = np.asarray(codes, dtype=np.int64)
+        unique, where = np.unique(codes, return_inverse=True)
+        paths, lengths = self.sequences(unique)
+        if self.width <= 9:  # columns as digits, NUL past each sequence's end (dropped as the bytes become str)
+            digits = np.where(np.arange(paths.shape[1]) < lengths[:, None], paths + ord("1"), 0).astype(np.uint8)
+            found: list[str] = np.ascontiguousarray(digits).view(f"S{max(paths.shape[1], 1)}").ravel().astype(str).tolist()
+        else:
+            found = [",".join(game._labels[c] for c in row[:n]) for row, n in zip(paths.tolist(), lengths.tolist(), strict=True)]
+        for i in (lengths < 0).nonzero()[0].tolist():
+            found[i] = game.format(game.decode(int(unique[i])))
+        texts: list[str] = [text or "-" for text in np.array(found, dtype=object)[where.ravel()].tolist()]
+        return texts
+
+    def sequences(self, codes: np.ndarray, steps: int = 64) -> tuple[np.ndarray, np.ndarray]:
+        """The smallest legal move sequence (0-based columns, uint8 [n, most stones]) and its length for every board:
+        ``Connect4._search``'s depth-first search, every board a step at a time together; -1 for a board not done in
+        ``steps`` steps past its stones (or that nothing reaches)."""
+        target, sentinels = self._board(codes)
+        x, n = codes ^ sentinels, popcount(target)
+        check = self._has_line(x) | self._has_line(target ^ x)  # then a line may only appear with the last stone
+        bottoms = np.array(self.game._bottom, dtype=np.int64)
+        paths = np.zeros((len(codes), int(n.max(initial=0))), dtype=np.uint8)
+        lengths = np.full(len(codes), -1, dtype=np.int64)
+        lengths[n == 0] = 0
+        mask, k, after = np.zeros_like(codes), np.zeros_like(codes), np.zeros_like(codes)  # after: the columns tried
+        live = (n > 0).nonzero()[0]
+        for _ in range(int(n.max(initial=0)) + steps):
+            if not len(live):
+                break
+            m, t, own, kk = mask[live], target[live], x[live], k[live]
+            x_turn = (kk & 1) == 0
+            cells = (m[:, None] + bottoms) & self._columns[None, :] & t[:, None]  # the next cell of each column, if the board's
+            ok = (cells != 0) & (((cells & own[:, None]) != 0) == x_turn[:, None]) & (np.arange(self.width) >= after[live, None])
+            late = (check[live] & (kk + 1 < n[live])).nonzero()[0]
+            if len(late):  # the game must not be over before the last stone
+                mover = np.where(x_turn[late], own[late], t[late] ^ own[late])
+                grown = (m[late, None] | cells[late]) & mover[:, None]
+                ok[late] &= ~self._has_line(grown.ravel()).reshape(len(late), self.width)
+            moved = ok.any(axis=1)
+            go, c = live[moved], ok[moved].argmax(axis=1)
+            paths[go, k[go]] = c
+            mask[go] |= cells[moved, c]
+            k[go] += 1
+            after[go] = 0
+            back = live[~moved & (kk > 0)]  # a dead end: the last stone taken back, the next column tried
+            k[back] -= 1
+            c = paths[back, k[back]].astype(np.int64)
+            column = mask[back] & self._columns[c]
+            mask[back] ^= (column + bottoms[c]) >> 1  # the column's stones are consecutive from its bottom: its top one
+            after[back] = c + 1
+            done = go[k[go] == n[go]]
+            lengths[done] = n[done]
+            live = live[(k[live] < n[live]) & (moved | (kk > 0))]
+        return paths, lengths
 
     def format_paths(self, paths: np.ndarray) -> list[str]:
         """Texts of positions given their smallest move sequences (uint8 [n, stones] of 0-based columns)."""

@@ -1,0 +1,92 @@
+"""``gamedb query NAME -`` answers a batch at once (the rules on arrays where the family has them: moves, symmetry, texts)
+and writes byte for byte what ``gamedb query NAME POSITION --format jsonl`` writes for each position alone; a bad line
+gets the one-position command's error in its place, an empty line is skipped."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gamedb import Database, make_game
+from gamedb.solvers.graph_answer import ARRAY_BATCH
+from gamedb.store import rows
+from tests.test_packed_positions import _raw
+
+#: (name, family, options, symmetry): a symmetric family with texts stored, one stored without texts, families on
+#: vector rules (cat-mouse with a component the start never reaches, cat-mouse-grid with its verdict), nim (heaps)
+GAMES = [
+    ("tictactoe", "tictactoe", {}, True),
+    ("connect4-4x3", "connect4", {"width": 4, "height": 3}, True),
+    ("connect4-4x3-all", "connect4", {"width": 4, "height": 3}, False),
+    ("cat-mouse", "cat-mouse", {"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3], [7], [6]]}, False),
+    ("cat-mouse-grid", "cat-mouse-grid", {"grid": ["####F", "#C...", "M...."]}, False),
+    ("nim", "nim", {"max": 9}, False),
+]
+#: per game: lines a user may type that no answer has (malformed, unreachable or beyond the solved range)
+BAD = {
+    "tictactoe": ["XXXOOO...", "X", "XX.OO....."],
+    "connect4-4x3": ["5", "1111", "12a"],
+    "connect4-4x3-all": ["0", "11111"],
+    "cat-mouse": ["mouse=6,cat=7,turn=mouse", "mouse=1,cat=0,turn=mouse", "mouse=1"],
+    "cat-mouse-grid": ["mouse=r9c9,cat=r1c1,turn=mouse", "cat"],
+    "nim": ["20", "x"],
+}
+
+
+@pytest.fixture(scope="module", params=["sqlite", "duckdb"])
+def solved(request, tmp_path_factory):
+    if request.param == "duckdb":
+        pytest.importorskip("duckdb")
+    path = tmp_path_factory.mktemp("stream") / f"games.{request.param}"
+    with pytest.MonkeyPatch.context() as patch, Database(path, create=True) as db:
+        patch.setattr(rows, "TEXT_LEFT_OUT_FROM", 200)  # connect4-4x3 (and the larger others) stored without texts
+        for name, family, options, symmetry in GAMES:
+            db.solve(make_game(family, **options), name, symmetry=symmetry)
+    return path
+
+
+def _sample(db: Database, name: str, family: str, options: dict, count: int = 45) -> list[str]:
+    """Stored positions and positions one move on (not canonical ones too), formatted by the rules, in a random order."""
+    game = make_game(family, **options)
+    texts = sorted({game.format(game.decode(row["code"])) for row in db.positions(name)})
+    rng = random.Random(name)
+    some = rng.sample(texts, min(count, len(texts)))
+    some += [move.position for answer in db.probe_many(name, some[:30]) for move in answer.moves]
+    rng.shuffle(some)
+    return some[: 2 * count]
+
+
+def test_the_stream_writes_what_each_position_alone_writes(cli, solved):
+    without = "SELECT COUNT(*) FROM position p JOIN game g ON g.id = p.game_id WHERE g.name = 'connect4-4x3' AND p.text IS NOT NULL"
+    assert _raw(solved, without) == [(0,)]  # its texts come from the rules
+    with Database(solved, readonly=True) as db:
+        samples = {name: _sample(db, name, family, options) for name, family, options, _ in GAMES}
+    for name, texts in samples.items():
+        assert len(texts) >= ARRAY_BATCH or name == "nim", name  # a batch large enough for the rules on arrays
+        lines = texts[:20] + ["", *BAD[name], "   "] + texts[20:]
+        stream = cli("query", name, "-", db=solved, input="".join(line + "\n" for line in lines))
+        expected, failed = [], 0
+        for text in texts[:20] + BAD[name] + texts[20:]:
+            alone = cli("query", name, text, "--format", "jsonl", db=solved)
+            if alone.exit_code == 0:
+                expected.append(alone.stdout)
+            else:  # the one-position error, in its place
+                failed += 1
+                message = alone.stderr.strip().removeprefix("Error: ")
+                expected.append(json.dumps({"position": text, "error": message}, ensure_ascii=False, separators=(",", ":")) + "\n")
+        assert failed == len(BAD[name]), name
+        assert stream.stdout.splitlines(True) == expected, name
+        assert (stream.exit_code, stream.stderr.strip()) == (1, f"Error: {failed} of {len(expected)} positions could not be answered"), name
+
+
+def test_a_stream_of_good_lines_succeeds_and_the_json_formats_hold_the_same_answers(cli, solved):
+    with Database(solved, readonly=True) as db:
+        texts = _sample(db, "tictactoe", "tictactoe", {}, 200)
+    stream = "".join(text + "\n" for text in texts)
+    lines = cli("query", "tictactoe", "-", db=solved, input=stream)
+    listed = cli("query", "tictactoe", "-", "--format", "json", db=solved, input=stream)
+    assert lines.exit_code == listed.exit_code == 0 and lines.stderr == ""
+    assert [json.loads(line) for line in lines.stdout.splitlines()] == json.loads(listed.stdout)
+    assert [answer["position"] for answer in json.loads(listed.stdout)] == texts
