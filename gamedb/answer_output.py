@@ -15,7 +15,7 @@ from .safe_text import escaped, json_escaped
 FORMATS = ("table", "json", "jsonl", "csv")
 CSV_COLUMNS = ("position", "player", "result", "winner", "remoteness", "degree", "best_move", "grundy", "error")
 
-BATCH = 2000  # positions answered at a time
+BATCH = 10000  # positions answered at a time
 MAX_LINE = 4096  # the longest line read as a position
 SHOWN = 40  # characters of an over-long line repeated in its error
 

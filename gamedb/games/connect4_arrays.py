@@ -84,6 +84,33 @@ class Connect4Arrays(TierArrayRules):
             children[:, c] = codes + (drop << step)
         return Expansion(player=(stones & 1).astype(np.int8), primitive=primitive, degree=degree, children=children[legal])
 
+    def codes_of(self, texts: list[str]) -> np.ndarray:
+        """Texts of digits only (a board up to 9 wide) dropped column by column for every text at once: -1 for a move
+        that is no column or finds it full, or a line made before the last move (``parse`` says why)."""
+        codes = np.array([self.game._bottom_all if text == "-" else -1 for text in texts], dtype=np.int64)  # - : the start
+        which = np.array([i for i, text in enumerate(texts) if text.isdigit() and text.isascii()], dtype=np.int64)
+        if self.width > 9 or not len(which):
+            return codes
+        chars = np.array([texts[i] for i in which.tolist()], dtype=bytes)  # NUL past each text's end
+        moves = chars.view(np.uint8).reshape(len(which), -1).astype(np.int64) - ord("1")
+        bottoms = np.array(self.game._bottom, dtype=np.int64)
+        x, mask, last = (np.zeros(len(which), dtype=np.int64) for _ in range(3))
+        ok = np.ones(len(which), dtype=bool)
+        for i in range(moves.shape[1]):
+            playing = moves[:, i] != -ord("1")
+            c = np.clip(moves[:, i], 0, self.width - 1)
+            cell = (mask + bottoms[c]) & self._columns[c] & ~self._tops[c]  # 0: the column is full
+            ok &= ~playing | ((moves[:, i] == c) & (cell != 0))
+            cell = np.where(playing & ok, cell, 0)
+            mask |= cell
+            last = np.where(playing, cell, last)
+            if not i & 1:
+                x |= cell
+        before = mask ^ last  # the board before the last move: no line on it (the game was not over)
+        ok &= ~(self._has_line(x & before) | self._has_line((mask ^ x) & before))
+        codes[which[ok]] = (x + mask + self.game._bottom_all)[ok]
+        return codes
+
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         found: list[str] = np.array(self.game._labels, dtype=object)[self.label_ids(parents, children)].tolist()
         return found

@@ -54,6 +54,12 @@ class VectorRules(ABC):
     def labels(self, parents: np.ndarray, children: np.ndarray) -> list[str]:
         """The label of every move ``parents[i] -> children[i]``."""
 
+    def codes_of(self, texts: list[str]) -> np.ndarray:
+        """The code of every text the rules read at once (optional), -1 where the family's ``parse`` reads it (an error,
+        another spelling): ``parse`` then encoded gives the same code."""
+        import numpy as np
+        return np.full(len(texts), -1, dtype=np.int64)
+
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Un-moves (optional): ``(which, parent)``, every position ``parent[j]`` with a legal move to
         ``codes[which[j]]``, each distinct pair once (unreachable parents allowed)."""

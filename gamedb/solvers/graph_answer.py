@@ -31,55 +31,107 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     symmetric = record.symmetry > 1
     if symmetric and record.symmetry != symmetry_group(game):
         raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
-    planned: list[tuple[State, int] | GamedbError] = []
-    parse, encode, start = game.parse, game.encode, game.start
-    for position in positions:
-        try:
-            state = start() if position is None else parse(position)
-            planned.append((state, encode(state)))
-        except GamedbError as exc:
-            planned.append(exc)
-    parsed = [plan for plan in planned if not isinstance(plan, GamedbError)]
-    rules = array_rules(game) or vector_rules(game) if len(parsed) >= ARRAY_BATCH else None
-    if rules is None:
-        canonical: Callable[[int], int] = game.canonical if symmetric else _same
-        moves = [game.move_codes(state) for state, _ in parsed]  # none at a primitive position (tests/test_conformance.py)
-        classes = [[canonical(code), *[canonical(child) for _, child in own]] for (_, code), own in zip(parsed, moves, strict=True)]
-    else:
-        moves, classes = _array_moves(game, rules, [code for _, code in parsed], symmetric)
-    rows = reader.positions(record, [c for own in classes for c in own])  # each row checked
+    rules = array_rules(game) or vector_rules(game) if len(positions) >= ARRAY_BATCH else None
+    planned = _planned(game, positions, symmetric) if rules is None else _array_planned(game, rules, positions, symmetric)
+    rows = reader.positions(record, [c for plan in planned if not isinstance(plan, GamedbError) for c in plan.classes])  # each row checked
     texts = _Texts(game)
     if rules is not None:  # every text the answers show that no row holds, formatted at once
-        needed = {code for (_, code), own, of in zip(parsed, moves, classes, strict=True)
-                  for code, cls in zip([code, *[child for _, child in own]], of, strict=True)
+        needed = {code for plan in planned if not isinstance(plan, GamedbError)
+                  for code, cls in zip([plan.code, *[child for _, child in plan.moves]], plan.classes, strict=True)
                   if (row := rows.get(cls)) is not None and (row.code != code or row.text is None)}
         import numpy as np
 
         texts.update(zip(needed, rules.texts(np.fromiter(needed, dtype=np.int64, count=len(needed))), strict=True))
     answers: list[Answer | GamedbError] = []
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
-    found = iter(zip(parsed, moves, classes, strict=True))
     for plan in planned:
         if isinstance(plan, GamedbError):
             answers.append(plan)
             continue
-        (state, code), own_moves, of = next(found)
+        code, own_moves, of = plan.code, plan.moves, plan.classes
         row = rows.get(of[0])
         if row is None:
-            answers.append(PositionNotFound(f"position {game.format(state)!r} is not reachable from the start of game {record.name!r}"))
+            answers.append(PositionNotFound(f"position {game.format(plan.state())!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
-        own = [(label, _as_child(rows.get(cls), child, texts)) for (label, child), cls in zip(own_moves, of[1:], strict=True)]
+        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, of[1:], strict=True)]
         if symmetric:  # the mover and the moves are the typed position's
-            best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c in own if c is not None])
-            row = row._replace(text=text, player=game.to_move(state), degree=len(own_moves), best_move=best)
+            best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
+            row = row._replace(text=text, player=plan.player(), degree=len(own_moves), best_move=best)
         answer = answer_from_row(record, row, player_name, winner, text=text)
-        answer.moves = _moves(record, text, own)
+        answer.moves = _moves(record, text, own, texts)
         if boards:
-            answer.board = game.describe(state)
+            answer.board = game.describe(plan.state())
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
         answers.append(answer)
     return answers
+
+
+class _Plan:
+    """What answering one position needs: its code, its moves (label, child code), its class and its children's."""
+
+    __slots__ = ("classes", "code", "game", "moves", "mover", "parsed")
+
+    def __init__(self, game: Game, code: int, moves: list[tuple[str, int]], classes: list[int], parsed: State = None, mover: int = -1):
+        self.game, self.code, self.moves, self.classes, self.parsed, self.mover = game, code, moves, classes, parsed, mover
+
+    def state(self) -> State:
+        return self.game.decode(self.code) if self.parsed is None else self.parsed
+
+    def player(self) -> int:
+        return self.game.to_move(self.state()) if self.mover < 0 else self.mover
+
+
+def _planned(game: Game, positions: Sequence[str | None], symmetric: bool) -> list[_Plan | GamedbError]:
+    """Each position parsed and expanded by the rules one at a time (an error in the place of a bad one)."""
+    planned: list[_Plan | GamedbError] = []
+    canonical: Callable[[int], int] = game.canonical if symmetric else _same
+    parse, encode, move_codes = game.parse, game.encode, game.move_codes
+    for position in positions:
+        try:
+            state = game.start() if position is None else parse(position)
+            code = encode(state)
+            moves = move_codes(state)  # none at a primitive position (the Game contract; tests/test_conformance.py checks every family)
+        except GamedbError as exc:
+            planned.append(exc)
+            continue
+        planned.append(_Plan(game, code, moves, [canonical(code), *[canonical(child) for _, child in moves]], state))
+    return planned
+
+
+def _array_planned(game: Game, rules: VectorRules, positions: Sequence[str | None], symmetric: bool) -> list[_Plan | GamedbError]:
+    """Every position read at once where the rules can (else parsed alone), then expanded, mapped through the symmetry
+    and labelled on arrays."""
+    import numpy as np
+
+    found = rules.codes_of([position or "" for position in positions]).tolist()
+    parsed: list[int | GamedbError] = []
+    for position, code in zip(positions, found, strict=True):
+        if code < 0 or position is None:
+            try:
+                code = game.encode(game.start() if position is None else game.parse(position))
+            except GamedbError as exc:
+                parsed.append(exc)
+                continue
+        parsed.append(code)
+    codes = [code for code in parsed if not isinstance(code, GamedbError)]
+    parents = np.array(codes, dtype=np.int64)
+    expansion = rules.expand(parents)
+    degree, players = expansion.degree.tolist(), expansion.player.tolist()
+    labels = rules.labels(np.repeat(parents, expansion.degree), expansion.children)
+    children = expansion.children.tolist()
+    every = np.concatenate([parents, expansion.children])
+    of = (canonical_codes(game, rules)(every) if symmetric else every).tolist()
+    planned: list[_Plan | GamedbError] = []
+    i = at = 0
+    for code in parsed:
+        if isinstance(code, GamedbError):
+            planned.append(code)
+            continue
+        d, end = degree[i], len(codes) + at + degree[i]
+        planned.append(_Plan(game, code, list(zip(labels[at : at + d], children[at : at + d], strict=True)), [of[i], *of[end - d : end]], None, players[i]))
+        i, at = i + 1, at + d
+    return planned
 
 
 class _Texts(dict[int, str]):
@@ -93,34 +145,8 @@ class _Texts(dict[int, str]):
         return self.game.format(self.game.decode(code))
 
 
-def _array_moves(game: Game, rules: VectorRules, codes: list[int], symmetric: bool) -> tuple[list[list[tuple[str, int]]], list[list[int]]]:
-    """Every position's moves (label, child code) and the classes of it and its children, from the rules on arrays."""
-    import numpy as np
-
-    parents = np.array(codes, dtype=np.int64)
-    expansion = rules.expand(parents)
-    degree = expansion.degree.tolist()
-    labels = rules.labels(np.repeat(parents, expansion.degree), expansion.children)
-    children = expansion.children.tolist()
-    every = np.concatenate([parents, expansion.children])
-    of = (canonical_codes(game, rules)(every) if symmetric else every).tolist()
-    moves, classes, at = [], [], 0
-    for i, d in enumerate(degree):
-        moves.append(list(zip(labels[at : at + d], children[at : at + d], strict=True)))
-        classes.append([of[i], *of[len(codes) + at : len(codes) + at + d]])
-        at += d
-    return moves, classes
-
-
 def _same(code: int) -> int:
     return code
-
-
-def _as_child(row: PositionRow | None, child: int, texts: dict[int, str]) -> PositionRow | None:
-    """The stored row of ``child``'s class as ``child``'s own, with its text (stored, or formatted from its code)."""
-    if row is None or (row.code == child and row.text is not None):
-        return row
-    return row._replace(code=child, text=texts[child])
 
 
 def answer_from_row(
@@ -148,15 +174,17 @@ def answer_from_row(
     return answer
 
 
-def _moves(record: GameRecord, text: str, moves: list[tuple[str, PositionRow | None]]) -> list[MoveValue]:
-    """The moves from position ``text`` with their children's stored rows, best first (a child missing from the file: damaged)."""
+def _moves(record: GameRecord, text: str, moves: list[tuple[str, PositionRow | None, int]], texts: dict[int, str]) -> list[MoveValue]:
+    """The moves from position ``text`` (label, the stored row of the child's class, the child's code), best first, each
+    child's text stored or formatted from its code (a child missing from the file: damaged)."""
     ranked: list[tuple[tuple[int, int], MoveValue]] = []
-    for label, c in moves:
+    for label, c, child in moves:
         if c is None:
             raise missing_child(record.name, text, label)
         result = c.result
         assert result is not None, "rows are read checked"  # (result_of, without a call per move)
-        ranked.append((move_rank(result, c.remoteness), MoveValue(label, str(c.text), result, c.remoteness, c.grundy)))
+        shown = c.text if c.code == child and c.text is not None else texts[child]
+        ranked.append((move_rank(result, c.remoteness), MoveValue(label, shown, result, c.remoteness, c.grundy)))
     if len(ranked) > 1:
         ranked.sort(key=_rank)  # a stable sort: equal moves keep the family's order
     found = [move for _, move in ranked]
