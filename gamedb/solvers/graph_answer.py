@@ -12,7 +12,7 @@ from ..games.base import Game, State
 from ..store.damage import damaged, missing_child
 from ..store.record import GameRecord
 from ..store.rows import PositionRow, Reader
-from ..values import best_move, move_rank
+from ..values import DRAW, FOR_MOVER, LOSE, best_move, move_rank
 from .capabilities import array_rules, canonical_codes, symmetry_group, vector_rules
 
 if TYPE_CHECKING:
@@ -42,6 +42,7 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         import numpy as np
 
         texts.update(zip(needed, rules.texts(np.fromiter(needed, dtype=np.int64, count=len(needed))), strict=True))
+        _rank_moves([plan for plan in planned if not isinstance(plan, GamedbError)], rows, texts)
     answers: list[Answer | GamedbError] = []
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
     for plan in planned:
@@ -54,12 +55,12 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(plan.state())!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
-        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, of[1:], strict=True)]
+        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, of[1:], strict=True)] if plan.ranked is None else []
         if symmetric:  # the mover and the moves are the typed position's
-            best = best_move(str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
-            row = row._replace(text=text, player=plan.player(), degree=len(own_moves), best_move=best)
+            valued = plan.valued if plan.ranked is not None else [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None]
+            row = row._replace(text=text, player=plan.player(), degree=len(own_moves), best_move=best_move(str(row.result), row.remoteness, valued))
         answer = answer_from_row(record, row, player_name, winner, text=text)
-        answer.moves = _moves(record, text, own, texts)
+        answer.moves = _moves(record, text, own, texts) if plan.ranked is None else plan.ranked
         if boards:
             answer.board = game.describe(plan.state())
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
@@ -70,10 +71,13 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 class _Plan:
     """What answering one position needs: its code, its moves (label, child code), its class and its children's."""
 
-    __slots__ = ("classes", "code", "game", "moves", "mover", "parsed")
+    __slots__ = ("classes", "code", "game", "moves", "mover", "parsed", "ranked", "valued")
 
     def __init__(self, game: Game, code: int, moves: list[tuple[str, int]], classes: list[int], parsed: State = None, mover: int = -1):
         self.game, self.code, self.moves, self.classes, self.parsed, self.mover = game, code, moves, classes, parsed, mover
+        #: the moves best first, ranked for the whole batch at once (None: by :func:`_moves`), and (label, child's value) in move order
+        self.ranked: list[MoveValue] | None = None
+        self.valued: list[tuple[str, tuple[str, int | None]]] = []
 
     def state(self) -> State:
         return self.game.decode(self.code) if self.parsed is None else self.parsed
@@ -132,6 +136,52 @@ def _array_planned(game: Game, rules: VectorRules, positions: Sequence[str | Non
         planned.append(_Plan(game, code, list(zip(labels[at : at + d], children[at : at + d], strict=True)), [of[i], *of[end - d : end]], None, players[i]))
         i, at = i + 1, at + d
     return planned
+
+
+def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[int, str]) -> None:
+    """Every plan's moves ranked best first (a stable sort: equal moves keep the family's order) with their
+    ``delta_remoteness``, :func:`_moves` and :func:`~gamedb.answers.set_delta_remoteness` on the whole batch at once
+    (left to :func:`_moves` when a child is missing: it says which)."""
+    import numpy as np
+
+    classes = [cls for plan in plans for cls in plan.classes[1:]]
+    found = [rows.get(cls) for cls in classes]
+    if None in found:
+        return
+    stored = {code: row.text for code, row in rows.items() if row.text is not None}
+    labels = [label for plan in plans for label, _ in plan.moves]
+    children = [child for plan in plans for _, child in plan.moves]
+    shown = [text if (text := stored.get(cls)) is not None and cls == child else texts[child] for cls, child in zip(classes, children, strict=True)]
+    results: list[str] = [row.result for row in found]  # type: ignore[misc,union-attr]  # rows are read checked
+    remoteness = [row.remoteness for row in found]  # type: ignore[union-attr]
+    code = np.array([_RESULT_INDEX[result] for result in results], dtype=np.int64)
+    rem = np.array([-1 if r is None else r for r in remoteness], dtype=np.int64)
+    degree = np.array([len(plan.moves) for plan in plans], dtype=np.int64)
+    at = np.repeat(np.arange(len(plans)), degree)
+    rank, sign, value = (np.array(column, dtype=np.int64)[code] for column in zip(*_RANKS, strict=True))
+    order = np.lexsort((np.where(rem >= 0, sign * rem, 0), rank, at)).tolist()  # stable
+    group = at * 4 + value  # the moves of one position that give the mover the same value
+    unknown = np.zeros(4 * len(plans), dtype=bool)
+    np.logical_or.at(unknown, group, rem < 0)
+    least, most = np.full(4 * len(plans), np.iinfo(np.int64).max), np.full(4 * len(plans), -1)
+    np.minimum.at(least, group, rem)
+    np.maximum.at(most, group, rem)
+    held = np.where(value == _RANK_OF_VALUE[LOSE], most[group], least[group])  # losses are best slowest, the rest quickest
+    draw = value == _RANK_OF_VALUE[DRAW]
+    delta = [0 if d else None if u else a for d, u, a in zip(draw.tolist(), unknown[group].tolist(), np.abs(rem - held).tolist(), strict=True)]
+    grundy = [row.grundy for row in found]  # type: ignore[union-attr]
+    ranked = [MoveValue(labels[i], shown[i], results[i], remoteness[i], grundy[i], delta[i]) for i in order]
+    valued = list(zip(labels, zip(results, remoteness, strict=True), strict=True))
+    start = 0
+    for plan, d in zip(plans, degree.tolist(), strict=True):
+        plan.ranked, plan.valued = ranked[start : start + d], valued[start : start + d]
+        start += d
+
+
+#: a child's result -> its index in :data:`_RANKS`: (rank, sign of the remoteness, the mover's value) as :func:`move_rank`
+_RESULT_INDEX = {result: i for i, result in enumerate(FOR_MOVER)}
+_RANKS = [(*move_rank(result, 1), list(FOR_MOVER).index(FOR_MOVER[result])) for result in FOR_MOVER]
+_RANK_OF_VALUE = {value: i for i, value in enumerate(FOR_MOVER)}
 
 
 class _Texts(dict[int, str]):
