@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
 
 from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
@@ -16,6 +16,8 @@ from ..values import DRAW, FOR_MOVER, LOSE, best_move, move_rank
 from .capabilities import array_rules, canonical_codes, symmetry_group, vector_rules
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from ..games.vector import VectorRules
 
 
@@ -32,16 +34,14 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     if symmetric and record.symmetry != symmetry_group(game):
         raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
     rules = array_rules(game) or vector_rules(game) if len(positions) >= ARRAY_BATCH else None
-    planned = _planned(game, positions, symmetric) if rules is None else _array_planned(game, rules, positions, symmetric)
-    rows = reader.positions(record, [c for plan in planned if not isinstance(plan, GamedbError) for c in plan.classes])  # each row checked
-    texts = _Texts(game)
-    if rules is not None:  # every text the answers show that no row holds, formatted at once
-        needed = {code for plan in planned if not isinstance(plan, GamedbError)
-                  for code, cls in zip([plan.code, *[child for _, child in plan.moves]], plan.classes, strict=True)
-                  if (row := rows.get(cls)) is not None and (row.code != code or row.text is None)}
-        import numpy as np
-
-        texts.update(zip(needed, rules.texts(np.fromiter(needed, dtype=np.int64, count=len(needed))), strict=True))
+    if rules is None:
+        planned = _planned(game, positions, symmetric)
+        rows = reader.positions(record, [c for plan in planned if not isinstance(plan, GamedbError) for c in plan.classes])  # each row checked
+        texts = _Texts(game)
+    else:
+        planned, every, of = _array_planned(game, rules, positions, symmetric)
+        rows = reader.positions(record, of.tolist())  # each row checked
+        texts = _array_texts(game, rules, rows, every, of)
         _rank_moves([plan for plan in planned if not isinstance(plan, GamedbError)], rows, texts)
     answers: list[Answer | GamedbError] = []
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
@@ -49,16 +49,17 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         if isinstance(plan, GamedbError):
             answers.append(plan)
             continue
-        code, own_moves, of = plan.code, plan.moves, plan.classes
-        row = rows.get(of[0])
+        code, own_moves, classes = plan.code, plan.moves, plan.classes
+        row = rows.get(classes[0])
         if row is None:
             answers.append(PositionNotFound(f"position {game.format(plan.state())!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
-        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, of[1:], strict=True)] if plan.ranked is None else []
+        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, classes[1:], strict=True)] if plan.ranked is None else []
         if symmetric:  # the mover and the moves are the typed position's
             valued = plan.valued if plan.ranked is not None else [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None]
-            row = row._replace(text=text, player=plan.player(), degree=len(own_moves), best_move=best_move(str(row.result), row.remoteness, valued))
+            best = best_move(str(row.result), row.remoteness, valued)
+            row = PositionRow(row.code, text, plan.player(), row.result, row.remoteness, len(own_moves), best, row.grundy)
         answer = answer_from_row(record, row, player_name, winner, text=text)
         answer.moves = _moves(record, text, own, texts) if plan.ranked is None else plan.ranked
         if boards:
@@ -103,9 +104,11 @@ def _planned(game: Game, positions: Sequence[str | None], symmetric: bool) -> li
     return planned
 
 
-def _array_planned(game: Game, rules: VectorRules, positions: Sequence[str | None], symmetric: bool) -> list[_Plan | GamedbError]:
+def _array_planned(
+    game: Game, rules: VectorRules, positions: Sequence[str | None], symmetric: bool
+) -> tuple[list[_Plan | GamedbError], np.ndarray, np.ndarray]:
     """Every position read at once where the rules can (else parsed alone), then expanded, mapped through the symmetry
-    and labelled on arrays."""
+    and labelled on arrays; also the codes of the positions and their children, and of their classes."""
     import numpy as np
 
     found = rules.codes_of([position or "" for position in positions]).tolist()
@@ -125,7 +128,8 @@ def _array_planned(game: Game, rules: VectorRules, positions: Sequence[str | Non
     labels = rules.labels(np.repeat(parents, expansion.degree), expansion.children)
     children = expansion.children.tolist()
     every = np.concatenate([parents, expansion.children])
-    of = (canonical_codes(game, rules)(every) if symmetric else every).tolist()
+    classes = canonical_codes(game, rules)(every) if symmetric else every
+    of = classes.tolist()
     planned: list[_Plan | GamedbError] = []
     i = at = 0
     for code in parsed:
@@ -135,7 +139,19 @@ def _array_planned(game: Game, rules: VectorRules, positions: Sequence[str | Non
         d, end = degree[i], len(codes) + at + degree[i]
         planned.append(_Plan(game, code, list(zip(labels[at : at + d], children[at : at + d], strict=True)), [of[i], *of[end - d : end]], None, players[i]))
         i, at = i + 1, at + d
-    return planned
+    return planned, every, classes
+
+
+def _array_texts(game: Game, rules: VectorRules, rows: dict[int, PositionRow], every: np.ndarray, of: np.ndarray) -> _Texts:
+    """The texts of the positions ``every`` (of the classes ``of``) that no stored row holds, formatted at once."""
+    import numpy as np
+
+    held = np.fromiter((code for code, row in rows.items() if row.text is not None), dtype=np.int64)
+    found = np.fromiter(rows, dtype=np.int64, count=len(rows))
+    needed = np.unique(every[np.isin(of, found) & ((every != of) | ~np.isin(of, held))]) if len(held) else np.unique(every[np.isin(of, found)])
+    texts = _Texts(game)
+    texts.update(zip(needed.tolist(), rules.texts(needed), strict=True))
+    return texts
 
 
 def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[int, str]) -> None:
@@ -151,25 +167,27 @@ def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[in
     stored = {code: row.text for code, row in rows.items() if row.text is not None}
     labels = [label for plan in plans for label, _ in plan.moves]
     children = [child for plan in plans for _, child in plan.moves]
-    shown = [text if (text := stored.get(cls)) is not None and cls == child else texts[child] for cls, child in zip(classes, children, strict=True)]
-    results: list[str] = [row.result for row in found]  # type: ignore[misc,union-attr]  # rows are read checked
-    remoteness = [row.remoteness for row in found]  # type: ignore[union-attr]
-    code = np.array([_RESULT_INDEX[result] for result in results], dtype=np.int64)
+    if stored:
+        shown = [text if (text := stored.get(cls)) is not None and cls == child else texts[child] for cls, child in zip(classes, children, strict=True)]
+    else:
+        shown = list(map(texts.__getitem__, children))
+    results: list[str] = list(map(_RESULT, found))  # rows are read checked: each has a result
+    remoteness: list[int | None] = list(map(_REMOTENESS, found))
+    code = np.array(list(map(_RESULT_INDEX.__getitem__, results)), dtype=np.int64)
     rem = np.array([-1 if r is None else r for r in remoteness], dtype=np.int64)
     degree = np.array([len(plan.moves) for plan in plans], dtype=np.int64)
     at = np.repeat(np.arange(len(plans)), degree)
     rank, sign, value = (np.array(column, dtype=np.int64)[code] for column in zip(*_RANKS, strict=True))
     order = np.lexsort((np.where(rem >= 0, sign * rem, 0), rank, at)).tolist()  # stable
     group = at * 4 + value  # the moves of one position that give the mover the same value
-    unknown = np.zeros(4 * len(plans), dtype=bool)
-    np.logical_or.at(unknown, group, rem < 0)
+    unknown = np.bincount(group, weights=rem < 0, minlength=4 * len(plans)) > 0
     least, most = np.full(4 * len(plans), np.iinfo(np.int64).max), np.full(4 * len(plans), -1)
     np.minimum.at(least, group, rem)
     np.maximum.at(most, group, rem)
     held = np.where(value == _RANK_OF_VALUE[LOSE], most[group], least[group])  # losses are best slowest, the rest quickest
     draw = value == _RANK_OF_VALUE[DRAW]
     delta = [0 if d else None if u else a for d, u, a in zip(draw.tolist(), unknown[group].tolist(), np.abs(rem - held).tolist(), strict=True)]
-    grundy = [row.grundy for row in found]  # type: ignore[union-attr]
+    grundy = list(map(_GRUNDY, found))
     ranked = [MoveValue(labels[i], shown[i], results[i], remoteness[i], grundy[i], delta[i]) for i in order]
     valued = list(zip(labels, zip(results, remoteness, strict=True), strict=True))
     start = 0
@@ -178,6 +196,7 @@ def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[in
         start += d
 
 
+_RESULT, _REMOTENESS, _GRUNDY = (attrgetter(field) for field in ("result", "remoteness", "grundy"))
 #: a child's result -> its index in :data:`_RANKS`: (rank, sign of the remoteness, the mover's value) as :func:`move_rank`
 _RESULT_INDEX = {result: i for i, result in enumerate(FOR_MOVER)}
 _RANKS = [(*move_rank(result, 1), list(FOR_MOVER).index(FOR_MOVER[result])) for result in FOR_MOVER]
