@@ -90,3 +90,42 @@ def test_a_stream_of_good_lines_succeeds_and_the_json_formats_hold_the_same_answ
     assert lines.exit_code == listed.exit_code == 0 and lines.stderr == ""
     assert [json.loads(line) for line in lines.stdout.splitlines()] == json.loads(listed.stdout)
     assert [answer["position"] for answer in json.loads(listed.stdout)] == texts
+
+
+@pytest.mark.parametrize("width,height,connect", [(4, 3, 4), (5, 4, 4), (3, 3, 3), (11, 2, 3)])
+def test_connect4_reads_and_formats_a_batch_as_parse_and_format_do_one_at_a_time(width, height, connect):
+    """Connect4Arrays.codes_of gives parse's code or -1 (then parse reads it, or says why); texts gives format's text
+    (the smallest sequence) for boards reached by random play, searched together."""
+    import numpy as np
+
+    from gamedb.errors import PositionError
+
+    game = make_game("connect4", width=width, height=height, connect=connect)
+    rules = game.array_rules()
+    rng = random.Random(width * height)
+    states = []
+    for _ in range(1500):
+        state = game.start()
+        for _ in range(rng.randrange(width * height + 1)):
+            moves = game.moves(state)
+            if not moves:
+                break
+            state = rng.choice(moves)[1]
+        states.append(state)
+    sep = "," if width > 9 else ""
+    typed = ["-", "", "0", "1 2", "12a", "٣", "1" * (height + 1)]
+    typed += [sep.join(str(rng.randrange(0, width + 2)) for _ in range(rng.randrange(1, width * height + 2))) for _ in range(1500)]
+    typed += [game.format(state) for state in states]
+    read = rules.codes_of(typed).tolist()
+    for text, code in zip(typed, read, strict=True):
+        try:
+            expected = game.encode(game.parse(text))
+        except PositionError:
+            expected = -1
+        assert code in (-1, expected), text
+    if width <= 9:  # most texts read at once
+        assert sum(code >= 0 for code in read) > len(states)
+    else:  # moves with commas: all but the start left to parse
+        assert {code for text, code in zip(typed, read, strict=True) if text != "-"} == {-1}
+    codes = np.array([game.encode(state) for state in states], dtype=np.int64)
+    assert rules.texts(codes) == [make_game("connect4", width=width, height=height, connect=connect).format(state) for state in states]
