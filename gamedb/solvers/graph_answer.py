@@ -57,8 +57,8 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
         own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, classes[1:], strict=True)] if plan.ranked is None else []
         if symmetric:  # the mover and the moves are the typed position's
-            valued = plan.valued if plan.ranked is not None else [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None]
-            best = best_move(str(row.result), row.remoteness, valued)
+            best = plan.best if plan.ranked is not None else best_move(
+                str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
             row = PositionRow(row.code, text, plan.player(), row.result, row.remoteness, len(own_moves), best, row.grundy)
         answer = answer_from_row(record, row, player_name, winner, text=text)
         answer.moves = _moves(record, text, own, texts) if plan.ranked is None else plan.ranked
@@ -72,13 +72,14 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
 class _Plan:
     """What answering one position needs: its code, its moves (label, child code), its class and its children's."""
 
-    __slots__ = ("classes", "code", "game", "moves", "mover", "parsed", "ranked", "valued")
+    __slots__ = ("best", "classes", "code", "game", "moves", "mover", "parsed", "ranked")
 
     def __init__(self, game: Game, code: int, moves: list[tuple[str, int]], classes: list[int], parsed: State = None, mover: int = -1):
         self.game, self.code, self.moves, self.classes, self.parsed, self.mover = game, code, moves, classes, parsed, mover
-        #: the moves best first, ranked for the whole batch at once (None: by :func:`_moves`), and (label, child's value) in move order
+        #: the moves best first, ranked for the whole batch at once (None: by :func:`_moves`), and the best move by
+        #: :func:`~gamedb.values.best_move`'s rule
         self.ranked: list[MoveValue] | None = None
-        self.valued: list[tuple[str, tuple[str, int | None]]] = []
+        self.best: str | None = None
 
     def state(self) -> State:
         return self.game.decode(self.code) if self.parsed is None else self.parsed
@@ -189,11 +190,28 @@ def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[in
     delta = [0 if d else None if u else a for d, u, a in zip(draw.tolist(), unknown[group].tolist(), np.abs(rem - held).tolist(), strict=True)]
     grundy = list(map(_GRUNDY, found))
     ranked = [MoveValue(labels[i], shown[i], results[i], remoteness[i], grundy[i], delta[i]) for i in order]
-    valued = list(zip(labels, zip(results, remoteness, strict=True), strict=True))
     start = 0
-    for plan, d in zip(plans, degree.tolist(), strict=True):
-        plan.ranked, plan.valued = ranked[start : start + d], valued[start : start + d]
+    for plan, d, best in zip(plans, degree.tolist(), _best_moves(plans, rows, labels, at, code, rem), strict=True):
+        plan.ranked, plan.best = ranked[start : start + d], best
         start += d
+
+
+def _best_moves(plans: list[_Plan], rows: dict[int, PositionRow], labels: list[str], at: np.ndarray, code: np.ndarray, rem: np.ndarray) -> list[str | None]:
+    """:func:`~gamedb.values.best_move` of every plan whose class is stored, from its moves' values (``at``: each
+    move's plan, ``code``: its child's result index, ``rem``: its remoteness, -1 for none), for the whole batch."""
+    import numpy as np
+
+    own = [rows.get(plan.classes[0]) for plan in plans]
+    own_code = np.array([-1 if row is None else _RESULT_INDEX[str(row.result)] for row in own], dtype=np.int64)
+    own_rem = np.array([-1 if row is None or row.remoteness is None else row.remoteness for row in own], dtype=np.int64)
+    wanted = np.where(own_code >= 0, np.array(_WANTED)[own_code], -1)[at]  # the child's result that keeps the value
+    keeps = (code == wanted) & ((own_rem[at] < 0) | ((rem >= 0) & (rem == own_rem[at] - 1)))
+    first = np.flatnonzero(keeps)
+    which, where = np.unique(at[first], return_index=True)  # the first such move of each plan, in move order
+    best: list[str | None] = [None] * len(plans)
+    for i, m in zip(which.tolist(), first[where].tolist(), strict=True):
+        best[i] = labels[m]
+    return best
 
 
 _RESULT, _REMOTENESS, _GRUNDY = (attrgetter(field) for field in ("result", "remoteness", "grundy"))
@@ -201,6 +219,8 @@ _RESULT, _REMOTENESS, _GRUNDY = (attrgetter(field) for field in ("result", "remo
 _RESULT_INDEX = {result: i for i, result in enumerate(FOR_MOVER)}
 _RANKS = [(*move_rank(result, 1), list(FOR_MOVER).index(FOR_MOVER[result])) for result in FOR_MOVER]
 _RANK_OF_VALUE = {value: i for i, value in enumerate(FOR_MOVER)}
+#: a position's result index -> the result index of a child that keeps its value (:func:`~gamedb.values.best_move`)
+_WANTED = [_RESULT_INDEX[FOR_MOVER[result]] for result in FOR_MOVER]
 
 
 class _Texts(dict[int, str]):
