@@ -29,6 +29,7 @@ HARDENED: dict[str, Any] = {
     "autoload_known_extensions": False,
     "autoinstall_known_extensions": False,
     "allow_community_extensions": False,
+    "enable_progress_bar": False,  # the library never prints (DuckDB draws a bar on the terminal past 2 s)
     "integer_division": True,  # `/` on integers as on SQLite and PostgreSQL (the views, the SQL solver)
     "lock_configuration": True,  # nothing in a session can SET them back
 }
@@ -48,8 +49,11 @@ UNION ALL SELECT 'schema', schema_name, sql FROM duckdb_schemas() WHERE NOT inte
 """
 
 
-def connect(path: Path | str, *, read_only: bool, threads: int | None = None) -> duckdb.DuckDBPyConnection:
-    """A hardened connection to a DuckDB file (``:memory:`` too); ``threads``: DuckDB's (default: one a core)."""
+def connect(
+    path: Path | str, *, read_only: bool, threads: int | None = None, attach: Mapping[str, Path] | None = None, memory_limit: str | None = None,
+) -> duckdb.DuckDBPyConnection:
+    """A hardened connection to a DuckDB file (``:memory:`` too); ``threads``, ``memory_limit``: DuckDB's (default: one a
+    core, 80 % of the memory); ``attach``: alias -> a DuckDB file attached read-only before the hardening closes the file system."""
     try:
         import _duckdb as duckdb  # duckdb >= 2's engine without its Python layer (relations, Arrow): 0.06 s of `gamedb query`
     except ImportError:
@@ -57,9 +61,20 @@ def connect(path: Path | str, *, read_only: bool, threads: int | None = None) ->
             import duckdb  # type: ignore[no-redef]
         except ImportError:
             raise DatabaseError("DuckDB files need the duckdb package: pip install 'gamedb[duckdb]'") from None
+    config = dict(HARDENED, **({} if threads is None else {"threads": threads}), **({} if memory_limit is None else {"memory_limit": memory_limit}))
+    late = {k: config.pop(k) for k in ("enable_external_access", "lock_configuration")} if attach else {}
+    conn = None
     try:
-        return duckdb.connect(str(path), read_only=read_only, config=dict(HARDENED, **({} if threads is None else {"threads": threads})))
+        conn = duckdb.connect(str(path), read_only=read_only, config=config)
+        for alias, other in (attach or {}).items():
+            where = str(other).replace("'", "''")
+            conn.execute(f"ATTACH '{where}' AS {alias} (READ_ONLY)")
+        for key, value in late.items():
+            conn.execute(f"SET {key} = {str(value).lower()}")
+        return conn
     except duckdb.Error as exc:
+        if conn is not None:
+            conn.close()
         raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {(str(exc) or type(exc).__name__).splitlines()[0]}") from None
 
 
