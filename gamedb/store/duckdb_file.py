@@ -29,7 +29,6 @@ HARDENED: dict[str, Any] = {
     "autoload_known_extensions": False,
     "autoinstall_known_extensions": False,
     "allow_community_extensions": False,
-    "enable_progress_bar": False,  # the library never prints (DuckDB draws a bar on the terminal past 2 s)
     "integer_division": True,  # `/` on integers as on SQLite and PostgreSQL (the views, the SQL solver)
     "lock_configuration": True,  # nothing in a session can SET them back
 }
@@ -69,6 +68,8 @@ def connect(
         for alias, other in (attach or {}).items():
             where = str(other).replace("'", "''")
             conn.execute(f"ATTACH '{where}' AS {alias} (READ_ONLY)")
+        if attach:  # long statements: the library never prints (DuckDB draws a bar past 2 s; a session's setting)
+            conn.execute("SET enable_progress_bar = false")
         for key, value in late.items():
             conn.execute(f"SET {key} = {str(value).lower()}")
         return conn
