@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 from ..errors import DatabaseError
 from .duckdb_file import catalog, connect, create_schema
@@ -47,8 +48,9 @@ def rewrite(path: Path) -> None:
         _remove(temp)
 
 
-def _copy(conn: object) -> None:
-    execute = conn.execute  # type: ignore[attr-defined]
+def _copy(conn: Any) -> None:
+    """Every row of the attached ``src`` into the empty ``conn`` at its revision, in one transaction; then a checkpoint."""
+    execute = conn.execute
     (revision,) = execute("SELECT version_num FROM src.alembic_version").fetchone()
     from .sqlite_file import newest_revision
 
@@ -60,14 +62,13 @@ def _copy(conn: object) -> None:
         if kind == "table" and name not in ("alembic_version", "position"):
             execute(f'INSERT INTO main."{name}" SELECT * FROM src."{name}"')
     (last,) = execute("SELECT coalesce(max(last_value), 0) FROM duckdb_sequences() WHERE database_name = 'src' AND sequence_name = 'game_id_seq'").fetchone()
-    (high,) = execute("SELECT coalesce(max(id), 0) FROM game").fetchone()
-    if max(last, high):  # new games' ids go on from the source's
-        execute(f"SELECT max(nextval('game_id_seq')) FROM range({max(last, high)})")
+    (top,) = execute("SELECT coalesce(max(id), 0) FROM game").fetchone()
+    if max(last, top):  # new games' ids go on from the source's
+        execute(f"SELECT max(nextval('game_id_seq')) FROM range({max(last, top)})")
     offset = 0
     for (game_id,) in execute("SELECT DISTINCT game_id FROM src.position ORDER BY 1").fetchall():
-        starts = [code for (code,) in execute(
-            f"SELECT code FROM (SELECT code, row_number() OVER (ORDER BY code) AS n FROM src.position WHERE game_id = ?) WHERE n % {RANGE_ROWS} = 1 ORDER BY code",
-            [game_id]).fetchall()]
+        numbered = "SELECT code, row_number() OVER (ORDER BY code) AS n FROM src.position WHERE game_id = ?"
+        starts = [code for (code,) in execute(f"SELECT code FROM ({numbered}) WHERE n % {RANGE_ROWS} = 1 ORDER BY code", [game_id]).fetchall()]
         for low, high in zip(starts, [*starts[1:], None], strict=True):
             upper = "" if high is None else f" AND code < {int(high)}"
             (added,) = execute(f"INSERT INTO main.position ({_COLUMNS}) SELECT {_COLUMNS} FROM src.position WHERE game_id = ? AND code >= ?{upper} "
