@@ -6,7 +6,7 @@ import duckdb
 import pytest
 
 from gamedb import Database, make_game
-from gamedb.store import duckdb_file, duckdb_rewrite
+from gamedb.store import duckdb_rewrite
 from gamedb.store.duckdb_rewrite import ROW_GROUP
 
 TABLES = ("game", "player", "position", "move", "heap_rule", "token_board", "token_move")
@@ -116,7 +116,7 @@ def test_a_large_new_duckdb_file_is_written_dense_and_answers_as_any_other(cli, 
     answers = {}
     for name in ("plain.duckdb", "file.sqlite", "dense.duckdb"):
         if name == "dense.duckdb":
-            monkeypatch.setattr(duckdb_file, "DENSE_FROM", 80541)  # this game's rows: written afresh before it is linked
+            monkeypatch.setattr(duckdb_rewrite, "DENSE_FROM", 80541)  # this game's rows: written afresh once linked
         assert cli(*solve, db=tmp_path / name).exit_code == 0
         with Database(tmp_path / name, readonly=True) as db:
             answers[name] = [db.probe("c4", text) for text in texts]

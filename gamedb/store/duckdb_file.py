@@ -137,9 +137,6 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
 
 #: rows a new file's sink gathers before one INSERT
 APPEND_ROWS = 1 << 20
-#: a new file of this many positions or more is written afresh in the dense order (:mod:`gamedb.store.duckdb_rewrite`)
-#: before it is linked into place: a tenth of the bytes, ~2 s a million rows
-DENSE_FROM = 10_000_000
 
 
 class NewDuckdbFile(NewSqliteFile):
@@ -189,12 +186,7 @@ class NewDuckdbFile(NewSqliteFile):
             self._append(table)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
-        (rows,) = self.conn.execute("SELECT count(*) FROM position").fetchone()
         self.conn.close()
-        if rows >= DENSE_FROM:  # as `gamedb compact` leaves it (Dōbutsu shōgi: 6.64 -> 5.7 bytes a position)
-            from .duckdb_rewrite import rewrite
-
-            rewrite(self.temp)
 
     def _remove(self) -> None:
         super()._remove()

@@ -2,7 +2,7 @@
 
 The dense order keeps row groups of :data:`ROW_GROUP` rows consecutive in code order (their zone maps still find a code)
 and puts, inside each, the rows without a best move (positions over at once) before the others, each part in code order:
-their result, remoteness, degree and best move become runs that DuckDB stores as constants (Dōbutsu shōgi: 6.64 -> 5.7
+their result, remoteness, degree and best move become runs that DuckDB stores as constants (Dōbutsu shōgi: 6.64 -> 5.49
 bytes a row, docs/performance.md)."""
 
 from __future__ import annotations
@@ -19,6 +19,9 @@ from .rows import POSITION_COLUMNS
 ROW_GROUP = 122_880
 #: rows of one game read and written by one statement: whole row groups
 RANGE_ROWS = 8 * ROW_GROUP
+#: a solve into a new DuckDB file of this many positions or more ends with :func:`rewrite` (Dōbutsu shōgi: 17 % of
+#: the bytes; 8 min for its 2.5·10^8 rows on a loaded box, which 10^7 rows' games are spared)
+DENSE_FROM = 10_000_000
 #: the cap of the rewrite's sorts (past it DuckDB spills to a temporary folder beside the file)
 MEMORY_LIMIT = "4GB"
 
