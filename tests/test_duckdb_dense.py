@@ -39,6 +39,11 @@ def _assert_dense(path, groups: int) -> list[tuple[int, int, int, bool]]:
     """The position rows of ``path`` in the dense order, in ``groups`` row groups; their :func:`_physical` rows."""
     rows = _physical(path)
     assert [r[0] for r in rows] == list(range(len(rows)))
+    conn = duckdb.connect(str(path), read_only=True)
+    sizes = conn.execute("SELECT sum(count) FROM pragma_storage_info('position') WHERE column_name = 'code' AND segment_type = 'BIGINT' "
+                         "GROUP BY row_group_id ORDER BY row_group_id").fetchall()
+    conn.close()
+    assert [n for (n,) in sizes[:-1]] == [ROW_GROUP] * (groups - 1)  # DuckDB's row groups are the dense order's
     by_group: dict[int, list[tuple[int, int, int, bool]]] = {}
     for row in rows:
         by_group.setdefault(row[0] // ROW_GROUP, []).append(row)
