@@ -5,7 +5,7 @@
 
 A contiguous sample of the file's position rows in code order is copied once into a scratch file, then into a fresh
 file per variant (one thread; one transaction unless the variant commits every N rows); each prints the file's bytes
-a row and the median time of looking up 16 random codes at once and of one code. FILE is only read.
+a row and the median time of looking up 16 random codes at once and of one code (the files in turn). FILE is only read.
 """
 
 from __future__ import annotations
@@ -75,21 +75,23 @@ def variant(scratch: Path, out: Path, spec: tuple[int, str, str, int, str]) -> f
     return out.stat().st_size / total
 
 
-def lookups(path: Path, codes: list[int]) -> tuple[float, float]:
-    """Median milliseconds of 16 codes at once and of one code."""
-    conn = duckdb.connect(str(path), read_only=True, config={"threads": 1})
-    rng = random.Random(1)
-    (game_id,) = conn.execute("SELECT game_id FROM position LIMIT 1").fetchone()
+def lookups(paths: dict[str, Path], codes: list[int]) -> dict[str, tuple[float, float]]:
+    """name -> median milliseconds of 16 codes at once and of one code, the files taken in turn (the same load for each)."""
+    conns = {name: duckdb.connect(str(path), read_only=True, config={"threads": 1}) for name, path in paths.items()}
+    (game_id,) = next(iter(conns.values())).execute("SELECT game_id FROM position LIMIT 1").fetchone()
     sql = f"SELECT {COLUMNS} FROM position WHERE game_id = {game_id} AND code = ANY(?::BIGINT[])"
-    times: tuple[list[float], list[float]] = ([], [])
+    rng = random.Random(1)
+    times: dict[tuple[str, int], list[float]] = {}
     for k, rounds in ((16, 60), (1, 200)):
         for _ in range(rounds):
             wanted = rng.sample(codes, k)
-            start = time.perf_counter()
-            conn.execute(sql, (wanted,)).fetchall()
-            times[k == 1].append(time.perf_counter() - start)
-    conn.close()
-    return statistics.median(times[0]) * 1000, statistics.median(times[1]) * 1000
+            for name, conn in conns.items():
+                start = time.perf_counter()
+                conn.execute(sql, (wanted,)).fetchall()
+                times.setdefault((name, k), []).append(time.perf_counter() - start)
+    for conn in conns.values():
+        conn.close()
+    return {name: (statistics.median(times[name, 16]) * 1000, statistics.median(times[name, 1]) * 1000) for name in conns}
 
 
 def main() -> None:
@@ -106,13 +108,12 @@ def main() -> None:
         codes = [code for (code,) in conn.execute("SELECT code FROM position USING SAMPLE 2000 ROWS").fetchall()]
         conn.close()
         print(f"{args.rows:,} rows from row {args.first:,} of {args.file}")
+        paths = {name: Path(folder) / f"{name}.duckdb" for name in args.only.split(",")}
+        sizes = {name: variant(scratch, out, VARIANTS[name]) for name, out in paths.items()}
+        times = lookups(paths, codes)
         print(f"{'variant':<20} {'bytes a row':>11} {'16 codes ms':>11} {'1 code ms':>9}")
-        for name in args.only.split(","):
-            out = Path(folder) / f"{name}.duckdb"
-            size = variant(scratch, out, VARIANTS[name])
-            many, one = lookups(out, codes)
-            print(f"{name:<20} {size:>11.3f} {many:>11.2f} {one:>9.2f}", flush=True)
-            out.unlink()
+        for name, size in sizes.items():
+            print(f"{name:<20} {size:>11.3f} {times[name][0]:>11.2f} {times[name][1]:>9.2f}")
 
 
 if __name__ == "__main__":
