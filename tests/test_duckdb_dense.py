@@ -103,6 +103,8 @@ def test_compact_of_a_duckdb_file_from_the_cli(cli, tmp_path):
     assert {what: cli(*what, db=path).stdout for what in said} == said  # the export in code order: rows are read by code
     assert len(said[("export", "tictactoe", "--format", "csv")].splitlines()) == 1 + 765  # one a symmetry class
     assert cli("verify", "tictactoe", "-q", db=path).exit_code == 0
+    assert cli("copy", str(path), str(tmp_path / "copy.sqlite"), "-q").exit_code == 0  # read by code, into SQLite
+    assert {what: cli(*what, db=tmp_path / "copy.sqlite").stdout for what in said} == said
 
 
 def test_a_failed_rewrite_leaves_the_file_as_it_was(tmp_path, monkeypatch):
