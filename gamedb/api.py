@@ -271,9 +271,10 @@ class Database:
         return verify(self.engine, record, game, progress=progress)
 
     def compact(self, name: str) -> CompactReport:
-        """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space."""
+        """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space; a DuckDB file is
+        written afresh, its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`)."""
         from .store.compact import compact
-        return compact(self.engine, self.game(name))
+        return compact(self.engine, self.game(name), self._where.path if self._where.is_duckdb else None)
 
     def missing_indexes(self) -> list[str]:
         """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""

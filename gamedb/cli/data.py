@@ -55,7 +55,8 @@ def compact_command(
 ) -> None:
     """Drop a solved game's move table rows, which queries do not need, and shrink the file.
 
-    query, stats and verify still answer; the moves view is then empty for this game.
+    query, stats and verify still answer; the moves view is then empty for this game. A DuckDB file is written
+    afresh (every game in it), its position rows packed tighter (the dense order: docs/performance.md).
     """
     from ..sizes import human_size
 

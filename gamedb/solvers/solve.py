@@ -178,6 +178,11 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
                    new_file=target.path, symmetry=symmetry)
     with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
         solved = chosen.into_sink(sink, job)
+    if target.duckdb:
+        from ..store.duckdb_rewrite import DENSE_FROM, rewrite
+
+        if solved.positions >= DENSE_FROM:  # in place: written afresh in the dense order, as `gamedb compact` leaves it
+            rewrite(target.path)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
 
 

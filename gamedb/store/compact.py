@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import sqlalchemy as sa
 
@@ -23,10 +24,11 @@ class CompactReport:
     bytes_after: int | None
 
 
-def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
-    """Delete the move rows of a solved game and reclaim their space."""
+def compact(engine: sa.Engine, record: GameRecord, duckdb_file: Path | None = None) -> CompactReport:
+    """Delete the move rows of a solved game and reclaim their space; a DuckDB file (``duckdb_file``) is written afresh,
+    its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`)."""
     record.require_solved()
-    path = file_of(engine)
+    path = file_of(engine) or duckdb_file
     before = path.stat().st_size if path is not None else None
     with solve_lock(engine, record.name, "compact"):
         with engine.begin() as conn:
@@ -37,6 +39,12 @@ def compact(engine: sa.Engine, record: GameRecord) -> CompactReport:
             info = dict(reader_of(conn).get(record.name).info or {})
             info["compacted_at"] = catalog.now()
             catalog.update(conn, record, info=info)
-        vacuum(engine)
+        if duckdb_file is None:
+            vacuum(engine)
+        else:
+            from .duckdb_rewrite import rewrite
+
+            engine.dispose()  # the file closed: the rewrite attaches it read-only
+            rewrite(duckdb_file)
     after = path.stat().st_size if path is not None else None
     return CompactReport(record.name, max(removed, 0), before, after)
