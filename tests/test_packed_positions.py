@@ -141,6 +141,8 @@ def test_a_file_at_0006_answers_as_it_is_and_db_upgrade_packs_it(cli, tmp_path, 
     assert {r for (r,) in _raw(path, "SELECT DISTINCT result FROM position")} == {"win", "lose", "tie", "draw"}  # words, as 0006 stored
     assert _outputs(cli, path) == before  # read as it is: no upgrade asked for
     assert "gamedb db upgrade" in cli("verify", "nim", db=path).stderr  # a command that writes or verifies asks for it
+    assert "gamedb db upgrade" in cli("compact", "nim", db=path).stderr  # before it deletes a move row
+    assert _outputs(cli, path) == before
     run = cli("db", "upgrade", db=path)
     assert run.exit_code == 0 and f"to {head_revision()}" in run.stdout, run.stderr
     assert {r for (r,) in _raw(path, "SELECT DISTINCT result FROM position")} == set(RESULT_CODES.values())

@@ -32,6 +32,10 @@ def compact(engine: sa.Engine, record: GameRecord, duckdb_file: Path | None = No
     before = path.stat().st_size if path is not None else None
     with solve_lock(engine, record.name, "compact"):
         with engine.begin() as conn:
+            if duckdb_file is not None:
+                from .duckdb_rewrite import require_newest
+
+                require_newest(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar())
             removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
             for name in WORKING_TABLES:
                 table = metadata.tables[name]

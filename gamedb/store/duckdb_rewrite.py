@@ -33,6 +33,14 @@ def dense_order(offset: int) -> str:
     return f"({offset} + row_number() OVER (ORDER BY code) - 1) // {ROW_GROUP}, best_move IS NOT NULL, code"
 
 
+def require_newest(revision: str | None) -> None:
+    """Refuse a file below the newest schema revision (checked before anything is deleted or written)."""
+    from .sqlite_file import newest_revision
+
+    if revision != newest_revision():
+        raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
+
+
 def rewrite(path: Path) -> None:
     """Write the DuckDB file ``path`` afresh beside it (``.NAME.PID.new``), then put it in its place."""
     temp = path.with_name(f".{path.name}.{os.getpid()}.new")
@@ -55,10 +63,7 @@ def _copy(conn: Any) -> None:
     """Every row of the attached ``src`` into the empty ``conn`` at its revision, in one transaction; then a checkpoint."""
     execute = conn.execute
     (revision,) = execute("SELECT version_num FROM src.alembic_version").fetchone()
-    from .sqlite_file import newest_revision
-
-    if revision != newest_revision():
-        raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
+    require_newest(revision)
     create_schema(conn, revision)
     execute("BEGIN TRANSACTION")
     for kind, name in catalog(conn):
