@@ -69,6 +69,8 @@ class State:
     remoteness: np.ndarray  # int16 (int32 past 32,766 levels), -1: not decided
     counter: np.ndarray  # uint8/16/32: distinct children not yet known to win
     moves: int = 0  # moves seen so far
+    #: int32 by slot while the levels run: which of a step's moves into a slot took one off its counter (:func:`count_down`)
+    marks: np.ndarray | None = None
 
     @classmethod
     def empty(cls, size: int) -> State:
@@ -155,6 +157,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     winlose = levels(state, edges, (WIN, LOSE), "win/lose levels", progress)
     ties = levels(state, edges, (TIE,), "tie levels", progress)
     del index, edges
+    state.marks = None
     state.result[state.result == UNDECIDED] = DRAW
     game_id = begin_fresh(sink)
     if symmetric:
@@ -202,14 +205,29 @@ def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int
     result[won] = np.where(below[spread] == LOSE, WIN, TIE)
     remoteness[won] = level
     beaten = parent[below == WIN]
-    beaten = np.sort(beaten[result[beaten] == UNDECIDED])
-    first = first_of_runs(beaten)
-    hit, times = beaten[first], np.diff(np.append(first, len(beaten)))
-    state.counter[hit] -= times.astype(state.counter.dtype)
+    hit = count_down(state, beaten[result[beaten] == UNDECIDED])
     lost = hit[state.counter[hit] == 0]
     result[lost] = LOSE
     remoteness[lost] = level
     return len(won) + len(lost)
+
+
+def count_down(state: State, slots: np.ndarray) -> np.ndarray:
+    """One off the counter of each of ``slots`` for every time it is there; the distinct slots. A round takes one off
+    each distinct slot and keeps the repeats (those whose index the slot's mark does not hold): a step's moves rarely
+    share a parent, so this is 1-3 passes, where sorting them took 0.11 s of bench/loopy_vs_plain.py's 0.12 s of levels."""
+    if state.marks is None:
+        state.marks = np.empty(len(state.counter), dtype=np.int32 if len(state.counter) < 1 << 31 else np.int64)
+    marks, distinct = state.marks, None
+    while len(slots):
+        state.counter[slots] -= 1  # (a fancy index takes one off each distinct slot, whatever its repeats)
+        order = np.arange(len(slots), dtype=marks.dtype)
+        marks[slots] = order  # the last of a slot's repeats holds its mark
+        last = marks[slots] == order
+        if distinct is None:
+            distinct = slots[last]
+        slots = slots[~last]
+    return distinct if distinct is not None else slots
 
 
 def expanded_block(memory_limit: int) -> int:
