@@ -75,7 +75,7 @@ def job_gamedb(args) -> dict:
             clock[:] = [now, phase]
 
     t0 = time.perf_counter()
-    report = db.solve(game, args.name, engine=args.engine, progress=progress, force=args.force)
+    report = db.solve(game, args.name, strategy=args.engine, progress=progress, force=args.force)
     seconds = time.perf_counter() - t0
     if clock[1] is not None:
         phases[clock[1]] = phases.get(clock[1], 0) + time.perf_counter() - clock[0]
@@ -89,7 +89,7 @@ def job_gamedb(args) -> dict:
         "moves": report.moves,
         "peak_mb": peak_mb(),
         "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate
-        "engine": report.engine,
+        "engine": report.strategy,
         "start": [start.result, start.remoteness],
         "phases": phases,
         "file_bytes": None if server else db_path.stat().st_size,

@@ -2,6 +2,7 @@
 
     python bench/loopy_vs_plain.py                 # the 1,000-node graph of bench/catmouse_graph.py (~2·10^6 positions)
     python bench/loopy_vs_plain.py --nodes 300     # smaller, a smoke test
+    python bench/loopy_vs_plain.py --before /path/to/other/.venv/bin/gamedb   # and another checkout's, same rounds
 
 Same run, each in a child process of its own (its peak memory its own), ``--runs`` rounds of the three in turn
 (medians; the ratios taken round by round, so a machine whose load drifts compares like with like):
@@ -13,8 +14,12 @@ Same run, each in a child process of its own (its peak memory its own), ``--runs
 - the retrograde solver alone, writing into a sink that keeps nothing: its time (the rest of the process is
   writing rows) and its memory per position (peak RSS less the RSS before the solve).
 
-Prints figures and the targets (issue 24): the process no slower than the plain solver, at most 24 bytes per
-position while solving.
+- the same command on LeetCode 913's six-node example, into a new file of each kind: the process's start-up and
+  end (imports, the file made and read back), which the split below takes off;
+- with ``--before GAMEDB`` (another checkout's ``gamedb`` script), its whole processes in the same rounds.
+
+Prints figures, the split of each process's CPU (start-up, solver, the rows written) and the targets (issue 24): the
+process no slower than the plain solver, at most 24 bytes per position while solving.
 """
 
 from __future__ import annotations
@@ -154,10 +159,15 @@ def run_child(*args: str) -> dict:
     return json.loads(out.stdout.splitlines()[-1])
 
 
-def whole_process(graph_file: Path, db: Path) -> dict:
+#: LeetCode 913's first example: a solve that is all start-up
+TINY = "[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]"
+KINDS = ("SQLite", "DuckDB")
+
+
+def whole_process(graph_file: Path | str, db: Path, gamedb: Path = GAMEDB) -> dict:
     """``gamedb solve`` as a user runs it: wall time and the child's peak memory."""
     t0 = time.perf_counter()
-    command = [str(GAMEDB), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "-q"]
+    command = [str(gamedb), "--db", str(db), "solve", "cat-mouse", "--graph", str(graph_file), "-q"]
     proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
@@ -170,7 +180,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--nodes", type=int, default=1000)
     parser.add_argument("--edges", type=int, help="default: twice the nodes")
-    parser.add_argument("--runs", type=int, default=3, help="rounds of the plain solver and the two processes (default 3)")
+    parser.add_argument("--runs", type=int, default=3, help="rounds of the plain solver and the processes (default 3)")
+    parser.add_argument("--before", type=Path, help="another checkout's gamedb script, timed in the same rounds")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     from catmouse_graph import bench_graph
@@ -179,31 +190,44 @@ def main() -> None:
 
     # gamedb's bytecode written, as an installed package has it (under PYTHONDONTWRITEBYTECODE each run compiled ~40 modules: 0.1 s)
     compileall.compile_dir(Path(gamedb.__file__).parent, quiet=1)
+    commands = {"now": GAMEDB} | ({"before": args.before} if args.before else {})
 
     with tempfile.TemporaryDirectory(prefix="gamedb-loopy-") as work:
         graph_file = Path(work) / "graph.json"
         graph_file.write_text(json.dumps(bench_graph(args.nodes, args.edges or 2 * args.nodes)))
         print(f"cat and mouse, random graph of {args.nodes:,} nodes (bench/catmouse_graph.py), load {os.getloadavg()[0]:.1f}")
-        rounds = []
-        for r in range(args.runs):
+        files = iter(range(10**6))
+
+        def new(kind: str) -> Path:
+            return Path(work) / f"new{next(files)}.{kind.lower()}"
+
+        rounds = []  # (plain, {(who, kind): process}) per round
+        for _ in range(args.runs):
             plain = run_child("plain", str(graph_file))
-            rounds.append((plain, {kind: whole_process(graph_file, Path(work) / f"new{r}.{kind.lower()}") for kind in ("SQLite", "DuckDB")}))
+            found = {(who, kind): whole_process(graph_file, new(kind), command) for kind in KINDS for who, command in commands.items()}
+            found |= {("start-up", kind): whole_process(TINY, new(kind)) for kind in KINDS}
+            rounds.append((plain, found))
         plain = {key: median(p[key] for p, _ in rounds) for key in ("seconds", "cpu", "peak_mb")} | {"decided": rounds[0][0]["decided"]}
-        runs = {kind: {key: median(g[kind][key] for _, g in rounds) for key in ("seconds", "cpu", "peak_mb", "bytes")} for kind in ("SQLite", "DuckDB")}
+        runs = {key: {k: median(g[key][k] for _, g in rounds) for k in ("seconds", "cpu", "peak_mb", "bytes")} for key in rounds[0][1]}
         alone = run_child("solver", str(graph_file))
         n = alone["positions"]
         print(f"  positions                                  {n:,}")
         print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB")
-        for kind, run in runs.items():
-            ratio = median(g[kind]["seconds"] / p["seconds"] for p, g in rounds)
-            cpu_ratio = median(g[kind]["cpu"] / p["cpu"] for p, g in rounds)
-            print(f"  gamedb solve into a new {kind} file         {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
-                  f"file {run['bytes'] / n:.0f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
-                  f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
+        for kind in KINDS:
+            for who in commands:
+                run = runs[(who, kind)]
+                ratio = median(g[(who, kind)]["seconds"] / p["seconds"] for p, g in rounds)
+                cpu_ratio = median(g[(who, kind)]["cpu"] / p["cpu"] for p, g in rounds)
+                print(f"  gamedb solve into a new {kind} file ({who:<6}) {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
+                      f"file {run['bytes'] / n:.1f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
+                      f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
         phases = ", ".join(f"{k} {v:.2f} s" for k, v in alone["phases"].items())
         print(f"  retrograde solver alone, rows kept nowhere {alone['seconds']:.2f} s ({alone['cpu']:.2f} s CPU: {phases})")
-        for kind, run in runs.items():
-            print(f"    so the rest of the process ({kind:<6})     {run['cpu'] - alone['cpu']:.2f} s of its CPU (start-up, the rows written)")
+        for kind in KINDS:
+            start, run = runs[("start-up", kind)], runs[("now", kind)]
+            rest = run["cpu"] - start["cpu"] - alone["cpu"]
+            print(f"    {kind:<6} process split in CPU        start-up and end {start['cpu']:.2f} s ({start['seconds']:.2f} s wall, "
+                  f"the six-node example), solver {alone['cpu']:.2f} s, the rows written {rest:.2f} s")
         per = (alone["peak_mb"] - alone["base_mb"]) * 2**20 / n
         print(f"    memory while solving                     {per:.1f} bytes/position (peak {alone['peak_mb']:,.0f} MB less "
               f"{alone['base_mb']:,.0f} MB before; target <= 24: {'ok' if per <= 24 else 'MISSED'})")

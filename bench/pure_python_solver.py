@@ -16,6 +16,8 @@ from pathlib import Path
 
 from report import peak_mb
 
+from gamedb.values import RESULT_WORDS
+
 MOUSE_TURN, CAT_TURN = 0, 1
 DRAW, MOUSE_WIN, CAT_WIN = 0, 1, 2
 
@@ -145,6 +147,7 @@ def _compare(db_path, name, graph, results, remoteness, *, flat: bool, sample: i
     stored = random.Random(1).sample(rows, min(sample, len(rows)))
     disagree = 0
     for code, result, rem in stored:
+        result = RESULT_WORDS[result]  # a code since revision 0007 (a word before)
         rest, turn = divmod(code, 2)
         mouse, cat = divmod(rest, n)
         if flat:

@@ -154,6 +154,28 @@ def test_every_connection_reaches_nothing_outside_its_file(sql):
         conn.execute(sql)
 
 
+def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):
+    """``synced=False`` (a new file's sink, which syncs the file itself before it is linked): DuckDB's own fsyncs off,
+    and an older DuckDB that does not know the setting still connects, synced."""
+    import _duckdb
+
+    conn = connect(tmp_path / "a.duckdb", read_only=False, synced=False)
+    assert conn.execute("SELECT current_setting('fsync_mode')").fetchone()[0].lower() == "none"
+    assert connect(":memory:", read_only=False).execute("SELECT current_setting('fsync_mode')").fetchone()[0].lower() == "standard"
+    conn.close()
+    real, seen = _duckdb.connect, []
+
+    def older(path, read_only=False, config=None):
+        seen.append(sorted(config or {}))
+        if "fsync_mode" in (config or {}):
+            raise _duckdb.InvalidInputException("Invalid Input Error: The following options were not recognized: fsync_mode")
+        return real(path, read_only=read_only, config=config)
+
+    monkeypatch.setattr(_duckdb, "connect", older)
+    assert connect(tmp_path / "b.duckdb", read_only=False, synced=False).execute("SELECT 42").fetchone() == (42,)
+    assert ["fsync_mode" in names for names in seen] == [True, False]
+
+
 def _backend_cases():
     from test_backends import CASES
 

@@ -78,3 +78,16 @@ def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
     moves = sorted(zip(exp.children.tolist(), np.repeat(codes, exp.degree).tolist(), strict=True))
     which, parent = rules.parents(codes)
     assert sorted(zip(codes[which].tolist(), parent.tolist(), strict=True)) == moves and len(set(moves)) == len(moves)
+
+
+@pytest.mark.parametrize("marked", [True, False], ids=["marks (dense codes)", "sorted (sparse codes)"])
+def test_a_step_takes_one_off_a_counter_for_every_move_into_it(marked):
+    import numpy as np
+
+    state = retrograde.State.empty(10)
+    state.counter[:] = 5
+    state.marks = np.empty(10, dtype=np.int32) if marked else None
+    hit = retrograde.count_down(state, np.array([3, 7, 3, 3, 1, 7, 9]))
+    assert sorted(hit.tolist()) == [1, 3, 7, 9]
+    assert state.counter.tolist() == [5, 4, 5, 2, 5, 5, 5, 3, 5, 4]
+    assert retrograde.count_down(state, np.array([], dtype=np.int64)).tolist() == []

@@ -69,6 +69,9 @@ class State:
     remoteness: np.ndarray  # int16 (int32 past 32,766 levels), -1: not decided
     counter: np.ndarray  # uint8/16/32: distinct children not yet known to win
     moves: int = 0  # moves seen so far
+    #: int32 by slot while the levels run, dense codes only (a few bytes a code: within the budget): which of a step's
+    #: moves into a slot took one off its counter (:func:`count_down`; None: they are sorted)
+    marks: np.ndarray | None = None
 
     @classmethod
     def empty(cls, size: int) -> State:
@@ -136,6 +139,8 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     _, source = need_bytes(vector, expected, estimate.moves if estimate else 0, memory_limit)
     index = ReverseIndex() if source == "reverse index" else None
     state = State.empty(rules.code_limit if dense else 0)
+    if dense:
+        state.marks = np.empty(rules.code_limit, dtype=np.int32 if rules.code_limit < 1 << 31 else np.int64)  # (pages touched by the levels)
     visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
     slots = reachable(game, rules, canonical, memory_limit // per_position, visit, progress)
     t1 = time.perf_counter()
@@ -155,6 +160,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     winlose = levels(state, edges, (WIN, LOSE), "win/lose levels", progress)
     ties = levels(state, edges, (TIE,), "tie levels", progress)
     del index, edges
+    state.marks = None
     state.result[state.result == UNDECIDED] = DRAW
     game_id = begin_fresh(sink)
     if symmetric:
@@ -202,14 +208,34 @@ def step(state: State, child: np.ndarray, parent: np.ndarray, level: int) -> int
     result[won] = np.where(below[spread] == LOSE, WIN, TIE)
     remoteness[won] = level
     beaten = parent[below == WIN]
-    beaten = np.sort(beaten[result[beaten] == UNDECIDED])
-    first = first_of_runs(beaten)
-    hit, times = beaten[first], np.diff(np.append(first, len(beaten)))
-    state.counter[hit] -= times.astype(state.counter.dtype)
+    hit = count_down(state, beaten[result[beaten] == UNDECIDED])
     lost = hit[state.counter[hit] == 0]
     result[lost] = LOSE
     remoteness[lost] = level
     return len(won) + len(lost)
+
+
+def count_down(state: State, slots: np.ndarray) -> np.ndarray:
+    """One off the counter of each of ``slots`` for every time it is there; the distinct slots. With marks a round takes
+    one off each distinct slot and keeps the repeats (those whose index the slot's mark does not hold): a step's moves
+    rarely share a parent, so this is 1-3 passes, where sorting them took 0.11 s of bench/loopy_vs_plain.py's 0.12 s of levels."""
+    marks = state.marks
+    if marks is None:  # sparse codes (Dōbutsu: 23.2 of its 24 bytes a position used already)
+        ordered = np.sort(slots)
+        first = first_of_runs(ordered)
+        found: np.ndarray = ordered[first]
+        state.counter[found] -= np.diff(np.append(first, len(ordered))).astype(state.counter.dtype)
+        return found
+    distinct: np.ndarray | None = None
+    while len(slots):
+        state.counter[slots] -= 1  # (a fancy index takes one off each distinct slot, whatever its repeats)
+        order = np.arange(len(slots), dtype=marks.dtype)
+        marks[slots] = order  # the last of a slot's repeats holds its mark
+        last = marks[slots] == order
+        if distinct is None:
+            distinct = slots[last]
+        slots = slots[~last]
+    return distinct if distinct is not None else slots
 
 
 def expanded_block(memory_limit: int) -> int:
