@@ -172,32 +172,45 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
 
 
 def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
-    """Solve every slice, each tier's after the tiers it reaches; return the moves of the game."""
+    """Solve every slice, a tier's submitted once the joins of the tiers it reaches are done (futures passed as arguments
+    made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of two); return
+    the moves of the game."""
     from dask.distributed import as_completed
 
     path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
-    joins: dict[int, Any] = {}
-    parts: list[Any] = []
-    for t in sorted(counts, reverse=True):
+    awaits = {t: set(reach[t]) for t in counts}  # the joins each tier's slices wait for
+    parts = sum(len(_slices(n, size, threads)) for n in counts.values())
+    stream = as_completed()  # type: ignore[no-untyped-call]
+
+    def start(t: int) -> None:
         slices = _slices(counts[t], size, threads)
-        after = [joins[u] for u in reach[t]]
-        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, after, key=f"solve-{t}-{a}-{run}") for a, b in slices]
-        joins[t] = client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}")
-        parts += mine
+        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
+        stream.update(mine)  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+
+    for t in sorted(counts, reverse=True):
+        if not awaits[t]:
+            start(t)
     done, tiers, moves = 0, 0, 0
     by_worker: Counter[str] = Counter()  # slices each worker solved
-    for future in as_completed([*parts, *joins.values()]):  # type: ignore[no-untyped-call]
+    for future in stream:
         found = future.result()
         if future.key.startswith("join-"):
             tiers += 1
             moves += found
+            joined = int(future.key.split("-")[1])
+            for t in sorted(counts, reverse=True):
+                if joined in awaits[t]:
+                    awaits[t].discard(joined)
+                    if not awaits[t]:
+                        start(t)
             if progress:
                 progress("tiers solved (cluster)", tiers, len(counts))
         else:
             done += 1
             by_worker[found[1]] += 1
             if progress:
-                progress("slices solved (cluster)", done, len(parts))
+                progress("slices solved (cluster)", done, parts)
                 progress(f"slices solved by {found[1]}", by_worker[found[1]], None)
     return moves
 

@@ -94,8 +94,8 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
     return sorted(pending)
 
 
-def solve_part(game: Game, path: str, t: int, a: int, b: int, after: Any = None) -> int:
-    """Save the columns of codes ``a:b`` of tier ``t`` (``after``: the joins of the tiers they reach); return ``b - a``."""
+def solve_part(game: Game, path: str, t: int, a: int, b: int) -> int:
+    """Save the columns of codes ``a:b`` of tier ``t`` (once the tiers they reach are joined); return ``b - a``."""
     folder = TierFolder(Path(path))
     if all(folder.has(f"s{a}.{kind}", t) for kind in KINDS) or all(folder.has(kind, t) for kind in KINDS):
         return b - a
