@@ -7,7 +7,7 @@ from itertools import repeat
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..answers import OUTCOME_CLASS, Answer, MoveValue, impartial_players, json_fields, json_lines, move_objects, set_delta_remoteness
+from ..answers import Answer, MoveValue, impartial_players, json_fields, json_lines, move_objects, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import damaged, missing_child
@@ -65,7 +65,7 @@ def probe_many(
             best = plan.best if plan.start >= 0 else best_move(
                 str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
             row = PositionRow(row.code, text, plan.player(), row.result, row.remoteness, len(own_moves), best, row.grundy)
-        if lines and plan.start >= 0:  # encoded with the batch's below, no answer object made
+        if lines and plan.start >= 0 and not record.impartial:  # encoded with the batch's below, no answer object made
             player, won_by = _players(record, row, player_name, winner)
             heads.append((len(answers), text, player, row.result, won_by, row.remoteness, row.degree, row.best_move, row.grundy,
                           verdict(str(row.result), row.remoteness, player), plan))
@@ -84,13 +84,12 @@ def probe_many(
 
 
 def _encode(record: GameRecord, heads: list[tuple[Any, ...]], ranked: tuple[list[Any], ...], answers: list[Answer | GamedbError | str]) -> None:
-    """The JSON line of each answer in ``heads`` put in its place in ``answers``, its moves those ``ranked`` for the batch."""
-    impartial = record.impartial
+    """The JSON line of each answer in ``heads`` (of a game that is not impartial) put in its place in ``answers``, its
+    moves those ``ranked`` for the batch."""
     labels, shown, results, remoteness, grundy, delta = ranked
-    objects = move_objects(labels, shown, results, remoteness, delta, grundy if impartial or grundy.count(None) < len(grundy) else None, impartial)
+    objects = move_objects(labels, shown, results, remoteness, delta, grundy if grundy.count(None) < len(grundy) else None, False)
     at, texts, players, values, winners, rems, degrees, bests, grundies, verdicts, plans = zip(*heads, strict=True)
-    middles = [json_fields({"outcome": OUTCOME_CLASS.get(r), "grundy": g} if impartial else {"grundy": g} if g is not None else {})
-               for r, g in zip(values, grundies, strict=True)] if impartial or grundies.count(None) < len(grundies) else repeat("")
+    middles = ["" if g is None else json_fields({"grundy": g}) for g in grundies] if grundies.count(None) < len(grundies) else repeat("")
     moves = [",".join(objects[plan.start : plan.start + len(plan.moves)]) for plan in plans]
     tails = [json_fields(v) if v else "" for v in verdicts]
     for i, line in zip(at, json_lines(record.name, texts, players, values, winners, rems, degrees, bests, middles, moves, tails), strict=True):
