@@ -60,17 +60,18 @@ def probe_many(
             answers.append(PositionNotFound(f"position {game.format(plan.state())!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
+        if lines and plan.start >= 0 and not record.impartial:  # encoded with the batch's below, no answer object made
+            mover = plan.player() if symmetric else row.player  # a symmetric game's mover, moves and best move: the typed position's
+            player, won_by = _players(record, mover, str(row.result), row.remoteness, player_name, winner)
+            heads.append((len(answers), text, player, row.result, won_by, row.remoteness, len(own_moves) if symmetric else row.degree,
+                          plan.best if symmetric else row.best_move, row.grundy, verdict(str(row.result), row.remoteness, player), plan))
+            answers.append("")
+            continue
         own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, classes[1:], strict=True)] if plan.start < 0 else []
         if symmetric:  # the mover and the moves are the typed position's
             best = plan.best if plan.start >= 0 else best_move(
                 str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
             row = PositionRow(row.code, text, plan.player(), row.result, row.remoteness, len(own_moves), best, row.grundy)
-        if lines and plan.start >= 0 and not record.impartial:  # encoded with the batch's below, no answer object made
-            player, won_by = _players(record, row, player_name, winner)
-            heads.append((len(answers), text, player, row.result, won_by, row.remoteness, row.degree, row.best_move, row.grundy,
-                          verdict(str(row.result), row.remoteness, player), plan))
-            answers.append("")
-            continue
         answer = answer_from_row(record, row, player_name, winner, text=text)
         answer.moves = _moves(record, text, own, texts) if ranked is None or plan.start < 0 else [
             MoveValue(*move) for move in zip(*(column[plan.start : plan.start + len(plan.moves)] for column in ranked), strict=True)]
@@ -220,7 +221,7 @@ def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[in
     for plan, d, best in zip(plans, degree.tolist(), _best_moves(plans, rows, labels, at, code, rem), strict=True):
         plan.start, plan.best = start, best
         start += d
-    return tuple([column[i] for i in order] for column in (labels, shown, results, remoteness, grundy, delta))
+    return tuple(list(map(column.__getitem__, order)) for column in (labels, shown, results, remoteness, grundy, delta))
 
 
 def _best_moves(plans: list[_Plan], rows: dict[int, PositionRow], labels: list[str], at: np.ndarray, code: np.ndarray, rem: np.ndarray) -> list[str | None]:
@@ -276,7 +277,7 @@ def answer_from_row(
     """The position's own part of an answer (no moves) from its stored row; ``text``: the position's (stored or formatted)."""
     result = row.result
     assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
-    player, won_by = _players(record, row, player_name, winner)
+    player, won_by = _players(record, row.player, result, row.remoteness, player_name, winner)
     # the fields in their order, without keywords: a stream of positions makes an answer for each
     answer = Answer(record.name, text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
     answer.impartial = record.impartial
@@ -284,19 +285,16 @@ def answer_from_row(
 
 
 def _players(
-    record: GameRecord, row: PositionRow, player_name: Callable[[int], str], winner: Callable[[int, str, int | None], str | None] | None
+    record: GameRecord, mover: int, result: str, remoteness: int | None, player_name: Callable[[int], str],
+    winner: Callable[[int, str, int | None], str | None] | None,
 ) -> tuple[str, str | None]:
-    """(the player to move, the winner) of a stored row."""
-    result = str(row.result)
+    """(the player to move, the winner) of a stored value: ``result`` for player ``mover``."""
     if record.impartial:
-        player, won_by = impartial_players(result)
-    else:
-        player = player_name(row.player)
-        if winner is not None:
-            won_by = winner(row.player, result, row.remoteness)
-        else:
-            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
-    return player, won_by
+        return impartial_players(result)
+    player = player_name(mover)
+    if winner is not None:
+        return player, winner(mover, result, remoteness)
+    return player, player if result == "win" else player_name(1 - mover) if result == "lose" else None
 
 
 def _moves(record: GameRecord, text: str, moves: list[tuple[str, PositionRow | None, int]], texts: dict[int, str]) -> list[MoveValue]:
