@@ -55,7 +55,9 @@ def batches(items: Iterable[T], size: int = BATCH) -> Iterator[list[T]]:
         yield batch
 
 
-def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], positions: Iterable[str], fmt: str, write: Callable[[str], object]) -> tuple[int, int]:
+def write_many(
+    answer_batch: Callable[[Sequence[str]], list[Answered | str]], positions: Iterable[str], fmt: str, write: Callable[[str], object]
+) -> tuple[int, int]:
     """Answer ``positions`` a batch at a time and write them in ``fmt``; returns (answered, failed)."""
     done = failed = 0
     first = True
@@ -66,14 +68,14 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
         texts = batch if max(map(len, batch)) <= MAX_LINE else [text if len(text) <= MAX_LINE else text[:SHOWN] + "..." for text in batch]
         errors = [answer for answer in answers if isinstance(answer, GamedbError)]
         failed += len(errors)
-        if fmt == "jsonl" and not errors:  # the usual stream: one tight loop, every line ended at the join
-            out = "\n".join([answer.json_line() for answer in cast(list[Answer], answers)]) + "\n"
+        if fmt == "jsonl" and not errors:  # the usual stream: every line ended at the join
+            out = "\n".join([answer if isinstance(answer, str) else answer.json_line() for answer in cast(list[Answer | str], answers)]) + "\n"
         elif fmt == "jsonl":
             out = "".join([(COMPACT_JSON.encode({"position": text, "error": str(answer)}) if isinstance(answer, GamedbError)
-                            else answer.json_line()) + "\n" for text, answer in zip(texts, answers, strict=True)])
+                            else answer if isinstance(answer, str) else answer.json_line()) + "\n" for text, answer in zip(texts, answers, strict=True)])
         else:
             parts = []
-            for text, answer in zip(texts, answers, strict=True):
+            for text, answer in zip(texts, cast(list[Answered], answers), strict=True):  # lines only come for jsonl
                 if fmt == "json":
                     item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
                     parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
@@ -90,7 +92,7 @@ def write_many(answer_batch: Callable[[Sequence[str]], list[Answered]], position
     return done, failed
 
 
-def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered]], batch: list[str]) -> list[Answered]:
+def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered | str]], batch: list[str]) -> list[Answered | str]:
     """``answer_batch`` of the lines up to :data:`MAX_LINE` long; an error in the place of each longer one."""
     if max(map(len, batch)) <= MAX_LINE:
         return answer_batch(batch)

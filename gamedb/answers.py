@@ -4,7 +4,9 @@ Values are for the player to move (Gamesman); ``move_value`` is a move's value f
 """
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 from .values import DRAW, FOR_MOVER, LOSE, WIN
@@ -120,8 +122,60 @@ class Answer:
         return json.dumps(self.to_dict(), indent=indent, ensure_ascii=False)
 
     def json_line(self) -> str:
-        """:meth:`to_dict` as compact JSON on one line, as ``gamedb query NAME -`` writes it."""
-        return "".join(_encode_compact(self.to_dict(), 0))
+        """:meth:`to_dict` as compact JSON on one line, as ``gamedb query NAME -`` writes it (:func:`json_lines`)."""
+        moves, impartial = self.moves, self.impartial
+        objects = move_objects([m.move for m in moves], [m.position for m in moves], [m.result for m in moves],
+                               [m.remoteness for m in moves], [m.delta_remoteness for m in moves], [m.grundy for m in moves], impartial)
+        middle = json_fields({"outcome": OUTCOME_CLASS.get(self.result), "grundy": self.grundy} if impartial else
+                             {"grundy": self.grundy} if self.grundy is not None else {})
+        tail = json_fields({**({} if self.moves_complete else {"moves_complete": False}), **self.verdict,
+                            **({} if self.rules_missing is None else {"rules_missing": self.rules_missing})})
+        return json_lines(self.game, [self.position], [self.player], [self.result], [self.winner], [self.remoteness], [self.degree],
+                          [self.best_move], [middle], [",".join(objects)], [tail])[0]
+
+
+class _Numbers(dict[int | None, str]):
+    """A number's JSON text (``null`` for None), each made once."""
+
+    def __missing__(self, key: int | None) -> str:
+        text = self[key] = "null" if key is None else str(int(key))
+        return text
+
+
+_NUMBER = _Numbers()
+_string = json.encoder.encode_basestring  # a string as JSON (ensure_ascii=False), quoted
+
+
+def _maybe(text: str | None) -> str:
+    return "null" if text is None else _string(text)
+
+
+def json_fields(fields: dict[str, Any]) -> str:
+    """``fields`` as the compact JSON members that follow others in an object (``,"a":1,...``; empty: none)."""
+    return "," + "".join(_encode_compact(fields, 0))[1:-1] if fields else ""
+
+
+def move_objects(labels: Iterable[str], positions: Iterable[str], results: Iterable[str], remoteness: Iterable[int | None],
+                 deltas: Iterable[int | None], grundy: Iterable[int | None] | None, impartial: bool) -> list[str]:
+    """The object of each move in ``moves`` (:meth:`MoveValue.to_dict`) as compact JSON, for columns of moves (``grundy``
+    None: none has one); results are the words of :data:`~gamedb.values.FOR_MOVER` (rows are read checked)."""
+    s, n, mover = _string, _NUMBER, FOR_MOVER
+    tails = repeat("") if grundy is None else ["" if g is None and not impartial else f',"grundy":{n[g]}' for g in grundy]
+    return [f'{{"move":{s(m)},"position":{s(p)},"result":"{r}","remoteness":{n[rem]},"move_value":"{mover[r]}","delta_remoteness":{n[d]}{t}}}'
+            for m, p, r, rem, d, t in zip(labels, positions, results, remoteness, deltas, tails, strict=False)]  # tails may repeat
+
+
+def json_lines(game: str, positions: Iterable[str], players: Iterable[str], results: Iterable[str], winners: Iterable[str | None],
+               remoteness: Iterable[int | None], degrees: Iterable[int], best_moves: Iterable[str | None], middles: Iterable[str],
+               moves: Iterable[str], tails: Iterable[str]) -> list[str]:
+    """THE encoder of ``gamedb query --format jsonl`` and ``query NAME -``: each answer's :meth:`Answer.to_dict` as one
+    compact line, for columns of answers (``middles``: the :func:`json_fields` before ``moves``, outcome and grundy;
+    ``moves``: the :func:`move_objects` joined by commas; ``tails``: the fields after them)."""
+    s, n, g = _string, _NUMBER, _string(game)
+    return [f'{{"game":{g},"position":{s(p)},"player":{s(pl)},"result":"{r}","winner":{_maybe(w)},"remoteness":{n[rem]},'
+            f'"degree":{n[d]},"best_move":{_maybe(b)}{mid},"moves":[{mv}]{tail}}}'
+            for p, pl, r, w, rem, d, b, mid, mv, tail  # middles may repeat
+            in zip(positions, players, results, winners, remoteness, degrees, best_moves, middles, moves, tails, strict=False)]
 
 
 def impartial_players(result: str) -> tuple[str, str | None]:

@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from .answer_output import batches
 from .answers import Answer
@@ -180,11 +180,12 @@ class Database:
         (answer,) = self.probe_many(name, [position])
         return answer
 
-    def answerer(self, name: str, *, boards: bool = True) -> Callable[[Sequence[str | None]], list[Answer | GamedbError]]:
-        """What answers a batch of positions of the solved game ``name``, each error in its place (checked solved now)."""
+    def answerer(self, name: str, *, boards: bool = True, lines: bool = False) -> Callable[[Sequence[str | None]], list[Answer | GamedbError | str]]:
+        """What answers a batch of positions of the solved game ``name``, each error in its place (checked solved now);
+        ``lines``: each answer as its JSON line (:meth:`~gamedb.answers.Answer.json_line`)."""
         with self.read() as reader:
             self._rules_on(reader, name)[0].require_solved()
-        return lambda batch: self._answer_batch(name, list(batch), "return", boards)
+        return lambda batch: self._answer_batch(name, list(batch), "return", boards, lines)
 
     def get(self, name: str, position: str | None = None, default: Any = None) -> Answer | Any:
         """Like :meth:`probe`, but ``default`` when the position is not stored (text that does not parse raises).
@@ -218,12 +219,12 @@ class Database:
         if errors not in ("raise", "return"):
             raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
         for pending in batches(positions, batch):
-            yield from self._answer_batch(name, pending, errors, boards)
+            yield from cast(list[Answer | GamedbError], self._answer_batch(name, pending, errors, boards))
 
-    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True) -> list[Answer | GamedbError]:
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True, lines: bool = False) -> list[Answer | GamedbError | str]:
         with self.read() as reader:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(reader, name)
-            answers = answer_positions(reader, record, game, reason, positions, boards=boards)
+            answers = answer_positions(reader, record, game, reason, positions, boards=boards, lines=lines)
             if any(isinstance(answer, BeyondSolvedRange) for answer in answers):
                 answers = name_holders(reader, record, positions, answers, self.game_classes)
         if errors == "raise":

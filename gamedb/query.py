@@ -7,6 +7,7 @@ from .answers import Answer, MoveValue, set_delta_remoteness
 from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
+from .solvers import graph_answer
 from .solvers.choice import answered_by
 from .solvers.graph_answer import answer_from_row
 from .store.record import GameRecord, record_from_mapping
@@ -17,18 +18,24 @@ __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "pr
 
 
 def answer_positions(
-    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True
-) -> list[Answer | GamedbError]:
-    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone."""
+    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True,
+    lines: bool = False,
+) -> list[Answer | GamedbError | str]:
+    """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone (``lines``:
+    each as its JSON line, :meth:`~gamedb.answers.Answer.json_line`)."""
     record.require_solved()
     if game is None:
-        return probe_without_rules(reader, record, positions, reason or "the rules are not available")
-    return probe_many(reader, record, game, positions, boards=boards)
+        answers: list[Answer | GamedbError | str] = [*probe_without_rules(reader, record, positions, reason or "the rules are not available")]
+    elif lines and answered_by(record, game) is graph_answer:  # the batch's lines made from its columns
+        return graph_answer.probe_many(reader, record, game, positions, lines=True)
+    else:
+        answers = [*probe_many(reader, record, game, positions, boards=boards)]
+    return [answer.json_line() if lines and isinstance(answer, Answer) else answer for answer in answers]
 
 
 def name_holders(
-    reader: Reader, record: GameRecord, positions: Sequence[str | None], answers: list[Answer | GamedbError], game_classes: Collection[str] = ()
-) -> list[Answer | GamedbError]:
+    reader: Reader, record: GameRecord, positions: Sequence[str | None], answers: list[Answer | GamedbError | str], game_classes: Collection[str] = ()
+) -> list[Answer | GamedbError | str]:
     """``answers`` with each :class:`~gamedb.errors.BeyondSolvedRange` naming the other solved games of the family
     that answer its position (``...; the game 'nim-4038d771' (max=20) has it``)."""
     others: list[tuple[GameRecord, Game | None, str | None]] = []
@@ -42,7 +49,7 @@ def name_holders(
             others.append((other, *other.rules_or_reason(game_classes)))
     if not others:
         return answers
-    named: list[Answer | GamedbError] = []
+    named: list[Answer | GamedbError | str] = []
     for position, answer in zip(positions, answers, strict=True):
         if isinstance(answer, BeyondSolvedRange):
             holders = [

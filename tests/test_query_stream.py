@@ -92,10 +92,11 @@ def test_a_stream_of_good_lines_succeeds_and_the_json_formats_hold_the_same_answ
     assert [answer["position"] for answer in json.loads(listed.stdout)] == texts
 
 
-@pytest.mark.parametrize("width,height,connect", [(4, 3, 4), (5, 4, 4), (3, 3, 3), (11, 2, 3)])
-def test_connect4_reads_and_formats_a_batch_as_parse_and_format_do_one_at_a_time(width, height, connect):
+@pytest.mark.parametrize("width,height,connect,count", [(4, 3, 4, 1500), (5, 4, 4, 1500), (3, 3, 3, 1500), (11, 2, 3, 1500), (7, 6, 4, 4000)])
+def test_connect4_reads_and_formats_a_batch_as_parse_and_format_do_one_at_a_time(width, height, connect, count):
     """Connect4Arrays.codes_of gives parse's code or -1 (then parse reads it, or says why); texts gives format's text
-    (the smallest sequence) for boards reached by random play, searched together."""
+    (the smallest sequence) for boards reached by random play and their children (boards with a line: from their
+    parents' sequences), searched together."""
     import numpy as np
 
     from gamedb.errors import PositionError
@@ -104,7 +105,7 @@ def test_connect4_reads_and_formats_a_batch_as_parse_and_format_do_one_at_a_time
     rules = game.array_rules()
     rng = random.Random(width * height)
     states = []
-    for _ in range(1500):
+    for _ in range(count):  # 7x6: enough boards with a line whose parents' searches run long
         state = game.start()
         for _ in range(rng.randrange(width * height + 1)):
             moves = game.moves(state)
@@ -128,4 +129,6 @@ def test_connect4_reads_and_formats_a_batch_as_parse_and_format_do_one_at_a_time
     else:  # moves with commas: all but the start left to parse
         assert {code for text, code in zip(typed, read, strict=True) if text != "-"} == {-1}
     codes = np.array([game.encode(state) for state in states], dtype=np.int64)
-    assert rules.texts(codes) == [make_game("connect4", width=width, height=height, connect=connect).format(state) for state in states]
+    codes = np.concatenate([codes, rules.expand(codes).children])
+    alone = make_game("connect4", width=width, height=height, connect=connect)
+    assert rules.texts(codes) == [alone.format(alone.decode(code)) for code in codes.tolist()]

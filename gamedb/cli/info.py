@@ -139,7 +139,7 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
     from ..answers import rules_missing_note
 
     name = stored_name(db, name)
-    answer_batch = db.answerer(name, boards=not stdin)  # the game checked before anything is read
+    answer_batch = db.answerer(name, boards=not stdin, lines=stdin and fmt == "jsonl")  # the game checked before anything is read
     if stdin:
         # a batch's rows and answers hold no cycles: at the default 700 the collector scanned them again and again (12% of a stream)
         gc.set_threshold(100_000)
@@ -154,6 +154,7 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
         raise BeyondSolvedRange(f"{answer}: gamedb query {answer.holders[0]}{asked}", answer.holders)
     if isinstance(answer, GamedbError):
         raise answer
+    assert not isinstance(answer, str), "lines only for a stream"
     note = rules_missing_note(answer) if fmt == "table" else None
     sys.stdout.write(one_answer_text(answer, fmt))
     sys.stdout.flush()

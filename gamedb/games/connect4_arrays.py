@@ -150,8 +150,10 @@ class Connect4Arrays(TierArrayRules):
         paths = np.zeros((len(codes), int(n.max(initial=0))), dtype=np.uint8)
         lengths = np.full(len(codes), -1, dtype=np.int64)
         lengths[n == 0] = 0
+        if check.any():  # a board with a line: a legal parent's sequence and the stone that made it (no long search)
+            self._over(codes[check], target[check], x[check], n[check], bottoms, steps, paths, lengths, check.nonzero()[0])
         mask, k, after = np.zeros_like(codes), np.zeros_like(codes), np.zeros_like(codes)  # after: the columns tried
-        live = (n > 0).nonzero()[0]
+        live = ((n > 0) & ~check).nonzero()[0]
         for _ in range(int(n.max(initial=0)) + steps):
             if not len(live):
                 break
@@ -180,6 +182,32 @@ class Connect4Arrays(TierArrayRules):
             lengths[done] = n[done]
             live = live[(k[live] < n[live]) & (moved | (kk > 0))]
         return paths, lengths
+
+    def _over(self, codes: np.ndarray, target: np.ndarray, x: np.ndarray, n: np.ndarray, bottoms: np.ndarray, steps: int,
+              paths: np.ndarray, lengths: np.ndarray, at: np.ndarray) -> None:
+        """The smallest sequences of boards with a line into ``paths``/``lengths`` at ``at``: the least, over the last
+        mover's top stones whose removal leaves no line (the legal parents), of the parent's sequence and that column."""
+        mover = np.where(n & 1, x, target ^ x)
+        parents = np.zeros((len(codes), self.width), dtype=np.int64)
+        for c in range(self.width):
+            column = target & self._columns[c]
+            top = ((column + bottoms[c]) >> 1) & column & mover
+            below, xs = target ^ top, x & ~top
+            ok = (top != 0) & ~(self._has_line(xs) | self._has_line(below ^ xs))
+            parents[:, c] = np.where(ok, xs + below + self.game._bottom_all, -1)
+        board, column = (parents >= 0).nonzero()
+        unique, where = np.unique(parents[board, column], return_inverse=True)
+        found, found_lengths = self.sequences(unique, steps)  # boards without a line
+        where = where.ravel()
+        keep = ~np.isin(board, board[found_lengths[where] < 0])  # a parent not searched to its end: the board left (-1)
+        board, column, where = board[keep], column[keep], where[keep]
+        rows = np.zeros((len(board), paths.shape[1]), dtype=np.uint8)
+        rows[:, : found.shape[1]] = found[where]
+        rows[np.arange(len(board)), n[board] - 1] = column
+        order = np.lexsort((*rows.T[::-1], board))  # by board, then the sequence
+        first = order[np.r_[True, board[order][1:] != board[order][:-1]]] if len(order) else order
+        paths[at[board[first]]] = rows[first]
+        lengths[at[board[first]]] = n[board[first]]
 
     def format_paths(self, paths: np.ndarray) -> list[str]:
         """Texts of positions given their smallest move sequences (uint8 [n, stones] of 0-based columns)."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from operator import attrgetter, itemgetter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..answers import Answer, MoveValue, impartial_players, set_delta_remoteness
+from ..answers import Answer, MoveValue, impartial_players, json_fields, json_lines, move_objects, set_delta_remoteness
 from ..errors import GamedbError, PositionNotFound
 from ..games.base import Game, State
 from ..store.damage import damaged, missing_child
@@ -26,10 +27,13 @@ if TYPE_CHECKING:
 ARRAY_BATCH = 32
 
 
-def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
+def probe_many(
+    reader: Reader, record: GameRecord, game: Game, positions: Sequence[str | None], *, boards: bool = True, lines: bool = False
+) -> list[Answer | GamedbError | str]:
     """Answers for many positions (None: the start), with one lookup of the rows for the whole batch. A game stored one
     canonical position per class answers with the canonical position's value, the user's own moves (each valued by its
-    canonical child) and the best move found among them as the solvers find it."""
+    canonical child) and the best move found among them as the solvers find it. ``lines``: each answer as its JSON line
+    (:func:`~gamedb.answers.json_lines`, from the batch's columns where its moves were ranked on arrays)."""
     symmetric = record.symmetry > 1
     if symmetric and record.symmetry != symmetry_group(game):
         raise damaged(record.name, f"info.symmetry.group is {record.symmetry}, the {game.family} rules have {symmetry_group(game)} symmetries")
@@ -37,13 +41,14 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
     if rules is None:
         planned = _planned(game, positions, symmetric)
         rows = reader.positions(record, [c for plan in planned if not isinstance(plan, GamedbError) for c in plan.classes])  # each row checked
-        texts = _Texts(game)
+        texts, ranked = _Texts(game), None
     else:
         planned, every, of = _array_planned(game, rules, positions, symmetric)
         rows = reader.positions(record, of.tolist())  # each row checked
         texts = _array_texts(game, rules, rows, every, of)
-        _rank_moves([plan for plan in planned if not isinstance(plan, GamedbError)], rows, texts)
-    answers: list[Answer | GamedbError] = []
+        ranked = _rank_moves([plan for plan in planned if not isinstance(plan, GamedbError)], rows, texts)
+    answers: list[Answer | GamedbError | str] = []
+    heads: list[tuple[Any, ...]] = []  # (at, text, player, result, winner, remoteness, degree, best move, grundy, verdict, plan)
     player_name, winner, verdict = game.player_name, game.winner, game.verdict
     for plan in planned:
         if isinstance(plan, GamedbError):
@@ -55,30 +60,53 @@ def probe_many(reader: Reader, record: GameRecord, game: Game, positions: Sequen
             answers.append(PositionNotFound(f"position {game.format(plan.state())!r} is not reachable from the start of game {record.name!r}"))
             continue
         text = row.text if row.code == code and row.text is not None else texts[code]  # a stored text is the rules' (verify checks it)
-        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, classes[1:], strict=True)] if plan.ranked is None else []
+        if lines and plan.start >= 0 and not record.impartial:  # encoded with the batch's below, no answer object made
+            mover = plan.player() if symmetric else row.player  # a symmetric game's mover, moves and best move: the typed position's
+            player, won_by = _players(record, mover, str(row.result), row.remoteness, player_name, winner)
+            heads.append((len(answers), text, player, row.result, won_by, row.remoteness, len(own_moves) if symmetric else row.degree,
+                          plan.best if symmetric else row.best_move, row.grundy, verdict(str(row.result), row.remoteness, player), plan))
+            answers.append("")
+            continue
+        own = [(label, rows.get(cls), child) for (label, child), cls in zip(own_moves, classes[1:], strict=True)] if plan.start < 0 else []
         if symmetric:  # the mover and the moves are the typed position's
-            best = plan.best if plan.ranked is not None else best_move(
+            best = plan.best if plan.start >= 0 else best_move(
                 str(row.result), row.remoteness, [(label, (str(c.result), c.remoteness)) for label, c, _ in own if c is not None])
             row = PositionRow(row.code, text, plan.player(), row.result, row.remoteness, len(own_moves), best, row.grundy)
         answer = answer_from_row(record, row, player_name, winner, text=text)
-        answer.moves = _moves(record, text, own, texts) if plan.ranked is None else plan.ranked
-        if boards:
+        answer.moves = _moves(record, text, own, texts) if ranked is None or plan.start < 0 else [
+            MoveValue(*move) for move in zip(*(column[plan.start : plan.start + len(plan.moves)] for column in ranked), strict=True)]
+        if boards and not lines:
             answer.board = game.describe(plan.state())
         answer.verdict = verdict(answer.result, answer.remoteness, answer.player)
-        answers.append(answer)
+        answers.append(answer.json_line() if lines else answer)
+    if heads and ranked is not None:
+        _encode(record, heads, ranked, answers)
     return answers
+
+
+def _encode(record: GameRecord, heads: list[tuple[Any, ...]], ranked: tuple[list[Any], ...], answers: list[Answer | GamedbError | str]) -> None:
+    """The JSON line of each answer in ``heads`` (of a game that is not impartial) put in its place in ``answers``, its
+    moves those ``ranked`` for the batch."""
+    labels, shown, results, remoteness, grundy, delta = ranked
+    objects = move_objects(labels, shown, results, remoteness, delta, grundy if grundy.count(None) < len(grundy) else None, False)
+    at, texts, players, values, winners, rems, degrees, bests, grundies, verdicts, plans = zip(*heads, strict=True)
+    middles = ["" if g is None else json_fields({"grundy": g}) for g in grundies] if grundies.count(None) < len(grundies) else repeat("")
+    moves = [",".join(objects[plan.start : plan.start + len(plan.moves)]) for plan in plans]
+    tails = [json_fields(v) if v else "" for v in verdicts]
+    for i, line in zip(at, json_lines(record.name, texts, players, values, winners, rems, degrees, bests, middles, moves, tails), strict=True):
+        answers[i] = line
 
 
 class _Plan:
     """What answering one position needs: its code, its moves (label, child code), its class and its children's."""
 
-    __slots__ = ("best", "classes", "code", "game", "moves", "mover", "parsed", "ranked")
+    __slots__ = ("best", "classes", "code", "game", "moves", "mover", "parsed", "start")
 
     def __init__(self, game: Game, code: int, moves: list[tuple[str, int]], classes: list[int], parsed: State = None, mover: int = -1):
         self.game, self.code, self.moves, self.classes, self.parsed, self.mover = game, code, moves, classes, parsed, mover
-        #: the moves best first, ranked for the whole batch at once (None: by :func:`_moves`), and the best move by
-        #: :func:`~gamedb.values.best_move`'s rule
-        self.ranked: list[MoveValue] | None = None
+        #: where the moves start, best first, in the columns ranked for the whole batch at once (-1: by :func:`_moves`),
+        #: and the best move by :func:`~gamedb.values.best_move`'s rule
+        self.start = -1
         self.best: str | None = None
 
     def state(self) -> State:
@@ -155,16 +183,16 @@ def _array_texts(game: Game, rules: VectorRules, rows: dict[int, PositionRow], e
     return texts
 
 
-def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[int, str]) -> None:
+def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[int, str]) -> tuple[list[Any], ...] | None:
     """Every plan's moves ranked best first (a stable sort: equal moves keep the family's order) with their
     ``delta_remoteness``, :func:`_moves` and :func:`~gamedb.answers.set_delta_remoteness` on the whole batch at once
-    (left to :func:`_moves` when a child is missing: it says which)."""
+    (left to :func:`_moves` when a child is missing: it says which): the columns of :class:`~gamedb.answers.MoveValue`."""
     import numpy as np
 
     classes = [cls for plan in plans for cls in plan.classes[1:]]
     found = [rows.get(cls) for cls in classes]
     if None in found:
-        return
+        return None
     stored = {code: row.text for code, row in rows.items() if row.text is not None}
     labels = [label for plan in plans for label, _ in plan.moves]
     children = [child for plan in plans for _, child in plan.moves]
@@ -189,11 +217,11 @@ def _rank_moves(plans: list[_Plan], rows: dict[int, PositionRow], texts: dict[in
     draw = value == _RANK_OF_VALUE[DRAW]
     delta = [0 if d else None if u else a for d, u, a in zip(draw.tolist(), unknown[group].tolist(), np.abs(rem - held).tolist(), strict=True)]
     grundy = list(map(_GRUNDY, found))
-    ranked = [MoveValue(labels[i], shown[i], results[i], remoteness[i], grundy[i], delta[i]) for i in order]
     start = 0
     for plan, d, best in zip(plans, degree.tolist(), _best_moves(plans, rows, labels, at, code, rem), strict=True):
-        plan.ranked, plan.best = ranked[start : start + d], best
+        plan.start, plan.best = start, best
         start += d
+    return tuple(list(map(column.__getitem__, order)) for column in (labels, shown, results, remoteness, grundy, delta))
 
 
 def _best_moves(plans: list[_Plan], rows: dict[int, PositionRow], labels: list[str], at: np.ndarray, code: np.ndarray, rem: np.ndarray) -> list[str | None]:
@@ -249,18 +277,24 @@ def answer_from_row(
     """The position's own part of an answer (no moves) from its stored row; ``text``: the position's (stored or formatted)."""
     result = row.result
     assert result is not None, "rows are read checked"  # (result_of, without a call per answer)
-    if record.impartial:
-        player, won_by = impartial_players(result)
-    else:
-        player = player_name(row.player)
-        if winner is not None:
-            won_by = winner(row.player, result, row.remoteness)
-        else:
-            won_by = {"win": player, "lose": player_name(1 - row.player)}.get(result)
+    player, won_by = _players(record, row.player, result, row.remoteness, player_name, winner)
     # the fields in their order, without keywords: a stream of positions makes an answer for each
     answer = Answer(record.name, text, player, result, won_by, row.remoteness, row.degree, row.best_move, row.grundy)
     answer.impartial = record.impartial
     return answer
+
+
+def _players(
+    record: GameRecord, mover: int, result: str, remoteness: int | None, player_name: Callable[[int], str],
+    winner: Callable[[int, str, int | None], str | None] | None,
+) -> tuple[str, str | None]:
+    """(the player to move, the winner) of a stored value: ``result`` for player ``mover``."""
+    if record.impartial:
+        return impartial_players(result)
+    player = player_name(mover)
+    if winner is not None:
+        return player, winner(mover, result, remoteness)
+    return player, player if result == "win" else player_name(1 - mover) if result == "lose" else None
 
 
 def _moves(record: GameRecord, text: str, moves: list[tuple[str, PositionRow | None, int]], texts: dict[int, str]) -> list[MoveValue]:
