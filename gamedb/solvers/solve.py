@@ -184,7 +184,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
         if solved.positions >= DENSE_FROM:  # in place: written afresh in the dense order, as `gamedb compact` leaves it
             if progress:  # (Dōbutsu shōgi: 8 minutes)
                 progress("file written afresh (dense order)", 0, 1)
-            rewrite(target.path)
+            rewrite(target.path, job.memory_limit)
             if progress:
                 progress("file written afresh (dense order)", 1, 1)
     return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)

@@ -22,8 +22,9 @@ RANGE_ROWS = 8 * ROW_GROUP
 #: a solve into a new DuckDB file of this many positions or more ends with :func:`rewrite` (Dōbutsu shōgi: 17 % of
 #: the bytes; 8 min for its 2.5·10^8 rows on a loaded box, which 10^7 rows' games are spared)
 DENSE_FROM = 10_000_000
-#: the cap of the rewrite's sorts (past it DuckDB spills to a temporary folder beside the file)
-MEMORY_LIMIT = "4GB"
+#: the cap of the rewrite's sorts (past it DuckDB spills to a temporary folder beside the file), lowered to a solve's
+#: own memory limit when that is less
+MEMORY_LIMIT = 4 * 2**30
 
 _COLUMNS = ", ".join(("game_id", *POSITION_COLUMNS))
 
@@ -41,12 +42,14 @@ def require_newest(revision: str | None) -> None:
         raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
 
 
-def rewrite(path: Path) -> None:
-    """Write the DuckDB file ``path`` afresh beside it (``.NAME.PID.new``), then put it in its place."""
+def rewrite(path: Path, memory_limit: int | None = None) -> None:
+    """Write the DuckDB file ``path`` afresh beside it (``.NAME.PID.new``), then put it in its place; DuckDB's memory
+    capped at :data:`MEMORY_LIMIT` or ``memory_limit`` bytes, the less."""
+    cap = f"{min(MEMORY_LIMIT, memory_limit or MEMORY_LIMIT)}B"
     temp = path.with_name(f".{path.name}.{os.getpid()}.new")
     _remove(temp)
     try:
-        conn = connect(temp, read_only=False, threads=1, attach={"src": path}, memory_limit=MEMORY_LIMIT)  # one thread: row groups filled in order
+        conn = connect(temp, read_only=False, threads=1, attach={"src": path}, memory_limit=cap)  # one thread: row groups filled in order
         try:
             _copy(conn)
         finally:
