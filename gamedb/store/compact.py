@@ -8,7 +8,7 @@ from pathlib import Path
 import sqlalchemy as sa
 
 from . import catalog
-from .database import vacuum
+from .database import current_revision, vacuum
 from .locking import solve_lock
 from .record import GameRecord
 from .rows import reader_of
@@ -35,7 +35,7 @@ def compact(engine: sa.Engine, record: GameRecord, duckdb_file: Path | None = No
             if duckdb_file is not None:
                 from .duckdb_rewrite import require_newest
 
-                require_newest(conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalar())
+                require_newest(current_revision(conn))
             removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
             for name in WORKING_TABLES:
                 table = metadata.tables[name]

@@ -36,9 +36,9 @@ def dense_order(offset: int) -> str:
 
 def require_newest(revision: str | None) -> None:
     """Refuse a file below the newest schema revision (checked before anything is deleted or written)."""
-    from .sqlite_file import newest_revision
+    from .database import head_revision
 
-    if revision != newest_revision():
+    if revision != head_revision():
         raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
 
 
