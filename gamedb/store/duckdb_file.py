@@ -145,21 +145,46 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
         conn.unregister("gamedb_rows")
 
 
-#: rows a new file's sink gathers before one INSERT
-APPEND_ROWS = 1 << 20
+#: rows a new file's sink gathers before one INSERT (past DuckDB's row group of 122,880 rows, which it writes to the
+#: file as it goes; smaller INSERTs wait in memory: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in 2^17s)
+APPEND_ROWS = 1 << 17
+#: rows appended between commits (DuckDB keeps what a transaction has not written out in memory)
+COMMIT_ROWS = 1 << 20
+#: appends waiting for the connection's thread at most (the rows in flight: memory)
+IN_FLIGHT = 2
 
 
 class NewDuckdbFile(NewSqliteFile):
-    """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine."""
+    """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine.
+    A thread of its own opens it and appends the rows while the solver goes on (DuckDB works outside Python's lock):
+    anything else waits for that thread first."""
 
-    def _create(self) -> Any:
+    def __enter__(self) -> NewDuckdbFile:
+        self._remove()  # a killed solve of this process id's predecessor
+        from concurrent.futures import Future, ThreadPoolExecutor
+
         self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
         self._counts: dict[str, int] = {}  # their rows, by table
-        # one thread: its appends scan numpy arrays in order; a second thread took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
+        self._uncommitted = 0
+        self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
+        self._pending: list[Future[None]] = [self._thread.submit(self._open)]
+        return self
+
+    def _open(self) -> None:
+        # one DuckDB thread: its appends scan numpy arrays in order; a second took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
         conn = self._conn = connect(self.temp, read_only=False, threads=1, synced=False)  # (finish() syncs it before it is linked)
         create_schema(conn, self.revision)
         conn.execute("BEGIN TRANSACTION")
-        return conn
+
+    @property
+    def conn(self) -> Any:
+        self._wait(0)
+        return super().conn
+
+    def _wait(self, left: int) -> None:
+        """Until at most ``left`` of the thread's jobs are pending; the first failure raised."""
+        while len(self._pending) > left:
+            self._pending.pop(0).result()
 
     def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         if rows:  # as columns: DuckDB's executemany runs one statement per row (17 s for cat-mouse's 4,000 token moves)
@@ -170,30 +195,44 @@ class NewDuckdbFile(NewSqliteFile):
         return True
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        """Batches gathered to :data:`APPEND_ROWS` rows a table before they go in (a DuckDB INSERT costs the more, the
-        fewer its rows: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in batches of 10^6)."""
+        """Batches gathered to :data:`APPEND_ROWS` rows a table, then appended by the thread."""
         self._waiting.setdefault(table, []).append(columns)
         self._counts[table] = self._counts.get(table, 0) + len(next(iter(columns.values()), ()))
         if self._counts[table] >= APPEND_ROWS:
-            self._append(table)
+            self._wait(IN_FLIGHT - 1)
+            self._pending.append(self._thread.submit(self._append, table, self._taken(table), self.game_id))
 
-    def _append(self, table: str) -> None:
+    def _taken(self, table: str) -> list[Mapping[str, Column]]:
+        self._counts.pop(table, None)
+        return self._waiting.pop(table, [])
+
+    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int) -> None:
         import numpy as np
 
-        batches = self._waiting.pop(table, [])
-        self._counts.pop(table, None)
-        if batches:
-            joined = {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
-                [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
-            append_columns(self.conn, table, joined, {"game_id": self.game_id})
-            self.conn.execute("COMMIT; BEGIN TRANSACTION")  # DuckDB keeps ~150 bytes an uncommitted row in memory; the file is not in place until complete
+        if not batches:
+            return
+        joined = batches[0] if len(batches) == 1 else {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
+            [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
+        append_columns(self._conn, table, joined, {"game_id": game_id})
+        self._uncommitted += len(next(iter(joined.values())))
+        if self._uncommitted >= COMMIT_ROWS:
+            self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
+            self._uncommitted = 0
+
+    def abort(self) -> None:
+        thread = getattr(self, "_thread", None)
+        if thread is not None:
+            thread.shutdown(wait=True, cancel_futures=True)
+            self._pending = []
+        super().abort()
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return nullcontext()  # no index on position (zone maps); the others are small
 
     def _complete(self) -> None:
+        self._wait(0)
         for table in list(self._waiting):
-            self._append(table)
+            self._append(table, self._taken(table), self.game_id)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
