@@ -7,7 +7,6 @@ from .answers import Answer, MoveValue, set_delta_remoteness
 from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
-from .solvers import graph_answer
 from .solvers.choice import answered_by
 from .solvers.graph_answer import answer_from_row
 from .store.record import GameRecord, record_from_mapping
@@ -26,10 +25,9 @@ def answer_positions(
     record.require_solved()
     if game is None:
         answers: list[Answer | GamedbError | str] = [*probe_without_rules(reader, record, positions, reason or "the rules are not available")]
-    elif lines and answered_by(record, game) is graph_answer:  # the batch's lines made from its columns
-        return graph_answer.probe_many(reader, record, game, positions, lines=True)
-    else:
-        answers = [*probe_many(reader, record, game, positions, boards=boards)]
+    else:  # (lines: the graph answerer makes them from the batch's columns)
+        found: list[Answer | GamedbError | str] = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards, lines=lines)
+        return found
     return [answer.json_line() if lines and isinstance(answer, Answer) else answer for answer in answers]
 
 

@@ -75,8 +75,11 @@ def stats_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return {"periodicity": info["periodicity"], "extra": extra, "remoteness_unknown": unknown}
 
 
-def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions: Sequence[str | None], *, boards: bool = True) -> list[Answer | GamedbError]:
-    """Answers for many positions (None: the start), the components read kept for the batch; a failure gives its error in its place."""
+def probe_many(
+    reader: Reader, record: GameRecord, game: HeapGame, positions: Sequence[str | None], *, boards: bool = True, lines: bool = False
+) -> list[Answer | GamedbError | str]:
+    """Answers for many positions (None: the start), the components read kept for the batch; a failure gives its error in
+    its place (``lines``: each answer as its JSON line)."""
     values = ComponentValues(reader, record, game)
     answers: list[Answer | GamedbError] = []
     for position in positions:
@@ -87,7 +90,7 @@ def probe_many(reader: Reader, record: GameRecord, game: HeapGame, positions: Se
             raise  # the file, not this position: one line naming the game, for the whole command
         except GamedbError as exc:
             answers.append(exc)
-    return answers
+    return [a.json_line() if lines and isinstance(a, Answer) else a for a in answers]
 
 
 #: a listed move with its sort key (best first for the mover, then move order)
