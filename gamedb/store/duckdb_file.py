@@ -156,8 +156,8 @@ COMMIT_ROWS = 1 << 20
 
 class NewDuckdbFile(NewSqliteFile):
     """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine.
-    A thread of its own opens it and appends the rows while the solver goes on (DuckDB works outside Python's lock):
-    anything else waits for that thread first."""
+    A thread of its own appends the rows while the solver goes on (DuckDB works outside Python's lock): anything else
+    waits for that thread first."""
 
     def __enter__(self) -> NewDuckdbFile:
         self._remove()  # a killed solve of this process id's predecessor
@@ -167,7 +167,12 @@ class NewDuckdbFile(NewSqliteFile):
         self._counts: dict[str, int] = {}  # their rows, by table
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
-        self._pending: list[Future[None]] = [self._thread.submit(self._open)]
+        self._pending: list[Future[None]] = []
+        try:
+            self._open()  # here: a file that cannot be made is said before the solve, not after it
+        except BaseException:
+            self.abort()
+            raise
         return self
 
     def _open(self) -> None:
