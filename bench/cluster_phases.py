@@ -96,6 +96,35 @@ def _split_of(tree: dict) -> dict[str, float]:
 
 
 @contextmanager
+def timed_write(record: dict) -> Iterator[None]:
+    """The client's write split into ``record``: seconds making the rows of its ranges (``range_columns``: read, merged,
+    labelled) and seconds in the sink (inserts and commits)."""
+    from gamedb.solvers import tier_store
+    from gamedb.store.sql_sink import SqlSink
+
+    record.update(rows=0.0, insert=0.0)
+    patched = [(tier_store, "range_columns", "rows"), (SqlSink, "columns", "insert"), (SqlSink, "commit", "insert")]
+    originals = [getattr(owner, name) for owner, name, _ in patched]
+
+    def timed(function: Any, into: str) -> Any:
+        def run(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                record[into] += time.perf_counter() - t
+        return run
+
+    for (owner, name, into), function in zip(patched, originals, strict=True):
+        setattr(owner, name, timed(function, into))
+    try:
+        yield
+    finally:
+        for (owner, name, _), function in zip(patched, originals, strict=True):
+            setattr(owner, name, function)
+
+
+@contextmanager
 def recorded_client(record: dict) -> Iterator[None]:
     """``gamedb.solvers.tier_cluster``'s client, as ``gamedb solve --workers N`` makes it, recorded into ``record``: the time it
     was ready and closed, the task stream and the workers' peak memory (asked before the cluster stops)."""
@@ -131,7 +160,7 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
 
     marks, progress = _marks()
     record: dict = {}
-    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / f"c.{suffix}", create=True) as db, recorded_client(record):
+    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / f"c.{suffix}", create=True) as db, recorded_client(record), timed_write(record):
         t0 = time.perf_counter()
         report = db.solve(family("connect4").from_options(width=width, height=height), progress=progress, cluster=Cluster(workers=workers, work_dir=tmp))
         wall = time.perf_counter() - t0
@@ -147,7 +176,8 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
     started = record["ready"] - t0
     return {
         "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end - started, "solve": solve_end - enum_end,
-        "cluster_stop": record["closed"] - t0 - solve_end, "write": wall - (record["closed"] - t0), "tasks": {k: v for k, v in tasks.items()},
+        "cluster_stop": record["closed"] - t0 - solve_end, "write": wall - (record["closed"] - t0),
+        "write_rows": record["rows"], "write_insert": record["insert"], "tasks": {k: v for k, v in tasks.items()},
         "solve_split": record["profile"], "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
@@ -179,6 +209,8 @@ def main() -> None:
     print(f"cluster, {args.workers} worker(s): {c['wall']:6.1f} s = start the cluster {c['cluster_start']:.1f} + enumerate {c['enumerate']:.1f} "
           f"+ solve {c['solve']:.1f} + stop it {c['cluster_stop']:.1f} + write rows (client) {c['write']:.1f}; peak MB: workers "
           f"{', '.join(f'{p / mb:.0f}' for p in c['worker_peaks'])}, client {c['client_peak'] / mb:.0f}")
+    print(f"    the client's write: making the rows (read, merged, labelled) {c['write_rows']:.1f} s, the sink's inserts and commits "
+          f"{c['write_insert']:.1f} s{' (overlapping: a thread makes the next range meanwhile)' if args.backend == 'duckdb' else ''}")
     busy = 0.0
     for kind, (compute, transfer, count) in sorted(c["tasks"].items()):
         busy += compute

@@ -134,31 +134,12 @@ def write_positions(
     total = sum(counts.values())
     lo = state.get("written_below", 0)
     his = [hi for hi in code_ranges(folder, tiers) if hi > lo]
-    cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
+    cuts = {t: cuts_of(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
     done = sum(cuts[t][0] for t in tiers)
     texts_stored = stores_texts(total)
 
     def rows_of(k: int) -> dict[str, Any]:
-        """The columns of range ``k``: each tier's rows of it, in code order."""
-        parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
-        for t in tiers:
-            i, j = cuts[t][k], cuts[t][k + 1]
-            if j > i:
-                page = folder.read("codes", t, i, j)
-                by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
-                texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
-                parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
-        page = np.concatenate([p[0] for p in parts])
-        order = np.argsort(page, kind="stable")
-        text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
-        player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
-        page = page[order]
-        has = best >= 0
-        labels = np.full(len(page), None, dtype=object)
-        if has.any():
-            labels[has] = rules.labels(page[has], best[has])
-        values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
-        return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
+        return range_columns(rules, folder, {t: (cuts[t][k], cuts[t][k + 1]) for t in tiers}, texts_stored)
 
     with sink.loading("position", total, state), ThreadPoolExecutor(1) as ahead:
         coming = ahead.submit(rows_of, 0) if his and sink.writes_outside_gil else None
@@ -174,7 +155,29 @@ def write_positions(
                 progress("write", done, total)
 
 
-def _cuts(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
+def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tuple[int, int]], texts_stored: bool) -> dict[str, Any]:
+    """The position columns of one code range, in code order: rows ``i:j`` of each tier ``t`` (``rows[t] = (i, j)``)."""
+    parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
+    for t, (i, j) in sorted(rows.items()):
+        if j > i:
+            page = folder.read("codes", t, i, j)
+            by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+            texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
+            parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
+    page = np.concatenate([p[0] for p in parts])
+    order = np.argsort(page, kind="stable")
+    text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
+    player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
+    page = page[order]
+    has = best >= 0
+    labels = np.full(len(page), None, dtype=object)
+    if has.any():
+        labels[has] = rules.labels(page[has], best[has])
+    values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
+    return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
+
+
+def cuts_of(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
     """Where each of ``bounds`` falls in a tier's sorted codes, mapped once (a map kept for the whole write left every page
     resident as the searches went by: 600 MB of Connect-Four 5x5's peak)."""
     codes = folder.load("codes", tier)
