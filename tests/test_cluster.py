@@ -124,6 +124,29 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
     assert changed and all(rows[i][3] == RESULT_CODES["win"] for i in changed)  # the stored code (revision 0007)
 
 
+def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path):
+    """Into SQLite the workers make the rows as part files, one a code range: a solve stopped once two are loaded goes on
+    from the third when run again (no row twice, none missing), and no part is left."""
+    loaded = []
+
+    def stop(phase, done, total):
+        if phase == "write":
+            loaded.append(done)
+            if len(loaded) == 2:
+                raise _Stop
+
+    with Database(tmp_path / "p.sqlite", create=True) as db:
+        with pytest.raises(_Stop):
+            _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
+        assert list((tmp_path / "work").glob("*/rows-*.part"))  # made ahead of the one loaded
+        with db.read() as reader:
+            (stored,) = reader.fetch("SELECT COUNT(*) FROM position")[0]
+        assert stored == loaded[1] < len(reference("connect4-4x4"))
+        report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work")
+        assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
+    assert list((tmp_path / "work").iterdir()) == []
+
+
 def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
     """SIGKILL to a worker process while slices are being solved: its tasks run again elsewhere, the rows are the same."""
     victim = dask_cluster.workers[0]

@@ -2,8 +2,9 @@
 
 Forward, :func:`settle` makes a tier's sorted codes from the parts the earlier tiers' slices found and :func:`expand`
 finds the children of one slice; backward, :func:`solve_part` values one slice from the tiers it reaches and :func:`join`
-makes the tier's columns of its slices. Every task first looks for what it writes (each file written atomically) and
-returns at once when a task before it (killed or not) finished it, so a rerun resumes from the finished slices.
+makes the tier's columns of its slices; last, :func:`rows_part` makes the rows of a code range. Every task first looks
+for what it writes (each file written atomically) and returns at once when a task before it (killed or not) finished
+it, so a rerun resumes from the finished slices.
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ import numpy as np
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules
+from ..store.part_files import write_part
 from .tier_forward import children_by_tier, keeps_paths, least_keys, save_paths
-from .tier_store import TierFolder
+from .tier_store import TierFolder, range_columns
 from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slice, values_loader
 
 #: the columns a solved slice (and tier) has, "best" (the best child's code) written last
@@ -119,6 +121,15 @@ def join(path: str, t: int, firsts: list[int], after: Any = None) -> int:
         for kind in KINDS:
             (folder.path / f"s{a}.{kind}-{t}.npy").unlink(missing_ok=True)
     return int(folder.load("degree", t).sum(dtype=np.int64))
+
+
+def rows_part(game: Game, path: str, name: str, rows: dict[int, tuple[int, int]], texts_stored: bool) -> str:
+    """Write the position rows of one code range (rows ``i:j`` of each tier ``t``: ``rows[t] = (i, j)``) as the part file
+    ``name`` (:mod:`~gamedb.store.part_files`); return its path."""
+    part = Path(path) / name
+    if not part.exists():
+        write_part(part, range_columns(rules_of(game), TierFolder(Path(path)), rows, texts_stored))
+    return str(part)
 
 
 def _inner(game: Game, t: int) -> GamedbError:
