@@ -107,8 +107,8 @@ def timed_write(record: dict) -> Iterator[None]:
     from gamedb.solvers import tier_store
     from gamedb.store.sql_sink import SqlSink
 
-    record.update(rows=0.0, insert=0.0, rows_cpu=0.0, insert_cpu=0.0)
-    patched = [(tier_store, "range_columns", "rows"), (SqlSink, "columns", "insert"), (SqlSink, "commit", "insert"), (SqlSink, "part", "insert")]
+    record.update(rows=0.0, insert=0.0, commit=0.0, rows_cpu=0.0, insert_cpu=0.0, commit_cpu=0.0)
+    patched = [(tier_store, "range_columns", "rows"), (SqlSink, "columns", "insert"), (SqlSink, "commit", "commit"), (SqlSink, "part", "insert")]
     originals = [getattr(owner, name) for owner, name, _ in patched]
 
     def timed(function: Any, into: str) -> Any:
@@ -197,6 +197,7 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
         "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end - started, "solve": solve_end - enum_end,
         "cluster_stop": wall - write_end, "write": write_end - solve_end,
         "write_rows": record["rows"], "write_insert": record["insert"], "write_rows_cpu": record["rows_cpu"], "write_insert_cpu": record["insert_cpu"],
+        "write_commit": record["commit"], "write_commit_cpu": record["commit_cpu"],
         "worker_cpu": record["worker_cpu"], "tasks": {k: v for k, v in tasks.items()},
         "solve_split": record["profile"], "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
@@ -231,7 +232,8 @@ def main() -> None:
           f"{', '.join(f'{p / mb:.0f}' for p in c['worker_peaks'])}, client {c['client_peak'] / mb:.0f}")
     print(f"    CPU seconds of each worker, all told: {', '.join(f'{x:.1f}' for x in c['worker_cpu'])}")
     print(f"    the client's write: making the rows (read, merged, labelled) {c['write_rows']:.1f} s ({c['write_rows_cpu']:.1f} s CPU), "
-          f"the sink's inserts and commits {c['write_insert']:.1f} s ({c['write_insert_cpu']:.1f} s CPU)"
+          f"the sink's inserts {c['write_insert']:.1f} s ({c['write_insert_cpu']:.1f} s CPU) and commits {c['write_commit']:.1f} s "
+          f"({c['write_commit_cpu']:.1f} s CPU)"
           f"{' (overlapping: a thread makes the next range meanwhile)' if args.backend == 'duckdb' else ''}"
           f"{' (into SQLite the workers make the rows: rows tasks)' if args.backend == 'sqlite' else ''}")
     busy = 0.0
@@ -246,11 +248,11 @@ def main() -> None:
     settle = c["tasks"].get("settle", [0.0])[0]
     join = c["tasks"].get("join", [0.0])[0]
     fixed = c["cluster_start"] + c["cluster_stop"]
-    serial = c["write_insert"] + settle + fixed + (idle if args.workers == 1 else 0.0)
+    serial = c["write_insert"] + c["write_commit"] + settle + fixed + (idle if args.workers == 1 else 0.0)
     parallel = c["wall"] - serial
     bound = c["wall"] / (serial + parallel / 2)
     part = cluster_part - (idle if args.workers == 1 else 0.0) - settle
-    print(f"Amdahl: serial {serial:.1f} s (client's inserts {c['write_insert']:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
+    print(f"Amdahl: serial {serial:.1f} s (client's inserts and commits {c['write_insert'] + c['write_commit']:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
           f"{f' + overhead {idle:.1f}' if args.workers == 1 else ''}; joins {join:.1f} s are short) of {c['wall']:.1f} s = "
           f"{serial / c['wall']:.0%}: 2 workers are at most {bound:.2f}x faster; the cluster part alone (enumerate + solve) at most "
           f"{cluster_part / (cluster_part - part / 2):.2f}x")
