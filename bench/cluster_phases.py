@@ -252,7 +252,8 @@ def main() -> None:
     parallel = c["wall"] - serial
     bound = c["wall"] / (serial + parallel / 2)
     part = cluster_part - (idle if args.workers == 1 else 0.0) - settle
-    print(f"Amdahl: serial {serial:.1f} s (client's inserts and commits {c['write_insert'] + c['write_commit']:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
+    inserts = c["write_insert"] + c["write_commit"]
+    print(f"Amdahl: serial {serial:.1f} s (client's inserts and commits {inserts:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
           f"{f' + overhead {idle:.1f}' if args.workers == 1 else ''}; joins {join:.1f} s are short) of {c['wall']:.1f} s = "
           f"{serial / c['wall']:.0%}: 2 workers are at most {bound:.2f}x faster; the cluster part alone (enumerate + solve) at most "
           f"{cluster_part / (cluster_part - part / 2):.2f}x")
