@@ -181,9 +181,9 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
 
 
 def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
-    """Solve every slice, a tier's submitted once the joins of the tiers it reaches are done (futures passed as arguments
-    made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of two); return
-    the moves of the game."""
+    """Solve every slice, a tier's submitted once the joins of the values of the tiers it reaches are done (futures passed
+    as arguments made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of
+    two), its other columns joined beside them; return the moves of the game."""
     from dask.distributed import as_completed
 
     path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
@@ -195,7 +195,9 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
         slices = _slices(counts[t], size, threads)
         mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         stream.update(mine)  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        firsts, rest = [a for a, _ in slices], tuple(k for k in tier_slices.KINDS if k not in tier_slices.VALUES)
+        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, firsts, rest, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
 
     for t in sorted(counts, reverse=True):
         if not awaits[t]:
@@ -204,9 +206,10 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
     by_worker: Counter[str] = Counter()  # slices each worker solved
     for future in stream:
         found = future.result()
-        if future.key.startswith("join-"):
-            tiers += 1
+        if future.key.startswith("rest-"):
             moves += found
+        elif future.key.startswith("join-"):
+            tiers += 1
             joined = int(future.key.split("-")[1])
             for t in sorted(counts, reverse=True):
                 if joined in awaits[t]:
