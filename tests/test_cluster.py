@@ -124,9 +124,10 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
     assert changed and all(rows[i][3] == RESULT_CODES["win"] for i in changed)  # the stored code (revision 0007)
 
 
-def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path):
-    """Into SQLite the workers make the rows as part files, one a code range: a solve stopped once two are loaded goes on
-    from the third when run again (no row twice, none missing), and no part is left."""
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path, suffix):
+    """The workers make the rows as parts, one a code range: a solve stopped once two are loaded goes on from the third
+    when run again (no row twice, none missing), and no part is left."""
     loaded = []
 
     def stop(phase, done, total):
@@ -135,7 +136,7 @@ def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_clus
             if len(loaded) == 2:
                 raise _Stop
 
-    with Database(tmp_path / "p.sqlite", create=True) as db:
+    with Database(tmp_path / f"p.{suffix}", create=True) as db:
         with pytest.raises(_Stop):
             _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
         assert list((tmp_path / "work").glob("*/rows-*.part"))  # made ahead of the one loaded

@@ -4,7 +4,7 @@ Forward, tier by tier from the start's: a tier is settled, then its slices are e
 slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
 scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
 resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
-single-process solve does; into SQLite the workers make them, a code range each into a part file.
+single-process solve does, made by the workers, a code range each into a part file.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import shutil
 import time
 import uuid
 import warnings
@@ -74,10 +75,8 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
                 sink.commit()
             state["moves"] = moves
-            loads = None
-            if db.dialect.name == "sqlite":  # the rows made by the workers (DuckDB and PostgreSQL take the client's columns as fast)
-                part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
-                loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
+            part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
+            loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
             return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
@@ -230,13 +229,13 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
 def _parts_loaded(
     client: Any, game: Game, sink: SqlSink, folder: TierFolder, ranges: list[dict[int, tuple[int, int]]], texts_stored: bool
 ) -> Iterator[AbstractContextManager[int]]:
-    """:data:`~.tier_store.Loads` made by the workers: each range's rows written into a part file by a task, :data:`PARTS_AHEAD`
+    """:data:`~.tier_store.Loads` made by the workers: each range's rows written into a part by a task, :data:`PARTS_AHEAD`
     per worker thread ahead of the one the sink loads (the folder holds only those), each removed once its rows are committed."""
     run, ahead = uuid.uuid4().hex[:8], PARTS_AHEAD * _threads(client)
 
     def submit(k: int) -> Any:
         name = "rows-{}-{}.part".format(*map(sum, zip(*ranges[k].values(), strict=True)))  # rows below it and below its end
-        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, key=f"rows-{k}-{run}")
+        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, sink.parts_in_sqlite, key=f"rows-{k}-{run}")
 
     coming = [submit(k) for k in range(min(len(ranges), ahead))]
     for k in range(len(ranges)):
@@ -244,7 +243,7 @@ def _parts_loaded(
         if len(coming) < len(ranges):
             coming.append(submit(len(coming)))
         yield sink.part("position", part)
-        part.unlink()
+        shutil.rmtree(part) if part.is_dir() else part.unlink()
 
 
 def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:
