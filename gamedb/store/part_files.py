@@ -9,6 +9,7 @@ under a temporary name and renamed (a task run twice keeps the first one's).
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import shutil
@@ -28,6 +29,10 @@ if TYPE_CHECKING:
 
 #: the table of a part file (its columns: those given to :func:`write_part`, untyped, in row order)
 PART_TABLE = "part"
+#: a SQLite part's rows a statement (its sqlite3 binds 32766 values), its page size, and the garbage collector off: 0.62 to
+#: 0.87 µs a row with 100 rows a statement and pages of 4 KiB, 0.47 so (2^19 rows)
+PART_ROWS_PER_INSERT = 1000
+PART_PAGE = 65536
 
 
 def write_part(path: Path, columns: Mapping[str, Column], *, sqlite: bool) -> None:
@@ -49,14 +54,21 @@ def write_part(path: Path, columns: Mapping[str, Column], *, sqlite: bool) -> No
         (tmp / "strings.json").write_text(json.dumps(strings))
         tmp.replace(path)
         return
-    with closing(sqlite3.connect(tmp, isolation_level=None)) as conn:
-        conn.execute("PRAGMA journal_mode = OFF")  # private until renamed
-        conn.execute("PRAGMA synchronous = OFF")
-        conn.execute("BEGIN")
-        conn.execute(f"CREATE TABLE {PART_TABLE} ({', '.join(columns)})")
-        for sql, rows in column_inserts(PART_TABLE, columns, {}):
-            conn.executemany(sql, rows)
-        conn.execute("COMMIT")
+    was = gc.isenabled()
+    gc.disable()  # the rows' values hold no cycles
+    try:
+        with closing(sqlite3.connect(tmp, isolation_level=None)) as conn:
+            conn.execute(f"PRAGMA page_size = {PART_PAGE}")
+            conn.execute("PRAGMA journal_mode = OFF")  # private until renamed
+            conn.execute("PRAGMA synchronous = OFF")
+            conn.execute("BEGIN")
+            conn.execute(f"CREATE TABLE {PART_TABLE} ({', '.join(columns)})")
+            for sql, rows in column_inserts(PART_TABLE, columns, {}, PART_ROWS_PER_INSERT):
+                conn.executemany(sql, rows)
+            conn.execute("COMMIT")
+    finally:
+        if was:
+            gc.enable()
     tmp.replace(path)
 
 
