@@ -73,7 +73,7 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 sink.clear(("position",))
                 state = {"tiers": len(counts), "moves": moves, "enumerate_seconds": round(t1 - t0, 3), "cluster": True}
                 sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
-                sink.commit()
+            sink.commit()  # (a SQLite part is attached outside a transaction)
             state["moves"] = moves
             part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
             loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
