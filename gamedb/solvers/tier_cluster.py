@@ -4,7 +4,7 @@ Forward, tier by tier from the start's: a tier is settled, then its slices are e
 slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
 scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
 resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
-single-process solve does, made by the workers, a code range each into a part file.
+single-process solve does; into SQLite the workers make them, a code range each into a part file.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import json
 import logging
-import shutil
 import time
 import uuid
 import warnings
@@ -75,8 +74,10 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
             sink.commit()  # (a SQLite part is attached outside a transaction)
             state["moves"] = moves
-            part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
-            loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
+            loads = None
+            if db.dialect.name == "sqlite":  # the rows made by the workers (DuckDB and PostgreSQL take the command's columns as fast)
+                part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
+                loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
             return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
@@ -235,7 +236,7 @@ def _parts_loaded(
 
     def submit(k: int) -> Any:
         name = "rows-{}-{}.part".format(*map(sum, zip(*ranges[k].values(), strict=True)))  # rows below it and below its end
-        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, sink.parts_in_sqlite, key=f"rows-{k}-{run}")
+        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, key=f"rows-{k}-{run}")
 
     coming = [submit(k) for k in range(min(len(ranges), ahead))]
     for k in range(len(ranges)):
@@ -243,7 +244,7 @@ def _parts_loaded(
         if len(coming) < len(ranges):
             coming.append(submit(len(coming)))
         yield sink.part("position", part)
-        shutil.rmtree(part) if part.is_dir() else part.unlink()
+        part.unlink()
 
 
 def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:

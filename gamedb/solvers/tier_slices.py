@@ -126,12 +126,12 @@ def join(path: str, t: int, firsts: list[int], kinds: tuple[str, ...], after: An
     return int(folder.load("degree", t).sum(dtype=np.int64)) if "degree" in kinds else 0
 
 
-def rows_part(game: Game, path: str, name: str, rows: dict[int, tuple[int, int]], texts_stored: bool, sqlite: bool) -> str:
-    """Write the position rows of one code range (rows ``i:j`` of each tier ``t``: ``rows[t] = (i, j)``) as the part
-    ``name`` (:mod:`~gamedb.store.part_files`; ``sqlite``: a SQLite file); return its path."""
+def rows_part(game: Game, path: str, name: str, rows: dict[int, tuple[int, int]], texts_stored: bool) -> str:
+    """Write the position rows of one code range (rows ``i:j`` of each tier ``t``: ``rows[t] = (i, j)``) as the part file
+    ``name`` (:mod:`~gamedb.store.part_files`); return its path."""
     part = Path(path) / name
     if not part.exists():
-        write_part(part, range_columns(rules_of(game), TierFolder(Path(path)), rows, texts_stored), sqlite=sqlite)
+        write_part(part, range_columns(rules_of(game), TierFolder(Path(path)), rows, texts_stored))
     return str(part)
 
 

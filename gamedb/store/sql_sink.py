@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
-from .part_files import part_loaded, read_part
+from .part_files import part_loaded
 from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
@@ -46,21 +46,10 @@ class SqlSink:
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
 
-    @contextmanager
-    def part(self, table: str, path: Path) -> Iterator[int]:
-        """The rows of the part ``path`` (:mod:`.part_files`, a SQLite file if :attr:`parts_in_sqlite`) inserted into
-        ``table``, their count given to the block, which commits them."""
-        if self.parts_in_sqlite:
-            with part_loaded(self.conn, table, path, self.record.id) as rows:
-                yield rows
-        else:
-            columns = read_part(path)
-            self.columns(table, columns)
-            yield len(columns["code"])
-
-    @property
-    def parts_in_sqlite(self) -> bool:
-        return bool(self.engine.dialect.name == "sqlite")
+    def part(self, table: str, path: Path) -> AbstractContextManager[int]:
+        """The rows of the part file ``path`` (:mod:`.part_files`: SQLite only) inserted into ``table``, their count given to
+        the block, which commits them."""
+        return part_loaded(self.conn, table, path, self.record.id)
 
     @property
     def writes_outside_gil(self) -> bool:
