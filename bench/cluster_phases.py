@@ -175,7 +175,7 @@ def recorded_client(record: dict) -> Iterator[None]:
 
 
 def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
-    """Solved by ``Database.solve(cluster=Cluster(workers=...))``: a local cluster of its own, closed before the rows are written."""
+    """Solved by ``Database.solve(cluster=Cluster(workers=...))``: a local cluster of its own, closed once the rows are written."""
     from gamedb import Database
     from gamedb.games import family
     from gamedb.solvers.protocol import Cluster

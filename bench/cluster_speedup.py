@@ -28,7 +28,7 @@ TARGET = 1.5
 
 
 def one(workers: int, width: int, height: int, slice_size: int | None, backend: str) -> dict:
-    """Solve in this process as ``gamedb solve --workers N`` does (the cluster closed before the rows are written); the figures."""
+    """Solve in this process as ``gamedb solve --workers N`` does (the cluster closed once the rows are written); the figures."""
     from cluster_phases import recorded_client
 
     from gamedb import Database
