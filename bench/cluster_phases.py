@@ -95,6 +95,56 @@ def _split_of(tree: dict) -> dict[str, float]:
     return {name: found[name] / max(tree["count"], 1) for name in SPLIT}
 
 
+def _cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+@contextmanager
+def timed_write(record: dict) -> Iterator[None]:
+    """The client's write split into ``record``: seconds making the rows of its ranges (``range_columns``: read, merged,
+    labelled) and seconds in the sink (inserts and commits)."""
+    from gamedb.solvers import tier_store
+    from gamedb.store.sql_sink import SqlSink
+
+    record.update(rows=0.0, insert=0.0, commit=0.0, rows_cpu=0.0, insert_cpu=0.0, commit_cpu=0.0)
+    patched = [(tier_store, "range_columns", "rows"), (SqlSink, "columns", "insert"), (SqlSink, "commit", "commit"), (SqlSink, "part", "insert")]
+    originals = [getattr(owner, name) for owner, name, _ in patched]
+
+    def timed(function: Any, into: str) -> Any:
+        @contextmanager
+        def entered(*args: Any, **kwargs: Any) -> Iterator[Any]:  # a part's rows are inserted as its context is entered
+            t, cpu = time.perf_counter(), time.thread_time()
+            record["in_part"] = True  # (its columns, taken by SqlSink.columns, counted once)
+            with function(*args, **kwargs) as found:
+                record["in_part"] = False
+                record[into] += time.perf_counter() - t
+                record[into + "_cpu"] += time.thread_time() - cpu
+                yield found
+
+        if function.__name__ == "part":
+            return entered
+
+        def run(*args: Any, **kwargs: Any) -> Any:
+            if record.get("in_part"):
+                return function(*args, **kwargs)
+            t, cpu = time.perf_counter(), time.thread_time()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                record[into] += time.perf_counter() - t
+                record[into + "_cpu"] += time.thread_time() - cpu
+        return run
+
+    for (owner, name, into), function in zip(patched, originals, strict=True):
+        setattr(owner, name, timed(function, into))
+    try:
+        yield
+    finally:
+        for (owner, name, _), function in zip(patched, originals, strict=True):
+            setattr(owner, name, function)
+
+
 @contextmanager
 def recorded_client(record: dict) -> Iterator[None]:
     """``gamedb.solvers.tier_cluster``'s client, as ``gamedb solve --workers N`` makes it, recorded into ``record``: the time it
@@ -114,6 +164,7 @@ def recorded_client(record: dict) -> Iterator[None]:
             record["stream"] = stream.data
             record["profile"] = _split_of(client.profile(key="solve"))
             record["worker_peaks"] = sorted(client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024).values())
+            record["worker_cpu"] = sorted(client.run(_cpu).values())
         record["closed"] = time.perf_counter()
 
     tier_cluster._client = client_of  # type: ignore[assignment]
@@ -124,14 +175,14 @@ def recorded_client(record: dict) -> Iterator[None]:
 
 
 def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
-    """Solved by ``Database.solve(cluster=Cluster(workers=...))``: a local cluster of its own, closed before the rows are written."""
+    """Solved by ``Database.solve(cluster=Cluster(workers=...))``: a local cluster of its own, closed once the rows are written."""
     from gamedb import Database
     from gamedb.games import family
     from gamedb.solvers.protocol import Cluster
 
     marks, progress = _marks()
     record: dict = {}
-    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / f"c.{suffix}", create=True) as db, recorded_client(record):
+    with tempfile.TemporaryDirectory() as tmp, Database(Path(tmp) / f"c.{suffix}", create=True) as db, recorded_client(record), timed_write(record):
         t0 = time.perf_counter()
         report = db.solve(family("connect4").from_options(width=width, height=height), progress=progress, cluster=Cluster(workers=workers, work_dir=tmp))
         wall = time.perf_counter() - t0
@@ -144,10 +195,14 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
     offset = t0 - marks["t0"]
     enum_end = marks.get("enumerate tiers (cluster) end", 0.0) - offset
     solve_end = max(marks.get("slices solved (cluster) end", 0.0), marks.get("tiers solved (cluster) end", 0.0)) - offset
+    write_end = marks.get("write end", 0.0) - offset
     started = record["ready"] - t0
     return {
         "positions": report.positions, "wall": wall, "cluster_start": started, "enumerate": enum_end - started, "solve": solve_end - enum_end,
-        "cluster_stop": record["closed"] - t0 - solve_end, "write": wall - (record["closed"] - t0), "tasks": {k: v for k, v in tasks.items()},
+        "cluster_stop": wall - write_end, "write": write_end - solve_end,
+        "write_rows": record["rows"], "write_insert": record["insert"], "write_rows_cpu": record["rows_cpu"], "write_insert_cpu": record["insert_cpu"],
+        "write_commit": record["commit"], "write_commit_cpu": record["commit_cpu"],
+        "worker_cpu": record["worker_cpu"], "tasks": {k: v for k, v in tasks.items()},
         "solve_split": record["profile"], "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
@@ -177,11 +232,17 @@ def main() -> None:
         print(f"    {words:52} {s['split'].get(name, 0.0):6.1f} s")
     mb = 1 << 20
     print(f"cluster, {args.workers} worker(s): {c['wall']:6.1f} s = start the cluster {c['cluster_start']:.1f} + enumerate {c['enumerate']:.1f} "
-          f"+ solve {c['solve']:.1f} + stop it {c['cluster_stop']:.1f} + write rows (client) {c['write']:.1f}; peak MB: workers "
+          f"+ solve {c['solve']:.1f} + write rows {c['write']:.1f} + stop it {c['cluster_stop']:.1f}; peak MB: workers "
           f"{', '.join(f'{p / mb:.0f}' for p in c['worker_peaks'])}, client {c['client_peak'] / mb:.0f}")
+    print(f"    CPU seconds of each worker, all told: {', '.join(f'{x:.1f}' for x in c['worker_cpu'])}")
+    print(f"    the client's write: making the rows (read, merged, labelled) {c['write_rows']:.1f} s ({c['write_rows_cpu']:.1f} s CPU), "
+          f"the sink's inserts {c['write_insert']:.1f} s ({c['write_insert_cpu']:.1f} s CPU) and commits {c['write_commit']:.1f} s "
+          f"({c['write_commit_cpu']:.1f} s CPU)"
+          f"{' (overlapping: a thread makes the next range meanwhile)' if args.backend == 'duckdb' and c['write_rows'] else ''}"
+          f"{' (the workers make the rows: rows tasks)' if c['write_rows'] == 0 else ''}")
     busy = 0.0
     for kind, (compute, transfer, count) in sorted(c["tasks"].items()):
-        busy += compute
+        busy += compute if kind != "rows" else 0.0
         print(f"    {kind:8} tasks: {count:5} ran {compute:6.1f} s on the workers (transfers {transfer:.2f} s), {compute / max(count, 1) * 1e3:.0f} ms each")
     split = ", ".join(f"{SPLIT[name].split(' (')[0]} {share:.0%}" for name, share in c["solve_split"].items())
     print(f"    solve tasks, by Dask's profiler: {split}")
@@ -191,11 +252,12 @@ def main() -> None:
     settle = c["tasks"].get("settle", [0.0])[0]
     join = c["tasks"].get("join", [0.0])[0]
     fixed = c["cluster_start"] + c["cluster_stop"]
-    serial = c["write"] + settle + fixed + (idle if args.workers == 1 else 0.0)
+    serial = c["write_insert"] + c["write_commit"] + settle + fixed + (idle if args.workers == 1 else 0.0)
     parallel = c["wall"] - serial
     bound = c["wall"] / (serial + parallel / 2)
     part = cluster_part - (idle if args.workers == 1 else 0.0) - settle
-    print(f"Amdahl: serial {serial:.1f} s (client write {c['write']:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
+    inserts = c["write_insert"] + c["write_commit"]
+    print(f"Amdahl: serial {serial:.1f} s (client's inserts and commits {inserts:.1f} + settle {settle:.1f} + cluster start and stop {fixed:.1f}"
           f"{f' + overhead {idle:.1f}' if args.workers == 1 else ''}; joins {join:.1f} s are short) of {c['wall']:.1f} s = "
           f"{serial / c['wall']:.0%}: 2 workers are at most {bound:.2f}x faster; the cluster part alone (enumerate + solve) at most "
           f"{cluster_part / (cluster_part - part / 2):.2f}x")

@@ -20,7 +20,7 @@ from gamedb.cli.render import ProgressBars
 from gamedb.errors import GamedbError
 from gamedb.games import family
 from gamedb.games.vector import LOSE, WIN
-from gamedb.solvers import tier_cluster
+from gamedb.solvers import tier_cluster, tier_store
 from gamedb.solvers.protocol import Cluster
 from gamedb.values import RESULT_CODES
 
@@ -122,6 +122,31 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
     full = [i for i, row in enumerate(reference("tictactoe")) if "." not in row[1]]
     changed = [i for i in full if rows[i] != reference("tictactoe")[i]]
     assert changed and all(rows[i][3] == RESULT_CODES["win"] for i in changed)  # the stored code (revision 0007)
+
+
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path, suffix, monkeypatch):
+    """A solve stopped once two ranges of rows are committed goes on from the third when run again (no row twice, none
+    missing); into SQLite the workers made them as part files, and none is left."""
+    monkeypatch.setattr(tier_store, "WRITE_CHUNK", 20_000)  # (the ranges DuckDB's are made in: 4x4 in several)
+    loaded = []
+
+    def stop(phase, done, total):
+        if phase == "write":
+            loaded.append(done)
+            if len(loaded) == 2:
+                raise _Stop
+
+    with Database(tmp_path / f"p.{suffix}", create=True) as db:
+        with pytest.raises(_Stop):
+            _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
+        assert bool(list((tmp_path / "work").glob("*/rows-*.part"))) == (suffix == "sqlite")  # made ahead of the one loaded
+        with db.read() as reader:
+            (stored,) = reader.fetch("SELECT COUNT(*) FROM position")[0]
+        assert stored == loaded[1] < len(reference("connect4-4x4"))
+        report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work")
+        assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
+    assert list((tmp_path / "work").iterdir()) == []
 
 
 def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):

@@ -4,11 +4,12 @@ Forward, tier by tier from the start's: a tier is settled, then its slices are e
 slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
 scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
 resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
-single-process solve does.
+single-process solve does; into SQLite the workers make them, a code range each into a part file.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
@@ -16,7 +17,7 @@ import uuid
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,10 @@ LEAST_SLICE = 20_000
 #: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
 #: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's)
 NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+#: part files of rows made ahead of the one being loaded, per worker thread, and their rows at most (a range's rows take
+#: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
+PARTS_AHEAD = 2
+PART_ROWS = 1 << 19
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -59,17 +64,21 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
         counts, reach = _enumerate(client, job.game, folder, key, size, job.progress)
         t1 = time.perf_counter()
         moves = _solve(client, job.game, folder, counts, reach, size, job.progress)
-    with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
-        sink.begin()
-        assert job.record is not None  # made by begin
-        state: dict[str, Any] = dict(job.record.progress or {})
-        if "tiers" not in state:  # nothing written yet
-            sink.clear(("position",))
-            state = {"tiers": len(counts), "moves": moves, "enumerate_seconds": round(t1 - t0, 3), "cluster": True}
-            sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
-            sink.commit()
-        state["moves"] = moves
-        return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress))
+        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+            sink.begin()
+            assert job.record is not None  # made by begin
+            state: dict[str, Any] = dict(job.record.progress or {})
+            if "tiers" not in state:  # nothing written yet
+                sink.clear(("position",))
+                state = {"tiers": len(counts), "moves": moves, "enumerate_seconds": round(t1 - t0, 3), "cluster": True}
+                sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+            sink.commit()  # (a SQLite part is attached outside a transaction)
+            state["moves"] = moves
+            loads = None
+            if db.dialect.name == "sqlite":  # the rows made by the workers (DuckDB and PostgreSQL take the command's columns as fast)
+                part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
+                loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
+            return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
 def work_folder(db: sa.Engine, name: str, key: str, work_dir: str | None) -> TierFolder:
@@ -172,9 +181,9 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
 
 
 def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
-    """Solve every slice, a tier's submitted once the joins of the tiers it reaches are done (futures passed as arguments
-    made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of two); return
-    the moves of the game."""
+    """Solve every slice, a tier's submitted once the joins of the values of the tiers it reaches are done (futures passed
+    as arguments made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of
+    two), its other columns joined beside them; return the moves of the game."""
     from dask.distributed import as_completed
 
     path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
@@ -186,7 +195,9 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
         slices = _slices(counts[t], size, threads)
         mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         stream.update(mine)  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, [a for a, _ in slices], mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        firsts, rest = [a for a, _ in slices], tuple(k for k in tier_slices.KINDS if k not in tier_slices.VALUES)
+        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, firsts, rest, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
 
     for t in sorted(counts, reverse=True):
         if not awaits[t]:
@@ -195,9 +206,10 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
     by_worker: Counter[str] = Counter()  # slices each worker solved
     for future in stream:
         found = future.result()
-        if future.key.startswith("join-"):
-            tiers += 1
+        if future.key.startswith("rest-"):
             moves += found
+        elif future.key.startswith("join-"):
+            tiers += 1
             joined = int(future.key.split("-")[1])
             for t in sorted(counts, reverse=True):
                 if joined in awaits[t]:
@@ -213,6 +225,26 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
                 progress("slices solved (cluster)", done, parts)
                 progress(f"slices solved by {found[1]}", by_worker[found[1]], None)
     return moves
+
+
+def _parts_loaded(
+    client: Any, game: Game, sink: SqlSink, folder: TierFolder, ranges: list[dict[int, tuple[int, int]]], texts_stored: bool
+) -> Iterator[AbstractContextManager[int]]:
+    """:data:`~.tier_store.Loads` made by the workers: each range's rows written into a part by a task, :data:`PARTS_AHEAD`
+    per worker thread ahead of the one the sink loads (the folder holds only those), each removed once its rows are committed."""
+    run, ahead = uuid.uuid4().hex[:8], PARTS_AHEAD * _threads(client)
+
+    def submit(k: int) -> Any:
+        name = "rows-{}-{}.part".format(*map(sum, zip(*ranges[k].values(), strict=True)))  # rows below it and below its end
+        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, key=f"rows-{k}-{run}")
+
+    coming = [submit(k) for k in range(min(len(ranges), ahead))]
+    for k in range(len(ranges)):
+        part = Path(coming[k].result())
+        if len(coming) < len(ranges):
+            coming.append(submit(len(coming)))
+        yield sink.part("position", part)
+        part.unlink()
 
 
 def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:

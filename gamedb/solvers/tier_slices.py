@@ -2,8 +2,9 @@
 
 Forward, :func:`settle` makes a tier's sorted codes from the parts the earlier tiers' slices found and :func:`expand`
 finds the children of one slice; backward, :func:`solve_part` values one slice from the tiers it reaches and :func:`join`
-makes the tier's columns of its slices. Every task first looks for what it writes (each file written atomically) and
-returns at once when a task before it (killed or not) finished it, so a rerun resumes from the finished slices.
+makes the tier's columns of its slices; last, :func:`rows_part` makes the rows of a code range. Every task first looks
+for what it writes (each file written atomically) and returns at once when a task before it (killed or not) finished
+it, so a rerun resumes from the finished slices.
 """
 
 from __future__ import annotations
@@ -20,12 +21,15 @@ import numpy as np
 from ..errors import GamedbError
 from ..games.base import Game
 from ..games.tier_rules import PositionRules
+from ..store.part_files import write_part
 from .tier_forward import children_by_tier, keeps_paths, least_keys, save_paths
-from .tier_store import TierFolder
+from .tier_store import TierFolder, range_columns
 from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slice, values_loader
 
 #: the columns a solved slice (and tier) has, "best" (the best child's code) written last
 KINDS = ("result", "remoteness", "degree", "player", "best")
+#: those the slices of the tiers before it read, joined first (the rest, 72% of the bytes, beside those slices)
+VALUES = KINDS[:2]
 #: a start's part: found before any tier was expanded
 START = "start"
 
@@ -97,7 +101,7 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
 def solve_part(game: Game, path: str, t: int, a: int, b: int) -> int:
     """Save the columns of codes ``a:b`` of tier ``t`` (once the tiers they reach are joined); return ``b - a``."""
     folder = TierFolder(Path(path))
-    if all(folder.has(f"s{a}.{kind}", t) for kind in KINDS) or all(folder.has(kind, t) for kind in KINDS):
+    if all(folder.has(f"s{a}.{kind}", t) or folder.has(kind, t) for kind in KINDS):
         return b - a
     rules = rules_of(game)
     try:
@@ -109,16 +113,26 @@ def solve_part(game: Game, path: str, t: int, a: int, b: int) -> int:
     return b - a
 
 
-def join(path: str, t: int, firsts: list[int], after: Any = None) -> int:
-    """Save tier ``t``'s columns from its slices (``firsts``: their first rows; ``after``: their tasks); return its moves."""
+def join(path: str, t: int, firsts: list[int], kinds: tuple[str, ...], after: Any = None) -> int:
+    """Save tier ``t``'s columns ``kinds`` from its slices (``firsts``: their first rows; ``after``: their tasks); return its
+    moves if ``kinds`` has the degrees (else 0)."""
     folder = TierFolder(Path(path))
-    if not all(folder.has(kind, t) for kind in KINDS):
-        for kind in KINDS:
+    for kind in kinds:
+        if not folder.has(kind, t):
             folder.save(kind, t, np.concatenate([folder.load(f"s{a}.{kind}", t, mmap=False) for a in firsts]))
     for a in firsts:
-        for kind in KINDS:
+        for kind in kinds:
             (folder.path / f"s{a}.{kind}-{t}.npy").unlink(missing_ok=True)
-    return int(folder.load("degree", t).sum(dtype=np.int64))
+    return int(folder.load("degree", t).sum(dtype=np.int64)) if "degree" in kinds else 0
+
+
+def rows_part(game: Game, path: str, name: str, rows: dict[int, tuple[int, int]], texts_stored: bool) -> str:
+    """Write the position rows of one code range (rows ``i:j`` of each tier ``t``: ``rows[t] = (i, j)``) as the part file
+    ``name`` (:mod:`~gamedb.store.part_files`); return its path."""
+    part = Path(path) / name
+    if not part.exists():
+        write_part(part, range_columns(rules_of(game), TierFolder(Path(path)), rows, texts_stored))
+    return str(part)
 
 
 def _inner(game: Game, t: int) -> GamedbError:

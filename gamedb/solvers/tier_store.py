@@ -7,14 +7,15 @@ into a sink in code order, a committed range at a time, as one load (:meth:`~gam
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -122,59 +123,76 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
         raise
 
 
-def write_positions(
-    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *, progress: Progress | None = None
-) -> None:
-    """Write every solved position row, in code order across the tiers, a committed range at a time; into DuckDB the next
-    range is read and ordered by a thread while the sink writes this one (5x4: 2.8 -> 2.3 s; into SQLite, whose inserts hold
-    Python's lock, it cost 7%)."""
-    from concurrent.futures import ThreadPoolExecutor
+#: loads of code ranges in order, each a context yielding its rows' count around which the writer commits (the range's
+#: rows inserted uncommitted): given the rows of each range (``{tier: (first row, end row)}``) and whether texts are stored
+Loads = Callable[[list[dict[int, tuple[int, int]]], bool], Iterator[AbstractContextManager[int]]]
 
+
+def write_positions(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], *,
+    progress: Progress | None = None, loads: tuple[Loads, int] | None = None,
+) -> None:
+    """Write every solved position row, in code order across the tiers, a committed range of :data:`WRITE_CHUNK` positions
+    at a time, each made by :func:`range_columns` here (``loads``: elsewhere, as a cluster's workers make them, in ranges
+    of that many positions)."""
     tiers = sorted(counts)
     total = sum(counts.values())
     lo = state.get("written_below", 0)
-    his = [hi for hi in code_ranges(folder, tiers) if hi > lo]
-    cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
+    his = [hi for hi in code_ranges(folder, tiers, loads[1] if loads else WRITE_CHUNK) if hi > lo]
+    cuts = {t: cuts_of(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
     done = sum(cuts[t][0] for t in tiers)
-    texts_stored = stores_texts(total)
-
-    def rows_of(k: int) -> dict[str, Any]:
-        """The columns of range ``k``: each tier's rows of it, in code order."""
-        parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
-        for t in tiers:
-            i, j = cuts[t][k], cuts[t][k + 1]
-            if j > i:
-                page = folder.read("codes", t, i, j)
-                by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
-                texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
-                parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
-        page = np.concatenate([p[0] for p in parts])
-        order = np.argsort(page, kind="stable")
-        text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
-        player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
-        page = page[order]
-        has = best >= 0
-        labels = np.full(len(page), None, dtype=object)
-        if has.any():
-            labels[has] = rules.labels(page[has], best[has])
-        values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
-        return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
-
-    with sink.loading("position", total, state), ThreadPoolExecutor(1) as ahead:
-        coming = ahead.submit(rows_of, 0) if his and sink.writes_outside_gil else None
-        for k, hi in enumerate(his):
-            columns = coming.result() if coming is not None else rows_of(k)
-            coming = ahead.submit(rows_of, k + 1) if coming is not None and k + 1 < len(his) else None
-            sink.columns("position", columns)
-            state["written_below"] = hi
-            sink.update(progress=state)
-            sink.commit()
-            done += len(columns["code"])
+    ranges = [{t: (cuts[t][k], cuts[t][k + 1]) for t in tiers} for k in range(len(his))]
+    load = loads[0] if loads else functools.partial(_columns_loaded, sink, rules, folder)
+    with sink.loading("position", total, state):
+        for hi, loaded in zip(his, load(ranges, stores_texts(total)), strict=True):
+            with loaded as rows:
+                state["written_below"] = hi
+                sink.update(progress=state)
+                sink.commit()
+            done += rows
             if progress:
                 progress("write", done, total)
 
 
-def _cuts(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
+def _columns_loaded(
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, ranges: list[dict[int, tuple[int, int]]], texts_stored: bool
+) -> Iterator[AbstractContextManager[int]]:
+    """:data:`Loads` in this process: into DuckDB the next range is made by a thread while the sink writes this one (5x4:
+    2.8 -> 2.3 s; into SQLite, whose inserts hold Python's lock, it cost 7%)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ahead:
+        coming = ahead.submit(range_columns, rules, folder, ranges[0], texts_stored) if ranges and sink.writes_outside_gil else None
+        for k, rows in enumerate(ranges):
+            columns = coming.result() if coming is not None else range_columns(rules, folder, rows, texts_stored)
+            coming = ahead.submit(range_columns, rules, folder, ranges[k + 1], texts_stored) if coming is not None and k + 1 < len(ranges) else None
+            sink.columns("position", columns)
+            yield nullcontext(len(columns["code"]))
+
+
+def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tuple[int, int]], texts_stored: bool) -> dict[str, Any]:
+    """The position columns of one code range, in code order: rows ``i:j`` of each tier ``t`` (``rows[t] = (i, j)``)."""
+    parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
+    for t, (i, j) in sorted(rows.items()):
+        if j > i:
+            page = folder.read("codes", t, i, j)
+            by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+            texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
+            parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
+    page = np.concatenate([p[0] for p in parts])
+    order = np.argsort(page, kind="stable")
+    text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
+    player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
+    page = page[order]
+    has = best >= 0
+    labels = np.full(len(page), None, dtype=object)
+    if has.any():
+        labels[has] = rules.labels(page[has], best[has])
+    values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
+    return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
+
+
+def cuts_of(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
     """Where each of ``bounds`` falls in a tier's sorted codes, mapped once (a map kept for the whole write left every page
     resident as the searches went by: 600 MB of Connect-Four 5x5's peak)."""
     codes = folder.load("codes", tier)
@@ -183,9 +201,9 @@ def _cuts(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
     return found
 
 
-def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
-    """Upper bounds (exclusive) of code ranges of about :data:`WRITE_CHUNK` positions over all tiers, in order."""
-    step = 256
+def code_ranges(folder: TierFolder, tiers: list[int], chunk: int = WRITE_CHUNK) -> list[int]:
+    """Upper bounds (exclusive) of code ranges of about ``chunk`` positions over all tiers, in order."""
+    step = min(256, chunk)
     samples, top = [np.zeros(0, dtype=np.int64)], 1
     for t in tiers:  # one tier mapped at a time: a sample touches every page of its file, which stay resident while mapped
         codes = folder.load("codes", t)
@@ -193,7 +211,7 @@ def code_ranges(folder: TierFolder, tiers: list[int]) -> list[int]:
         top = max(top, int(codes[-1]) + 1 if len(codes) else 0)
         del codes
     sample = np.sort(np.concatenate(samples))
-    bounds = sample[WRITE_CHUNK // step :: WRITE_CHUNK // step].tolist()
+    bounds = sample[chunk // step :: chunk // step].tolist()
     return sorted(set(b for b in bounds if b < top)) + [top]
 
 

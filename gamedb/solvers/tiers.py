@@ -28,7 +28,7 @@ from . import capabilities
 from .protocol import Solved, SolveJob, TooLarge
 from .tier_forward import Part, Paths, children_by_tier, keeps_paths, least_keys, save_paths
 from .tier_memory import tier_bytes
-from .tier_store import TierFolder, write_positions
+from .tier_store import Loads, TierFolder, write_positions
 from .tier_values import TierValues, from_children, leveled
 
 if TYPE_CHECKING:  # (a solve into a new file imports no SQLAlchemy)
@@ -157,11 +157,13 @@ def solve_tiers(
 
 
 def finish_tiers(
-    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], t1: float, *, progress: Progress | None = None
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, counts: dict[int, int], state: dict[str, Any], t1: float, *,
+    progress: Progress | None = None, loads: tuple[Loads, int] | None = None,
 ) -> tuple[int, int]:
-    """Write the rows of the solved tiers (``state["moves"]``: their moves) into ``sink``, mark the game solved, remove the folder."""
+    """Write the rows of the solved tiers (``state["moves"]``: their moves) into ``sink`` (``loads``: made elsewhere, in
+    ranges of that many positions), mark the game solved, remove the folder."""
     total = sum(counts.values())
-    write_positions(sink, rules, folder, counts, state, progress=progress)
+    write_positions(sink, rules, folder, counts, state, progress=progress, loads=loads)
     sink.finish(
         status=SOLVED,
         positions=total,

@@ -97,8 +97,10 @@ def values_of(column: Column) -> list[Any]:
     return tolist() if tolist is not None else list(column)
 
 
-def column_inserts(table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
-    """(statement, parameter tuples) inserting ``columns`` (and ``constants``) into ``table``, :data:`ROWS_PER_INSERT` rows a statement."""
+def column_inserts(
+    table: str, columns: Mapping[str, Column], constants: dict[str, int], per: int = ROWS_PER_INSERT
+) -> Iterator[tuple[str, list[tuple[Any, ...]]]]:
+    """(statement, parameter tuples) inserting ``columns`` (and ``constants``) into ``table``, ``per`` rows a statement."""
     values = [values_of(column) for column in columns.values()]
     n = len(values[0]) if values else 0
     if not n:
@@ -109,10 +111,10 @@ def column_inserts(table: str, columns: Mapping[str, Column], constants: dict[st
     flat: list[Any] = [None] * (n * width)
     for k, column in enumerate(values):
         flat[k::width] = column
-    step = ROWS_PER_INSERT * width
+    step = per * width
     whole = len(flat) - len(flat) % step
     if whole:
-        yield f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * ROWS_PER_INSERT), [tuple(flat[i : i + step]) for i in range(0, whole, step)]
+        yield f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * per), [tuple(flat[i : i + step]) for i in range(0, whole, step)]
     if whole < len(flat):
         yield f"INSERT INTO {table} ({names}) VALUES " + ", ".join([row] * ((len(flat) - whole) // width)), [tuple(flat[whole:])]
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -11,6 +12,7 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
+from .part_files import part_loaded
 from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
@@ -43,6 +45,11 @@ class SqlSink:
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
+
+    def part(self, table: str, path: Path) -> AbstractContextManager[int]:
+        """The rows of the part file ``path`` (:mod:`.part_files`: SQLite only) inserted into ``table``, their count given to
+        the block, which commits them."""
+        return part_loaded(self.conn, table, path, self.record.id)
 
     @property
     def writes_outside_gil(self) -> bool:
