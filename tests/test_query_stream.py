@@ -15,7 +15,8 @@ from gamedb.store import rows
 from tests.test_packed_positions import _raw
 
 #: (name, family, options, symmetry): a symmetric family with texts stored, one stored without texts, families on
-#: vector rules (cat-mouse with a component the start never reaches, cat-mouse-grid with its verdict), nim (heaps)
+#: vector rules (cat-mouse with a component the start never reaches, cat-mouse-grid with its verdict), nim (heaps), a
+#: loopy game stored one row per mirror class (Dōbutsu shōgi with giraffes only, 6,977 classes)
 GAMES = [
     ("tictactoe", "tictactoe", {}, True),
     ("connect4-4x3", "connect4", {"width": 4, "height": 3}, True),
@@ -23,6 +24,7 @@ GAMES = [
     ("cat-mouse", "cat-mouse", {"graph": [[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3], [7], [6]]}, False),
     ("cat-mouse-grid", "cat-mouse-grid", {"grid": ["####F", "#C...", "M...."]}, False),
     ("nim", "nim", {"max": 9}, False),
+    ("dobutsu-G", "dobutsu", {"pieces": "G"}, True),
 ]
 #: per game: lines a user may type that no answer has (malformed, unreachable or beyond the solved range)
 BAD = {
@@ -32,6 +34,7 @@ BAD = {
     "cat-mouse": ["mouse=6,cat=7,turn=mouse", "mouse=1,cat=0,turn=mouse", "mouse=1"],
     "cat-mouse-grid": ["mouse=r9c9,cat=r1c1,turn=mouse", "cat"],
     "nim": ["20", "x"],
+    "dobutsu-G": ["gle/.c./.C./ELG - first", "gl./.../.../.LG - sente", ".l./.../.../.L. G first", "x"],
 }
 
 
