@@ -25,9 +25,8 @@ def answer_positions(
     record.require_solved()
     if game is None:
         answers: list[Answer | GamedbError | str] = [*probe_without_rules(reader, record, positions, reason or "the rules are not available")]
-    else:  # (lines: the graph answerer makes them from the batch's columns)
-        found: list[Answer | GamedbError | str] = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards, lines=lines)
-        return found
+    else:  # (lines: the graph answerer makes them from the batch's columns; any Answer left becomes its line below)
+        answers = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards, lines=lines)
     return [answer.json_line() if lines and isinstance(answer, Answer) else answer for answer in answers]
 
 

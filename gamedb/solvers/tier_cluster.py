@@ -195,9 +195,9 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
         slices = _slices(counts[t], size, threads)
         mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         stream.update(mine)  # type: ignore[no-untyped-call]
-        firsts, rest = [a for a, _ in slices], tuple(k for k in tier_slices.KINDS if k not in tier_slices.VALUES)
+        firsts = [a for a, _ in slices]
         stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, rest, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.OTHERS, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
 
     for t in sorted(counts, reverse=True):
         if not awaits[t]:

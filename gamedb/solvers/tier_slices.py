@@ -30,6 +30,7 @@ from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slic
 KINDS = ("result", "remoteness", "degree", "player", "best")
 #: those the slices of the tiers before it read, joined first (the rest, 72% of the bytes, beside those slices)
 VALUES = KINDS[:2]
+OTHERS = KINDS[2:]
 #: a start's part: found before any tier was expanded
 START = "start"
 

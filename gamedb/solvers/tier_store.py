@@ -139,7 +139,7 @@ def write_positions(
     total = sum(counts.values())
     lo = state.get("written_below", 0)
     his = [hi for hi in code_ranges(folder, tiers, loads[1] if loads else WRITE_CHUNK) if hi > lo]
-    cuts = {t: cuts_of(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
+    cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
     done = sum(cuts[t][0] for t in tiers)
     ranges = [{t: (cuts[t][k], cuts[t][k + 1]) for t in tiers} for k in range(len(his))]
     load = loads[0] if loads else functools.partial(_columns_loaded, sink, rules, folder)
@@ -192,7 +192,7 @@ def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tup
     return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
 
 
-def cuts_of(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
+def _cuts(folder: TierFolder, tier: int, bounds: list[int]) -> list[int]:
     """Where each of ``bounds`` falls in a tier's sorted codes, mapped once (a map kept for the whole write left every page
     resident as the searches went by: 600 MB of Connect-Four 5x5's peak)."""
     codes = folder.load("codes", tier)

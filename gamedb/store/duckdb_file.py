@@ -159,8 +159,7 @@ class NewDuckdbFile(NewSqliteFile):
     A thread of its own appends the rows while the solver goes on (DuckDB works outside Python's lock): anything else
     waits for that thread first."""
 
-    def __enter__(self) -> NewDuckdbFile:
-        self._remove()  # a killed solve of this process id's predecessor
+    def _create(self) -> Any:
         from concurrent.futures import Future, ThreadPoolExecutor
 
         self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
@@ -168,18 +167,11 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
-        try:
-            self._open()  # here: a file that cannot be made is said before the solve, not after it
-        except BaseException:
-            self.abort()
-            raise
-        return self
-
-    def _open(self) -> None:
         # one DuckDB thread: its appends scan numpy arrays in order; a second took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
-        conn = self._conn = connect(self.temp, read_only=False, threads=1, synced=False)  # (finish() syncs it before it is linked)
+        conn = connect(self.temp, read_only=False, threads=1, synced=False)  # (finish() syncs it before it is linked)
         create_schema(conn, self.revision)
         conn.execute("BEGIN TRANSACTION")
+        return conn
 
     @property
     def conn(self) -> Any:

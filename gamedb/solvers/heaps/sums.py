@@ -77,9 +77,9 @@ def stats_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
 
 def probe_many(
     reader: Reader, record: GameRecord, game: HeapGame, positions: Sequence[str | None], *, boards: bool = True, lines: bool = False
-) -> list[Answer | GamedbError | str]:
+) -> list[Answer | GamedbError]:
     """Answers for many positions (None: the start), the components read kept for the batch; a failure gives its error in
-    its place (``lines``: each answer as its JSON line)."""
+    its place (``lines``: left to :func:`gamedb.query.answer_positions`, which writes each answer's JSON line)."""
     values = ComponentValues(reader, record, game)
     answers: list[Answer | GamedbError] = []
     for position in positions:
@@ -90,7 +90,7 @@ def probe_many(
             raise  # the file, not this position: one line naming the game, for the whole command
         except GamedbError as exc:
             answers.append(exc)
-    return [a.json_line() if lines and isinstance(a, Answer) else a for a in answers]
+    return answers
 
 
 #: a listed move with its sort key (best first for the mover, then move order)
