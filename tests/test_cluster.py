@@ -72,11 +72,12 @@ def test_rows_are_the_single_process_solves(dask_cluster, reference, tmp_path, g
     assert list((tmp_path / "work").iterdir()) == []  # the slices' folder is removed once the rows are in
 
 
+@pytest.mark.parametrize("game_id", ["connect4-5x3", "tictactoe"])  # labels by their ids (Connect-Four) or as texts
 @pytest.mark.parametrize("backend_db", ["duckdb", "postgresql"], indirect=True)  # SQLite: the tests around
-def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path):
+def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path, game_id):
     db = backend_db()
-    report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work")
-    assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
+    report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
+    assert game_rows(db, report.name)["position"] == reference(game_id)
 
 
 def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, reference, tmp_path):
@@ -127,8 +128,9 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
 def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path, suffix, monkeypatch):
     """A solve stopped once two ranges of rows are committed goes on from the third when run again (no row twice, none
-    missing); into SQLite the workers made them as part files, and none is left."""
-    monkeypatch.setattr(tier_store, "WRITE_CHUNK", 20_000)  # (the ranges DuckDB's are made in: 4x4 in several)
+    missing); into SQLite the workers made them as part files, into DuckDB as the slices' Parquet parts; none is left."""
+    monkeypatch.setattr(tier_store, "WRITE_CHUNK", 20_000)  # (4x4 in several ranges)
+    monkeypatch.setattr(tier_cluster, "PARQUET_RANGE", 20_000)
     loaded = []
 
     def stop(phase, done, total):
@@ -141,6 +143,7 @@ def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_clus
         with pytest.raises(_Stop):
             _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
         assert bool(list((tmp_path / "work").glob("*/rows-*.part"))) == (suffix == "sqlite")  # made ahead of the one loaded
+        assert bool(list((tmp_path / "work").glob("*/rows.*.parquet"))) == (suffix == "duckdb")  # the slices' rows
         with db.read() as reader:
             (stored,) = reader.fetch("SELECT COUNT(*) FROM position")[0]
         assert stored == loaded[1] < len(reference("connect4-4x4"))
