@@ -152,6 +152,30 @@ def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_clus
     assert list((tmp_path / "work").iterdir()) == []
 
 
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_a_rerun_sliced_otherwise_gives_the_same_rows(dask_cluster, reference, tmp_path, suffix):
+    """A slice of the last tier solved by an earlier run cut otherwise (rows 0:5, where this run's first slice is longer)
+    is not taken for one of this run's, and its Parquet part is dropped: the rows are the same."""
+    from gamedb.solvers import tier_slices
+
+    def stop(phase, done, total):
+        if phase == "slices solved (cluster)":
+            raise _Stop
+
+    make, size = GAMES["connect4-4x4"]
+    with Database(tmp_path / f"s.{suffix}", create=True) as db:
+        with pytest.raises(_Stop):
+            _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
+        (work,) = (tmp_path / "work").iterdir()
+        top = max(int(t) for t in tier_store.TierFolder(work).manifest()["tiers"])
+        for done in [*work.glob(f"*-{top}.npy"), *work.glob(f"rows.{top}.*")]:
+            if not done.name.startswith(("codes-", "paths-", "rank-")):
+                done.unlink()  # the last tier not solved yet, but for
+        tier_slices.solve_part(make(), str(work), top, 0, 5, True if suffix == "duckdb" else None)  # an earlier run's slice
+        report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work")
+        assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
+
+
 def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
     """SIGKILL to a worker process while slices are being solved: its tasks run again elsewhere, the rows are the same."""
     victim = dask_cluster.workers[0]
@@ -236,3 +260,19 @@ def test_a_slice_out_of_memory_names_the_option_to_lower(error):
     with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
         raise error
     assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_parquet_parts_must_hold_every_row_of_a_tier_once(tmp_path):
+    """The slices' Parquet parts of a tier (named by their rows) must tile it: a gap or an overlap is refused in one line."""
+    from gamedb.solvers import tier_slices
+
+    folder = tier_store.TierFolder(tmp_path)
+    folder.save("codes", 3, np.array([10, 20, 30, 40], dtype=np.int64))
+    for name in ("rows.3.0-2.parquet", "rows.3.2-4.parquet"):
+        (tmp_path / name).write_bytes(b"")
+    assert [(p.name, lo, hi) for p, lo, hi in tier_slices.parquet_parts(folder, {3: 4})] == [
+        ("rows.3.0-2.parquet", 10, 20), ("rows.3.2-4.parquet", 30, 40)]
+    (tmp_path / "rows.3.1-4.parquet").write_bytes(b"")  # another slicing's
+    with pytest.raises(GamedbError, match="tier 3 in parts that do not fit together") as caught:
+        tier_slices.parquet_parts(folder, {3: 4})
+    assert "\n" not in str(caught.value)

@@ -208,10 +208,9 @@ def _solve(
         slices = _slices(counts[t], size, threads)
         mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         stream.update(mine)  # type: ignore[no-untyped-call]
-        firsts = [a for a, _ in slices]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, slices, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
         others = tier_slices.OTHERS if rows_texts is None else ("degree",)  # (the rest in the slices' Parquet parts)
-        stream.add(client.submit(tier_slices.join, path, t, firsts, others, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, slices, others, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
 
     for t in sorted(counts, reverse=True):
         if not awaits[t]:

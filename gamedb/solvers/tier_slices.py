@@ -107,7 +107,7 @@ def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool |
     ``rows_texts`` not None: their position rows too, as a Parquet part (:func:`parquet_parts`; with texts if True)."""
     folder = TierFolder(Path(path))
     kinds = KINDS if rows_texts is None else WITH_PARTS
-    if all(folder.has(f"s{a}.{kind}", t) or folder.has(kind, t) for kind in kinds):
+    if all(folder.has(f"s{a}_{b}.{kind}", t) or folder.has(kind, t) for kind in kinds):  # (by both ends: a rerun may slice otherwise)
         return b - a
     rules = rules_of(game)
     codes = folder.read("codes", t, a, b)
@@ -122,21 +122,28 @@ def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool |
         write_parquet(folder.path / f"rows.{t}.{a}-{b}.parquet", rows, table)
     for kind, array in zip(KINDS, (values.result, values.remoteness, degree, player, best_child), strict=True):
         if kind in kinds:
-            folder.save(f"s{a}.{kind}", t, array)
+            folder.save(f"s{a}_{b}.{kind}", t, array)
     return b - a
 
 
-def join(path: str, t: int, firsts: list[int], kinds: tuple[str, ...], after: Any = None) -> int:
-    """Save tier ``t``'s columns ``kinds`` from its slices (``firsts``: their first rows; ``after``: their tasks); return its
-    moves if ``kinds`` has the degrees (else 0)."""
+def join(path: str, t: int, slices: list[tuple[int, int]], kinds: tuple[str, ...], after: Any = None) -> int:
+    """Save tier ``t``'s columns ``kinds`` from its ``slices`` (their rows ``a:b``; ``after``: their tasks); return its
+    moves if ``kinds`` has the degrees (else 0). With the degrees, the tier's Parquet parts are these slices' once each
+    of them has one (a slicing of an earlier run's left over is removed)."""
     folder = TierFolder(Path(path))
     for kind in kinds:
         if not folder.has(kind, t):
-            folder.save(kind, t, np.concatenate([folder.load(f"s{a}.{kind}", t, mmap=False) for a in firsts]))
-    for a in firsts:
+            folder.save(kind, t, np.concatenate([folder.load(f"s{a}_{b}.{kind}", t, mmap=False) for a, b in slices]))
+    for a, b in slices:
         for kind in kinds:
-            (folder.path / f"s{a}.{kind}-{t}.npy").unlink(missing_ok=True)
-    return int(folder.load("degree", t).sum(dtype=np.int64)) if "degree" in kinds else 0
+            (folder.path / f"s{a}_{b}.{kind}-{t}.npy").unlink(missing_ok=True)
+    if "degree" not in kinds:
+        return 0
+    mine = {folder.path / f"rows.{t}.{a}-{b}.parquet" for a, b in slices}
+    if all(part.exists() for part in mine):
+        for part in set(folder.path.glob(f"rows.{t}.*.parquet")) - mine:
+            part.unlink()
+    return int(folder.load("degree", t).sum(dtype=np.int64))
 
 
 def parquet_parts(folder: TierFolder, counts: dict[int, int]) -> list[tuple[Path, int, int]]:
