@@ -51,7 +51,7 @@ NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": Non
 PARTS_AHEAD = 2
 PART_ROWS = 1 << 19
 #: positions of a code range DuckDB reads from the Parquet parts, sorts and inserts in one statement
-PARQUET_RANGE = 1 << 22
+PARQUET_RANGE = 1 << 21
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
