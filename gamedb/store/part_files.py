@@ -80,20 +80,16 @@ def part_loaded(conn: sa.Connection, table: str, path: Path, game_id: int) -> It
         raw.execute("PRAGMA foreign_keys = ON")
 
 
-def write_parquet(path: Path, columns: Mapping[str, Column], labels: Sequence[str] = ()) -> None:
+def write_parquet(path: Path, columns: Mapping[str, Column]) -> None:
     """Write ``columns`` (numpy arrays; text as objects) as the Parquet part ``path``, atomically, through this thread's
-    in-memory DuckDB that may write only in the part's folder (a new one took 16 ms). ``labels``: ``best_move`` holds ids
-    of those (-1: none)."""
+    in-memory DuckDB that may write only in the part's folder (a new one took 16 ms)."""
     import numpy as np
 
     tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     conn = _parquet_writer(path.parent)
     conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
-    try:
-        listed = ", ".join(_quoted(label) for label in labels)
-        typed = ", ".join(  # (a slice of no labels: not NULL-typed)
-            f"CASE WHEN {k} >= 0 THEN [{listed}][{k} + 1] END AS {k}" if k == "best_move" and labels else
-            f"{k}::VARCHAR AS {k}" if np.asarray(v).dtype == object else k for k, v in columns.items())
+    try:  # (a slice of no labels: VARCHAR, not NULL-typed)
+        typed = ", ".join(f"{k}::VARCHAR AS {k}" if np.asarray(v).dtype == object else k for k, v in columns.items())
         conn.execute(f"COPY (SELECT {typed} FROM gamedb_rows) TO {_quoted(tmp)} (FORMAT parquet, ROW_GROUP_SIZE {PARQUET_ROW_GROUP})")
     finally:
         conn.unregister("gamedb_rows")
@@ -115,10 +111,12 @@ def _parquet_writer(folder: Path) -> Any:
 
 
 @contextmanager
-def parquet_loaded(conn: sa.Connection, table: str, paths: Sequence[Path], codes: tuple[int, int], game_id: int) -> Iterator[int]:
+def parquet_loaded(
+    conn: sa.Connection, table: str, paths: Sequence[Path], codes: tuple[int, int], game_id: int, labels: Sequence[str] = ()
+) -> Iterator[int]:
     """Insert the rows of the Parquet parts ``paths`` whose code is in ``codes`` (low, high: high excluded) into ``table`` as
     game ``game_id``'s, in code order, uncommitted, and give their count (the connection must be allowed to read them:
-    :func:`~.duckdb_file.reading`)."""
+    :func:`~.duckdb_file.reading`). ``labels``: the parts' ``best_move`` is the id of one of them (-1: none)."""
     if not paths:
         yield 0
         return
@@ -127,8 +125,10 @@ def parquet_loaded(conn: sa.Connection, table: str, paths: Sequence[Path], codes
     names = [row[0] for row in raw.execute(f"DESCRIBE SELECT * FROM read_parquet({_quoted(paths[0])})").fetchall()]
     listed = ", ".join(_quoted(p) for p in paths)
     low, high = (int(c) for c in codes)
+    by_id = " ".join(f"WHEN {i} THEN {_quoted(label)}" for i, label in enumerate(labels))  # (a worker wrote strings at 0.04 µs a row more)
+    values = [f"CASE {name} {by_id} END" if name == "best_move" and labels else name for name in names]
     (count,) = raw.execute(
-        f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(names)} FROM read_parquet([{listed}]) "
+        f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM read_parquet([{listed}]) "
         f"WHERE code >= {low} AND code < {high} ORDER BY code").fetchone()
     yield int(count)
 

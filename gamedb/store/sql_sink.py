@@ -52,11 +52,12 @@ class SqlSink:
         slice's rows a file, read by code range), or None (none: it takes columns)."""
         return parts_for(self.engine.dialect.name)
 
-    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int]) -> AbstractContextManager[int]:
+    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int], labels: Sequence[str] = ()) -> AbstractContextManager[int]:
         """The rows of the part files ``paths`` (:attr:`parts`: one SQLite file; Parquet files, those of ``codes``, low to
-        high excluded) inserted into ``table``, their count given to the block, which commits them."""
+        high excluded, ``best_move`` the id of one of ``labels`` if given) inserted into ``table``, their count given to the
+        block, which commits them."""
         if self.parts == "parquet":
-            return parquet_loaded(self.conn, table, paths, codes, self.record.id)
+            return parquet_loaded(self.conn, table, paths, codes, self.record.id, labels)
         (path,) = paths
         return part_loaded(self.conn, table, path, self.record.id)
 
