@@ -50,8 +50,11 @@ NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": Non
 #: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
 PARTS_AHEAD = 2
 PART_ROWS = 1 << 19
-#: positions of a code range DuckDB reads from the Parquet parts, sorts and inserts in one statement
+#: positions of a code range DuckDB reads from the Parquet parts, sorts and inserts in one statement: at least this many,
+#: and the game in at most :data:`PARQUET_RANGES` of them (each reads a row group of every part it overlaps, and
+#: Connect-Four's tiers all span the codes: 5x6's 330 parts in ranges of 2^21, 3.2·10^6 rows a second)
 PARQUET_RANGE = 1 << 21
+PARQUET_RANGES = 64
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -87,7 +90,7 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
                 loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
             elif spans is not None:  # the slices' rows, sorted by DuckDB a code range at a time
-                loads = (functools.partial(_parquet_loaded, sink, spans, rules.label_table), PARQUET_RANGE)
+                loads = (functools.partial(_parquet_loaded, sink, spans, rules.label_table), max(PARQUET_RANGE, -(-sum(counts.values()) // PARQUET_RANGES)))
             return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
