@@ -72,11 +72,12 @@ def test_rows_are_the_single_process_solves(dask_cluster, reference, tmp_path, g
     assert list((tmp_path / "work").iterdir()) == []  # the slices' folder is removed once the rows are in
 
 
+@pytest.mark.parametrize("game_id", ["connect4-5x3", "tictactoe"])  # labels by their ids (Connect-Four) or as texts
 @pytest.mark.parametrize("backend_db", ["duckdb", "postgresql"], indirect=True)  # SQLite: the tests around
-def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path):
+def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_path, game_id):
     db = backend_db()
-    report = _cluster_solve(db, dask_cluster, "connect4-5x3", tmp_path / "work")
-    assert game_rows(db, report.name)["position"] == reference("connect4-5x3")
+    report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
+    assert game_rows(db, report.name)["position"] == reference(game_id)
 
 
 def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, reference, tmp_path):
@@ -127,8 +128,9 @@ def test_a_rerun_reads_the_tiers_solved_before(dask_cluster, reference, tmp_path
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
 def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_cluster, reference, tmp_path, suffix, monkeypatch):
     """A solve stopped once two ranges of rows are committed goes on from the third when run again (no row twice, none
-    missing); into SQLite the workers made them as part files, and none is left."""
-    monkeypatch.setattr(tier_store, "WRITE_CHUNK", 20_000)  # (the ranges DuckDB's are made in: 4x4 in several)
+    missing); into SQLite the workers made them as part files, into DuckDB as the slices' Parquet parts; none is left."""
+    monkeypatch.setattr(tier_store, "WRITE_CHUNK", 20_000)  # (4x4 in several ranges)
+    monkeypatch.setattr(tier_cluster, "PARQUET_RANGE", 20_000)
     loaded = []
 
     def stop(phase, done, total):
@@ -141,12 +143,37 @@ def test_a_solve_stopped_in_its_write_resumes_after_the_rows_committed(dask_clus
         with pytest.raises(_Stop):
             _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
         assert bool(list((tmp_path / "work").glob("*/rows-*.part"))) == (suffix == "sqlite")  # made ahead of the one loaded
+        assert bool(list((tmp_path / "work").glob("*/rows.*.parquet"))) == (suffix == "duckdb")  # the slices' rows
         with db.read() as reader:
             (stored,) = reader.fetch("SELECT COUNT(*) FROM position")[0]
         assert stored == loaded[1] < len(reference("connect4-4x4"))
         report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work")
         assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
     assert list((tmp_path / "work").iterdir()) == []
+
+
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_a_rerun_sliced_otherwise_gives_the_same_rows(dask_cluster, reference, tmp_path, suffix):
+    """A slice of the last tier solved by an earlier run cut otherwise (rows 0:5, where this run's first slice is longer)
+    is not taken for one of this run's, and its Parquet part is dropped: the rows are the same."""
+    from gamedb.solvers import tier_slices
+
+    def stop(phase, done, total):
+        if phase == "slices solved (cluster)":
+            raise _Stop
+
+    make, size = GAMES["connect4-4x4"]
+    with Database(tmp_path / f"s.{suffix}", create=True) as db:
+        with pytest.raises(_Stop):
+            _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work", progress=stop)
+        (work,) = (tmp_path / "work").iterdir()
+        top = max(int(t) for t in tier_store.TierFolder(work).manifest()["tiers"])
+        for done in [*work.glob(f"*-{top}.npy"), *work.glob(f"rows.{top}.*")]:
+            if not done.name.startswith(("codes-", "paths-", "rank-")):
+                done.unlink()  # the last tier not solved yet, but for
+        tier_slices.solve_part(make(), str(work), top, 0, 5, True if suffix == "duckdb" else None)  # an earlier run's slice
+        report = _cluster_solve(db, dask_cluster, "connect4-4x4", tmp_path / "work")
+        assert game_rows(db, report.name)["position"] == reference("connect4-4x4")
 
 
 def test_a_worker_killed_mid_solve(dask_cluster, reference, tmp_path):
@@ -233,3 +260,19 @@ def test_a_slice_out_of_memory_names_the_option_to_lower(error):
     with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
         raise error
     assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_parquet_parts_must_hold_every_row_of_a_tier_once(tmp_path):
+    """The slices' Parquet parts of a tier (named by their rows) must tile it: a gap or an overlap is refused in one line."""
+    from gamedb.solvers import tier_slices
+
+    folder = tier_store.TierFolder(tmp_path)
+    folder.save("codes", 3, np.array([10, 20, 30, 40], dtype=np.int64))
+    for name in ("rows.3.0-2.parquet", "rows.3.2-4.parquet"):
+        (tmp_path / name).write_bytes(b"")
+    assert [(p.name, lo, hi) for p, lo, hi in tier_slices.parquet_parts(folder, {3: 4})] == [
+        ("rows.3.0-2.parquet", 10, 20), ("rows.3.2-4.parquet", 30, 40)]
+    (tmp_path / "rows.3.1-4.parquet").write_bytes(b"")  # another slicing's
+    with pytest.raises(GamedbError, match="tier 3 in parts that do not fit together") as caught:
+        tier_slices.parquet_parts(folder, {3: 4})
+    assert "\n" not in str(caught.value)

@@ -154,6 +154,31 @@ def test_every_connection_reaches_nothing_outside_its_file(sql):
         conn.execute(sql)
 
 
+def test_a_readable_folder_is_the_only_one_reached(tmp_path):
+    """``readable`` (a cluster's work folder while its rows load): files in it are read, nothing else, and no setting changes;
+    :func:`reading` gives that to an engine's connections for its block only."""
+    from gamedb.store.duckdb_file import create_engine, reading
+    from gamedb.store.location import locate
+
+    work, other = tmp_path / "work", tmp_path / "work2"
+    for folder in (work, other):
+        folder.mkdir()
+        connect(":memory:", read_only=False, readable=[folder]).execute(f"COPY (SELECT 7 AS x) TO '{folder}/p.parquet' (FORMAT parquet)")
+    conn = connect(":memory:", read_only=False, readable=[work])
+    assert conn.execute(f"SELECT x FROM read_parquet('{work}/p.parquet')").fetchall() == [(7,)]
+    for sql in (f"SELECT x FROM read_parquet('{other}/p.parquet')", f"SELECT x FROM read_parquet('{work}/../work2/p.parquet')",
+                "SELECT * FROM read_text('/etc/passwd')", "SET allowed_directories = ['/']", "SET enable_external_access = true"):
+        with pytest.raises(duckdb.Error):
+            conn.execute(sql)
+    engine = create_engine(locate(tmp_path / "g.duckdb"), readonly=False, create=True)
+    query = f"SELECT x FROM read_parquet('{work}/p.parquet')"
+    with reading(engine, work), engine.connect() as inside:
+        assert inside.exec_driver_sql(query).fetchall() == [(7,)]
+    with engine.connect() as after, pytest.raises(Exception, match="disabled by configuration"):
+        after.exec_driver_sql(query)
+    engine.dispose()
+
+
 def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):
     """``synced=False`` (a new file's sink, which syncs the file itself before it is linked): DuckDB's own fsyncs off,
     and an older DuckDB that does not know the setting still connects, synced."""

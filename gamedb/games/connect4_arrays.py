@@ -32,6 +32,7 @@ class Connect4Arrays(TierArrayRules):
         s = self.stride = h + 1
         self.code_limit = 1 << (w * s)
         self.label_count = w
+        self.label_table = tuple(game._labels)
         self._full, self._shifts = np.int64(game._full), game._shifts
         self._chunk = np.int64((1 << s) - 1)
         self._columns = np.array([((1 << s) - 1) << (c * s) for c in range(w)], dtype=np.int64)

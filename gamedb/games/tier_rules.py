@@ -19,6 +19,7 @@ class TierArrayRules(VectorRules):
 
     path_texts: bool = False
     label_count: int = 0  # with ``path_texts``: label ids are ``0 .. label_count - 1``
+    label_table: tuple[str, ...] = ()  # with ``path_texts``: the label of each id
 
     def tiers(self, codes: np.ndarray) -> np.ndarray:
         """The tier (int64) of every position in ``codes``."""

@@ -17,7 +17,7 @@ import uuid
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -27,12 +27,15 @@ import sqlalchemy as sa
 from ..errors import GamedbError, InputError
 from ..games.base import Game
 from ..progress import Progress
+from ..store.duckdb_file import reading
+from ..store.part_files import parts_for
+from ..store.rows import stores_texts
 from ..store.sql_sink import SqlSink
 from ..store.status import SOLVING
 from . import tier_slices
 from .protocol import Cluster, Solved, SolveJob
 from .tier_memory import slice_size_for
-from .tier_store import TierFolder
+from .tier_store import CodeRange, TierFolder
 from .tiers import finish_tiers, rules_of
 
 #: slices a tier is cut into per worker thread at least, so that every worker has work in a tier whose slices wait for the tier after it
@@ -47,6 +50,11 @@ NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": Non
 #: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
 PARTS_AHEAD = 2
 PART_ROWS = 1 << 19
+#: positions of a code range DuckDB reads from the Parquet parts, sorts and inserts in one statement: at least this many,
+#: and the game in at most :data:`PARQUET_RANGES` of them (each reads a row group of every part it overlaps, and
+#: Connect-Four's tiers all span the codes: 5x6's 330 parts in ranges of 2^21, 3.2·10^6 rows a second)
+PARQUET_RANGE = 1 << 21
+PARQUET_RANGES = 64
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -63,8 +71,11 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
     with _client(cluster, job.memory_limit) as client, _said(size):
         counts, reach = _enumerate(client, job.game, folder, key, size, job.progress)
         t1 = time.perf_counter()
-        moves = _solve(client, job.game, folder, counts, reach, size, job.progress)
-        with SqlSink(db, job.begin, resumed=job.record is not None) as sink:
+        parts = parts_for(db.dialect.name)
+        texts_stored = stores_texts(sum(counts.values()))
+        moves = _solve(client, job.game, folder, counts, reach, size, job.progress, texts_stored if parts == "parquet" else None)
+        spans = tier_slices.parquet_parts(folder, counts) if parts == "parquet" else None
+        with reading(db, folder.path) if spans is not None else nullcontext(), SqlSink(db, job.begin, resumed=job.record is not None) as sink:
             sink.begin()
             assert job.record is not None  # made by begin
             state: dict[str, Any] = dict(job.record.progress or {})
@@ -75,9 +86,11 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
             sink.commit()  # (a SQLite part is attached outside a transaction)
             state["moves"] = moves
             loads = None
-            if db.dialect.name == "sqlite":  # the rows made by the workers (DuckDB and PostgreSQL take the command's columns as fast)
+            if parts == "sqlite":  # the rows made by the workers (PostgreSQL takes the command's columns)
                 part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
                 loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
+            elif spans is not None:  # the slices' rows, sorted by DuckDB a code range at a time
+                loads = (functools.partial(_parquet_loaded, sink, spans, rules.label_table), max(PARQUET_RANGE, -(-sum(counts.values()) // PARQUET_RANGES)))
             return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
@@ -180,10 +193,13 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
     return counts, reach
 
 
-def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
+def _solve(
+    client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None,
+    rows_texts: bool | None,
+) -> int:
     """Solve every slice, a tier's submitted once the joins of the values of the tiers it reaches are done (futures passed
     as arguments made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of
-    two), its other columns joined beside them; return the moves of the game."""
+    two), its other columns joined beside them; return the moves of the game. ``rows_texts``: as :func:`~.tier_slices.solve_part`."""
     from dask.distributed import as_completed
 
     path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
@@ -193,11 +209,11 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
 
     def start(t: int) -> None:
         slices = _slices(counts[t], size, threads)
-        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
+        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, key=f"solve-{t}-{a}-{run}") for a, b in slices]
         stream.update(mine)  # type: ignore[no-untyped-call]
-        firsts = [a for a, _ in slices]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.OTHERS, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
+        stream.add(client.submit(tier_slices.join, path, t, slices, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+        others = tier_slices.OTHERS if rows_texts is None else ("degree",)  # (the rest in the slices' Parquet parts)
+        stream.add(client.submit(tier_slices.join, path, t, slices, others, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
 
     for t in sorted(counts, reverse=True):
         if not awaits[t]:
@@ -228,23 +244,34 @@ def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], 
 
 
 def _parts_loaded(
-    client: Any, game: Game, sink: SqlSink, folder: TierFolder, ranges: list[dict[int, tuple[int, int]]], texts_stored: bool
+    client: Any, game: Game, sink: SqlSink, folder: TierFolder, ranges: list[CodeRange], texts_stored: bool
 ) -> Iterator[AbstractContextManager[int]]:
     """:data:`~.tier_store.Loads` made by the workers: each range's rows written into a part by a task, :data:`PARTS_AHEAD`
     per worker thread ahead of the one the sink loads (the folder holds only those), each removed once its rows are committed."""
     run, ahead = uuid.uuid4().hex[:8], PARTS_AHEAD * _threads(client)
 
     def submit(k: int) -> Any:
-        name = "rows-{}-{}.part".format(*map(sum, zip(*ranges[k].values(), strict=True)))  # rows below it and below its end
-        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k], texts_stored, key=f"rows-{k}-{run}")
+        name = "rows-{}-{}.part".format(*map(sum, zip(*ranges[k].rows.values(), strict=True)))  # rows below it and below its end
+        return client.submit(tier_slices.rows_part, game, str(folder.path), name, ranges[k].rows, texts_stored, key=f"rows-{k}-{run}")
 
     coming = [submit(k) for k in range(min(len(ranges), ahead))]
     for k in range(len(ranges)):
         part = Path(coming[k].result())
         if len(coming) < len(ranges):
             coming.append(submit(len(coming)))
-        yield sink.part("position", part)
+        yield sink.part("position", [part], (ranges[k].low, ranges[k].high))
         part.unlink()
+
+
+def _parquet_loaded(
+    sink: SqlSink, spans: list[tuple[Path, int, int]], labels: tuple[str, ...], ranges: list[CodeRange], texts_stored: bool
+) -> Iterator[AbstractContextManager[int]]:
+    """:data:`~.tier_store.Loads` from the slices' Parquet parts (``spans``: each with its first and last code; ``labels``:
+    the rules' label table, whose ids they hold): each code range read from the parts it overlaps, sorted and inserted by
+    DuckDB on all its threads."""
+    for this in ranges:
+        overlap = [part for part, first, last in spans if first < this.high and last >= this.low]
+        yield sink.part("position", overlap, (this.low, this.high), labels)
 
 
 def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:

@@ -17,7 +17,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -123,9 +123,17 @@ def _full_disk_said(path: Path, size: int) -> Iterator[None]:
         raise
 
 
+class CodeRange(NamedTuple):
+    """Positions ``low <= code < high``: rows ``i:j`` of each tier ``t`` (``rows[t] = (i, j)``)."""
+
+    rows: dict[int, tuple[int, int]]
+    low: int
+    high: int
+
+
 #: loads of code ranges in order, each a context yielding its rows' count around which the writer commits (the range's
-#: rows inserted uncommitted): given the rows of each range (``{tier: (first row, end row)}``) and whether texts are stored
-Loads = Callable[[list[dict[int, tuple[int, int]]], bool], Iterator[AbstractContextManager[int]]]
+#: rows inserted uncommitted): given the ranges and whether texts are stored
+Loads = Callable[[list[CodeRange], bool], Iterator[AbstractContextManager[int]]]
 
 
 def write_positions(
@@ -141,7 +149,7 @@ def write_positions(
     his = [hi for hi in code_ranges(folder, tiers, loads[1] if loads else WRITE_CHUNK) if hi > lo]
     cuts = {t: _cuts(folder, t, [lo, *his]) for t in tiers}  # where each range starts in each tier
     done = sum(cuts[t][0] for t in tiers)
-    ranges = [{t: (cuts[t][k], cuts[t][k + 1]) for t in tiers} for k in range(len(his))]
+    ranges = [CodeRange({t: (cuts[t][k], cuts[t][k + 1]) for t in tiers}, low, high) for k, (low, high) in enumerate(zip([lo, *his], his, strict=False))]
     load = loads[0] if loads else functools.partial(_columns_loaded, sink, rules, folder)
     with sink.loading("position", total, state):
         for hi, loaded in zip(his, load(ranges, stores_texts(total)), strict=True):
@@ -155,39 +163,43 @@ def write_positions(
 
 
 def _columns_loaded(
-    sink: Sink, rules: TierArrayRules, folder: TierFolder, ranges: list[dict[int, tuple[int, int]]], texts_stored: bool
+    sink: Sink, rules: TierArrayRules, folder: TierFolder, ranges: list[CodeRange], texts_stored: bool
 ) -> Iterator[AbstractContextManager[int]]:
     """:data:`Loads` in this process: into DuckDB the next range is made by a thread while the sink writes this one (5x4:
     2.8 -> 2.3 s; into SQLite, whose inserts hold Python's lock, it cost 7%)."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(1) as ahead:
-        coming = ahead.submit(range_columns, rules, folder, ranges[0], texts_stored) if ranges and sink.writes_outside_gil else None
-        for k, rows in enumerate(ranges):
-            columns = coming.result() if coming is not None else range_columns(rules, folder, rows, texts_stored)
-            coming = ahead.submit(range_columns, rules, folder, ranges[k + 1], texts_stored) if coming is not None and k + 1 < len(ranges) else None
+        coming = ahead.submit(range_columns, rules, folder, ranges[0].rows, texts_stored) if ranges and sink.writes_outside_gil else None
+        for k, this in enumerate(ranges):
+            columns = coming.result() if coming is not None else range_columns(rules, folder, this.rows, texts_stored)
+            coming = ahead.submit(range_columns, rules, folder, ranges[k + 1].rows, texts_stored) if coming is not None and k + 1 < len(ranges) else None
             sink.columns("position", columns)
             yield nullcontext(len(columns["code"]))
 
 
 def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tuple[int, int]], texts_stored: bool) -> dict[str, Any]:
     """The position columns of one code range, in code order: rows ``i:j`` of each tier ``t`` (``rows[t] = (i, j)``)."""
-    parts: list[tuple[Any, ...]] = []  # (codes, texts, player, result, remoteness, degree, best) of each tier's range
-    for t, (i, j) in sorted(rows.items()):
-        if j > i:
-            page = folder.read("codes", t, i, j)
-            by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
-            texts = [] if not texts_stored else rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page)
-            parts.append((page, texts, *(folder.read(kind, t, i, j) for kind in ("player", "result", "remoteness", "degree", "best"))))
-    page = np.concatenate([p[0] for p in parts])
-    order = np.argsort(page, kind="stable")
-    text = np.array([x for p in parts for x in p[1]], dtype=object)[order] if texts_stored else None
-    player, result, remoteness, degree, best = (np.concatenate([p[k] for p in parts])[order] for k in range(2, 7))
-    page = page[order]
+    parts = [tier_columns(rules, folder, t, i, j, texts_stored, *(folder.read(kind, t, i, j) for kind in _SOLVED))
+             for t, (i, j) in sorted(rows.items()) if j > i]
+    order = np.argsort(np.concatenate([p["code"] for p in parts]), kind="stable")
+    return {k: (np.ma.concatenate if k == "remoteness" else np.concatenate)([p[k] for p in parts])[order] for k in parts[0]}
+
+
+def tier_columns(
+    rules: TierArrayRules, folder: TierFolder, t: int, i: int, j: int, texts_stored: bool, player: np.ndarray, result: np.ndarray,
+    remoteness: np.ndarray, degree: np.ndarray, best: np.ndarray, *, codes: np.ndarray | None = None, label_ids: bool = False,
+) -> dict[str, Any]:
+    """The position columns of rows ``i:j`` of tier ``t`` (``codes``: theirs, if read already) from its solved arrays, in
+    code order (the texts and labels made here; the text left out when not stored). ``label_ids`` (rules with a
+    ``label_table``): the best move as the id of its label (-1: none), not as text."""
+    page = folder.read("codes", t, i, j) if codes is None else codes
+    by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
+    text = np.array(rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page), dtype=object) if texts_stored else None
     has = best >= 0
-    labels = np.full(len(page), None, dtype=object)
+    labels = np.full(len(page), -1 if label_ids else None, dtype=np.int8 if label_ids else object)
     if has.any():
-        labels[has] = rules.labels(page[has], best[has])
+        labels[has] = rules.label_ids(page[has], best[has]) if label_ids else rules.labels(page[has], best[has])
     values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
     return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
 
@@ -217,3 +229,5 @@ def code_ranges(folder: TierFolder, tiers: list[int], chunk: int = WRITE_CHUNK) 
 
 #: the position columns a tier solve fills (partisan games only: no grundy values)
 _COLUMNS = columns_except("grundy")
+#: the solved arrays of a tier that make its rows, in :func:`tier_columns`' order
+_SOLVED = ("player", "result", "remoteness", "degree", "best")

@@ -5,9 +5,11 @@
 from __future__ import annotations
 
 import functools
+import os
 import threading
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager, nullcontext
+import weakref
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -50,12 +52,12 @@ UNION ALL SELECT 'schema', schema_name, sql FROM duckdb_schemas() WHERE NOT inte
 
 def connect(
     path: Path | str, *, read_only: bool, threads: int | None = None, attach: Mapping[str, Path] | None = None, memory_limit: str | None = None,
-    synced: bool = True,
+    synced: bool = True, readable: Sequence[Path] = (),
 ) -> duckdb.DuckDBPyConnection:
     """A hardened connection to a DuckDB file (``:memory:`` too); ``threads``, ``memory_limit``: DuckDB's (default: one a
     core, 80 % of the memory); ``attach``: alias -> a DuckDB file attached read-only before the hardening closes the file system;
     ``synced`` False: no ``fsync`` of its own (DuckDB >= 2: a file nothing reads before its writer syncs it; 9 of them,
-    ~15 ms each, in a new file of 2·10^6 rows)."""
+    ~15 ms each, in a new file of 2·10^6 rows); ``readable``: folders its SQL may still read and write (``allowed_directories``)."""
     try:
         import _duckdb as duckdb  # duckdb >= 2's engine without its Python layer (relations, Arrow): 0.06 s of `gamedb query`
     except ImportError:
@@ -64,7 +66,7 @@ def connect(
         except ImportError:
             raise DatabaseError("DuckDB files need the duckdb package: pip install 'gamedb[duckdb]'") from None
     config = dict(HARDENED, **({} if threads is None else {"threads": threads}), **({} if memory_limit is None else {"memory_limit": memory_limit}))
-    late = {k: config.pop(k) for k in ("enable_external_access", "lock_configuration")} if attach else {}
+    late = {k: config.pop(k) for k in ("enable_external_access", "lock_configuration")} if attach or readable else {}
     conn = None
     try:
         if not synced:
@@ -76,10 +78,11 @@ def connect(
         if conn is None:
             conn = duckdb.connect(str(path), read_only=read_only, config=config)
         for alias, other in (attach or {}).items():
-            where = str(other).replace("'", "''")
-            conn.execute(f"ATTACH '{where}' AS {alias} (READ_ONLY)")
-        if attach:  # long statements: the library never prints (DuckDB draws a bar past 2 s; a session's setting)
+            conn.execute(f"ATTACH {_quoted(str(other))} AS {alias} (READ_ONLY)")
+        if attach or readable:  # long statements: the library never prints (DuckDB draws a bar past 2 s; a session's setting)
             conn.execute("SET enable_progress_bar = false")
+        if readable:
+            conn.execute(f"SET allowed_directories = [{', '.join(_quoted(str(folder) + os.sep) for folder in readable)}]")
         for key, value in late.items():
             conn.execute(f"SET {key} = {str(value).lower()}")
         return conn
@@ -87,6 +90,10 @@ def connect(
         if conn is not None:
             conn.close()
         raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {(str(exc) or type(exc).__name__).splitlines()[0]}") from None
+
+
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 def _checked_path(where: Location, *, create: bool = False) -> Path:
@@ -108,7 +115,29 @@ def create_engine(where: Location, *, readonly: bool, create: bool = False) -> s
         from duckdb_engine import ConnectionWrapper
     except ImportError:
         raise DatabaseError("DuckDB files need the duckdb-engine package: pip install 'gamedb[duckdb]'") from None
-    return sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly)), poolclass=sa.pool.SingletonThreadPool)
+    engine = sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly, readable=_READABLE.get(path, ()))),
+                              poolclass=sa.pool.SingletonThreadPool)
+    _PATHS[engine] = path
+    return engine
+
+
+#: the file of each engine :func:`create_engine` made, and the folders its connections may read while :func:`reading` runs
+_PATHS: weakref.WeakKeyDictionary[sa.Engine, Path] = weakref.WeakKeyDictionary()
+_READABLE: dict[Path, tuple[Path, ...]] = {}
+
+
+@contextmanager
+def reading(engine: sa.Engine, folder: Path) -> Iterator[None]:
+    """The connections the DuckDB ``engine`` opens in the block may read files in ``folder`` (a cluster's Parquet parts); its
+    open connections are closed before and after (DuckDB fixes a file's settings when its first connection opens it)."""
+    path = _PATHS[engine]
+    engine.dispose()
+    _READABLE[path] = (folder,)
+    try:
+        yield
+    finally:
+        engine.dispose()
+        _READABLE.pop(path, None)
 
 
 def new_file_statements() -> list[str]:

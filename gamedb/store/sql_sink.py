@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
-from .part_files import part_loaded
+from .part_files import parquet_loaded, part_loaded, parts_for
 from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
@@ -46,9 +46,19 @@ class SqlSink:
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
 
-    def part(self, table: str, path: Path) -> AbstractContextManager[int]:
-        """The rows of the part file ``path`` (:mod:`.part_files`: SQLite only) inserted into ``table``, their count given to
-        the block, which commits them."""
+    @property
+    def parts(self) -> str | None:
+        """The part files (:mod:`.part_files`) this database loads: ``sqlite`` (a code range's rows a file), ``parquet`` (a
+        slice's rows a file, read by code range), or None (none: it takes columns)."""
+        return parts_for(self.engine.dialect.name)
+
+    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int], labels: Sequence[str] = ()) -> AbstractContextManager[int]:
+        """The rows of the part files ``paths`` (:attr:`parts`: one SQLite file; Parquet files, those of ``codes``, low to
+        high excluded, ``best_move`` the id of one of ``labels`` if given) inserted into ``table``, their count given to the
+        block, which commits them."""
+        if self.parts == "parquet":
+            return parquet_loaded(self.conn, table, paths, codes, self.record.id, labels)
+        (path,) = paths
         return part_loaded(self.conn, table, path, self.record.id)
 
     @property
