@@ -14,7 +14,7 @@ import os
 import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from typing import TYPE_CHECKING, Any, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .answer_output import batches
 from .answers import Answer
@@ -219,9 +219,17 @@ class Database:
         if errors not in ("raise", "return"):
             raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
         for pending in batches(positions, batch):
-            yield from cast(list[Answer | GamedbError], self._answer_batch(name, pending, errors, boards))
+            yield from self._answer_batch(name, pending, errors, boards)
 
-    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool = True, lines: bool = False) -> list[Answer | GamedbError | str]:
+    @overload
+    def _answer_batch(
+        self, name: str, positions: list[str | None], errors: str, boards: bool = True, lines: Literal[False] = False
+    ) -> list[Answer | GamedbError]: ...
+    @overload
+    def _answer_batch(self, name: str, positions: list[str | None], errors: str, boards: bool, lines: bool) -> list[Answer | GamedbError | str]: ...
+    def _answer_batch(
+        self, name: str, positions: list[str | None], errors: str, boards: bool = True, lines: bool = False
+    ) -> list[Answer | GamedbError] | list[Answer | GamedbError | str]:
         with self.read() as reader:  # one connection for the game's rules and the lookups
             record, game, reason = self._rules_on(reader, name)
             answers = answer_positions(reader, record, game, reason, positions, boards=boards, lines=lines)

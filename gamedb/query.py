@@ -2,6 +2,7 @@
 answers for it: :func:`gamedb.solvers.choice.answered_by`)."""
 
 from collections.abc import Collection, Iterable, Sequence
+from typing import Literal, overload
 
 from .answers import Answer, MoveValue, set_delta_remoteness
 from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
@@ -16,10 +17,20 @@ from .values import move_sort_key
 __all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
 
 
+@overload
+def answer_positions(
+    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True,
+    lines: Literal[False] = False,
+) -> list[Answer | GamedbError]: ...
+@overload
+def answer_positions(
+    reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True,
+    lines: bool,
+) -> list[Answer | GamedbError | str]: ...
 def answer_positions(
     reader: Reader, record: GameRecord, game: Game | None, reason: str | None, positions: Sequence[str | None], *, boards: bool = True,
     lines: bool = False,
-) -> list[Answer | GamedbError | str]:
+) -> list[Answer | GamedbError] | list[Answer | GamedbError | str]:
     """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone (``lines``:
     each as its JSON line, :meth:`~gamedb.answers.Answer.json_line`)."""
     record.require_solved()

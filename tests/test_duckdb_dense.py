@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import duckdb
 import pytest
 
@@ -133,3 +136,18 @@ def test_a_large_new_duckdb_file_is_written_dense_and_answers_as_any_other(cli, 
     assert _physical(tmp_path / "plain.duckdb") != _physical(tmp_path / "dense.duckdb")  # (the plain file: by code)
     _assert_dense(tmp_path / "dense.duckdb", groups=1)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dense.duckdb", "file.sqlite", "plain.duckdb"]
+
+
+def test_a_large_new_duckdb_file_is_written_dense_without_sqlalchemy(tmp_path):
+    """The rewrite after a solve into a new file reads the newest revision as the new file was created at it: the process
+    imports no SQLAlchemy (nor Alembic), as ``gamedb`` typed on the command line (DENSE_FROM lowered to this game's rows)."""
+    probe = "from gamedb.store import duckdb_rewrite\nduckdb_rewrite.DENSE_FROM = 6027\nfrom gamedb.cli.app import main\nmain()\n"
+    path = tmp_path / "dense.duckdb"
+    args = ["--db", str(path), "solve", "connect4", "--width", "4", "--height", "3", "--name", "c4", "-q"]
+    run = subprocess.run([sys.executable, "-X", "importtime", "-c", probe, *args], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
+    assert {"gamedb.store.duckdb_rewrite", "gamedb.store.duckdb_file"} <= imported  # the log is read
+    assert not {"sqlalchemy", "alembic"} & imported
+    rows = _assert_dense(path, groups=1)
+    assert len(rows) == 6027 and [r[2] for r in rows] != sorted(r[2] for r in rows)  # written afresh: not in code order

@@ -2,6 +2,7 @@
 probe_many() answers a batch like one probe at a time."""
 
 import doctest
+from pathlib import Path
 
 import pytest
 
@@ -67,3 +68,27 @@ def test_answerer_checks_the_game_first_and_answers_batches_like_probe_many(ttt)
     assert [a if isinstance(a, Answer) else repr(a) for a in got] == [a if isinstance(a, Answer) else repr(a) for a in expected]
     assert isinstance(got[1], PositionNotFound) and isinstance(got[2], PositionError)
     assert answer([]) == []
+
+
+def test_a_batch_without_lines_is_typed_without_str(tmp_path, monkeypatch):
+    """Strict mypy sees a batch answered without ``lines`` hold answers and errors only (no cast needed to say so)."""
+    api = pytest.importorskip("mypy.api")
+    snippet = tmp_path / "batch_types.py"
+    snippet.write_text(
+        "from collections.abc import Iterator\n"
+        "from typing import assert_type\n"
+        "from gamedb.api import Database\n"
+        "from gamedb.answers import Answer\n"
+        "from gamedb.errors import GamedbError\n"
+        "from gamedb.query import answer_positions\n"
+        "from gamedb.store.record import GameRecord\n"
+        "from gamedb.store.rows import Reader\n"
+        "def f(db: Database, reader: Reader, record: GameRecord) -> None:\n"
+        "    assert_type(db._answer_batch('g', [None], 'raise'), list[Answer | GamedbError])\n"
+        "    assert_type(db._answer_batch('g', [None], 'return', True, True), list[Answer | GamedbError | str])\n"
+        "    assert_type(answer_positions(reader, record, None, None, [None]), list[Answer | GamedbError])\n"
+        "    assert_type(db.probe_many('g', [None], errors='return'), Iterator[Answer | GamedbError])\n"
+    )
+    monkeypatch.setenv("MYPYPATH", str(Path(gamedb.api.__file__).parents[1]))  # the package's own source and types
+    out, err, status = api.run(["--strict", "--python-version", "3.11", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    assert status == 0, out + err

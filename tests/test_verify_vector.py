@@ -13,7 +13,10 @@ import json
 import random
 import shutil
 import sqlite3
+from contextlib import closing
 
+import duckdb
+import numpy as np
 import pytest
 
 from gamedb import Database, make_game
@@ -29,7 +32,7 @@ GRAPHS.append([[2, 5], [3], [0, 4, 5], [1, 4, 5], [2, 3], [0, 2, 3]])  # LeetCod
 ODD_VALUES = {
     "text": ["", "mouse=1,cat=2,turn=mouse ", 7],
     "player": [2, -1, "0", None, 1.0],
-    "result": ["WIN", "", None, 1, "draw "],
+    "result": ["WIN", "", None, 1, "draw ", 7],
     "remoteness": [None, -1, 0, 1, 10**12, "1", 2.0],
     "degree": [-1, 0, 99, "2", None],
     "best_move": [None, "", "99", 3, "x"],
@@ -74,32 +77,52 @@ def test_untouched_tables_agree(tmp_path, index, monkeypatch):
     assert not _exact_fails(path, monkeypatch)
 
 
+def _connect(path):
+    """A plain connection to the file (sqlite3 or duckdb), outside gamedb, to edit it by hand; closed after."""
+    if path.suffix == ".duckdb":
+        return closing(duckdb.connect(str(path)))
+    return closing(sqlite3.connect(path, isolation_level=None))
+
+
+@pytest.mark.parametrize("suffix", [".sqlite", ".duckdb"])
 @pytest.mark.parametrize("index", range(len(GRAPHS)))
-def test_fast_pass_agrees_only_when_the_exact_pass_does(tmp_path, index, monkeypatch):
-    template = tmp_path / "template.sqlite"
+def test_fast_pass_agrees_only_when_the_exact_pass_does(tmp_path, index, suffix, monkeypatch):
+    """SQLite keeps any value in any column; DuckDB's typed columns (read as numpy arrays) keep the edits they can cast."""
+    template = tmp_path / f"template{suffix}"
     _solve(template, GRAPHS[index])
-    with sqlite3.connect(template) as con:
-        codes = [c for (c,) in con.execute("SELECT code FROM position ORDER BY code")]
-        column_values = {col: [v for (v,) in con.execute(f"SELECT DISTINCT {col} FROM position")] for col in ODD_VALUES}
+    with _connect(template) as con:
+        codes = [c for (c,) in con.execute("SELECT code FROM position ORDER BY code").fetchall()]
+        column_values = {col: [v for (v,) in con.execute(f"SELECT DISTINCT {col} FROM position").fetchall()] for col in ODD_VALUES}
     rng = random.Random(index)
     edits = 0
     for trial in range(40):
         column = rng.choice(sorted(ODD_VALUES))
         code = rng.choice(codes)
         value = rng.choice(ODD_VALUES[column] + column_values[column])
-        path = tmp_path / f"edit{trial}.sqlite"
+        path = tmp_path / f"edit{trial}{suffix}"
         shutil.copy(template, path)
-        with sqlite3.connect(path) as con:
+        with _connect(path) as con:
             before = con.execute(f"SELECT {column} FROM position WHERE code = ?", (code,)).fetchone()[0]
             try:
                 con.execute(f"UPDATE position SET {column} = ? WHERE code = ?", (value, code))
-            except sqlite3.IntegrityError:  # NOT NULL or UNIQUE: not an edit a user can make
-                continue
+            except (sqlite3.IntegrityError, duckdb.ConstraintException, duckdb.ConversionException):
+                continue  # NOT NULL, UNIQUE or a type the column cannot hold: not an edit a user can make
         fast, exact_fails = _fast(path), _exact_fails(path, monkeypatch)
         assert (fast is None) == exact_fails, (column, code, before, value)
         edits += exact_fails
         path.unlink()
     assert edits > 10  # most edits are caught (by both)
+
+
+def test_fast_pass_reads_duckdb_columns_as_arrays(tmp_path, monkeypatch):
+    """DuckDB's typed columns come as numpy arrays (fetchnumpy), not as a tuple per row."""
+    path = tmp_path / "cm.duckdb"
+    _solve(path, GRAPHS[2])
+    pages, read_page = [], verify_vector._read_page
+    monkeypatch.setattr(verify_vector, "_read_page", lambda table, vector, page: read_page(table, vector, pages.append(page) or page))
+    with Database(path) as db:
+        assert _fast_on(db) == db.game("cm").positions
+    assert pages and all(isinstance(column, np.ndarray) for page in pages for column in page.values())
 
 
 def test_fast_pass_reads_postgresql_too(backend_db):

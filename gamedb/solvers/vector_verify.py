@@ -25,6 +25,9 @@ CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
 _NONE = np.iinfo(np.int32).max
 
+#: a page's column: the driver's values, or DuckDB's typed array (masked where NULL)
+Column = list[Any] | np.ndarray
+
 #: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
 _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
 
@@ -92,44 +95,48 @@ class _Table:
 
 def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, progress: Progress | None) -> _Table:
     table = _Table(total)
-    # plain tuples from the driver's cursor: no result-row objects for millions of rows
-    sql = _ROWS if conn.dialect.paramstyle == "qmark" or conn.dialect.name == "duckdb" else _ROWS.replace("?", "%s")
+    # plain tuples from the driver's cursor (no result-row objects for millions of rows); DuckDB's typed columns as arrays
+    duck = conn.dialect.name == "duckdb"
+    sql = _ROWS if conn.dialect.paramstyle == "qmark" or duck else _ROWS.replace("?", "%s")
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
     with closing(driver.cursor()) as cursor:
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))
-            rows = cursor.fetchall()
-            if not rows:
+            columns = cursor.fetchnumpy() if duck else _columns(cursor.fetchall())
+            if not len(columns["code"]):
                 _require(table.count == total)
                 return table
-            after = rows[-1][0]
-            _read_page(table, vector, rows)
+            _read_page(table, vector, columns)
+            after = int(table.code[table.count - 1])
             if progress:
                 progress("read", table.count, total)
 
 
-def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) -> None:
-    """Check one page of stored rows by themselves and file their values by code."""
-    column = {name: list(values) for name, values in zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)}
-    codes, texts, players, results = column["code"], column["text"], column["player"], column["result"]
-    rems, degrees, bests, grundies = column["remoteness"], column["degree"], column["best_move"], column["grundy"]
+def _columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
+    return {name: list(values) for name, values in zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)} if rows else {"code": []}
+
+
+def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) -> None:
+    """Check one page of stored columns by themselves and file their values by code."""
+    codes, texts, players, results = column["code"], _objects(column["text"]), column["player"], _objects(column["result"])
+    rems, degrees, bests, grundies = column["remoteness"], column["degree"], _objects(column["best_move"]), column["grundy"]
     code = _ints(codes, 0, vector.code_limit - 1)
-    at = slice(table.count, table.count + len(rows))
+    at = slice(table.count, table.count + len(code))
     _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
     exp = vector.expand(code)
     _require(texts.count(None) == len(texts) or vector.texts(code) == texts)  # (a large game is stored without texts)
     _require(np.array_equal(_ints(players, 0, 1), exp.player))
     _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
-    _require(grundies.count(None) == len(grundies))  # a partisan game
+    _require(bool(_nulls(grundies).all()))  # a partisan game
     code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
     result = np.array([code_of(r, UNDECIDED) for r in results], dtype=np.int8)
     _require(bool((result != UNDECIDED).all()))
-    missing = np.array([r is None for r in rems], dtype=bool)
+    missing = _nulls(rems)
     _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
-    rem = np.full(len(rows), -1, dtype=np.int32)
-    rem[~missing] = _ints([r for r in rems if r is not None], 0, _NONE - 1)
+    rem = np.full(len(code), -1, dtype=np.int32)
+    rem[~missing] = _ints(np.ma.getdata(rems)[~missing] if isinstance(rems, np.ndarray) else [r for r in rems if r is not None], 0, _NONE - 1)
     ids = table.label_ids
     _require(set(map(type, bests)) <= {str, type(None)})
     best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
@@ -137,7 +144,7 @@ def _read_page(table: _Table, vector: VectorRules, rows: list[tuple[Any, ...]]) 
     table.result[at] = result
     table.remoteness[at] = rem
     table.best[at] = best
-    table.count += len(rows)
+    table.count += len(code)
 
 
 def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None) -> None:
@@ -165,11 +172,26 @@ def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.nd
             progress("check", rows.stop, table.count)
 
 
-def _ints(values: list[Any], low: int, high: int) -> np.ndarray:
-    """``values`` as an int64 array when every one is an integer in [low, high]."""
+def _ints(values: Column, low: int, high: int) -> np.ndarray:
+    """``values`` as an int64 array when every one is an integer in [low, high] (an array: of an integer type, no NULL)."""
+    if isinstance(values, np.ndarray):
+        _require(values.dtype.kind in "iu" and not np.ma.is_masked(values))
+        array = np.ma.getdata(values)
+        _require(not len(array) or (int(array.min()) >= low and int(array.max()) <= high))
+        return array.astype(np.int64)
     _require(set(map(type, values)) <= {int})
     _require(not values or (min(values) >= low and max(values) <= high))
     return np.array(values, dtype=np.int64)
+
+
+def _nulls(values: Column) -> np.ndarray:
+    """Where ``values`` are NULL (an array's NULLs come masked)."""
+    return np.ma.getmaskarray(values) if isinstance(values, np.ndarray) else np.array([v is None for v in values], dtype=bool)
+
+
+def _objects(values: Column) -> list[Any]:
+    """``values`` as a list, None for NULL."""
+    return values.tolist() if isinstance(values, np.ndarray) else values
 
 
 def _require(ok: bool) -> None:

@@ -35,10 +35,16 @@ def dense_order(offset: int) -> str:
 
 
 def require_newest(revision: str | None) -> None:
-    """Refuse a file below the newest schema revision (checked before anything is deleted or written)."""
-    from .database import head_revision
+    """Refuse a file below the newest schema revision (checked before anything is deleted or written); the newest read
+    from the migrations as a new file is created at it, SQLAlchemy and Alembic not imported (a large solve's rewrite)."""
+    from .sqlite_file import newest_revision
 
-    if revision != head_revision():
+    newest = newest_revision()
+    if newest is None:  # no migrations folder beside the code: Alembic's search
+        from .database import head_revision
+
+        newest = head_revision()
+    if revision != newest:
         raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
 
 
