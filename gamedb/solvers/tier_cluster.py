@@ -10,6 +10,7 @@ single-process solve does; into SQLite the workers make them, a code range each 
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import logging
 import time
@@ -47,6 +48,10 @@ NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": Non
 #: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
 PARTS_AHEAD = 2
 PART_ROWS = 1 << 19
+#: tiers whose tasks are submitted ahead of the one whose results the client waits for, and the growth a tier's size is
+#: guessed with, from the last known (its expand tasks: as many as its guessed slices; too many do nothing)
+TIERS_AHEAD = 2
+GROWTH = 8
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -136,13 +141,18 @@ def _said(size: int) -> Iterator[None]:
 def _slices(n: int, size: int, threads: int) -> list[tuple[int, int]]:
     """Ranges of a tier of ``n`` positions: at most ``size`` each, and enough for every thread of the cluster to take
     :data:`SLICES_PER_THREAD` (when they are :data:`LEAST_SLICE` positions or more)."""
-    pieces = max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
-    step = -(-n // pieces)
+    step = -(-n // _pieces(n, size, threads))
     return [(a, min(a + step, n)) for a in range(0, n, step)] or [(0, 0)]
 
 
+def _pieces(n: int, size: int, threads: int) -> int:
+    return max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
+
+
 def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now."""
+    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now: each
+    tier's settle and expand tasks submitted :data:`TIERS_AHEAD` tiers ahead of the one the client reads (the next
+    tier guessed as the next number: one no move reaches is settled empty), each after the tier before it."""
     manifest = folder.manifest()
     if manifest is not None and manifest.get("key") == key and "reach" in manifest:
         return {int(t): n for t, n in manifest["tiers"].items()}, {int(t): r for t, r in manifest["reach"].items()}
@@ -159,25 +169,50 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
         if not folder.has("codes", t):
             folder.save(keys_kind, t, np.zeros(int((start_tiers == t).sum()), dtype=np.int64))
             folder.save(codes_kind, t, starts[start_tiers == t])
-    run = uuid.uuid4().hex[:8]  # task keys of this run only (a scheduler may serve other solves)
-    pending, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
+    run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
+    places = [w for w, n in sorted(client.nthreads().items()) for _ in range(n)]  # a tier's expand tasks dealt round them
+    submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
+    known = (first, int((start_tiers == first).sum()))  # the last tier settled and its size
+
+    def submit(u: int) -> None:
+        after = submitted[-1][2] if submitted else None
+        settled = client.submit(tier_slices.settle, game, path, u, u == first, after, key=f"settle-{u}-{run}")
+        pieces = min(_pieces(known[1] * GROWTH ** min(u - known[0], TIERS_AHEAD + 1), size, threads), SLICES_PER_THREAD * threads)
+        submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
+            client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, settled, key=f"expand-{u}-{k}-{run}",
+                          workers=[places[k % len(places)]], allow_other_workers=True)
+            for k in range(pieces)
+        ]))
+
+    reached, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
     by_worker: Counter[str] = Counter()  # slices each worker expanded
-    while pending:
-        t = min(pending)
-        pending.remove(t)
-        counts[t] = client.submit(tier_slices.settle, game, str(folder.path), t, t == first, key=f"settle-{t}-{run}").result()
-        slices = _slices(counts[t], size, _threads(client))
-        futures = [client.submit(_on_worker, tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
-        found = client.gather(futures)
-        reach[t] = sorted({u for tiers, _ in found for u in tiers})
-        pending.update(reach[t])
-        if progress:
-            progress("enumerate tiers (cluster)", sum(counts.values()), None)
-            for _, worker in found:
-                by_worker[worker] += 1
-                progress(f"slices expanded by {worker}", by_worker[worker], None)
+    submit(first)
+    for i in itertools.count():
+        while len(submitted) <= i + TIERS_AHEAD:
+            submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else first))
+        t, settled, expands = submitted[i]
+        n = settled.result()
+        if n:  # a tier (else one no move reaches)
+            counts[t], known = n, (t, n)
+            found = client.gather(expands)
+            reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
+            reached.update(reach[t])
+            if progress:
+                progress("enumerate tiers (cluster)", sum(counts.values()), None)
+                for (_, done), worker in found:
+                    by_worker[worker] += done
+                    progress(f"slices expanded by {worker}", by_worker[worker], None)
+        if not any(u > t for u in reached):
+            break
+    client.cancel([f for _, settled, expands in submitted[i + 1 :] for f in (settled, *expands)])
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
     return counts, reach
+
+
+def _expand_piece(game: Game, path: str, t: int, k: int, pieces: int, size: int, threads: int, n: int) -> tuple[list[int], int]:
+    """Expand slices ``k``, ``k + pieces``, ... of tier ``t`` (``n`` positions; none if 0); the tiers they reach and their number."""
+    mine = _slices(n, size, threads)[k::pieces] if n else []
+    return sorted({u for a, b in mine for u in tier_slices.expand(game, path, t, a, b)}), len(mine)
 
 
 def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
