@@ -48,10 +48,11 @@ NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": Non
 #: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
 PARTS_AHEAD = 2
 PART_ROWS = 1 << 19
-#: tiers whose tasks are submitted ahead of the one whose results the client waits for, and the growth a tier's size is
-#: guessed with, from the last known (its expand tasks: as many as its guessed slices; too many do nothing)
+#: tiers whose tasks are submitted ahead of the one whose results the client waits for; a tier's size is guessed from the
+#: last known and its growth over the one before (first: :data:`GROWTH` a tier), for the number of its expand tasks (as
+#: many as its guessed slices: too many do nothing, too few take several slices each)
 TIERS_AHEAD = 2
-GROWTH = 8
+GROWTH = 8.0
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -172,12 +173,13 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
     run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
     places = [w for w, n in sorted(client.nthreads().items()) for _ in range(n)]  # a tier's expand tasks dealt round them
     submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
-    known = (first, int((start_tiers == first).sum()))  # the last tier settled and its size
+    known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
 
     def submit(u: int) -> None:
         after = submitted[-1][2] if submitted else None
         settled = client.submit(tier_slices.settle, game, path, u, u == first, after, key=f"settle-{u}-{run}")
-        pieces = min(_pieces(known[1] * GROWTH ** min(u - known[0], TIERS_AHEAD + 1), size, threads), SLICES_PER_THREAD * threads)
+        guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
+        pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
         submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
             client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, settled, key=f"expand-{u}-{k}-{run}",
                           workers=[places[k % len(places)]], allow_other_workers=True)
@@ -193,7 +195,7 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
         t, settled, expands = submitted[i]
         n = settled.result()
         if n:  # a tier (else one no move reaches)
-            counts[t], known = n, (t, n)
+            counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else GROWTH)
             found = client.gather(expands)
             reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
             reached.update(reach[t])
