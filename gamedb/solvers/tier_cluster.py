@@ -171,7 +171,7 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
             folder.save(keys_kind, t, np.zeros(int((start_tiers == t).sum()), dtype=np.int64))
             folder.save(codes_kind, t, starts[start_tiers == t])
     run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
-    places = [w for w, n in sorted(client.nthreads().items()) for _ in range(n)]  # a tier's expand tasks dealt round them
+    places = _places(client)
     submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
     known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
 
@@ -218,41 +218,33 @@ def _expand_piece(game: Game, path: str, t: int, k: int, pieces: int, size: int,
 
 
 def _solve(client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None) -> int:
-    """Solve every slice, a tier's submitted once the joins of the values of the tiers it reaches are done (futures passed
-    as arguments made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of
-    two), its other columns joined beside them; return the moves of the game."""
+    """Solve every slice, all submitted at once, each after the joins of the values of the tiers its tier reaches (futures
+    as dependencies: a tier's slices are dealt round the workers, since Dask runs a task where its futures' results lie),
+    the tier's other columns joined beside them; return the moves of the game."""
     from dask.distributed import as_completed
 
-    path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
-    awaits = {t: set(reach[t]) for t in counts}  # the joins each tier's slices wait for
+    path, run, threads, places = str(folder.path), uuid.uuid4().hex[:8], _threads(client), _places(client)
     parts = sum(len(_slices(n, size, threads)) for n in counts.values())
-    stream = as_completed()  # type: ignore[no-untyped-call]
-
-    def start(t: int) -> None:
-        slices = _slices(counts[t], size, threads)
-        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, key=f"solve-{t}-{a}-{run}") for a, b in slices]
-        stream.update(mine)  # type: ignore[no-untyped-call]
+    submitted: list[Any] = []
+    joins: dict[int, Any] = {}
+    for t in sorted(counts, reverse=True):  # (a tier's moves reach later tiers only: their joins are submitted)
+        slices, after = _slices(counts[t], size, threads), [joins[u] for u in reach[t]]
+        mine = [
+            client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, after=after, key=f"solve-{t}-{a}-{run}",
+                          workers=[places[(t + k) % len(places)]], allow_other_workers=True)
+            for k, (a, b) in enumerate(slices)
+        ]
         firsts = [a for a, _ in slices]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, firsts, tier_slices.OTHERS, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
-
-    for t in sorted(counts, reverse=True):
-        if not awaits[t]:
-            start(t)
+        joins[t] = client.submit(tier_slices.join, path, t, firsts, tier_slices.VALUES, mine, key=f"join-{t}-{run}")
+        submitted += [*mine, joins[t], client.submit(tier_slices.join, path, t, firsts, tier_slices.OTHERS, mine, key=f"rest-{t}-{run}")]
     done, tiers, moves = 0, 0, 0
     by_worker: Counter[str] = Counter()  # slices each worker solved
-    for future in stream:
+    for future in as_completed(submitted):  # type: ignore[no-untyped-call]
         found = future.result()
         if future.key.startswith("rest-"):
             moves += found
         elif future.key.startswith("join-"):
             tiers += 1
-            joined = int(future.key.split("-")[1])
-            for t in sorted(counts, reverse=True):
-                if joined in awaits[t]:
-                    awaits[t].discard(joined)
-                    if not awaits[t]:
-                        start(t)
             if progress:
                 progress("tiers solved (cluster)", tiers, len(counts))
         else:
@@ -284,11 +276,17 @@ def _parts_loaded(
         part.unlink()
 
 
-def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:
-    """``task(*args)`` and the name of the worker that ran it (its address without the protocol, or the name it was given)."""
+def _on_worker(task: Callable[..., Any], *args: Any, after: Any = None) -> tuple[Any, str]:
+    """``task(*args)`` (``after``: the futures it waits for) and the name of the worker that ran it (its address without the
+    protocol, or the name it was given)."""
     from distributed import get_worker
 
     return task(*args), "worker " + str(get_worker().name).removeprefix("tcp://")
+
+
+def _places(client: Any) -> list[str]:
+    """The workers' addresses, each once a thread: where the tasks of a tier are dealt."""
+    return [worker for worker, n in sorted(client.nthreads().items()) for _ in range(n)]
 
 
 def _threads(client: Any) -> int:
