@@ -10,7 +10,6 @@ single-process solve does; into SQLite the workers make them, a code range each 
 from __future__ import annotations
 
 import functools
-import itertools
 import json
 import logging
 import time
@@ -186,16 +185,29 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
             for k in range(pieces)
         ]))
 
-    reached, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
     by_worker: Counter[str] = Counter()  # slices each worker expanded
-    submit(first)
-    for i in itertools.count():
+    starts_reached = np.unique(start_tiers).tolist()
+    (counts, reach), worker = client.submit(_on_worker, _small_tiers, game, path, first, starts_reached, size, threads, key=f"small-{run}").result()
+    reached = {*starts_reached, *(u for tiers in reach.values() for u in tiers)}
+    if progress and reach:
+        progress("enumerate tiers (cluster)", sum(counts.values()), None)
+        by_worker[worker] += len(reach)
+        progress(f"slices expanded by {worker}", by_worker[worker], None)
+    start = min(reached - set(reach), default=None)  # the first tier left to expand (settled if small)
+    if start is not None:
+        before = [u for u in counts if u < start]
+        if start in counts and before:
+            known = (start, counts[start], max((counts[start] / counts[max(before)]) ** (1 / (start - max(before))), 1.0))
+        submit(start)
+    i = 0
+    while i < len(submitted):
         while len(submitted) <= i + TIERS_AHEAD:
-            submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else first))
+            submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else 0))
         t, settled, expands = submitted[i]
+        i += 1
         n = settled.result()
         if n:  # a tier (else one no move reaches)
-            counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else GROWTH)
+            counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else known[2])
             found = client.gather(expands)
             reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
             reached.update(reach[t])
@@ -206,8 +218,23 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
                     progress(f"slices expanded by {worker}", by_worker[worker], None)
         if not any(u > t for u in reached):
             break
-    client.cancel([f for _, settled, expands in submitted[i + 1 :] for f in (settled, *expands)])
+    client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)])
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
+    return counts, reach
+
+
+def _small_tiers(game: Game, path: str, first: int, reached: list[int], size: int, threads: int) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Settle and expand the tiers from the start's in one task while :func:`_slices` cuts each into one slice; their sizes
+    and the tiers they reach (the first larger one: settled only)."""
+    counts, reach, pending = {}, {}, set(reached)
+    while pending:
+        t = min(pending)
+        counts[t] = tier_slices.settle(game, path, t, t == first)
+        if _pieces(counts[t], size, threads) > 1:
+            break
+        pending.discard(t)
+        reach[t] = tier_slices.expand(game, path, t, 0, counts[t])
+        pending.update(reach[t])
     return counts, reach
 
 
