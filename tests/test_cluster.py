@@ -88,13 +88,15 @@ class _TiersApart(StoneIX):
 
 
 @pytest.mark.parametrize("make", [lambda: StoneIX(max=4), lambda: _TiersApart(max=4)], ids=["stone-ix", "tiers-apart"])
-def test_starts_in_many_tiers_and_tiers_apart(tmp_path, make):
-    """Starts in every tier, and tiers two apart (the enumeration guesses the next tier as the next number): the rows of the
-    single-process tier solve (a local cluster: its workers import this module)."""
+@pytest.mark.parametrize("size", [40, None], ids=["sliced", "one-task"])
+def test_starts_in_many_tiers_and_tiers_apart(tmp_path, make, size):
+    """Starts in every tier, and tiers two apart (the enumeration guesses the next tier as the next number), tiers sliced or
+    all a slice each (enumerated in one task): the rows of the single-process tier solve (a local cluster: its workers
+    import this module)."""
     with Database(tmp_path / "one.sqlite", create=True) as one:
         expected = game_rows(one, one.solve(make(), strategy="tiers", symmetry=False).name)["position"]
     with Database(tmp_path / "c.sqlite", create=True) as db:
-        report = db.solve(make(), cluster=Cluster(workers=2, work_dir=str(tmp_path / "work"), slice_size=40))
+        report = db.solve(make(), cluster=Cluster(workers=2, work_dir=str(tmp_path / "work"), slice_size=size))
         assert game_rows(db, report.name)["position"] == expected and report.positions == len(expected) > 500
 
 

@@ -1,10 +1,11 @@
 """The tier solver on a Dask cluster: the tasks of :mod:`.tier_slices` over slices of the tiers, then the rows loaded once.
 
-Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel. Backward, every
-slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
-scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
-resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
-single-process solve does; into SQLite the workers make them, a code range each into a part file.
+Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel, the tasks of each
+tier submitted ahead, after the tier before it. Backward, every slice is submitted at once, each after the joins of the
+tiers its tier reaches (futures as dependencies), so the scheduler runs a tier's slices as soon as those are done. The
+work folder keeps every finished file: the same command resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows
+through the database's one sink, as the single-process solve does; into SQLite the workers make them, a code range each
+into a part file.
 """
 
 from __future__ import annotations
