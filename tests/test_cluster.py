@@ -19,6 +19,7 @@ from gamedb import Database
 from gamedb.cli.render import ProgressBars
 from gamedb.errors import GamedbError
 from gamedb.games import family
+from gamedb.games.stone_ix import StoneIX
 from gamedb.games.vector import LOSE, WIN
 from gamedb.solvers import tier_cluster, tier_store
 from gamedb.solvers.protocol import Cluster
@@ -78,6 +79,26 @@ def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_pat
     db = backend_db()
     report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
     assert game_rows(db, report.name)["position"] == reference(game_id)
+
+
+class _TiersApart(StoneIX):
+    """Stone game IX with its tiers numbered 0, 2, 4, ...: no move reaches an odd tier."""
+
+    def tier(self, state):
+        return 2 * super().tier(state)
+
+
+@pytest.mark.parametrize("make", [lambda: StoneIX(max=4), lambda: _TiersApart(max=4)], ids=["stone-ix", "tiers-apart"])
+@pytest.mark.parametrize("size", [40, None], ids=["sliced", "one-task"])
+def test_starts_in_many_tiers_and_tiers_apart(tmp_path, make, size):
+    """Starts in every tier, and tiers two apart (the enumeration guesses the next tier as the next number), tiers sliced or
+    all a slice each (enumerated in one task): the rows of the single-process tier solve (a local cluster: its workers
+    import this module)."""
+    with Database(tmp_path / "one.sqlite", create=True) as one:
+        expected = game_rows(one, one.solve(make(), strategy="tiers", symmetry=False).name)["position"]
+    with Database(tmp_path / "c.sqlite", create=True) as db:
+        report = db.solve(make(), cluster=Cluster(workers=2, work_dir=str(tmp_path / "work"), slice_size=size))
+        assert game_rows(db, report.name)["position"] == expected and report.positions == len(expected) > 500
 
 
 def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, reference, tmp_path):

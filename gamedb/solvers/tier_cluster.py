@@ -1,10 +1,11 @@
 """The tier solver on a Dask cluster: the tasks of :mod:`.tier_slices` over slices of the tiers, then the rows loaded once.
 
-Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel. Backward, every
-slice is submitted at once, each after the joins of the tiers its tier reaches (futures as dependencies), so the
-scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished file: the same command
-resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one sink, as the
-single-process solve does; into SQLite the workers make them, a code range each into a part file.
+Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel, the tasks of each
+tier submitted ahead, after the tier before it. Backward, every slice is submitted at once, each after the joins of the
+tiers its tier reaches (futures as dependencies), so the scheduler runs a tier's slices as soon as those are done. The
+work folder keeps every finished file: the same command resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows
+through the database's one sink, as the single-process solve does; into SQLite the workers make them, a code range each
+into a part file.
 """
 
 from __future__ import annotations
@@ -55,6 +56,11 @@ PART_ROWS = 1 << 19
 #: Connect-Four's tiers all span the codes: 5x6's 330 parts in ranges of 2^21, 3.2·10^6 rows a second)
 PARQUET_RANGE = 1 << 21
 PARQUET_RANGES = 64
+#: tiers whose tasks are submitted ahead of the one whose results the client waits for; a tier's size is guessed from the
+#: last known and its growth over the one before (first: :data:`GROWTH` a tier), for the number of its expand tasks (as
+#: many as its guessed slices: too many do nothing, too few take several slices each)
+TIERS_AHEAD = 2
+GROWTH = 8.0
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
 
@@ -149,13 +155,18 @@ def _said(size: int) -> Iterator[None]:
 def _slices(n: int, size: int, threads: int) -> list[tuple[int, int]]:
     """Ranges of a tier of ``n`` positions: at most ``size`` each, and enough for every thread of the cluster to take
     :data:`SLICES_PER_THREAD` (when they are :data:`LEAST_SLICE` positions or more)."""
-    pieces = max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
-    step = -(-n // pieces)
+    step = -(-n // _pieces(n, size, threads))
     return [(a, min(a + step, n)) for a in range(0, n, step)] or [(0, 0)]
 
 
+def _pieces(n: int, size: int, threads: int) -> int:
+    return max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
+
+
 def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now."""
+    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now: each
+    tier's settle and expand tasks submitted :data:`TIERS_AHEAD` tiers ahead of the one the client reads (the next
+    tier guessed as the next number: one no move reaches is settled empty), each after the tier before it."""
     manifest = folder.manifest()
     if manifest is not None and manifest.get("key") == key and "reach" in manifest:
         return {int(t): n for t, n in manifest["tiers"].items()}, {int(t): r for t, r in manifest["reach"].items()}
@@ -172,66 +183,112 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
         if not folder.has("codes", t):
             folder.save(keys_kind, t, np.zeros(int((start_tiers == t).sum()), dtype=np.int64))
             folder.save(codes_kind, t, starts[start_tiers == t])
-    run = uuid.uuid4().hex[:8]  # task keys of this run only (a scheduler may serve other solves)
-    pending, counts, reach = set(np.unique(start_tiers).tolist()), {}, {}
+    run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
+    places = _places(client)
+    submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
+    known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
+
+    def submit(u: int) -> None:
+        after = submitted[-1][2] if submitted else None
+        settled = client.submit(tier_slices.settle, game, path, u, u == first, after, key=f"settle-{u}-{run}")
+        guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
+        pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
+        submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
+            client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, settled, key=f"expand-{u}-{k}-{run}",
+                          workers=[places[k % len(places)]], allow_other_workers=True)
+            for k in range(pieces)
+        ]))
+
     by_worker: Counter[str] = Counter()  # slices each worker expanded
-    while pending:
-        t = min(pending)
-        pending.remove(t)
-        counts[t] = client.submit(tier_slices.settle, game, str(folder.path), t, t == first, key=f"settle-{t}-{run}").result()
-        slices = _slices(counts[t], size, _threads(client))
-        futures = [client.submit(_on_worker, tier_slices.expand, game, str(folder.path), t, a, b, key=f"expand-{t}-{a}-{run}") for a, b in slices]
-        found = client.gather(futures)
-        reach[t] = sorted({u for tiers, _ in found for u in tiers})
-        pending.update(reach[t])
-        if progress:
-            progress("enumerate tiers (cluster)", sum(counts.values()), None)
-            for _, worker in found:
-                by_worker[worker] += 1
-                progress(f"slices expanded by {worker}", by_worker[worker], None)
+    starts_reached = np.unique(start_tiers).tolist()
+    (counts, reach), worker = client.submit(_on_worker, _small_tiers, game, path, first, starts_reached, size, threads, key=f"small-{run}").result()
+    reached = {*starts_reached, *(u for tiers in reach.values() for u in tiers)}
+    if progress and reach:
+        progress("enumerate tiers (cluster)", sum(counts.values()), None)
+        by_worker[worker] += len(reach)
+        progress(f"slices expanded by {worker}", by_worker[worker], None)
+    start = min(reached - set(reach), default=None)  # the first tier left to expand (settled if small)
+    if start is not None:
+        before = [u for u in counts if u < start]
+        if start in counts and before:
+            known = (start, counts[start], max((counts[start] / counts[max(before)]) ** (1 / (start - max(before))), 1.0))
+        submit(start)
+    i = 0
+    while i < len(submitted):
+        while len(submitted) <= i + TIERS_AHEAD:
+            submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else 0))
+        t, settled, expands = submitted[i]
+        i += 1
+        n = settled.result()
+        if n:  # a tier (else one no move reaches)
+            counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else known[2])
+            found = client.gather(expands)
+            reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
+            reached.update(reach[t])
+            if progress:
+                progress("enumerate tiers (cluster)", sum(counts.values()), None)
+                for (_, done), worker in found:
+                    by_worker[worker] += done
+                    progress(f"slices expanded by {worker}", by_worker[worker], None)
+        if not any(u > t for u in reached):
+            break
+    client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)])
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
     return counts, reach
+
+
+def _small_tiers(game: Game, path: str, first: int, reached: list[int], size: int, threads: int) -> tuple[dict[int, int], dict[int, list[int]]]:
+    """Settle and expand the tiers from the start's in one task while :func:`_slices` cuts each into one slice; their sizes
+    and the tiers they reach (the first larger one: settled only)."""
+    counts, reach, pending = {}, {}, set(reached)
+    while pending:
+        t = min(pending)
+        counts[t] = tier_slices.settle(game, path, t, t == first)
+        if _pieces(counts[t], size, threads) > 1:
+            break
+        pending.discard(t)
+        reach[t] = tier_slices.expand(game, path, t, 0, counts[t])
+        pending.update(reach[t])
+    return counts, reach
+
+
+def _expand_piece(game: Game, path: str, t: int, k: int, pieces: int, size: int, threads: int, n: int) -> tuple[list[int], int]:
+    """Expand slices ``k``, ``k + pieces``, ... of tier ``t`` (``n`` positions; none if 0); the tiers they reach and their number."""
+    mine = _slices(n, size, threads)[k::pieces] if n else []
+    return sorted({u for a, b in mine for u in tier_slices.expand(game, path, t, a, b)}), len(mine)
 
 
 def _solve(
     client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None,
     rows_texts: bool | None,
 ) -> int:
-    """Solve every slice, a tier's submitted once the joins of the values of the tiers it reaches are done (futures passed
-    as arguments made Dask run every slice on the worker holding the join's result: 4x6's backward pass on one worker of
-    two), its other columns joined beside them; return the moves of the game. ``rows_texts``: as :func:`~.tier_slices.solve_part`."""
+    """Solve every slice, all submitted at once, each after the joins of the values of the tiers its tier reaches (futures
+    as dependencies: a tier's slices are dealt round the workers, since Dask runs a task where its futures' results lie),
+    the tier's other columns joined beside them; return the moves of the game. ``rows_texts``: as :func:`~.tier_slices.solve_part`."""
     from dask.distributed import as_completed
 
-    path, run, threads = str(folder.path), uuid.uuid4().hex[:8], _threads(client)
-    awaits = {t: set(reach[t]) for t in counts}  # the joins each tier's slices wait for
+    path, run, threads, places = str(folder.path), uuid.uuid4().hex[:8], _threads(client), _places(client)
     parts = sum(len(_slices(n, size, threads)) for n in counts.values())
-    stream = as_completed()  # type: ignore[no-untyped-call]
-
-    def start(t: int) -> None:
-        slices = _slices(counts[t], size, threads)
-        mine = [client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, key=f"solve-{t}-{a}-{run}") for a, b in slices]
-        stream.update(mine)  # type: ignore[no-untyped-call]
-        stream.add(client.submit(tier_slices.join, path, t, slices, tier_slices.VALUES, mine, key=f"join-{t}-{run}"))  # type: ignore[no-untyped-call]
+    submitted: list[Any] = []
+    joins: dict[int, Any] = {}
+    for t in sorted(counts, reverse=True):  # (a tier's moves reach later tiers only: their joins are submitted)
+        slices, after = _slices(counts[t], size, threads), [joins[u] for u in reach[t]]
+        mine = [
+            client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, after=after, key=f"solve-{t}-{a}-{run}",
+                          workers=[places[(t + k) % len(places)]], allow_other_workers=True)
+            for k, (a, b) in enumerate(slices)
+        ]
+        joins[t] = client.submit(tier_slices.join, path, t, slices, tier_slices.VALUES, mine, key=f"join-{t}-{run}")
         others = tier_slices.OTHERS if rows_texts is None else ("degree",)  # (the rest in the slices' Parquet parts)
-        stream.add(client.submit(tier_slices.join, path, t, slices, others, mine, key=f"rest-{t}-{run}"))  # type: ignore[no-untyped-call]
-
-    for t in sorted(counts, reverse=True):
-        if not awaits[t]:
-            start(t)
+        submitted += [*mine, joins[t], client.submit(tier_slices.join, path, t, slices, others, mine, key=f"rest-{t}-{run}")]
     done, tiers, moves = 0, 0, 0
     by_worker: Counter[str] = Counter()  # slices each worker solved
-    for future in stream:
+    for future in as_completed(submitted):  # type: ignore[no-untyped-call]
         found = future.result()
         if future.key.startswith("rest-"):
             moves += found
         elif future.key.startswith("join-"):
             tiers += 1
-            joined = int(future.key.split("-")[1])
-            for t in sorted(counts, reverse=True):
-                if joined in awaits[t]:
-                    awaits[t].discard(joined)
-                    if not awaits[t]:
-                        start(t)
             if progress:
                 progress("tiers solved (cluster)", tiers, len(counts))
         else:
@@ -274,11 +331,17 @@ def _parquet_loaded(
         yield sink.part("position", overlap, (this.low, this.high), labels)
 
 
-def _on_worker(task: Callable[..., Any], *args: Any) -> tuple[Any, str]:
-    """``task(*args)`` and the name of the worker that ran it (its address without the protocol, or the name it was given)."""
+def _on_worker(task: Callable[..., Any], *args: Any, after: Any = None) -> tuple[Any, str]:
+    """``task(*args)`` (``after``: the futures it waits for) and the name of the worker that ran it (its address without the
+    protocol, or the name it was given)."""
     from distributed import get_worker
 
     return task(*args), "worker " + str(get_worker().name).removeprefix("tcp://")
+
+
+def _places(client: Any) -> list[str]:
+    """The workers' addresses, each once a thread: where the tasks of a tier are dealt."""
+    return [worker for worker, n in sorted(client.nthreads().items()) for _ in range(n)]
 
 
 def _threads(client: Any) -> int:

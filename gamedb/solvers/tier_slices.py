@@ -43,14 +43,16 @@ def part_names(source: str) -> tuple[str, str]:
     return f"pcodes.{source}", f"pkeys.{source}"
 
 
-def settle(game: Game, path: str, u: int, first: bool) -> int:
-    """Save tier ``u``'s sorted codes (and ranks and move sequences for path texts) from its parts; return its size.
-    ``first``: the start's tier (no tier before it)."""
+def settle(game: Game, path: str, u: int, first: bool, after: Any = None) -> int:
+    """Save tier ``u``'s sorted codes (and ranks and move sequences for path texts) from its parts; return its size (0,
+    nothing saved, for a tier no part reaches). ``first``: the start's tier (no tier before it); ``after``: the tasks before it."""
     folder = TierFolder(Path(path))
     rules = rules_of(game)
     if folder.has("codes", u):
         return len(folder.load("codes", u))
     found = sorted(folder.path.glob(f"pcodes.*-{u}.npy"))
+    if not found:
+        return 0
     paths = keeps_paths(game, rules)
     parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :])) if paths else None) for f in found]
     codes, keys = least_keys(parts)
