@@ -120,7 +120,7 @@ def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool |
     if rows_texts is not None:  # before the columns: a slice whose columns are saved has its part
         rows = tier_columns(rules, folder, t, a, b, rows_texts, player, values.result, values.remoteness, degree, best_child, codes=codes,
                             label_ids=bool(rules.label_table))  # (labels as ids, made texts as the rows load: 0.13 -> 0.05 µs a row)
-        write_parquet(folder.path / f"rows.{t}.{a}-{b}.parquet", rows)
+        write_parquet(_rows_part(folder, t, a, b), rows)
     for kind, array in zip(KINDS, (values.result, values.remoteness, degree, player, best_child), strict=True):
         if kind in kinds:
             folder.save(f"s{a}_{b}.{kind}", t, array)
@@ -140,11 +140,16 @@ def join(path: str, t: int, slices: list[tuple[int, int]], kinds: tuple[str, ...
             (folder.path / f"s{a}_{b}.{kind}-{t}.npy").unlink(missing_ok=True)
     if "degree" not in kinds:
         return 0
-    mine = {folder.path / f"rows.{t}.{a}-{b}.parquet" for a, b in slices}
+    mine = {_rows_part(folder, t, a, b) for a, b in slices}
     if all(part.exists() for part in mine):
         for part in set(folder.path.glob(f"rows.{t}.*.parquet")) - mine:
             part.unlink()
     return int(folder.load("degree", t).sum(dtype=np.int64))
+
+
+def _rows_part(folder: TierFolder, t: int, a: int, b: int) -> Path:
+    """The Parquet part of the rows ``a:b`` of tier ``t`` (:func:`parquet_parts` reads the name back)."""
+    return folder.path / f"rows.{t}.{a}-{b}.parquet"
 
 
 def parquet_parts(folder: TierFolder, counts: dict[int, int]) -> list[tuple[Path, int, int]]:

@@ -78,11 +78,11 @@ def connect(
         if conn is None:
             conn = duckdb.connect(str(path), read_only=read_only, config=config)
         for alias, other in (attach or {}).items():
-            conn.execute(f"ATTACH {_quoted(str(other))} AS {alias} (READ_ONLY)")
+            conn.execute(f"ATTACH {quoted(str(other))} AS {alias} (READ_ONLY)")
         if attach or readable:  # long statements: the library never prints (DuckDB draws a bar past 2 s; a session's setting)
             conn.execute("SET enable_progress_bar = false")
         if readable:
-            conn.execute(f"SET allowed_directories = [{', '.join(_quoted(str(folder) + os.sep) for folder in readable)}]")
+            conn.execute(f"SET allowed_directories = [{', '.join(quoted(str(folder) + os.sep) for folder in readable)}]")
         for key, value in late.items():
             conn.execute(f"SET {key} = {str(value).lower()}")
         return conn
@@ -92,8 +92,9 @@ def connect(
         raise DatabaseError(f"cannot open {shown(str(path))} as a DuckDB database: {(str(exc) or type(exc).__name__).splitlines()[0]}") from None
 
 
-def _quoted(text: str) -> str:
-    return "'" + text.replace("'", "''") + "'"
+def quoted(text: str | Path) -> str:
+    """``text`` as a SQL string literal."""
+    return "'" + str(text).replace("'", "''") + "'"
 
 
 def _checked_path(where: Location, *, create: bool = False) -> Path:

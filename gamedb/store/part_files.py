@@ -19,13 +19,13 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .duckdb_file import quoted
+from .duckdb_rewrite import ROW_GROUP  # (a part's row groups: DuckDB's; the writer skips those outside its code range)
 from .sink import Column, column_inserts
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
-#: a Parquet part's row group: DuckDB's (the writer skips those outside the code range it reads by their statistics)
-PARQUET_ROW_GROUP = 122_880
 #: the table of a part file (its columns: those given to :func:`write_part`, untyped, in row order)
 PART_TABLE = "part"
 #: a SQLite part's rows a statement (its sqlite3 binds 32766 values), its page size, and the garbage collector off: 0.62 to
@@ -90,7 +90,7 @@ def write_parquet(path: Path, columns: Mapping[str, Column]) -> None:
     conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
     try:  # (a slice of no labels: VARCHAR, not NULL-typed)
         typed = ", ".join(f"{k}::VARCHAR AS {k}" if np.asarray(v).dtype == object else k for k, v in columns.items())
-        conn.execute(f"COPY (SELECT {typed} FROM gamedb_rows) TO {_quoted(tmp)} (FORMAT parquet, ROW_GROUP_SIZE {PARQUET_ROW_GROUP})")
+        conn.execute(f"COPY (SELECT {typed} FROM gamedb_rows) TO {quoted(tmp)} (FORMAT parquet, ROW_GROUP_SIZE {ROW_GROUP})")
     finally:
         conn.unregister("gamedb_rows")
     tmp.replace(path)
@@ -122,16 +122,12 @@ def parquet_loaded(
         return
     raw = conn.connection.driver_connection
     assert raw is not None
-    names = [row[0] for row in raw.execute(f"DESCRIBE SELECT * FROM read_parquet({_quoted(paths[0])})").fetchall()]
-    listed = ", ".join(_quoted(p) for p in paths)
+    names = [row[0] for row in raw.execute(f"DESCRIBE SELECT * FROM read_parquet({quoted(paths[0])})").fetchall()]
+    listed = ", ".join(quoted(p) for p in paths)
     low, high = (int(c) for c in codes)
-    by_id = " ".join(f"WHEN {i} THEN {_quoted(label)}" for i, label in enumerate(labels))  # (a worker wrote strings at 0.04 µs a row more)
+    by_id = " ".join(f"WHEN {i} THEN {quoted(label)}" for i, label in enumerate(labels))  # (a worker wrote strings at 0.04 µs a row more)
     values = [f"CASE {name} {by_id} END" if name == "best_move" and labels else name for name in names]
     (count,) = raw.execute(
         f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM read_parquet([{listed}]) "
         f"WHERE code >= {low} AND code < {high} ORDER BY code").fetchone()
     yield int(count)
-
-
-def _quoted(text: Path | str) -> str:
-    return "'" + str(text).replace("'", "''") + "'"
