@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import sqlalchemy as sa
 from dask.distributed import Client
 from distributed.scheduler import KilledWorker
 
@@ -23,10 +24,11 @@ from gamedb.games.stone_ix import StoneIX
 from gamedb.games.vector import LOSE, WIN
 from gamedb.solvers import tier_cluster, tier_store
 from gamedb.solvers.protocol import Cluster
+from gamedb.store.schema import game, position
 from gamedb.values import RESULT_CODES
 
 from dask_processes import DaskProcesses
-from tables import game_rows
+from tables import game_row, game_rows
 
 GAMEDB = str(Path(sys.executable).parent / "gamedb")
 #: the games solved, with slices small enough to make many slices per tier
@@ -79,6 +81,39 @@ def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_pat
     db = backend_db()
     report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
     assert game_rows(db, report.name)["position"] == reference(game_id)
+
+
+def _position_rows(db: Database, name: str):
+    """A game's position rows by code, a few thousand at a time (millions of them: not all in memory at once)."""
+    with db.engine.connect() as conn:
+        gid = conn.execute(sa.select(game.c.id).where(game.c.name == name)).scalar_one()
+        columns = [c for c in position.c if c.name != "game_id"]
+        for row in conn.execution_options(yield_per=4096).execute(sa.select(*columns).where(position.c.game_id == gid).order_by(position.c.code)):
+            yield tuple(row)
+
+
+def test_a_large_game_is_stored_a_symmetry_class_at_a_time(dask_cluster, tmp_path):
+    """Connect-Four 5x4 (3,945,711 positions, stored without texts) on the cluster into DuckDB: one row per mirror class,
+    each child looked up by its canonical code, as the single-process tier solver stores it; the game row says so."""
+    make = lambda: family("connect4").from_options(width=5, height=4)  # noqa: E731
+    with Database(tmp_path / "one.sqlite", create=True) as one, Database(tmp_path / "c.duckdb", create=True) as db:
+        name = one.solve(make(), strategy="tiers").name
+        report = db.solve(make(), cluster=Cluster(scheduler=dask_cluster.address, work_dir=str(tmp_path / "work")))
+        assert report.positions == 1_974_174 and report.moves == 4_382_284
+        assert game_row(db, name)["info"] == game_row(one, name)["info"] == {"symmetry": {"group": 2, "reachable": 3_945_711}}
+        assert game_row(db, name)["start_code"] == game_row(one, name)["start_code"]
+        compared = 0
+        for ours, theirs in zip(_position_rows(db, name), _position_rows(one, name), strict=True):
+            assert ours == theirs
+            compared += 1
+        assert compared == 1_974_174
+
+
+def test_symmetry_on_a_cluster_needs_classes_counted(cli, tmp_path):
+    """Tic-tac-toe keeps its texts (and its rules count no classes): on a cluster every position is stored, and
+    ``--symmetry`` there is refused in one line before a worker starts."""
+    r = cli("solve", "tictactoe", "--workers", "1", "--symmetry")
+    assert r.exit_code == 2 and "--symmetry: a solve of this tictactoe game on a cluster stores every position" in r.stderr
 
 
 class _TiersApart(StoneIX):

@@ -125,7 +125,11 @@ def test_the_cli_solves_with_symmetry_by_default_and_without_on_request(tmp_path
     full = json.loads(gamedb("stats", "c4", "--json", "--db", str(db)).stdout)
     assert (sym["reachable"], sym["positions"], sym["symmetries"]) == (161029, 80541, 2)  # Tromp's 161,029
     assert (full["reachable"], full["positions"], full["symmetries"]) == (161029, 161029, 1)
-    assert "reachable          161,029 (one position stored per class of 2 symmetries)" in gamedb("stats", "connect4-4x4", "--db", str(db)).stdout
+    shown = gamedb("stats", "connect4-4x4", "--db", str(db)).stdout.splitlines()
+    assert "reachable          161,029 (one position stored per class of 2 symmetries)" in shown
+    labels = [line.split()[0] for line in shown]  # the counts by value are the stored classes': under positions, not reachable
+    assert labels.index("positions") < labels.index("win") < labels.index("tie") < labels.index("reachable")
+    assert sum(int(line.split()[1].replace(",", "")) for line in shown if line.split()[0] in ("win", "lose", "tie", "draw")) == 80541
     mirrored = [json.loads(gamedb("query", name, "4431", "--json", "--db", str(db)).stdout) for name in ("connect4-4x4", "c4")]
     assert mirrored[0] | {"game": ""} == mirrored[1] | {"game": ""}
     assert mirrored[0]["position"] == "3144"  # the user's board, written as its own smallest sequence (not the stored mirror's)

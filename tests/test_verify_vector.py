@@ -22,6 +22,8 @@ import pytest
 from gamedb import Database, make_game
 from gamedb.errors import VerifyError
 from gamedb.solvers import vector_verify as verify_vector
+from gamedb.solvers.capabilities import array_rules
+from gamedb.store import rows
 
 from oracles.cat_mouse import random_graph
 
@@ -130,3 +132,66 @@ def test_fast_pass_reads_postgresql_too(backend_db):
     db = backend_db()
     db.solve(make_game("cat-mouse", graph=json.dumps(GRAPHS[2])), "cm")
     assert _fast_on(db) == db.game("cm").positions
+
+
+def _solve_connect4(path, monkeypatch, texts: bool) -> None:
+    """Connect-Four 4x3 by tiers, one row per mirror class, with its move-sequence texts or (as a game of 10^6 positions or
+    more is) without them."""
+    with monkeypatch.context() as m:
+        if not texts:
+            m.setattr(rows, "TEXT_LEFT_OUT_FROM", 0)
+        with Database(path, create=True) as db:
+            db.solve(make_game("connect4", width=4, height=3), "c4", strategy="tiers")
+
+
+def _fast_c4(path):
+    with Database(path) as db:
+        record, game = db.rules("c4")
+        with db.engine.connect() as conn:
+            return verify_vector.all_agree(conn, record.id, array_rules(game), total=record.positions, symmetric=True)
+
+
+@pytest.mark.parametrize("suffix", [".sqlite", ".duckdb"])
+def test_fast_pass_checks_a_tier_familys_classes(tmp_path, suffix, monkeypatch):
+    """Connect-Four's tier rules on arrays (no vector rules of its own): without texts the fast pass agrees, and after
+    hand edits it agrees only where the exact pass does; with texts (the least move sequence: the exact pass's) it leaves
+    the table to the exact pass."""
+    with_texts = tmp_path / f"texts{suffix}"
+    _solve_connect4(with_texts, monkeypatch, texts=True)
+    assert _fast_c4(with_texts) is None
+    with Database(with_texts) as db:
+        assert db.verify("c4").positions == db.game("c4").positions
+    template = tmp_path / f"template{suffix}"
+    _solve_connect4(template, monkeypatch, texts=False)
+    with _connect(template) as con:
+        codes = [c for (c,) in con.execute("SELECT code FROM position ORDER BY code").fetchall()]
+        assert con.execute("SELECT COUNT(text) FROM position").fetchone()[0] == 0
+    assert _fast_c4(template) == len(codes) > 500
+    phases: set[str] = set()
+    with Database(template) as db:  # `verify` takes the fast pass (the exact one alone: 15,000 positions a second)
+        assert db.verify("c4", progress=lambda phase, done, total: phases.add(phase)).positions == len(codes)
+    assert "check" in phases and "verify" not in phases
+    rng, edits = random.Random(4), 0
+    for trial in range(25):
+        column = rng.choice(["result", "remoteness", "best_move", "code", "degree"])
+        value = rng.choice({"result": [1, 2, 3, 4], "remoteness": [0, 1, 5, None], "best_move": ["1", "4", None, "9"],
+                            "code": [rng.choice(codes) + 1, 3], "degree": [0, 1, 4]}[column])
+        path = tmp_path / f"edit{trial}{suffix}"
+        shutil.copy(template, path)
+        with _connect(path) as con:
+            try:
+                con.execute(f"UPDATE position SET {column} = ? WHERE code = ?", (value, rng.choice(codes)))
+            except (sqlite3.IntegrityError, duckdb.ConstraintException, duckdb.ConversionException):
+                continue
+        exact_fails = False
+        with monkeypatch.context() as m:
+            m.setattr(verify_vector, "fits", lambda rows, memory_limit=None: False)  # the exact pass alone
+            with Database(path) as db:
+                try:
+                    db.verify("c4")
+                except VerifyError:
+                    exact_fails = True
+        assert (_fast_c4(path) is None) == exact_fails, (column, value)
+        edits += exact_fails
+        path.unlink()
+    assert edits > 8

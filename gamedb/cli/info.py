@@ -177,9 +177,9 @@ def stats_command(
     lines = [
         ("game", f"{data['game']} ({data['family']}, {data['status']})"),
         ("positions", f"{data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)"),
+        *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),  # (the stored positions': classes, with symmetry)
         *([("reachable", f"{data['reachable']:,} (one position stored per class of {data['symmetries']} symmetries)")]
           if data["symmetries"] > 1 and data["reachable"] is not None else []),
-        *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),
         ("moves", f"{data['moves'] or 0:,}"),
     ]
     start = data["start"]

@@ -32,7 +32,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         raise VerifyError(
             f"{record.name}: stored with a symmetry group of {record.symmetry}, the {game.family} rules have {capabilities.symmetry_group(game)} symmetries"
         )
-    vector = None if record.impartial else capabilities.vector_rules(game)
+    vector = None if record.impartial else capabilities.vector_rules(game) or capabilities.array_rules(game)  # (a tier family's too)
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 

@@ -37,7 +37,7 @@ from . import tier_slices
 from .protocol import Cluster, Solved, SolveJob
 from .tier_memory import slice_size_for
 from .tier_store import CodeRange, TierFolder
-from .tiers import finish_tiers, rules_of
+from .tiers import by_classes, canon_of, finish_tiers, rules_of, tiers_key
 
 #: slices a tier is cut into per worker thread at least, so that every worker has work in a tier whose slices wait for the tier after it
 SLICES_PER_THREAD = 4
@@ -67,19 +67,17 @@ CONNECT_SECONDS = 10
 
 def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
     """Solve ``job`` (``job.cluster`` set) on a Dask cluster into the work folder, then write its rows into ``db``."""
-    from ..store.sink import game_key
-
-    rules, key, cluster = rules_of(job.game), game_key(job.game), job.cluster
+    rules, key, cluster, symmetry = rules_of(job.game), tiers_key(job.game, job.symmetry), job.cluster, job.symmetry
     assert cluster is not None
     size = cluster.slice_size or slice_size_for(job.memory_limit, cluster.workers or 1)
     folder = work_folder(db, job.name, key, cluster.work_dir)
     t0 = time.perf_counter()
     with _client(cluster, job.memory_limit) as client, _said(size):
-        counts, reach = _enumerate(client, job.game, folder, key, size, job.progress)
+        counts, reach, reachable = _enumerate(client, job.game, folder, key, size, job.progress, symmetry)
         t1 = time.perf_counter()
         parts = parts_for(db.dialect.name)
         texts_stored = stores_texts(sum(counts.values()))
-        moves = _solve(client, job.game, folder, counts, reach, size, job.progress, texts_stored if parts == "parquet" else None)
+        moves = _solve(client, job.game, folder, counts, reach, size, job.progress, texts_stored if parts == "parquet" else None, symmetry)
         spans = tier_slices.parquet_parts(folder, counts) if parts == "parquet" else None
         with reading(db, folder.path) if spans is not None else nullcontext(), SqlSink(db, job.begin, resumed=job.record is not None) as sink:
             sink.begin()
@@ -89,6 +87,10 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 sink.clear(("position",))
                 state = {"tiers": len(counts), "moves": moves, "enumerate_seconds": round(t1 - t0, 3), "cluster": True}
                 sink.update(status=SOLVING, positions=sum(counts.values()), enumerate_seconds=state["enumerate_seconds"], progress=state)
+                canon = canon_of(job.game, rules, symmetry)
+                if canon is not None:
+                    start = int(canon(np.array([job.game.encode(job.game.start())], dtype=np.int64))[0])
+                    sink.update(start_code=start, info={"symmetry": {"group": symmetry, "reachable": reachable}})
             sink.commit()  # (a SQLite part is attached outside a transaction)
             state["moves"] = moves
             loads = None
@@ -163,19 +165,24 @@ def _pieces(n: int, size: int, threads: int) -> int:
     return max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
 
 
-def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """Every tier's size and the tiers its moves reach, from the manifest of a finished enumeration or found now: each
+def _enumerate(
+    client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None, symmetry: int
+) -> tuple[dict[int, int], dict[int, list[int]], int]:
+    """Every tier's size, the tiers its moves reach and the positions reachable (through ``symmetry`` > 1 the tiers hold
+    a code a class), from the manifest of a finished enumeration or found now: each
     tier's settle and expand tasks submitted :data:`TIERS_AHEAD` tiers ahead of the one the client reads (the next
     tier guessed as the next number: one no move reaches is settled empty), each after the tier before it."""
     manifest = folder.manifest()
-    if manifest is not None and manifest.get("key") == key and "reach" in manifest:
-        return {int(t): n for t, n in manifest["tiers"].items()}, {int(t): r for t, r in manifest["reach"].items()}
+    if manifest is not None and manifest.get("key") == key and "reachable" in manifest:
+        return {int(t): n for t, n in manifest["tiers"].items()}, {int(t): r for t, r in manifest["reach"].items()}, manifest["reachable"]
     if (folder.path / "key.json").exists() and json.loads((folder.path / "key.json").read_text()) != key:
         folder.reset()  # another game's (or other rules') files
     folder.path.mkdir(parents=True, exist_ok=True)
     (folder.path / "key.json").write_text(json.dumps(key))
     rules = rules_of(game)
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
+    canon = canon_of(game, rules, symmetry)
+    starts = starts if canon is None else np.unique(canon(starts))
     start_tiers = rules.tiers(starts)
     codes_kind, keys_kind = tier_slices.part_names(tier_slices.START)
     first = int(start_tiers.min())
@@ -190,18 +197,19 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
 
     def submit(u: int) -> None:
         after = submitted[-1][2] if submitted else None
-        settled = client.submit(tier_slices.settle, game, path, u, u == first, after, key=f"settle-{u}-{run}")
+        settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
         guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
         pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
         submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
-            client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, settled, key=f"expand-{u}-{k}-{run}",
+            client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, symmetry, settled, key=f"expand-{u}-{k}-{run}",
                           workers=[places[k % len(places)]], allow_other_workers=True)
             for k in range(pieces)
         ]))
 
     by_worker: Counter[str] = Counter()  # slices each worker expanded
     starts_reached = np.unique(start_tiers).tolist()
-    (counts, reach), worker = client.submit(_on_worker, _small_tiers, game, path, first, starts_reached, size, threads, key=f"small-{run}").result()
+    (counts, reach, reachable), worker = client.submit(
+        _on_worker, _small_tiers, game, path, first, starts_reached, size, threads, symmetry, key=f"small-{run}").result()
     reached = {*starts_reached, *(u for tiers in reach.values() for u in tiers)}
     if progress and reach:
         progress("enumerate tiers (cluster)", sum(counts.values()), None)
@@ -219,8 +227,9 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
             submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else 0))
         t, settled, expands = submitted[i]
         i += 1
-        n = settled.result()
+        n, standing = settled.result()
         if n:  # a tier (else one no move reaches)
+            reachable += standing if t not in counts else 0  # (the first larger tier: settled by the small tiers' task)
             counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else known[2])
             found = client.gather(expands)
             reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
@@ -233,34 +242,39 @@ def _enumerate(client: Any, game: Game, folder: TierFolder, key: str, size: int,
         if not any(u > t for u in reached):
             break
     client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)])
-    folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}})
-    return counts, reach
+    folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}, "reachable": reachable})
+    return counts, reach, reachable
 
 
-def _small_tiers(game: Game, path: str, first: int, reached: list[int], size: int, threads: int) -> tuple[dict[int, int], dict[int, list[int]]]:
-    """Settle and expand the tiers from the start's in one task while :func:`_slices` cuts each into one slice; their sizes
-    and the tiers they reach (the first larger one: settled only)."""
-    counts, reach, pending = {}, {}, set(reached)
+def _small_tiers(
+    game: Game, path: str, first: int, reached: list[int], size: int, threads: int, symmetry: int
+) -> tuple[dict[int, int], dict[int, list[int]], int]:
+    """Settle and expand the tiers from the start's in one task while :func:`_slices` cuts each into one slice; their sizes,
+    the tiers they reach (the first larger one: settled only) and the positions they stand for."""
+    counts, reach, pending, standing = {}, {}, set(reached), 0
     while pending:
         t = min(pending)
-        counts[t] = tier_slices.settle(game, path, t, t == first)
+        counts[t], stands = tier_slices.settle(game, path, t, t == first, symmetry)
+        standing += stands
         if _pieces(counts[t], size, threads) > 1:
             break
         pending.discard(t)
-        reach[t] = tier_slices.expand(game, path, t, 0, counts[t])
+        reach[t] = tier_slices.expand(game, path, t, 0, counts[t], symmetry)
         pending.update(reach[t])
-    return counts, reach
+    return counts, reach, standing
 
 
-def _expand_piece(game: Game, path: str, t: int, k: int, pieces: int, size: int, threads: int, n: int) -> tuple[list[int], int]:
-    """Expand slices ``k``, ``k + pieces``, ... of tier ``t`` (``n`` positions; none if 0); the tiers they reach and their number."""
-    mine = _slices(n, size, threads)[k::pieces] if n else []
-    return sorted({u for a, b in mine for u in tier_slices.expand(game, path, t, a, b)}), len(mine)
+def _expand_piece(
+    game: Game, path: str, t: int, k: int, pieces: int, size: int, threads: int, symmetry: int, settled: tuple[int, int]
+) -> tuple[list[int], int]:
+    """Expand slices ``k``, ``k + pieces``, ... of tier ``t`` (``settled``: its size first; none if 0); the tiers they reach and their number."""
+    mine = _slices(settled[0], size, threads)[k::pieces] if settled[0] else []
+    return sorted({u for a, b in mine for u in tier_slices.expand(game, path, t, a, b, symmetry)}), len(mine)
 
 
 def _solve(
     client: Any, game: Game, folder: TierFolder, counts: dict[int, int], reach: dict[int, list[int]], size: int, progress: Progress | None,
-    rows_texts: bool | None,
+    rows_texts: bool | None, symmetry: int,
 ) -> int:
     """Solve every slice, all submitted at once, each after the joins of the values of the tiers its tier reaches (futures
     as dependencies: a tier's slices are dealt round the workers, since Dask runs a task where its futures' results lie),
@@ -274,7 +288,7 @@ def _solve(
     for t in sorted(counts, reverse=True):  # (a tier's moves reach later tiers only: their joins are submitted)
         slices, after = _slices(counts[t], size, threads), [joins[u] for u in reach[t]]
         mine = [
-            client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, after=after, key=f"solve-{t}-{a}-{run}",
+            client.submit(_on_worker, tier_slices.solve_part, game, path, t, a, b, rows_texts, symmetry, after=after, key=f"solve-{t}-{a}-{run}",
                           workers=[places[(t + k) % len(places)]], allow_other_workers=True)
             for k, (a, b) in enumerate(slices)
         ]
@@ -362,3 +376,14 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise GamedbError("a solve on a cluster needs Dask: pip install 'gamedb[cluster]'") from None
+
+
+def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:
+    """The symmetry group a solve on a cluster stores through: ``group`` (:func:`.choice.symmetry`'s) where the workers can
+    enumerate a class at a time (:func:`.tiers.by_classes`), else every position (``--symmetry``, ``wanted``, refused)."""
+    if group == 1 or by_classes(game, rules_of(game)):
+        return group
+    if wanted:
+        raise InputError(f"--symmetry: a solve of this {game.family} game on a cluster stores every position (a class at a time "
+                         "needs rules that count the classes, and a game of 10^6 positions or more, stored without texts); use --no-symmetry")
+    return 1

@@ -21,11 +21,11 @@ import numpy as np
 
 from ..errors import GamedbError
 from ..games.base import Game
-from ..games.tier_rules import PositionRules
+from ..games.tier_rules import PositionRules, TierArrayRules
 from ..store.part_files import write_parquet, write_part
 from .tier_forward import children_by_tier, keeps_paths, least_keys, save_paths
 from .tier_store import TierFolder, range_columns, tier_columns
-from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, rules_of, solve_slice, values_loader
+from .tiers import ARRAY_CHUNK, POSITION_CHUNK, InnerMoves, canon_of, rules_of, solve_slice, values_loader
 
 #: the columns a solved slice (and tier) has, "best" (the best child's code) written last
 KINDS = ("result", "remoteness", "degree", "player", "best")
@@ -43,16 +43,17 @@ def part_names(source: str) -> tuple[str, str]:
     return f"pcodes.{source}", f"pkeys.{source}"
 
 
-def settle(game: Game, path: str, u: int, first: bool, after: Any = None) -> int:
+def settle(game: Game, path: str, u: int, first: bool, symmetry: int = 1, after: Any = None) -> tuple[int, int]:
     """Save tier ``u``'s sorted codes (and ranks and move sequences for path texts) from its parts; return its size (0,
-    nothing saved, for a tier no part reaches). ``first``: the start's tier (no tier before it); ``after``: the tasks before it."""
+    nothing saved, for a tier no part reaches) and the positions they stand for (through ``symmetry``, one code a class).
+    ``first``: the start's tier (no tier before it); ``after``: the tasks before it."""
     folder = TierFolder(Path(path))
     rules = rules_of(game)
     if folder.has("codes", u):
-        return len(folder.load("codes", u))
+        return _sizes(rules, folder.load("codes", u), symmetry)
     found = sorted(folder.path.glob(f"pcodes.*-{u}.npy"))
     if not found:
-        return 0
+        return 0, 0
     paths = keeps_paths(game, rules)
     parts = [(np.load(f), np.load(f.with_name("pkeys" + f.name[len("pcodes") :])) if paths else None) for f in found]
     codes, keys = least_keys(parts)
@@ -69,11 +70,20 @@ def settle(game: Game, path: str, u: int, first: bool, after: Any = None) -> int
     for f in found:
         f.unlink(missing_ok=True)
         f.with_name("pkeys" + f.name[len("pcodes") :]).unlink(missing_ok=True)
-    return len(codes)
+    return _sizes(rules, codes, symmetry)
 
 
-def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
-    """Save the children of codes ``a:b`` of tier ``t``, by tier, as parts; return the tiers they reach."""
+def _sizes(rules: TierArrayRules, codes: np.ndarray, symmetry: int) -> tuple[int, int]:
+    """The codes of a tier and the positions they stand for (one code a class of a ``symmetry`` > 1: the rules count them)."""
+    if symmetry == 1 or not len(codes):
+        return len(codes), len(codes)
+    assert rules.class_sizes is not None  # (a cluster solve keeps classes only for such rules: :func:`.tiers.by_classes`)
+    return len(codes), int(rules.class_sizes(np.asarray(codes)).sum(dtype=np.int64))
+
+
+def expand(game: Game, path: str, t: int, a: int, b: int, symmetry: int = 1) -> list[int]:
+    """Save the children of codes ``a:b`` of tier ``t`` (canonical, through ``symmetry`` > 1), by tier, as parts; return
+    the tiers they reach."""
     folder = TierFolder(Path(path))
     marker = folder.path / f"expanded.{t}.{a}.json"
     if marker.exists():
@@ -84,8 +94,9 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
     rank = folder.read("rank", t, a, b) if keeps_paths(game, rules) else None
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     pending: dict[int, list[tuple[np.ndarray, np.ndarray | None]]] = defaultdict(list)
+    canon = canon_of(game, rules, symmetry)
     for c in range(0, len(codes), chunk):
-        found = children_by_tier(rules, game.family, t, codes[c : c + chunk], None if rank is None else rank[c : c + chunk])
+        found = children_by_tier(rules, game.family, t, codes[c : c + chunk], None if rank is None else rank[c : c + chunk], canon)
         for u, part in found.items():
             if u == t:
                 raise _inner(game, t)
@@ -104,8 +115,9 @@ def expand(game: Game, path: str, t: int, a: int, b: int) -> list[int]:
     return sorted(pending)
 
 
-def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool | None = None) -> int:
-    """Save the columns of codes ``a:b`` of tier ``t`` (once the tiers they reach are joined); return ``b - a``.
+def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool | None = None, symmetry: int = 1) -> int:
+    """Save the columns of codes ``a:b`` of tier ``t`` (once the tiers they reach are joined; through ``symmetry`` > 1,
+    each child looked up by its canonical code); return ``b - a``.
     ``rows_texts`` not None: their position rows too, as a Parquet part (:func:`parquet_parts`; with texts if True)."""
     folder = TierFolder(Path(path))
     kinds = KINDS if rows_texts is None else WITH_PARTS
@@ -114,7 +126,7 @@ def solve_part(game: Game, path: str, t: int, a: int, b: int, rows_texts: bool |
     rules = rules_of(game)
     codes = folder.read("codes", t, a, b)
     try:
-        values, degree, player, best_child = solve_slice(rules, t, codes, values_loader(folder, mmap=True))
+        values, degree, player, best_child = solve_slice(rules, t, codes, values_loader(folder, mmap=True), canon_of(game, rules, symmetry))
     except InnerMoves:
         raise _inner(game, t) from None
     if rows_texts is not None:  # before the columns: a slice whose columns are saved has its part

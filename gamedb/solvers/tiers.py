@@ -75,8 +75,8 @@ def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder_for
     t0 = time.perf_counter()
     game = job.game
     rules = rules_of(game)
-    canon = capabilities.canonical_codes(game, rules) if job.symmetry > 1 else None
-    key = game_key(game) + (f" symmetry {job.symmetry}" if canon is not None else "")
+    canon = canon_of(game, rules, job.symmetry)
+    key = tiers_key(game, job.symmetry)
     folder = folder_for(key)
     state: dict[str, Any] = dict(job.record.progress or {}) if job.record is not None else {}
     fresh = "tiers" not in state or (folder.manifest() or {}).get("key") != key
@@ -126,6 +126,21 @@ def solve_into(open_sink: Callable[[], AbstractContextManager[Sink]], folder_for
 
 def rules_of(game: Game) -> TierArrayRules:
     return capabilities.array_rules(game) or PositionRules(game)
+
+
+def canon_of(game: Game, rules: TierArrayRules, symmetry: int) -> Canonical | None:
+    """Codes to the canonical codes a solve through ``symmetry`` stores (None, for 1: every position)."""
+    return capabilities.canonical_codes(game, rules) if symmetry > 1 else None
+
+
+def tiers_key(game: Game, symmetry: int) -> str:
+    """What a work folder is for: the game's rules and parameters, and the symmetry it is solved through."""
+    return game_key(game) + (f" symmetry {symmetry}" if symmetry > 1 else "")
+
+
+def by_classes(game: Game, rules: TierArrayRules) -> bool:
+    """Whether the tiers can be enumerated a symmetry class at a time: the rules count the classes, and keep no path texts."""
+    return rules.class_sizes is not None and not keeps_paths(game, rules)
 
 
 def solve_tiers(
@@ -188,7 +203,7 @@ def enumerate_tiers(
     chunk = POSITION_CHUNK if isinstance(rules, PositionRules) else ARRAY_CHUNK
     starts = np.unique(np.array([game.encode(s) for s in game.starts()], dtype=np.int64))
     paths = keeps_paths(game, rules)
-    by_class = canon if canon is not None and rules.class_sizes is not None and not paths else None
+    by_class = canon if canon is not None and by_classes(game, rules) else None
     if by_class is not None:
         starts = np.unique(by_class(starts))
     pending: dict[int, list[Part]] = defaultdict(list)

@@ -37,9 +37,10 @@ class _Disagrees(Exception):
 
 
 def fits(rows: int | None, memory_limit: int | None = None) -> bool:
-    """Whether the arrays of this pass for ``rows`` stored positions (None: not known) fit in half the memory limit."""
+    """Whether the arrays of this pass for ``rows`` stored positions (None: not known) fit in the memory limit (half the
+    memory available: Connect-Four 5x6's 522,196,933 classes take 8.9 GB of a 24 GB machine's 11 GB)."""
     limit = memory_limit if memory_limit is not None else default_memory_limit()
-    return rows is not None and rows * BYTES_PER_ROW <= limit // 2
+    return rows is not None and rows * BYTES_PER_ROW <= limit
 
 
 def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int, symmetric: bool = False,
@@ -53,7 +54,7 @@ def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: 
         return None
     try:
         table = _read(conn, game_id, vector, total, progress)
-        table.index_dense(vector.code_limit, default_memory_limit() // 2 - total * BYTES_PER_ROW)
+        table.index_dense(vector.code_limit, default_memory_limit() - total * BYTES_PER_ROW)
         _check_values(table, vector, canonical, progress)
     except _Disagrees:
         return None
@@ -126,7 +127,8 @@ def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) ->
     at = slice(table.count, table.count + len(code))
     _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
     exp = vector.expand(code)
-    _require(texts.count(None) == len(texts) or vector.texts(code) == texts)  # (a large game is stored without texts)
+    # (a large game is stored without texts; a text made of moves, the least sequence, is the exact pass's to check)
+    _require(texts.count(None) == len(texts) or (not getattr(vector, "path_texts", False) and vector.texts(code) == texts))
     _require(np.array_equal(_ints(players, 0, 1), exp.player))
     _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
     _require(bool(_nulls(grundies).all()))  # a partisan game
