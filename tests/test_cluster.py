@@ -300,6 +300,7 @@ def test_workers_starts_a_local_cluster(reference, tmp_path):
     assert done.returncode == 0, done.stderr
     assert "Solved tictactoe: 5,478 positions" in done.stdout
     assert "Cluster solve: slices of up to 500 positions" in done.stderr
+    assert "The tier solver needs up to" not in done.stderr  # (one process's need: not a cluster's)
     with Database(tmp_path / "l.sqlite") as db:
         assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
     assert [p.name for p in tmp_path.iterdir()] == ["l.sqlite"]  # the work folder beside it is gone

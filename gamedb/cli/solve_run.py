@@ -36,8 +36,8 @@ def run_solve(
     from ..sizes import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
-    if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most)
-        note = announcement(game, strategy, limit if limit is not None else default_memory_limit())
+    if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most, in one process)
+        note = announcement(game, strategy, limit if limit is not None else default_memory_limit()) if cluster is None else None
         if note is not None:
             err(note)
         if cluster is not None:
