@@ -58,12 +58,12 @@ def _fast_on(db):
         return verify_vector.all_agree(conn, record.id, game.vector(), total=record.positions)
 
 
-def _exact_fails(path, monkeypatch) -> bool:
+def _exact_fails(path, monkeypatch, name: str = "cm") -> bool:
     with monkeypatch.context() as m:
         m.setattr(verify_vector, "fits", lambda rows, memory_limit=None: False)  # the exact pass alone
         with Database(path) as db:
             try:
-                db.verify("cm")
+                db.verify(name)
             except VerifyError:
                 return True
     return False
@@ -183,14 +183,7 @@ def test_fast_pass_checks_a_tier_familys_classes(tmp_path, suffix, monkeypatch):
                 con.execute(f"UPDATE position SET {column} = ? WHERE code = ?", (value, rng.choice(codes)))
             except (sqlite3.IntegrityError, duckdb.ConstraintException, duckdb.ConversionException):
                 continue
-        exact_fails = False
-        with monkeypatch.context() as m:
-            m.setattr(verify_vector, "fits", lambda rows, memory_limit=None: False)  # the exact pass alone
-            with Database(path) as db:
-                try:
-                    db.verify("c4")
-                except VerifyError:
-                    exact_fails = True
+        exact_fails = _exact_fails(path, monkeypatch, "c4")
         assert (_fast_c4(path) is None) == exact_fails, (column, value)
         edits += exact_fails
         path.unlink()
