@@ -30,6 +30,8 @@ Column = list[Any] | np.ndarray
 
 #: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
 _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
+#: a DuckDB page: the rows of a range of row numbers (written in code order), by code
+_ROW_RANGE = position_select("game_id = ? AND rowid >= ? AND rowid < ? ORDER BY code")
 
 
 class _Disagrees(Exception):
@@ -98,14 +100,24 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
     table = _Table(total)
     # plain tuples from the driver's cursor (no result-row objects for millions of rows); DuckDB's typed columns as arrays
     duck = conn.dialect.name == "duckdb"
-    sql = _ROWS if conn.dialect.paramstyle == "qmark" or duck else _ROWS.replace("?", "%s")
+    sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
     with closing(driver.cursor()) as cursor:
+        if duck:  # pages by row number: each a range of the table, where one by code and LIMIT scans the rest of it
+            for first in range(0, _row_numbers(cursor, game_id), CHUNK):
+                cursor.execute(_ROW_RANGE, (game_id, first, first + CHUNK))
+                columns = cursor.fetchnumpy()
+                if len(columns["code"]):  # (the order by code across pages is checked: a file written otherwise is the exact pass's)
+                    _read_page(table, vector, columns)
+                    if progress:
+                        progress("read", table.count, total)
+            _require(table.count == total)
+            return table
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))
-            columns = cursor.fetchnumpy() if duck else _columns(cursor.fetchall())
+            columns = _columns(cursor.fetchall())
             if not len(columns["code"]):
                 _require(table.count == total)
                 return table
@@ -113,6 +125,13 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
             after = int(table.code[table.count - 1])
             if progress:
                 progress("read", table.count, total)
+
+
+def _row_numbers(cursor: Any, game_id: int) -> int:
+    """One more than the greatest row number of the game's position rows in a DuckDB file (0: none)."""
+    cursor.execute("SELECT max(rowid) FROM position WHERE game_id = ?", (game_id,))
+    last = cursor.fetchone()[0]
+    return 0 if last is None else int(last) + 1
 
 
 def _columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
