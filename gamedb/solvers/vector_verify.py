@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import sqlalchemy as sa
 
+from ..games.tier_rules import TierArrayRules
 from ..games.vector import DRAW, RESULT_CODES, UNDECIDED, VectorRules
 from ..progress import Progress
 from ..sizes import default_memory_limit
@@ -30,8 +31,15 @@ Column = list[Any] | np.ndarray
 
 #: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
 _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
-#: a DuckDB page: the rows of a range of row numbers (written in code order), by code
-_ROW_RANGE = position_select("game_id = ? AND rowid >= ? AND rowid < ? ORDER BY code")
+#: a DuckDB page: the rows of a range of row numbers (written in code order), by code, as the readers select them
+_ROW_RANGE_WHERE = "game_id = ? AND rowid >= ? AND rowid < ? ORDER BY code"
+_ROW_RANGE = position_select(_ROW_RANGE_WHERE)
+#: the same with the result as its stored code and the best move as 1 + its index in the game's labels (a parameter
+#: before the others; 0: none, -1: not among them): no Python object per row
+_TYPED = {"result": "result", "best_move": "CASE WHEN best_move IS NULL THEN 0 ELSE coalesce(list_position(?, best_move), -1) END AS best_move"}
+_ROW_RANGE_TYPED = f"SELECT {', '.join(_TYPED.get(name, name) for name in POSITION_COLUMNS)} FROM position WHERE {_ROW_RANGE_WHERE}"
+#: distinct best moves of a game up to which a DuckDB page gives them as ids (more: as texts)
+_LABELS = 1 << 16
 
 
 class _Disagrees(Exception):
@@ -105,8 +113,13 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
     assert driver is not None  # an open connection
     with closing(driver.cursor()) as cursor:
         if duck:  # pages by row number: each a range of the table, where one by code and LIMIT scans the rest of it
+            cursor.execute("SELECT DISTINCT best_move FROM position WHERE game_id = ? AND best_move IS NOT NULL ORDER BY best_move", (game_id,))
+            labels = [label for (label,) in cursor.fetchmany(_LABELS + 1)]
+            typed = len(labels) <= _LABELS
+            if typed:
+                table.label_ids = {label: i for i, label in enumerate(labels)}
             for first in range(0, _row_numbers(cursor, game_id), CHUNK):
-                cursor.execute(_ROW_RANGE, (game_id, first, first + CHUNK))
+                cursor.execute(*((_ROW_RANGE_TYPED, (labels, game_id, first, first + CHUNK)) if typed else (_ROW_RANGE, (game_id, first, first + CHUNK))))
                 columns = cursor.fetchnumpy()
                 if len(columns["code"]):  # (the order by code across pages is checked: a file written otherwise is the exact pass's)
                     _read_page(table, vector, columns)
@@ -140,8 +153,8 @@ def _columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
 
 def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) -> None:
     """Check one page of stored columns by themselves and file their values by code."""
-    codes, texts, players, results = column["code"], _objects(column["text"]), column["player"], _objects(column["result"])
-    rems, degrees, bests, grundies = column["remoteness"], column["degree"], _objects(column["best_move"]), column["grundy"]
+    codes, texts, players = column["code"], _objects(column["text"]), column["player"]
+    rems, degrees, grundies = column["remoteness"], column["degree"], column["grundy"]
     code = _ints(codes, 0, vector.code_limit - 1)
     at = slice(table.count, table.count + len(code))
     _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
@@ -151,21 +164,40 @@ def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) ->
     _require(np.array_equal(_ints(players, 0, 1), exp.player))
     _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
     _require(bool(_nulls(grundies).all()))  # a partisan game
-    code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
-    result = np.array([code_of(r, UNDECIDED) for r in results], dtype=np.int8)
+    result = _result_codes(column["result"])
     _require(bool((result != UNDECIDED).all()))
     missing = _nulls(rems)
     _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
     rem = np.full(len(code), -1, dtype=np.int32)
     rem[~missing] = _ints(np.ma.getdata(rems)[~missing] if isinstance(rems, np.ndarray) else [r for r in rems if r is not None], 0, _NONE - 1)
-    ids = table.label_ids
-    _require(set(map(type, bests)) <= {str, type(None)})
-    best = np.array([-1 if b is None else ids.setdefault(b, len(ids)) for b in bests], dtype=np.int32)
+    best = _best_ids(table, column["best_move"])
     table.code[at] = code
     table.result[at] = result
     table.remoteness[at] = rem
     table.best[at] = best
     table.count += len(code)
+
+
+def _result_codes(results: Column) -> np.ndarray:
+    """The result codes of a page (UNDECIDED for anything but the four): DuckDB's stored codes, else the words."""
+    if isinstance(results, np.ndarray) and results.dtype.kind in "iu":  # (the codes are the stored ones: RESULT_CODES)
+        data = np.ma.getdata(results).astype(np.int64)
+        known = ~np.ma.getmaskarray(results) & (data >= min(RESULT_CODES.values())) & (data <= max(RESULT_CODES.values()))
+        return np.where(known, data, UNDECIDED).astype(np.int8)
+    code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
+    return np.array([code_of(r, UNDECIDED) for r in _objects(results)], dtype=np.int8)
+
+
+def _best_ids(table: _Table, bests: Column) -> np.ndarray:
+    """The best move of each row of a page as its id in ``table.label_ids`` (-1: none): DuckDB gives 1 + the id (0: none)."""
+    if isinstance(bests, np.ndarray) and bests.dtype.kind in "iu":
+        ids = np.ma.getdata(bests).astype(np.int64)
+        _require(not np.ma.is_masked(bests) and bool((ids >= 0).all()))  # (-1: a label not among the game's, read before)
+        return (ids - 1).astype(np.int32)
+    found = _objects(bests)
+    _require(set(map(type, found)) <= {str, type(None)})
+    labels = table.label_ids
+    return np.array([-1 if b is None else labels.setdefault(b, len(labels)) for b in found], dtype=np.int32)
 
 
 def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None) -> None:
@@ -187,10 +219,19 @@ def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.nd
         owners = np.flatnonzero(~final & (derived.best >= 0))  # a primitive position has no best move
         moves = (np.cumsum(degree) - degree)[owners] + derived.best[owners]
         best = np.full(len(code), -1, dtype=np.int32)
-        best[owners] = [table.label_ids.get(label, -2) for label in vector.labels(code[owners], children[moves])]  # -2: no row's
+        best[owners] = _label_ids(table, vector, code[owners], children[moves])
         _require(np.array_equal(best, table.best[rows]))
         if progress:
             progress("check", rows.stop, table.count)
+
+
+def _label_ids(table: _Table, vector: VectorRules, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
+    """The id in ``table.label_ids`` of each move's label (-2: no row's), by the rules' label ids where they have a table of
+    labels (Connect-Four's), else label by label."""
+    if isinstance(vector, TierArrayRules) and vector.label_table:
+        ids: np.ndarray = np.array([table.label_ids.get(label, -2) for label in vector.label_table], dtype=np.int32)[vector.label_ids(parents, children)]
+        return ids
+    return np.array([table.label_ids.get(label, -2) for label in vector.labels(parents, children)], dtype=np.int32)
 
 
 def _ints(values: Column, low: int, high: int) -> np.ndarray:
