@@ -31,8 +31,9 @@ Column = list[Any] | np.ndarray
 
 #: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
 _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
-#: a DuckDB page: the rows of a range of row numbers (written in code order), by code, as the readers select them
-_ROW_RANGE_WHERE = "game_id = ? AND rowid >= ? AND rowid < ? ORDER BY code"
+#: a DuckDB page: the rows of a range of row numbers (written in code order), as the readers select them, put in code
+#: order here (ORDER BY there took 0.14 s a page of 5x6's file, the page without it 0.013 s)
+_ROW_RANGE_WHERE = "game_id = ? AND rowid >= ? AND rowid < ?"
 _ROW_RANGE = position_select(_ROW_RANGE_WHERE)
 #: the same with the result as its stored code and the best move as 1 + its index in the game's labels (a parameter
 #: before the others; 0: none, -1: not among them): no Python object per row
@@ -120,7 +121,7 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
                 table.label_ids = {label: i for i, label in enumerate(labels)}
             for first in range(0, _row_numbers(cursor, game_id), CHUNK):
                 cursor.execute(*((_ROW_RANGE_TYPED, (labels, game_id, first, first + CHUNK)) if typed else (_ROW_RANGE, (game_id, first, first + CHUNK))))
-                columns = cursor.fetchnumpy()
+                columns = _by_code(cursor.fetchnumpy())
                 if len(columns["code"]):  # (the order by code across pages is checked: a file written otherwise is the exact pass's)
                     _read_page(table, vector, columns)
                     if progress:
@@ -138,6 +139,15 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
             after = int(table.code[table.count - 1])
             if progress:
                 progress("read", table.count, total)
+
+
+def _by_code(columns: dict[str, Column]) -> dict[str, Column]:
+    """A DuckDB page's columns in code order (as they are when the file was written in code order: then as they come)."""
+    code = np.ma.getdata(columns["code"])
+    if bool((np.diff(code) > 0).all()):
+        return columns
+    order = np.argsort(code, kind="stable")
+    return {name: np.asarray(values)[order] if not isinstance(values, np.ndarray) else values[order] for name, values in columns.items()}
 
 
 def _row_numbers(cursor: Any, game_id: int) -> int:
