@@ -208,7 +208,7 @@ def _enumerate(
 
     by_worker: Counter[str] = Counter()  # slices each worker expanded
     starts_reached = np.unique(start_tiers).tolist()
-    (counts, reach, reachable), worker = client.submit(
+    (counts, reach, stands), worker = client.submit(
         _on_worker, _small_tiers, game, path, first, starts_reached, size, threads, symmetry, key=f"small-{run}").result()
     reached = {*starts_reached, *(u for tiers in reach.values() for u in tiers)}
     if progress and reach:
@@ -227,9 +227,8 @@ def _enumerate(
             submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else 0))
         t, settled, expands = submitted[i]
         i += 1
-        n, standing = settled.result()
+        n, stands[t] = settled.result()
         if n:  # a tier (else one no move reaches)
-            reachable += standing if t not in counts else 0  # (the first larger tier: settled by the small tiers' task)
             counts[t], known = n, (t, n, max((n / known[1]) ** (1 / (t - known[0])), 1.0) if t > known[0] else known[2])
             found = client.gather(expands)
             reach[t] = sorted({u for (tiers, _), _ in found for u in tiers})
@@ -242,26 +241,26 @@ def _enumerate(
         if not any(u > t for u in reached):
             break
     client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)])
+    reachable = sum(stands.values())
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}, "reachable": reachable})
     return counts, reach, reachable
 
 
 def _small_tiers(
     game: Game, path: str, first: int, reached: list[int], size: int, threads: int, symmetry: int
-) -> tuple[dict[int, int], dict[int, list[int]], int]:
+) -> tuple[dict[int, int], dict[int, list[int]], dict[int, int]]:
     """Settle and expand the tiers from the start's in one task while :func:`_slices` cuts each into one slice; their sizes,
-    the tiers they reach (the first larger one: settled only) and the positions they stand for."""
-    counts, reach, pending, standing = {}, {}, set(reached), 0
+    the tiers they reach (the first larger one: settled only) and the positions each stands for."""
+    counts, reach, pending, stands = {}, {}, set(reached), {}
     while pending:
         t = min(pending)
-        counts[t], stands = tier_slices.settle(game, path, t, t == first, symmetry)
-        standing += stands
+        counts[t], stands[t] = tier_slices.settle(game, path, t, t == first, symmetry)
         if _pieces(counts[t], size, threads) > 1:
             break
         pending.discard(t)
         reach[t] = tier_slices.expand(game, path, t, 0, counts[t], symmetry)
         pending.update(reach[t])
-    return counts, reach, standing
+    return counts, reach, stands
 
 
 def _expand_piece(

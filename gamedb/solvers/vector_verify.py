@@ -141,13 +141,11 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
                 progress("read", table.count, total)
 
 
-def _by_code(columns: dict[str, Column]) -> dict[str, Column]:
-    """A DuckDB page's columns in code order (as they are when the file was written in code order: then as they come)."""
+def _by_code(columns: dict[str, np.ndarray]) -> dict[str, Column]:
+    """A DuckDB page's columns (fetchnumpy's arrays) in code order: as they come when the file was written in code order."""
     code = np.ma.getdata(columns["code"])
-    if bool((np.diff(code) > 0).all()):
-        return columns
-    order = np.argsort(code, kind="stable")
-    return {name: np.asarray(values)[order] if not isinstance(values, np.ndarray) else values[order] for name, values in columns.items()}
+    order = slice(None) if bool((np.diff(code) > 0).all()) else np.argsort(code, kind="stable")
+    return {name: values[order] for name, values in columns.items()}
 
 
 def _row_numbers(cursor: Any, game_id: int) -> int:
@@ -170,7 +168,7 @@ def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) ->
     _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
     exp = vector.expand(code)
     # (a large game is stored without texts; a text made of moves, the least sequence, is the exact pass's to check)
-    _require(texts.count(None) == len(texts) or (not getattr(vector, "path_texts", False) and vector.texts(code) == texts))
+    _require(texts.count(None) == len(texts) or (not (isinstance(vector, TierArrayRules) and vector.path_texts) and vector.texts(code) == texts))
     _require(np.array_equal(_ints(players, 0, 1), exp.player))
     _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
     _require(bool(_nulls(grundies).all()))  # a partisan game
