@@ -92,10 +92,15 @@ def _position_rows(db: Database, name: str):
             yield tuple(row)
 
 
-def test_a_large_game_is_stored_a_symmetry_class_at_a_time(dask_cluster, tmp_path):
+def test_a_large_game_is_stored_a_symmetry_class_at_a_time(dask_cluster, tmp_path, monkeypatch):
     """Connect-Four 5x4 (3,945,711 positions, stored without texts) on the cluster into DuckDB: one row per mirror class,
-    each child looked up by its canonical code, as the single-process tier solver stores it; the game row says so."""
+    each child looked up by its canonical code, as the single-process tier solver stores it; the game row says so.
+    Its tiers of 2^14 classes or more are settled by ranges of codes over the workers (the smaller ones by one task)."""
     make = lambda: family("connect4").from_options(width=5, height=4)  # noqa: E731
+    monkeypatch.setattr(tier_cluster, "SETTLE_RANGE", 1 << 14)
+    cut = tier_cluster._settle_ranges
+    chosen: list[int] = []
+    monkeypatch.setattr(tier_cluster, "_settle_ranges", lambda *a: chosen.append(cut(*a)) or chosen[-1])
     with Database(tmp_path / "one.sqlite", create=True) as one, Database(tmp_path / "c.duckdb", create=True) as db:
         name = one.solve(make(), strategy="tiers").name
         report = db.solve(make(), cluster=Cluster(scheduler=dask_cluster.address, work_dir=str(tmp_path / "work")))
@@ -107,6 +112,7 @@ def test_a_large_game_is_stored_a_symmetry_class_at_a_time(dask_cluster, tmp_pat
             assert ours == theirs
             compared += 1
         assert compared == 1_974_174
+    assert chosen and min(chosen) > 1  # (the small first tiers: settled by one task before these)
 
 
 def test_symmetry_on_a_cluster_needs_classes_counted(cli, tmp_path):
@@ -317,6 +323,33 @@ def test_a_slice_out_of_memory_names_the_option_to_lower(error):
     with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
         raise error
     assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("ranges", [1, 2, 5])
+def test_a_tier_settled_by_ranges_of_codes_is_the_tier_settled_whole(tmp_path, ranges):
+    """Parts of a tier (sorted, distinct, overlapping) settled by ``ranges`` range tasks and joined: the codes the one
+    settle task makes, their count and the positions they stand for; the parts and the ranges' files removed; the tasks
+    run again (a resumed solve) give the same; a tier no part reaches is settled empty."""
+    from gamedb.solvers import tier_slices
+
+    game = family("connect4").from_options(width=5, height=4)
+    rng = np.random.default_rng(ranges)
+    whole, cut = tmp_path / "whole", tmp_path / "cut"
+    for folder in (whole, cut):
+        folder.mkdir()
+        for a in range(4):  # four slices' parts of tier 6 (codes of random tier-6 positions would do as well: any codes sort)
+            part = np.unique(rng.integers(0, 50_000, 3_000 * (a + 1)) * 2)
+            np.save(folder / f"pcodes.5.{a * 100}-6.npy", part)
+        rng = np.random.default_rng(ranges)  # the same parts in both folders
+    expected = tier_slices.settle(game, str(whole), 6, False)
+    found = [tier_slices.settle_range(game, str(cut), 6, k, ranges) for k in range(ranges)]
+    assert sum(n for n, _ in found) == expected[0] and tier_slices.settle_join(game, str(cut), 6, ranges, 1, found) == expected
+    assert np.array_equal(np.load(cut / "codes-6.npy"), np.load(whole / "codes-6.npy"))
+    assert sorted(p.name for p in cut.iterdir()) == ["codes-6.npy"]
+    again = [tier_slices.settle_range(game, str(cut), 6, k, ranges) for k in range(ranges)]
+    assert tier_slices.settle_join(game, str(cut), 6, ranges, 1, again) == expected
+    empty = [tier_slices.settle_range(game, str(cut), 7, k, ranges) for k in range(ranges)]
+    assert tier_slices.settle_join(game, str(cut), 7, ranges, 1, empty) == (0, 0) and not (cut / "codes-7.npy").exists()
 
 
 def test_parquet_parts_must_hold_every_row_of_a_tier_once(tmp_path):

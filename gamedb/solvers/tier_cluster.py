@@ -1,11 +1,11 @@
 """The tier solver on a Dask cluster: the tasks of :mod:`.tier_slices` over slices of the tiers, then the rows loaded once.
 
-Forward, tier by tier from the start's: a tier is settled, then its slices are expanded in parallel, the tasks of each
-tier submitted ahead, after the tier before it. Backward, every slice is submitted at once, each after the joins of the
-tiers its tier reaches (futures as dependencies), so the scheduler runs a tier's slices as soon as those are done. The
-work folder keeps every finished file: the same command resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows
-through the database's one sink, as the single-process solve does; into SQLite the workers make them, a code range each
-into a part file.
+Forward, tier by tier from the start's: a tier is settled (a large one by ranges of codes over the workers, then
+joined), then its slices are expanded in parallel, the tasks of each tier submitted ahead, after the tier before it.
+Backward, every slice is submitted at once, each after the joins of the tiers its tier reaches (futures as
+dependencies), so the scheduler runs a tier's slices as soon as those are done. The work folder keeps every finished
+file: the same command resumes there. Last, :func:`~.tiers.finish_tiers` writes the rows through the database's one
+sink, as the single-process solve does; into SQLite the workers make them, a code range each into a part file.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from ..store.sql_sink import SqlSink
 from ..store.status import SOLVING
 from . import tier_slices
 from .protocol import Cluster, Solved, SolveJob
+from .tier_forward import keeps_paths
 from .tier_memory import slice_size_for
 from .tier_store import CodeRange, TierFolder
 from .tiers import by_classes, canon_of, finish_tiers, rules_of, tiers_key
@@ -56,6 +57,11 @@ PART_ROWS = 1 << 19
 #: Connect-Four's tiers all span the codes: 5x6's 330 parts in ranges of 2^21, 3.2·10^6 rows a second)
 PARQUET_RANGE = 1 << 21
 PARQUET_RANGES = 64
+#: positions of a tier's settle range at least (a tier smaller is settled by one task: a range costs a task and a hop
+#: more than it saves), and slices' worth of positions at most (a range holds its codes three times: 24 B a position,
+#: where a slice takes 100: the memory budget)
+SETTLE_RANGE = 1 << 21
+SETTLE_SLICES = 4
 #: tiers whose tasks are submitted ahead of the one whose results the client waits for; a tier's size is guessed from the
 #: last known and its growth over the one before (first: :data:`GROWTH` a tier), for the number of its expand tasks (as
 #: many as its guessed slices: too many do nothing, too few take several slices each)
@@ -165,6 +171,12 @@ def _pieces(n: int, size: int, threads: int) -> int:
     return max(-(-n // size), min(SLICES_PER_THREAD * threads, n // LEAST_SLICE), 1)
 
 
+def _settle_ranges(n: int, size: int, threads: int) -> int:
+    """Ranges of codes a tier guessed at ``n`` positions is settled in: one a :data:`SETTLE_RANGE` positions, up to two a
+    worker thread, and enough that none holds more than :data:`SETTLE_SLICES` slices of ``size``."""
+    return max(min(n // SETTLE_RANGE, 2 * threads), -(-n // (SETTLE_SLICES * size)), 1)
+
+
 def _enumerate(
     client: Any, game: Game, folder: TierFolder, key: str, size: int, progress: Progress | None, symmetry: int
 ) -> tuple[dict[int, int], dict[int, list[int]], int]:
@@ -191,14 +203,20 @@ def _enumerate(
             folder.save(keys_kind, t, np.zeros(int((start_tiers == t).sum()), dtype=np.int64))
             folder.save(codes_kind, t, starts[start_tiers == t])
     run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
-    places = _places(client)
+    places, paths = _places(client), keeps_paths(game, rules)
     submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
     known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
 
     def submit(u: int) -> None:
         after = submitted[-1][2] if submitted else None
-        settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
         guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
+        ranges = 1 if paths else _settle_ranges(guess, size, threads)
+        if ranges == 1:
+            settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
+        else:  # by ranges of codes over the workers, then joined
+            found = [client.submit(tier_slices.settle_range, game, path, u, k, ranges, symmetry, after, key=f"settle-{u}-{k}-{run}",
+                                   workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges)]
+            settled = client.submit(tier_slices.settle_join, game, path, u, ranges, symmetry, found, key=f"settle-{u}-join-{run}")
         pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
         submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
             client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, symmetry, settled, key=f"expand-{u}-{k}-{run}",

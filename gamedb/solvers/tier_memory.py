@@ -66,7 +66,7 @@ def slice_size_for(memory_limit: int, workers: int) -> int:
 def slice_note(game: Game, slice_size: int) -> str:
     """What the command line says before a cluster solve: the slice size and the memory each slice takes."""
     estimate = memory_estimate(game)
-    reach = f"; a tier is settled whole, up to {estimate[1]:,} positions" if estimate is not None else ""
+    reach = f"; its tiers up to {estimate[1]:,} positions" if estimate is not None else ""
     return (
         f"Cluster solve: slices of up to {slice_size:,} positions, ~{human_size(BASE_BYTES + slice_size * BYTES_PER_TIER_POSITION)} of memory "
         f"per worker for each (plus the mapped pages of the tiers it reaches{reach}); --slice-size sets it."

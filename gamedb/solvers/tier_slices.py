@@ -1,11 +1,12 @@
 """The tasks of a tier solve on a cluster (:mod:`.tier_cluster`), each run by a worker on files of the shared work folder.
 
-Forward, :func:`settle` makes a tier's sorted codes from the parts the earlier tiers' slices found and :func:`expand`
-finds the children of one slice; backward, :func:`solve_part` values one slice from the tiers it reaches (into DuckDB,
-writing its rows as a Parquet part too: :func:`parquet_parts`) and :func:`join` makes the tier's columns of its slices; last, into SQLite,
-:func:`rows_part` makes the rows of a code range. Every task first looks
-for what it writes (each file written atomically) and returns at once when a task before it (killed or not) finished
-it, so a rerun resumes from the finished slices.
+Forward, :func:`settle` makes a tier's sorted codes from the parts the earlier tiers' slices found (a large one in
+ranges of codes: :func:`settle_range`, then :func:`settle_join`) and :func:`expand` finds the children of one slice;
+backward, :func:`solve_part` values one slice from the tiers it reaches (into DuckDB, writing its rows as a Parquet part
+too: :func:`parquet_parts`) and :func:`join` makes the tier's columns of its slices; last, into SQLite,
+:func:`rows_part` makes the rows of a code range. Every task first looks for what it writes (each file written
+atomically) and returns at once when a task before it (killed or not) finished it, so a rerun resumes from the finished
+slices.
 """
 
 from __future__ import annotations
@@ -71,6 +72,62 @@ def settle(game: Game, path: str, u: int, first: bool, symmetry: int = 1, after:
         f.unlink(missing_ok=True)
         f.with_name("pkeys" + f.name[len("pcodes") :]).unlink(missing_ok=True)
     return _sizes(rules, codes, symmetry)
+
+
+def settle_range(game: Game, path: str, u: int, k: int, pieces: int, symmetry: int = 1, after: Any = None) -> tuple[int, int]:
+    """Range ``k`` of ``pieces`` of tier ``u``'s settle, for a game that keeps no path texts: the distinct codes of every
+    part between two bounds, saved as a piece of the tier for :func:`settle_join`; its size and the positions it stands
+    for. The bounds are quantiles of a sample of the parts, the same in every range's task (the parts are sorted)."""
+    folder = TierFolder(Path(path))
+    rules = rules_of(game)
+    piece = _piece(k, pieces)
+    if folder.has("codes", u):  # (joined by an earlier run: the join counts the tier)
+        return 0, 0
+    if folder.has(piece, u):
+        return _sizes(rules, folder.load(piece, u), symmetry)
+    parts = [np.load(f, mmap_mode="r") for f in sorted(folder.path.glob(f"pcodes.*-{u}.npy"))]
+    low, high = _bounds(parts, pieces)[k : k + 2]
+    mine = [np.array(p[np.searchsorted(p, low) : np.searchsorted(p, high)]) for p in parts]
+    codes, _ = least_keys([(c, None) for c in mine if len(c)] or [(np.zeros(0, dtype=np.int64), None)])
+    folder.save(piece, u, codes)
+    return _sizes(rules, codes, symmetry)
+
+
+def settle_join(game: Game, path: str, u: int, pieces: int, symmetry: int = 1, found: Any = ()) -> tuple[int, int]:
+    """Save tier ``u``'s sorted codes from the ranges :func:`settle_range` saved (``found``: their sizes, in order) and
+    remove its parts; its size (0, nothing saved: a tier no part reaches) and the positions they stand for."""
+    folder = TierFolder(Path(path))
+    names = [_piece(k, pieces) for k in range(pieces)]
+    if folder.has("codes", u):
+        sizes = _sizes(rules_of(game), folder.load("codes", u), symmetry)
+    else:
+        sizes = (sum(n for n, _ in found), sum(s for _, s in found))
+        if sizes[0]:
+            folder.save_joined("codes", u, names)
+    for f in folder.path.glob(f"pcodes.*-{u}.npy"):
+        f.unlink(missing_ok=True)
+    for name in names:
+        (folder.path / f"{name}-{u}.npy").unlink(missing_ok=True)
+    return sizes
+
+
+def _piece(k: int, pieces: int) -> str:
+    """The kind of a settle's range ``k`` of ``pieces`` (a rerun cut otherwise makes its own)."""
+    return f"settle{k}of{pieces}"
+
+
+#: codes sampled from the parts per range of a settle, for its bounds
+BOUND_SAMPLE = 256
+
+
+def _bounds(parts: list[np.ndarray], pieces: int) -> np.ndarray:
+    """The ``pieces + 1`` bounds of a settle's ranges of codes (each range from one bound up to the next, excluded):
+    quantiles of every part's codes at one stride."""
+    total = sum(len(p) for p in parts)
+    step = max(total // (pieces * BOUND_SAMPLE), 1)
+    sample = np.sort(np.concatenate([np.asarray(p[::step], dtype=np.int64) for p in parts] or [np.zeros(0, dtype=np.int64)]))
+    inner = sample[(np.arange(1, pieces) * len(sample)) // pieces] if len(sample) else np.zeros(pieces - 1, dtype=np.int64)
+    return np.concatenate(([np.iinfo(np.int64).min], inner, [np.iinfo(np.int64).max])).astype(np.int64)
 
 
 def _sizes(rules: TierArrayRules, codes: np.ndarray, symmetry: int) -> tuple[int, int]:

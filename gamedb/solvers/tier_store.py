@@ -87,6 +87,23 @@ class TierFolder:
             np.save(tmp, array)
         tmp.replace(final)
 
+    def save_joined(self, kind: str, tier: int, pieces: list[str]) -> None:
+        """Save the arrays of kinds ``pieces`` (of this tier, one dimension, one type) end to end as one, atomically, a
+        piece's pages at a time (never the whole in memory)."""
+        arrays = [self.load(piece, tier) for piece in pieces]
+        final = self.path / f"{kind}-{tier}.npy"
+        tmp = self.path / f"{kind}-{tier}.{os.getpid()}-{threading.get_ident()}.tmp.npy"
+        n = sum(len(a) for a in arrays)
+        with _full_disk_said(tmp, n * arrays[0].dtype.itemsize):
+            out = np.lib.format.open_memmap(tmp, mode="w+", dtype=arrays[0].dtype, shape=(n,))
+            at = 0
+            for a in arrays:
+                out[at : at + len(a)] = a
+                at += len(a)
+            out.flush()
+            del out
+        tmp.replace(final)
+
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
         array: np.ndarray = np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)
         return array
