@@ -179,6 +179,24 @@ def test_a_readable_folder_is_the_only_one_reached(tmp_path):
     engine.dispose()
 
 
+def test_a_solve_keeps_duckdb_within_half_its_memory_limit(tmp_path):
+    """A solve's connections to a DuckDB file (the rows a cluster wrote, loaded by the client) hold DuckDB's memory to
+    half the solve's ``--memory-limit`` (the rest: the solver's arrays), not DuckDB's 80 % of the machine; after it, as before."""
+    from gamedb.store.duckdb_file import create_engine
+    from gamedb.store.location import locate
+    from gamedb.store.locking import solve_settings
+
+    engine = create_engine(locate(tmp_path / "g.duckdb"), readonly=False, create=True)
+    setting = "SELECT current_setting('memory_limit')"
+    with engine.connect() as conn:
+        before = conn.exec_driver_sql(setting).scalar()
+    with solve_settings(engine, 3 << 30), engine.connect() as conn:
+        assert conn.exec_driver_sql(setting).scalar() == "1.5 GiB" != before
+    with engine.connect() as conn:
+        assert conn.exec_driver_sql(setting).scalar() == before
+    engine.dispose()
+
+
 def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):
     """``synced=False`` (a new file's sink, which syncs the file itself before it is linked): DuckDB's own fsyncs off,
     and an older DuckDB that does not know the setting still connects, synced."""

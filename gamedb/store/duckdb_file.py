@@ -116,15 +116,35 @@ def create_engine(where: Location, *, readonly: bool, create: bool = False) -> s
         from duckdb_engine import ConnectionWrapper
     except ImportError:
         raise DatabaseError("DuckDB files need the duckdb-engine package: pip install 'gamedb[duckdb]'") from None
-    engine = sa.create_engine("duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly, readable=_READABLE.get(path, ()))),
-                              poolclass=sa.pool.SingletonThreadPool)
+    engine = sa.create_engine(
+        "duckdb://", creator=lambda: ConnectionWrapper(connect(path, read_only=readonly, readable=_READABLE.get(path, ()), memory_limit=_LIMITS.get(path))),
+        poolclass=sa.pool.SingletonThreadPool)
     _PATHS[engine] = path
     return engine
 
 
-#: the file of each engine :func:`create_engine` made, and the folders its connections may read while :func:`reading` runs
+#: the file of each engine :func:`create_engine` made, the folders its connections may read while :func:`reading` runs,
+#: and DuckDB's memory limit for them while :func:`limited` runs
 _PATHS: weakref.WeakKeyDictionary[sa.Engine, Path] = weakref.WeakKeyDictionary()
 _READABLE: dict[Path, tuple[Path, ...]] = {}
+_LIMITS: dict[Path, str] = {}
+
+
+@contextmanager
+def limited(engine: sa.Engine, memory_limit: int) -> Iterator[None]:
+    """The connections the DuckDB ``engine`` opens in the block keep DuckDB's memory within ``memory_limit`` bytes (its
+    default: 80 % of the machine's); its open connections are closed before and after, as in :func:`reading`."""
+    path = _PATHS.get(engine)
+    if path is None:  # (an engine made elsewhere)
+        yield
+        return
+    engine.dispose()
+    _LIMITS[path] = f"{max(int(memory_limit), 64 << 20)}B"
+    try:
+        yield
+    finally:
+        engine.dispose()
+        _LIMITS.pop(path, None)
 
 
 @contextmanager

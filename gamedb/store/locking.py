@@ -255,6 +255,12 @@ def solve_settings(engine: sa.Engine, memory_limit: int | None = None, tag: str 
         with _on_checkout(engine, settings):
             yield
         return
+    if engine.dialect.name == "duckdb":  # (the rest of the limit: the solver's own arrays)
+        from .duckdb_file import limited
+
+        with limited(engine, limit // 2):
+            yield
+        return
     if engine.dialect.name != "sqlite":
         yield
         return
