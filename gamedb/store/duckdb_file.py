@@ -204,6 +204,20 @@ GATHER_ROWS = 1 << 21
 COMMIT_ROWS = 1 << 20
 
 
+def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
+    """Column batches end to end (texts as object arrays, masked arrays kept masked)."""
+    import numpy as np
+
+    if len(batches) == 1:
+        return batches[0]
+    return {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
+        [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
+
+
+#: rows left to append when the solver is done from which two connections append them, half each
+TWO_LANES = 1 << 18
+
+
 class NewDuckdbFile(NewSqliteFile):
     """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine.
     A thread of its own appends the rows while the solver goes on (DuckDB works outside Python's lock): anything else
@@ -255,18 +269,35 @@ class NewDuckdbFile(NewSqliteFile):
         self._counts.pop(table, None)
         return self._waiting.pop(table, [])
 
-    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int) -> None:
-        import numpy as np
-
+    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int, conn: Any = None) -> None:
         if not batches:
             return
-        joined = batches[0] if len(batches) == 1 else {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
-            [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
-        append_columns(self._conn, table, joined, {"game_id": game_id})
+        joined = _joined(batches)
+        append_columns(self._conn if conn is None else conn, table, joined, {"game_id": game_id})
+        if conn is not None:
+            return
         self._uncommitted += len(next(iter(joined.values())))
         if self._uncommitted >= COMMIT_ROWS:
             self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
             self._uncommitted = 0
+
+    def _append_in_two(self, table: str, batches: list[Mapping[str, Column]]) -> None:
+        """The last rows of a table appended by two connections at once, when the solver is done and a core is free: the
+        first half by the thread in its transaction, the second by this one in a transaction of its own, committed after
+        the thread's (DuckDB places a transaction's rows when it commits)."""
+        joined = _joined(batches)
+        half = len(next(iter(joined.values()))) // 2
+        first = self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id)
+        lane = self._conn.cursor()
+        try:
+            lane.execute("BEGIN TRANSACTION")
+            self._append(table, [{k: v[half:] for k, v in joined.items()}], self.game_id, lane)
+            first.result()
+            self._conn.execute("COMMIT")
+            lane.execute("COMMIT")
+            self._conn.execute("BEGIN TRANSACTION")
+        finally:
+            lane.close()
 
     def abort(self) -> None:
         thread = getattr(self, "_thread", None)
@@ -281,7 +312,11 @@ class NewDuckdbFile(NewSqliteFile):
     def _complete(self) -> None:
         self._wait(0)
         for table in list(self._waiting):
-            self._append(table, self._taken(table), self.game_id)
+            batches = self._taken(table)
+            if sum(len(next(iter(b.values()), ())) for b in batches) >= TWO_LANES:
+                self._append_in_two(table, batches)
+            else:
+                self._append(table, batches, self.game_id)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
