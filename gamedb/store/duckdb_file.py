@@ -214,6 +214,12 @@ def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
         [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
 
 
+def _rows(columns: Mapping[str, Column]) -> int:
+    return len(next(iter(columns.values()), ()))
+
+
+#: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)
+THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
 TWO_LANES = 1 << 18
 
@@ -260,14 +266,21 @@ class NewDuckdbFile(NewSqliteFile):
         for at :data:`GATHER_ROWS`): cat-mouse, 2·10^6 positions, whole process 1.29 -> 1.19 s (appends of 2^17 rows as
         they came, two in flight: 1.25 s; a second DuckDB thread or a second connection appending beside it: no faster)."""
         self._waiting.setdefault(table, []).append(columns)
-        self._counts[table] = self._counts.get(table, 0) + len(next(iter(columns.values()), ()))
+        self._counts[table] = self._counts.get(table, 0) + _rows(columns)
         if self._counts[table] >= APPEND_ROWS and (all(f.done() for f in self._pending) or self._counts[table] >= GATHER_ROWS):
             self._wait(0)
-            self._pending.append(self._thread.submit(self._append, table, self._taken(table), self.game_id))
+            self._pending.append(self._thread.submit(self._append, table, self._taken(table, THREAD_ROWS), self.game_id))
 
-    def _taken(self, table: str) -> list[Mapping[str, Column]]:
-        self._counts.pop(table, None)
-        return self._waiting.pop(table, [])
+    def _taken(self, table: str, most: int | None = None) -> list[Mapping[str, Column]]:
+        """The batches of ``table`` waiting (the first of them up to ``most`` rows, one batch at least), taken."""
+        waiting = self._waiting.get(table, [])
+        k, rows = 0, 0
+        while k < len(waiting) and (most is None or rows < most):
+            rows += _rows(waiting[k])
+            k += 1
+        self._counts[table] = self._counts.get(table, 0) - rows
+        taken, self._waiting[table] = waiting[:k], waiting[k:]
+        return taken
 
     def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int, conn: Any = None) -> None:
         if not batches:
@@ -286,13 +299,13 @@ class NewDuckdbFile(NewSqliteFile):
         first half by the thread in its transaction, the second by this one in a transaction of its own, committed after
         the thread's (DuckDB places a transaction's rows when it commits)."""
         joined = _joined(batches)
-        half = len(next(iter(joined.values()))) // 2
-        first = self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id)
+        half = _rows(joined) // 2
+        self._pending.append(self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id))  # (after its other jobs)
         lane = self._conn.cursor()
         try:
             lane.execute("BEGIN TRANSACTION")
             self._append(table, [{k: v[half:] for k, v in joined.items()}], self.game_id, lane)
-            first.result()
+            self._wait(0)
             self._conn.execute("COMMIT")
             lane.execute("COMMIT")
             self._conn.execute("BEGIN TRANSACTION")
@@ -310,13 +323,13 @@ class NewDuckdbFile(NewSqliteFile):
         return nullcontext()  # no index on position (zone maps); the others are small
 
     def _complete(self) -> None:
-        self._wait(0)
         for table in list(self._waiting):
             batches = self._taken(table)
-            if sum(len(next(iter(b.values()), ())) for b in batches) >= TWO_LANES:
+            if sum(_rows(b) for b in batches) >= TWO_LANES:
                 self._append_in_two(table, batches)
             else:
-                self._append(table, batches, self.game_id)
+                self._pending.append(self._thread.submit(self._append, table, batches, self.game_id))
+        self._wait(0)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
