@@ -224,6 +224,25 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
         assert db.verify(make_game("cat-mouse", graph=graph).default_name()).positions == 7_020
 
 
+def test_a_new_file_that_cannot_be_made_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    """The file's thread makes the new DuckDB file while the solver starts: its failure is raised at the first use, and
+    nothing is left behind."""
+    from gamedb.errors import DatabaseError
+    from gamedb.solvers.solve import new_file, solve
+    from gamedb.store import duckdb_file
+
+    def refused(*args, **kwargs):
+        raise DatabaseError("cannot open it as a DuckDB database: refused")
+
+    monkeypatch.setattr(duckdb_file, "connect", refused)
+    game = make_game("cat-mouse", graph="[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]")
+    target = new_file(str(tmp_path / "new.duckdb"), game)
+    assert target is not None
+    with pytest.raises(DatabaseError, match="refused"):
+        solve(target, game)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):
     """``synced=False`` (a new file's sink, which syncs the file itself before it is linked): DuckDB's own fsyncs off,
     and an older DuckDB that does not know the setting still connects, synced."""

@@ -204,6 +204,23 @@ GATHER_ROWS = 1 << 21
 COMMIT_ROWS = 1 << 20
 
 
+class _Made:
+    """The connection the file's thread is making, used as the connection once made (its failure raised then)."""
+
+    def __init__(self, future: Any) -> None:
+        self._future = future
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._future.result(), name)
+
+    def close(self) -> None:
+        try:
+            conn = self._future.result()
+        except Exception:  # (nothing was made)
+            return
+        conn.close()
+
+
 def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
     """Column batches end to end (texts as object arrays, masked arrays kept masked)."""
     import numpy as np
@@ -237,6 +254,9 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
+        return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
+
+    def _made(self) -> Any:
         # one DuckDB thread: its appends scan numpy arrays in order; a second took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
         conn = connect(self.temp, read_only=False, threads=1, synced=False)  # (finish() syncs it before it is linked)
         create_schema(conn, self.revision)
