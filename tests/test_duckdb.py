@@ -8,6 +8,7 @@ the installed ``gamedb`` script): one ``Error:`` line, exit 1, nothing of
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -195,6 +196,51 @@ def test_a_solve_keeps_duckdb_within_half_its_memory_limit(tmp_path):
     with engine.connect() as conn:
         assert conn.exec_driver_sql(setting).scalar() == before
     engine.dispose()
+
+
+def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_path, monkeypatch):
+    """The rows left when the solver is done are appended by two connections at once (the second's transaction
+    committed after the first's): the file holds the full path's rows, in code order, and verifies."""
+    from gamedb.solvers.solve import new_file, solve
+    from gamedb.store import duckdb_file
+
+    near = {i: {i % 59 + 1, (i - 2) % 59 + 1, (i + 6) % 59 + 1, (i - 8) % 59 + 1} for i in range(1, 60)}  # a ring of 59 with chords
+    graph = json.dumps([[30]] + [sorted(near[i] | ({0} if i == 30 else set())) for i in range(1, 60)])  # the hole beside node 30
+    monkeypatch.setattr(duckdb_file, "APPEND_ROWS", 1 << 30)  # (every row waits for the end, as when the thread falls behind)
+    monkeypatch.setattr(duckdb_file, "TWO_LANES", 256)
+    lanes = []
+    real = duckdb_file.NewDuckdbFile._append_in_two
+    monkeypatch.setattr(duckdb_file.NewDuckdbFile, "_append_in_two", lambda self, table, batches: lanes.append(table) or real(self, table, batches))
+    target = new_file(str(tmp_path / "new.duckdb"), make_game("cat-mouse", graph=graph))
+    assert target is not None
+    solve(target, make_game("cat-mouse", graph=graph))
+    assert lanes == ["position"]
+    with Database(tmp_path / "full.duckdb", create=True) as db:
+        db.solve(make_game("cat-mouse", graph=graph))
+    read = "SELECT code, player, result, remoteness, degree, best_move FROM position ORDER BY rowid"
+    new, full = (connect(tmp_path / f"{n}.duckdb", read_only=True).execute(read).fetchall() for n in ("new", "full"))
+    assert new == sorted(new) == sorted(full) and len(new) == 7_020
+    with Database(tmp_path / "new.duckdb") as db:
+        assert db.verify(make_game("cat-mouse", graph=graph).default_name()).positions == 7_020
+
+
+def test_a_new_file_that_cannot_be_made_says_so_and_leaves_nothing(tmp_path, monkeypatch):
+    """The file's thread makes the new DuckDB file while the solver starts: its failure is raised at the first use, and
+    nothing is left behind."""
+    from gamedb.errors import DatabaseError
+    from gamedb.solvers.solve import new_file, solve
+    from gamedb.store import duckdb_file
+
+    def refused(*args, **kwargs):
+        raise DatabaseError("cannot open it as a DuckDB database: refused")
+
+    monkeypatch.setattr(duckdb_file, "connect", refused)
+    game = make_game("cat-mouse", graph="[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]")
+    target = new_file(str(tmp_path / "new.duckdb"), game)
+    assert target is not None
+    with pytest.raises(DatabaseError, match="refused"):
+        solve(target, game)
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):

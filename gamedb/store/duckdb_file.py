@@ -204,6 +204,43 @@ GATHER_ROWS = 1 << 21
 COMMIT_ROWS = 1 << 20
 
 
+class _Made:
+    """The connection the file's thread is making, used as the connection once made (its failure raised then)."""
+
+    def __init__(self, future: Any) -> None:
+        self._future = future
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._future.result(), name)
+
+    def close(self) -> None:
+        try:
+            conn = self._future.result()
+        except Exception:  # (nothing was made)
+            return
+        conn.close()
+
+
+def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
+    """Column batches end to end (texts as object arrays, masked arrays kept masked)."""
+    import numpy as np
+
+    if len(batches) == 1:
+        return batches[0]
+    return {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
+        [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
+
+
+def _rows(columns: Mapping[str, Column]) -> int:
+    return len(next(iter(columns.values()), ()))
+
+
+#: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)
+THREAD_ROWS = 1 << 18
+#: rows left to append when the solver is done from which two connections append them, half each
+TWO_LANES = 1 << 18
+
+
 class NewDuckdbFile(NewSqliteFile):
     """:class:`~gamedb.store.new_sqlite_file.NewSqliteFile` for a DuckDB file: no SQLAlchemy, Alembic or duckdb-engine.
     A thread of its own appends the rows while the solver goes on (DuckDB works outside Python's lock): anything else
@@ -217,6 +254,9 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
+        return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
+
+    def _made(self) -> Any:
         # one DuckDB thread: its appends scan numpy arrays in order; a second took 25 % more CPU (2·10^6 rows: 0.54 s, 0.44)
         conn = connect(self.temp, read_only=False, threads=1, synced=False)  # (finish() syncs it before it is linked)
         create_schema(conn, self.revision)
@@ -246,27 +286,51 @@ class NewDuckdbFile(NewSqliteFile):
         for at :data:`GATHER_ROWS`): cat-mouse, 2·10^6 positions, whole process 1.29 -> 1.19 s (appends of 2^17 rows as
         they came, two in flight: 1.25 s; a second DuckDB thread or a second connection appending beside it: no faster)."""
         self._waiting.setdefault(table, []).append(columns)
-        self._counts[table] = self._counts.get(table, 0) + len(next(iter(columns.values()), ()))
+        self._counts[table] = self._counts.get(table, 0) + _rows(columns)
         if self._counts[table] >= APPEND_ROWS and (all(f.done() for f in self._pending) or self._counts[table] >= GATHER_ROWS):
             self._wait(0)
-            self._pending.append(self._thread.submit(self._append, table, self._taken(table), self.game_id))
+            self._pending.append(self._thread.submit(self._append, table, self._taken(table, THREAD_ROWS), self.game_id))
 
-    def _taken(self, table: str) -> list[Mapping[str, Column]]:
-        self._counts.pop(table, None)
-        return self._waiting.pop(table, [])
+    def _taken(self, table: str, most: int | None = None) -> list[Mapping[str, Column]]:
+        """The batches of ``table`` waiting (the first of them up to ``most`` rows, one batch at least), taken."""
+        waiting = self._waiting.get(table, [])
+        k, rows = 0, 0
+        while k < len(waiting) and (most is None or rows < most):
+            rows += _rows(waiting[k])
+            k += 1
+        self._counts[table] = self._counts.get(table, 0) - rows
+        taken, self._waiting[table] = waiting[:k], waiting[k:]
+        return taken
 
-    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int) -> None:
-        import numpy as np
-
+    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int, conn: Any = None) -> None:
         if not batches:
             return
-        joined = batches[0] if len(batches) == 1 else {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
-            [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
-        append_columns(self._conn, table, joined, {"game_id": game_id})
+        joined = _joined(batches)
+        append_columns(self._conn if conn is None else conn, table, joined, {"game_id": game_id})
+        if conn is not None:
+            return
         self._uncommitted += len(next(iter(joined.values())))
         if self._uncommitted >= COMMIT_ROWS:
             self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
             self._uncommitted = 0
+
+    def _append_in_two(self, table: str, batches: list[Mapping[str, Column]]) -> None:
+        """The last rows of a table appended by two connections at once, when the solver is done and a core is free: the
+        first half by the thread in its transaction, the second by this one in a transaction of its own, committed after
+        the thread's (DuckDB places a transaction's rows when it commits)."""
+        joined = _joined(batches)
+        half = _rows(joined) // 2
+        self._pending.append(self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id))  # (after its other jobs)
+        lane = self._conn.cursor()
+        try:
+            lane.execute("BEGIN TRANSACTION")
+            self._append(table, [{k: v[half:] for k, v in joined.items()}], self.game_id, lane)
+            self._wait(0)
+            self._conn.execute("COMMIT")
+            lane.execute("COMMIT")
+            self._conn.execute("BEGIN TRANSACTION")
+        finally:
+            lane.close()
 
     def abort(self) -> None:
         thread = getattr(self, "_thread", None)
@@ -279,9 +343,13 @@ class NewDuckdbFile(NewSqliteFile):
         return nullcontext()  # no index on position (zone maps); the others are small
 
     def _complete(self) -> None:
-        self._wait(0)
         for table in list(self._waiting):
-            self._append(table, self._taken(table), self.game_id)
+            batches = self._taken(table)
+            if sum(_rows(b) for b in batches) >= TWO_LANES:
+                self._append_in_two(table, batches)
+            else:
+                self._pending.append(self._thread.submit(self._append, table, batches, self.game_id))
+        self._wait(0)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
