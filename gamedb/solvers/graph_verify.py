@@ -36,7 +36,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
     if vector is not None:  # the fast pass on arrays; at any disagreement the exact pass below names the position
         from . import vector_verify
 
-        if record.positions is not None and vector_verify.fits(record.positions):
+        if record.positions is not None and vector_verify.applies(record.positions, vector):
             agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, symmetric=record.symmetry > 1, progress=progress)
             if agreed is not None:
                 return _counted(record, agreed)

@@ -1,10 +1,13 @@
 """A fast first pass of ``verify`` on numpy arrays, for families with vector rules: the stored rows sorted by code, children
-found by binary search (sparse codes and one row per symmetry class alike)."""
+found by binary search (sparse codes and one row per symmetry class alike). A tier family's rows too many to hold at once
+are spilled to files by tier and checked a tier at a time, with the tiers its moves reach."""
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Callable
 from contextlib import closing
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -54,22 +57,40 @@ def fits(rows: int | None, memory_limit: int | None = None) -> bool:
     return rows is not None and rows * BYTES_PER_ROW <= limit
 
 
+def applies(rows: int | None, vector: VectorRules) -> bool:
+    """Whether this pass can take a game of ``rows`` stored positions: all of them in memory at once, or (rules with tiers)
+    a tier and those its moves reach at a time, the rows spilled to files by tier first."""
+    return rows is not None and (fits(rows) or isinstance(vector, TierArrayRules))
+
+
 def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int, symmetric: bool = False,
               progress: Progress | None = None) -> int | None:
     """The number of stored positions when every one agrees with the rules and its children, else None; ``symmetric``:
-    one row per class, children looked up by their canonical code (``vector.canonical``)."""
+    one row per class, children looked up by their canonical code (``vector.canonical``). A game whose rows do not
+    :func:`fit` in memory is checked a tier at a time (rules with tiers), else left to the exact pass (None)."""
     # A complete check with remoteness, loopy games too: a stored win needs a child stored lost one level down, a stored
     # loss needs every child stored won, so by induction on remoteness every stored value is the game's; the rest are draws.
     canonical = vector.canonical if symmetric else None
     if symmetric and canonical is None:
         return None
     try:
-        table = _read(conn, game_id, vector, total, progress)
-        table.index_dense(vector.code_limit, default_memory_limit() - total * BYTES_PER_ROW)
-        _check_values(table, vector, canonical, progress)
+        if fits(total):
+            table = _Table(total)
+            _read(conn, game_id, vector, total, progress, table)
+            table.index_dense(vector.code_limit, default_memory_limit() - total * BYTES_PER_ROW)
+            _check_values(table, table.values, vector, canonical, progress, (0, total))
+            return table.count
+        if not isinstance(vector, TierArrayRules):
+            return None
+        with tempfile.TemporaryDirectory(prefix="gamedb-verify-") as folder:
+            spill = _Spill(Path(folder), vector)
+            try:
+                _read(conn, game_id, vector, total, progress, spill)
+            finally:
+                spill.close()
+            return _check_by_tiers(spill, vector, canonical, progress)
     except _Disagrees:
         return None
-    return table.count
 
 
 class _Table:
@@ -91,6 +112,29 @@ class _Table:
             self.row_of = np.full(code_limit, -1, dtype=np.int32)
             self.row_of[self.code[: self.count]] = np.arange(self.count, dtype=np.int32)
 
+    @classmethod
+    def of(cls, code: np.ndarray, result: np.ndarray, remoteness: np.ndarray, best: np.ndarray) -> _Table:
+        """A table of these columns (code order), as they are."""
+        table = cls(0)
+        table.code, table.result, table.remoteness, table.best, table.count = code, result, remoteness, best, len(code)
+        return table
+
+    @property
+    def last(self) -> int | None:
+        return int(self.code[self.count - 1]) if self.count else None
+
+    def add(self, code: np.ndarray, result: np.ndarray, remoteness: np.ndarray, best: np.ndarray) -> None:
+        """File a page's values after those filed."""
+        at = slice(self.count, self.count + len(code))
+        _require(at.stop <= len(self.code))
+        self.code[at], self.result[at], self.remoteness[at], self.best[at] = code, result, remoteness, best
+        self.count += len(code)
+
+    def values(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The stored result and remoteness of every code in ``codes`` (all stored, else the exact pass judges)."""
+        found = self.find(codes)
+        return self.result[found], self.remoteness[found]
+
     def find(self, codes: np.ndarray) -> np.ndarray:
         """The row of every code in ``codes``; not all stored: the exact pass judges."""
         if self.row_of is not None:
@@ -105,8 +149,8 @@ class _Table:
         return found
 
 
-def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, progress: Progress | None) -> _Table:
-    table = _Table(total)
+def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, progress: Progress | None, table: _Table | _Spill) -> None:
+    """Every stored row read, page by page, checked by itself and filed into ``table``."""
     # plain tuples from the driver's cursor (no result-row objects for millions of rows); DuckDB's typed columns as arrays
     duck = conn.dialect.name == "duckdb"
     sql = _ROWS if conn.dialect.paramstyle == "qmark" else _ROWS.replace("?", "%s")
@@ -127,16 +171,16 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
                     if progress:
                         progress("read", table.count, total)
             _require(table.count == total)
-            return table
+            return
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))
             columns = _columns(cursor.fetchall())
             if not len(columns["code"]):
                 _require(table.count == total)
-                return table
+                return
             _read_page(table, vector, columns)
-            after = int(table.code[table.count - 1])
+            after = int(columns["code"][-1])
             if progress:
                 progress("read", table.count, total)
 
@@ -159,13 +203,13 @@ def _columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
     return {name: list(values) for name, values in zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)} if rows else {"code": []}
 
 
-def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) -> None:
+def _read_page(table: _Table | _Spill, vector: VectorRules, column: dict[str, Column]) -> None:
     """Check one page of stored columns by themselves and file their values by code."""
     codes, texts, players = column["code"], _objects(column["text"]), column["player"]
     rems, degrees, grundies = column["remoteness"], column["degree"], column["grundy"]
     code = _ints(codes, 0, vector.code_limit - 1)
-    at = slice(table.count, table.count + len(code))
-    _require(at.stop <= len(table.code) and bool((np.diff(code) > 0).all()) and (not table.count or code[0] > table.code[table.count - 1]))
+    last = table.last
+    _require(bool((np.diff(code) > 0).all()) and (last is None or not len(code) or code[0] > last))
     exp = vector.expand(code)
     # (a large game is stored without texts; a text made of moves, the least sequence, is the exact pass's to check)
     _require(texts.count(None) == len(texts) or (not (isinstance(vector, TierArrayRules) and vector.path_texts) and vector.texts(code) == texts))
@@ -178,12 +222,94 @@ def _read_page(table: _Table, vector: VectorRules, column: dict[str, Column]) ->
     _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
     rem = np.full(len(code), -1, dtype=np.int32)
     rem[~missing] = _ints(np.ma.getdata(rems)[~missing] if isinstance(rems, np.ndarray) else [r for r in rems if r is not None], 0, _NONE - 1)
-    best = _best_ids(table, column["best_move"])
-    table.code[at] = code
-    table.result[at] = result
-    table.remoteness[at] = rem
-    table.best[at] = best
-    table.count += len(code)
+    table.add(code, result, rem, _best_ids(table, column["best_move"]))
+
+
+#: a tier's spilled columns: (name, type)
+_SPILLED = (("code", np.int64), ("result", np.int8), ("remoteness", np.int32), ("best", np.int32))
+
+
+class _Spill:
+    """The stored values filed by tier into files of a folder (each tier's in code order), for a game too large to hold."""
+
+    def __init__(self, folder: Path, vector: TierArrayRules) -> None:
+        self.folder, self.vector = folder, vector
+        self.label_ids: dict[str, int] = {}
+        self.count = 0
+        self.last: int | None = None
+        self.sizes: dict[int, int] = {}  # rows by tier
+        self._files: dict[tuple[int, str], Any] = {}
+
+    def add(self, code: np.ndarray, result: np.ndarray, remoteness: np.ndarray, best: np.ndarray) -> None:
+        if not len(code):
+            return
+        tiers = self.vector.tiers(code)
+        for t in np.unique(tiers).tolist():
+            mine = tiers == t
+            for (name, kind), column in zip(_SPILLED, (code, result, remoteness, best), strict=True):
+                key = (t, name)
+                if key not in self._files:
+                    self._files[key] = open(self.folder / f"{t}.{name}", "ab")  # noqa: SIM115  (closed by close())
+                self._files[key].write(np.ascontiguousarray(column[mine], dtype=kind).tobytes())
+            self.sizes[t] = self.sizes.get(t, 0) + int(mine.sum())
+        self.count += len(code)
+        self.last = int(code[-1])
+
+    def close(self) -> None:
+        for f in self._files.values():
+            f.close()
+        self._files = {}
+
+    def load(self, t: int) -> _Table:
+        """Tier ``t``'s values, read back (the best moves by the ids of the labels read)."""
+        table = _Table.of(*(np.fromfile(self.folder / f"{t}.{name}", dtype=kind) for name, kind in _SPILLED))
+        table.label_ids = self.label_ids
+        return table
+
+
+def _check_by_tiers(spill: _Spill, vector: TierArrayRules, canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None) -> int:
+    """Check the spilled rows a tier at a time, the last first, the tiers its moves reach held beside it; the rows checked."""
+    reached, done = _Reached(spill, vector), 0
+    for t in sorted(spill.sizes, reverse=True):
+        table = reached.own(t)
+        _check_values(table, reached.values, vector, canonical, progress, (done, spill.count))
+        done += table.count
+    return done
+
+
+class _Reached:
+    """The spilled tiers held in memory: the one being checked and those its moves reach, loaded as they are reached; the
+    highest dropped first when the memory limit would be passed (a tier and those it reaches must fit, else the exact
+    pass judges)."""
+
+    def __init__(self, spill: _Spill, vector: TierArrayRules) -> None:
+        self.spill, self.vector, self.limit = spill, vector, default_memory_limit()
+        self.held: dict[int, _Table] = {}
+        self.checking: int | None = None
+
+    def own(self, t: int) -> _Table:
+        self.checking = t
+        return self._load(t)
+
+    def _load(self, t: int) -> _Table:
+        if t not in self.held:
+            sizes = self.spill.sizes
+            while self.held and (sizes[t] + sum(sizes[u] for u in self.held)) * BYTES_PER_ROW > self.limit:
+                droppable = [u for u in self.held if u != self.checking]
+                _require(bool(droppable))
+                del self.held[max(droppable)]
+            _require(sizes[t] * BYTES_PER_ROW <= self.limit)
+            self.held[t] = self.spill.load(t)
+        return self.held[t]
+
+    def values(self, children: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        result, remoteness = np.zeros(len(children), dtype=np.int8), np.zeros(len(children), dtype=np.int32)
+        tiers = self.vector.tiers(children)
+        for u in np.unique(tiers).tolist():
+            _require(u in self.spill.sizes)  # (a tier no row is in: a child not stored)
+            mine = tiers == u
+            result[mine], remoteness[mine] = self._load(u).values(children[mine])
+        return result, remoteness
 
 
 def _result_codes(results: Column) -> np.ndarray:
@@ -196,7 +322,7 @@ def _result_codes(results: Column) -> np.ndarray:
     return np.array([code_of(r, UNDECIDED) for r in _objects(results)], dtype=np.int8)
 
 
-def _best_ids(table: _Table, bests: Column) -> np.ndarray:
+def _best_ids(table: _Table | _Spill, bests: Column) -> np.ndarray:
     """The best move of each row of a page as its id in ``table.label_ids`` (-1: none): DuckDB gives 1 + the id (0: none)."""
     if isinstance(bests, np.ndarray) and bests.dtype.kind in "iu":
         ids = np.ma.getdata(bests).astype(np.int64)
@@ -208,17 +334,22 @@ def _best_ids(table: _Table, bests: Column) -> np.ndarray:
     return np.array([-1 if b is None else labels.setdefault(b, len(labels)) for b in found], dtype=np.int32)
 
 
-def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None) -> None:
+def _check_values(
+    table: _Table, values: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]], vector: VectorRules,
+    canonical: Callable[[np.ndarray], np.ndarray] | None, progress: Progress | None, done: tuple[int, int],
+) -> None:
+    """Check every row of ``table`` against its children's stored values (``values``: their result and remoteness by
+    code); ``done``: rows checked before it and in all, for the progress."""
     for a in range(0, table.count, CHUNK):
         rows = slice(a, min(a + CHUNK, table.count))
         code = table.code[rows]
         _require(canonical is None or np.array_equal(canonical(code), code))  # a class is stored by its least code
         exp = vector.expand(code)
         primitive, degree, children = exp.primitive, exp.degree, exp.children  # the moves as played: their labels
-        found = table.find(children if canonical is None else canonical(children))  # every child (its class) is stored
+        child_result, child_remoteness = values(children if canonical is None else canonical(children))  # every child (its class) is stored
         _require(not bool(((primitive == UNDECIDED) & (degree == 0)).any()))
         try:  # the solvers' rules and tie-breaks, as the tier solver applies them
-            derived = from_children(primitive, degree, table.result[found], table.remoteness[found])
+            derived = from_children(primitive, degree, child_result, child_remoteness)
         except ValueError:  # a position of a million moves: the exact pass judges it
             raise _Disagrees from None
         final = primitive != UNDECIDED
@@ -230,10 +361,10 @@ def _check_values(table: _Table, vector: VectorRules, canonical: Callable[[np.nd
         best[owners] = _label_ids(table, vector, code[owners], children[moves])
         _require(np.array_equal(best, table.best[rows]))
         if progress:
-            progress("check", rows.stop, table.count)
+            progress("check", done[0] + rows.stop, done[1])
 
 
-def _label_ids(table: _Table, vector: VectorRules, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
+def _label_ids(table: _Table | _Spill, vector: VectorRules, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
     """The id in ``table.label_ids`` of each move's label (-2: no row's), by the rules' label ids where they have a table of
     labels (Connect-Four's), else label by label."""
     if isinstance(vector, TierArrayRules) and vector.label_table:
