@@ -206,6 +206,7 @@ def _enumerate(
     places, paths = _places(client), keeps_paths(game, rules)
     submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
     known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
+    in_ranges: list[Any] = []  # the tasks of the settles by ranges
 
     def submit(u: int) -> None:
         after = submitted[-1][2] if submitted else None
@@ -217,6 +218,7 @@ def _enumerate(
             found = [client.submit(tier_slices.settle_range, game, path, u, k, ranges, symmetry, after, key=f"settle-{u}-{k}-{run}",
                                    workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges)]
             settled = client.submit(tier_slices.settle_join, game, path, u, ranges, symmetry, found, key=f"settle-{u}-join-{run}")
+            in_ranges.extend(found)
         pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
         submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
             client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, symmetry, settled, key=f"expand-{u}-{k}-{run}",
@@ -258,7 +260,7 @@ def _enumerate(
                     progress(f"slices expanded by {worker}", by_worker[worker], None)
         if not any(u > t for u in reached):
             break
-    client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)])
+    client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)] + [f for f in in_ranges if not f.done()])
     reachable = sum(stands.values())
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}, "reachable": reachable})
     return counts, reach, reachable
