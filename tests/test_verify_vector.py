@@ -179,6 +179,7 @@ def test_fast_pass_checks_a_tier_familys_classes(tmp_path, suffix, by_tiers, mon
         assert db.verify("c4", progress=lambda phase, done, total: phases.add(phase)).positions == len(codes)
     assert "check" in phases and "verify" not in phases
     assert not by_tiers or sorted(set(spilled)) == list(range(13))  # (every tier read back from its files: 12 plies)
+    assert [p.name for p in tmp_path.iterdir() if "verify" in p.name] == []  # (the spill folder, beside the file: removed)
     rng, edits = random.Random(4), 0
     for trial in range(25):
         column = rng.choice(["result", "remoteness", "best_move", "code", "degree"])
@@ -228,3 +229,27 @@ def test_a_duckdb_page_gives_best_moves_as_ids_or_as_texts(tmp_path, monkeypatch
         other = con.execute("SELECT max(best_move) FROM position WHERE best_move <> ?", (label,)).fetchone()[0]
         con.execute("UPDATE position SET best_move = ? WHERE code = ?", (other, code))
     assert _fast(path) is None
+
+
+def test_a_spill_that_fills_the_disk_says_so_in_one_line(tmp_path, monkeypatch):
+    """The rows of a tier game too large to hold go to a folder beside the database file; a full disk there is one line
+    that says where and how much, and the folder is gone."""
+    import errno
+
+    from gamedb.store.disk_full import DiskFull
+
+    path = tmp_path / "c4.sqlite"
+    _solve_connect4(path, monkeypatch, texts=False)
+    monkeypatch.setattr(verify_vector, "fits", lambda rows, memory_limit=None: False)
+    folders = []
+
+    def full(self, *args):
+        folders.append(self.folder)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(verify_vector._Spill, "add", full)
+    with Database(path) as db, pytest.raises(DiskFull) as caught:
+        db.verify("c4")
+    assert folders and folders[0].parent == tmp_path and not folders[0].exists()
+    assert "no space left on device while verify spilled the rows to" in str(caught.value) and "needs about" in str(caught.value)
+    assert "\n" not in str(caught.value)

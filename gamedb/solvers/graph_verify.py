@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import NoReturn
 
 import sqlalchemy as sa
@@ -37,7 +38,8 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         from . import vector_verify
 
         if record.positions is not None and vector_verify.applies(record.positions, vector):
-            agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, symmetric=record.symmetry > 1, progress=progress)
+            agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, symmetric=record.symmetry > 1, progress=progress,
+                                             spill_beside=_database_file(conn))
             if agreed is not None:
                 return _counted(record, agreed)
     while True:
@@ -61,6 +63,19 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
         raise VerifyError(f"{record.name}: position {text_of(row, game)!r}: {problem}{more}")
     return _counted(record, checked)
+
+
+def _database_file(conn: sa.Connection) -> Path | None:
+    """The database's file (the fast pass spills beside it a game too large to hold), None for a server's."""
+    if conn.dialect.name == "duckdb":
+        from ..store.duckdb_file import path_of
+
+        return path_of(conn.engine)
+    if conn.dialect.name == "sqlite":
+        from ..store.sqlite_file import file_of
+
+        return file_of(conn.engine)
+    return None
 
 
 def _expanded(game: Game, record: GameRecord, row: PositionRow) -> Expanded:

@@ -16,7 +16,8 @@ import sqlalchemy as sa
 from ..games.tier_rules import TierArrayRules
 from ..games.vector import DRAW, RESULT_CODES, UNDECIDED, VectorRules
 from ..progress import Progress
-from ..sizes import default_memory_limit
+from ..sizes import default_memory_limit, human_size
+from ..store.disk_full import DiskFull, is_disk_full
 from ..store.rows import POSITION_COLUMNS, position_select
 from .tier_values import from_children
 
@@ -64,10 +65,11 @@ def applies(rows: int | None, vector: VectorRules) -> bool:
 
 
 def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: int, symmetric: bool = False,
-              progress: Progress | None = None) -> int | None:
+              progress: Progress | None = None, spill_beside: Path | None = None) -> int | None:
     """The number of stored positions when every one agrees with the rules and its children, else None; ``symmetric``:
     one row per class, children looked up by their canonical code (``vector.canonical``). A game whose rows do not
-    :func:`fit` in memory is checked a tier at a time (rules with tiers), else left to the exact pass (None)."""
+    :func:`fit` in memory is checked a tier at a time (rules with tiers), its rows spilled to a temporary folder beside
+    the file ``spill_beside`` (None: in the temporary folder); else it is left to the exact pass (None)."""
     # A complete check with remoteness, loopy games too: a stored win needs a child stored lost one level down, a stored
     # loss needs every child stored won, so by induction on remoteness every stored value is the game's; the rest are draws.
     canonical = vector.canonical if symmetric else None
@@ -82,10 +84,18 @@ def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: 
             return table.count
         if not isinstance(vector, TierArrayRules):
             return None
-        with tempfile.TemporaryDirectory(prefix="gamedb-verify-") as folder:
+        place = None if spill_beside is None else spill_beside.parent
+        with tempfile.TemporaryDirectory(prefix=f".{spill_beside.name}.verify-" if spill_beside else "gamedb-verify-", dir=place) as folder:
             spill = _Spill(Path(folder), vector)
             try:
                 _read(conn, game_id, vector, total, progress, spill)
+            except OSError as exc:
+                if not is_disk_full(exc, Path(folder), total * BYTES_PER_ROW):
+                    raise
+                raise DiskFull(
+                    f"no space left on device while verify spilled the rows to {folder} to check them a tier at a time (it needs "
+                    f"about {human_size(total * BYTES_PER_ROW)} there; the folder was removed): free space on that disk and run it again"
+                ) from None
             finally:
                 spill.close()
             return _check_by_tiers(spill, vector, canonical, progress)

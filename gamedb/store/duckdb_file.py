@@ -130,11 +130,16 @@ _READABLE: dict[Path, tuple[Path, ...]] = {}
 _LIMITS: dict[Path, str] = {}
 
 
+def path_of(engine: sa.Engine) -> Path | None:
+    """The file of an engine :func:`create_engine` made (None: another's)."""
+    return _PATHS.get(engine)
+
+
 @contextmanager
 def limited(engine: sa.Engine, memory_limit: int) -> Iterator[None]:
     """The connections the DuckDB ``engine`` opens in the block keep DuckDB's memory within ``memory_limit`` bytes (its
     default: 80 % of the machine's); its open connections are closed before and after, as in :func:`reading`."""
-    path = _PATHS.get(engine)
+    path = path_of(engine)
     if path is None:  # (an engine made elsewhere)
         yield
         return
