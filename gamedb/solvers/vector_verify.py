@@ -254,14 +254,16 @@ class _Spill:
         if not len(code):
             return
         tiers = self.vector.tiers(code)
-        for t in np.unique(tiers).tolist():
-            mine = tiers == t
-            for (name, kind), column in zip(_SPILLED, (code, result, remoteness, best), strict=True):
+        order = np.argsort(tiers, kind="stable")  # (each tier's rows together, in code order: one gather a column)
+        grouped = [np.ascontiguousarray(column[order], dtype=kind) for (_, kind), column in zip(_SPILLED, (code, result, remoteness, best), strict=True)]
+        found, starts = np.unique(tiers[order], return_index=True)
+        for t, a, b in zip(found.tolist(), starts.tolist(), [*starts[1:].tolist(), len(code)], strict=True):
+            for (name, _), column in zip(_SPILLED, grouped, strict=True):
                 key = (t, name)
                 if key not in self._files:
                     self._files[key] = open(self.folder / f"{t}.{name}", "ab")  # noqa: SIM115  (closed by close())
-                self._files[key].write(np.ascontiguousarray(column[mine], dtype=kind).tobytes())
-            self.sizes[t] = self.sizes.get(t, 0) + int(mine.sum())
+                self._files[key].write(column[a:b].tobytes())
+            self.sizes[t] = self.sizes.get(t, 0) + b - a
         self.count += len(code)
         self.last = int(code[-1])
 
