@@ -202,15 +202,15 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
     """The rows left when the solver is done are appended by two connections at once (the second's transaction
     committed after the first's): the file holds the full path's rows, in code order, and verifies."""
     from gamedb.solvers.solve import new_file, solve
-    from gamedb.store import duckdb_file
+    from gamedb.store import new_duckdb_file
 
     near = {i: {i % 59 + 1, (i - 2) % 59 + 1, (i + 6) % 59 + 1, (i - 8) % 59 + 1} for i in range(1, 60)}  # a ring of 59 with chords
     graph = json.dumps([[30]] + [sorted(near[i] | ({0} if i == 30 else set())) for i in range(1, 60)])  # the hole beside node 30
-    monkeypatch.setattr(duckdb_file, "APPEND_ROWS", 1 << 30)  # (every row waits for the end, as when the thread falls behind)
-    monkeypatch.setattr(duckdb_file, "TWO_LANES", 256)
+    monkeypatch.setattr(new_duckdb_file, "APPEND_ROWS", 1 << 30)  # (every row waits for the end, as when the thread falls behind)
+    monkeypatch.setattr(new_duckdb_file, "TWO_LANES", 256)
     lanes = []
-    real = duckdb_file.NewDuckdbFile._append_in_two
-    monkeypatch.setattr(duckdb_file.NewDuckdbFile, "_append_in_two", lambda self, table, batches: lanes.append(table) or real(self, table, batches))
+    real = new_duckdb_file.NewDuckdbFile._append_in_two
+    monkeypatch.setattr(new_duckdb_file.NewDuckdbFile, "_append_in_two", lambda self, table, batches: lanes.append(table) or real(self, table, batches))
     target = new_file(str(tmp_path / "new.duckdb"), make_game("cat-mouse", graph=graph))
     assert target is not None
     solve(target, make_game("cat-mouse", graph=graph))
@@ -229,12 +229,12 @@ def test_a_new_file_that_cannot_be_made_says_so_and_leaves_nothing(tmp_path, mon
     nothing is left behind."""
     from gamedb.errors import DatabaseError
     from gamedb.solvers.solve import new_file, solve
-    from gamedb.store import duckdb_file
+    from gamedb.store import new_duckdb_file
 
     def refused(*args, **kwargs):
         raise DatabaseError("cannot open it as a DuckDB database: refused")
 
-    monkeypatch.setattr(duckdb_file, "connect", refused)
+    monkeypatch.setattr(new_duckdb_file, "connect", refused)
     game = make_game("cat-mouse", graph="[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]")
     target = new_file(str(tmp_path / "new.duckdb"), game)
     assert target is not None

@@ -27,7 +27,7 @@ def run_solve(
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
     if cluster is not None:
-        from ..solvers.tier_cluster import check_cluster
+        from ..solvers.cluster_options import check_cluster
 
         check_cluster(cluster, strategy)
     if name is not None:

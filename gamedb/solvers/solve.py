@@ -89,14 +89,14 @@ def solve(
     if isinstance(db, NewFile):
         strategy = db.strategy
     if cluster is not None:
-        from .tier_cluster import check_cluster
+        from .cluster_options import check_cluster
 
         check_cluster(cluster, strategy)
         strategy = "tiers"
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
     group = choice.symmetry(game, strategy, symmetry)  # the group a new solve stores through (a stored unfinished one keeps its own)
     if cluster is not None:
-        from .tier_cluster import cluster_symmetry
+        from .cluster_options import cluster_symmetry
 
         group = cluster_symmetry(game, group, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
@@ -171,7 +171,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
         raise InputError(f"{name} is not a game that can be solved straight into a new file")
     sink_class = NewSqliteFile
     if target.duckdb:
-        from ..store.duckdb_file import NewDuckdbFile
+        from ..store.new_duckdb_file import NewDuckdbFile
 
         sink_class = NewDuckdbFile
     t0 = time.perf_counter()

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import sqlalchemy as sa
 
-from ..errors import GamedbError, InputError
+from ..errors import GamedbError
 from ..games.base import Game
 from ..progress import Progress
 from ..store.duckdb_file import reading
@@ -38,7 +38,7 @@ from .protocol import Cluster, Solved, SolveJob
 from .tier_forward import keeps_paths
 from .tier_memory import slice_size_for
 from .tier_store import CodeRange, TierFolder
-from .tiers import by_classes, canon_of, finish_tiers, rules_of, tiers_key
+from .tiers import canon_of, finish_tiers, rules_of, tiers_key
 
 #: slices a tier is cut into per worker thread at least, so that every worker has work in a tier whose slices wait for the tier after it
 SLICES_PER_THREAD = 4
@@ -379,30 +379,3 @@ def _places(client: Any) -> list[str]:
 
 def _threads(client: Any) -> int:
     return max(int(sum(client.nthreads().values())), 1)
-
-
-def check_cluster(cluster: Cluster, strategy: str) -> None:
-    """Refuse options of a cluster solve that cannot work, before anything is read."""
-    if cluster.workers is not None and cluster.scheduler is not None:
-        raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
-    if cluster.workers is not None and cluster.workers < 1:
-        raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
-    if cluster.slice_size is not None and cluster.slice_size < 1:
-        raise InputError(f"--slice-size must be 1 or more positions, got {cluster.slice_size}")
-    if strategy not in ("auto", "tiers"):
-        raise InputError(f"a solve on a cluster runs the tier solver: --strategy {strategy} cannot go with --workers or --scheduler")
-    try:
-        import distributed  # noqa: F401
-    except ImportError:
-        raise GamedbError("a solve on a cluster needs Dask: pip install 'gamedb[cluster]'") from None
-
-
-def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:
-    """The symmetry group a solve on a cluster stores through: ``group`` (:func:`.choice.symmetry`'s) where the workers can
-    enumerate a class at a time (:func:`.tiers.by_classes`), else every position (``--symmetry``, ``wanted``, refused)."""
-    if group == 1 or by_classes(game, rules_of(game)):
-        return group
-    if wanted:
-        raise InputError(f"--symmetry: a solve of this {game.family} game on a cluster stores every position (a class at a time "
-                         "needs rules that count the classes, and a game of 10^6 positions or more, stored without texts); use --no-symmetry")
-    return 1

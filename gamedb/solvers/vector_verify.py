@@ -14,12 +14,13 @@ import numpy as np
 import sqlalchemy as sa
 
 from ..games.tier_rules import TierArrayRules
-from ..games.vector import DRAW, RESULT_CODES, UNDECIDED, VectorRules
+from ..games.vector import DRAW, UNDECIDED, VectorRules
 from ..progress import Progress
 from ..sizes import default_memory_limit, human_size
 from ..store.disk_full import DiskFull, is_disk_full
 from ..store.rows import POSITION_COLUMNS, position_select
 from .tier_values import from_children
+from .vector_pages import Column, Disagrees, by_code, ints, nulls, objects, page_columns, require, result_codes, row_numbers
 
 #: bytes per stored row held while checking (code, result, remoteness, best move id)
 BYTES_PER_ROW = 8 + 1 + 4 + 4
@@ -29,9 +30,6 @@ DENSE_CODES_PER_ROW = 2
 CHUNK = 100_000
 #: larger than any remoteness (an int32 array holds them)
 _NONE = np.iinfo(np.int32).max
-
-#: a page's column: the driver's values, or DuckDB's typed array (masked where NULL)
-Column = list[Any] | np.ndarray
 
 #: pages of plain driver tuples in POSITION_COLUMNS order (unpacked by _read_page)
 _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
@@ -45,10 +43,6 @@ _TYPED = {"result": "result", "best_move": "CASE WHEN best_move IS NULL THEN 0 E
 _ROW_RANGE_TYPED = f"SELECT {', '.join(_TYPED.get(name, name) for name in POSITION_COLUMNS)} FROM position WHERE {_ROW_RANGE_WHERE}"
 #: distinct best moves of a game up to which a DuckDB page gives them as ids (more: as texts)
 _LABELS = 1 << 16
-
-
-class _Disagrees(Exception):
-    """Something is not as the rules say: leave it to the exact pass."""
 
 
 def fits(rows: int | None, memory_limit: int | None = None) -> bool:
@@ -99,7 +93,7 @@ def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: 
             finally:
                 spill.close()
             return _check_by_tiers(spill, vector, canonical, progress)
-    except _Disagrees:
+    except Disagrees:
         return None
 
 
@@ -136,7 +130,7 @@ class _Table:
     def add(self, code: np.ndarray, result: np.ndarray, remoteness: np.ndarray, best: np.ndarray) -> None:
         """File a page's values after those filed."""
         at = slice(self.count, self.count + len(code))
-        _require(at.stop <= len(self.code))
+        require(at.stop <= len(self.code))
         self.code[at], self.result[at], self.remoteness[at], self.best[at] = code, result, remoteness, best
         self.count += len(code)
 
@@ -148,13 +142,13 @@ class _Table:
     def find(self, codes: np.ndarray) -> np.ndarray:
         """The row of every code in ``codes``; not all stored: the exact pass judges."""
         if self.row_of is not None:
-            _require(not len(codes) or (int(codes.min()) >= 0 and int(codes.max()) < len(self.row_of)))
+            require(not len(codes) or (int(codes.min()) >= 0 and int(codes.max()) < len(self.row_of)))
             rows: np.ndarray = self.row_of[codes]
-            _require(bool((rows >= 0).all()))
+            require(bool((rows >= 0).all()))
             return rows
-        _require(self.count > 0 or not len(codes))
+        require(self.count > 0 or not len(codes))
         at = np.minimum(np.searchsorted(self.code[: self.count], codes), self.count - 1)
-        _require(bool((self.code[at] == codes).all()))
+        require(bool((self.code[at] == codes).all()))
         found: np.ndarray = at
         return found
 
@@ -173,21 +167,21 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
             typed = len(labels) <= _LABELS
             if typed:
                 table.label_ids = {label: i for i, label in enumerate(labels)}
-            for first in range(0, _row_numbers(cursor, game_id), CHUNK):
+            for first in range(0, row_numbers(cursor, game_id), CHUNK):
                 cursor.execute(*((_ROW_RANGE_TYPED, (labels, game_id, first, first + CHUNK)) if typed else (_ROW_RANGE, (game_id, first, first + CHUNK))))
-                columns = _by_code(cursor.fetchnumpy())
+                columns = by_code(cursor.fetchnumpy())
                 if len(columns["code"]):  # (the order by code across pages is checked: a file written otherwise is the exact pass's)
                     _read_page(table, vector, columns)
                     if progress:
                         progress("read", table.count, total)
-            _require(table.count == total)
+            require(table.count == total)
             return
         after = -1
         while True:
             cursor.execute(sql, (game_id, after, CHUNK))
-            columns = _columns(cursor.fetchall())
+            columns = page_columns(cursor.fetchall())
             if not len(columns["code"]):
-                _require(table.count == total)
+                require(table.count == total)
                 return
             _read_page(table, vector, columns)
             after = int(columns["code"][-1])
@@ -195,43 +189,25 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
                 progress("read", table.count, total)
 
 
-def _by_code(columns: dict[str, np.ndarray]) -> dict[str, Column]:
-    """A DuckDB page's columns (fetchnumpy's arrays) in code order: as they come when the file was written in code order."""
-    code = np.ma.getdata(columns["code"])
-    order = slice(None) if bool((np.diff(code) > 0).all()) else np.argsort(code, kind="stable")
-    return {name: values[order] for name, values in columns.items()}
-
-
-def _row_numbers(cursor: Any, game_id: int) -> int:
-    """One more than the greatest row number of the game's position rows in a DuckDB file (0: none)."""
-    cursor.execute("SELECT max(rowid) FROM position WHERE game_id = ?", (game_id,))
-    last = cursor.fetchone()[0]
-    return 0 if last is None else int(last) + 1
-
-
-def _columns(rows: list[tuple[Any, ...]]) -> dict[str, Column]:
-    return {name: list(values) for name, values in zip(POSITION_COLUMNS, zip(*rows, strict=True), strict=True)} if rows else {"code": []}
-
-
 def _read_page(table: _Table | _Spill, vector: VectorRules, column: dict[str, Column]) -> None:
     """Check one page of stored columns by themselves and file their values by code."""
-    codes, texts, players = column["code"], _objects(column["text"]), column["player"]
+    codes, texts, players = column["code"], objects(column["text"]), column["player"]
     rems, degrees, grundies = column["remoteness"], column["degree"], column["grundy"]
-    code = _ints(codes, 0, vector.code_limit - 1)
+    code = ints(codes, 0, vector.code_limit - 1)
     last = table.last
-    _require(bool((np.diff(code) > 0).all()) and (last is None or not len(code) or code[0] > last))
+    require(bool((np.diff(code) > 0).all()) and (last is None or not len(code) or code[0] > last))
     exp = vector.expand(code)
     # (a large game is stored without texts; a text made of moves, the least sequence, is the exact pass's to check)
-    _require(texts.count(None) == len(texts) or (not (isinstance(vector, TierArrayRules) and vector.path_texts) and vector.texts(code) == texts))
-    _require(np.array_equal(_ints(players, 0, 1), exp.player))
-    _require(np.array_equal(_ints(degrees, 0, _NONE), exp.degree))
-    _require(bool(_nulls(grundies).all()))  # a partisan game
-    result = _result_codes(column["result"])
-    _require(bool((result != UNDECIDED).all()))
-    missing = _nulls(rems)
-    _require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
+    require(texts.count(None) == len(texts) or (not (isinstance(vector, TierArrayRules) and vector.path_texts) and vector.texts(code) == texts))
+    require(np.array_equal(ints(players, 0, 1), exp.player))
+    require(np.array_equal(ints(degrees, 0, _NONE), exp.degree))
+    require(bool(nulls(grundies).all()))  # a partisan game
+    result = result_codes(column["result"])
+    require(bool((result != UNDECIDED).all()))
+    missing = nulls(rems)
+    require(np.array_equal(missing, result == DRAW))  # a draw has no remoteness, anything else has one
     rem = np.full(len(code), -1, dtype=np.int32)
-    rem[~missing] = _ints(np.ma.getdata(rems)[~missing] if isinstance(rems, np.ndarray) else [r for r in rems if r is not None], 0, _NONE - 1)
+    rem[~missing] = ints(np.ma.getdata(rems)[~missing] if isinstance(rems, np.ndarray) else [r for r in rems if r is not None], 0, _NONE - 1)
     table.add(code, result, rem, _best_ids(table, column["best_move"]))
 
 
@@ -308,9 +284,9 @@ class _Reached:
             sizes = self.spill.sizes
             while self.held and (sizes[t] + sum(sizes[u] for u in self.held)) * BYTES_PER_ROW > self.limit:
                 droppable = [u for u in self.held if u != self.checking]
-                _require(bool(droppable))
+                require(bool(droppable))
                 del self.held[max(droppable)]
-            _require(sizes[t] * BYTES_PER_ROW <= self.limit)
+            require(sizes[t] * BYTES_PER_ROW <= self.limit)
             self.held[t] = self.spill.load(t)
         return self.held[t]
 
@@ -318,30 +294,20 @@ class _Reached:
         result, remoteness = np.zeros(len(children), dtype=np.int8), np.zeros(len(children), dtype=np.int32)
         tiers = self.vector.tiers(children)
         for u in np.unique(tiers).tolist():
-            _require(u in self.spill.sizes)  # (a tier no row is in: a child not stored)
+            require(u in self.spill.sizes)  # (a tier no row is in: a child not stored)
             mine = tiers == u
             result[mine], remoteness[mine] = self._load(u).values(children[mine])
         return result, remoteness
-
-
-def _result_codes(results: Column) -> np.ndarray:
-    """The result codes of a page (UNDECIDED for anything but the four): DuckDB's stored codes, else the words."""
-    if isinstance(results, np.ndarray) and results.dtype.kind in "iu":  # (the codes are the stored ones: RESULT_CODES)
-        data = np.ma.getdata(results).astype(np.int64)
-        known = ~np.ma.getmaskarray(results) & (data >= min(RESULT_CODES.values())) & (data <= max(RESULT_CODES.values()))
-        return np.where(known, data, UNDECIDED).astype(np.int8)
-    code_of = RESULT_CODES.get  # only the four result strings are known; anything else is UNDECIDED
-    return np.array([code_of(r, UNDECIDED) for r in _objects(results)], dtype=np.int8)
 
 
 def _best_ids(table: _Table | _Spill, bests: Column) -> np.ndarray:
     """The best move of each row of a page as its id in ``table.label_ids`` (-1: none): DuckDB gives 1 + the id (0: none)."""
     if isinstance(bests, np.ndarray) and bests.dtype.kind in "iu":
         ids = np.ma.getdata(bests).astype(np.int64)
-        _require(not np.ma.is_masked(bests) and bool((ids >= 0).all()))  # (-1: a label not among the game's, read before)
+        require(not np.ma.is_masked(bests) and bool((ids >= 0).all()))  # (-1: a label not among the game's, read before)
         return (ids - 1).astype(np.int32)
-    found = _objects(bests)
-    _require(set(map(type, found)) <= {str, type(None)})
+    found = objects(bests)
+    require(set(map(type, found)) <= {str, type(None)})
     labels = table.label_ids
     return np.array([-1 if b is None else labels.setdefault(b, len(labels)) for b in found], dtype=np.int32)
 
@@ -355,23 +321,23 @@ def _check_values(
     for a in range(0, table.count, CHUNK):
         rows = slice(a, min(a + CHUNK, table.count))
         code = table.code[rows]
-        _require(canonical is None or np.array_equal(canonical(code), code))  # a class is stored by its least code
+        require(canonical is None or np.array_equal(canonical(code), code))  # a class is stored by its least code
         exp = vector.expand(code)
         primitive, degree, children = exp.primitive, exp.degree, exp.children  # the moves as played: their labels
         child_result, child_remoteness = values(children if canonical is None else canonical(children))  # every child (its class) is stored
-        _require(not bool(((primitive == UNDECIDED) & (degree == 0)).any()))
+        require(not bool(((primitive == UNDECIDED) & (degree == 0)).any()))
         try:  # the solvers' rules and tie-breaks, as the tier solver applies them
             derived = from_children(primitive, degree, child_result, child_remoteness)
         except ValueError:  # a position of a million moves: the exact pass judges it
-            raise _Disagrees from None
+            raise Disagrees from None
         final = primitive != UNDECIDED
-        _require(np.array_equal(np.where(final, primitive, derived.result), table.result[rows]))
-        _require(np.array_equal(np.where(final, 0, derived.remoteness), table.remoteness[rows]))
+        require(np.array_equal(np.where(final, primitive, derived.result), table.result[rows]))
+        require(np.array_equal(np.where(final, 0, derived.remoteness), table.remoteness[rows]))
         owners = np.flatnonzero(~final & (derived.best >= 0))  # a primitive position has no best move
         moves = (np.cumsum(degree) - degree)[owners] + derived.best[owners]
         best = np.full(len(code), -1, dtype=np.int32)
         best[owners] = _label_ids(table, vector, code[owners], children[moves])
-        _require(np.array_equal(best, table.best[rows]))
+        require(np.array_equal(best, table.best[rows]))
         if progress:
             progress("check", done[0] + rows.stop, done[1])
 
@@ -385,28 +351,3 @@ def _label_ids(table: _Table | _Spill, vector: VectorRules, parents: np.ndarray,
     return np.array([table.label_ids.get(label, -2) for label in vector.labels(parents, children)], dtype=np.int32)
 
 
-def _ints(values: Column, low: int, high: int) -> np.ndarray:
-    """``values`` as an int64 array when every one is an integer in [low, high] (an array: of an integer type, no NULL)."""
-    if isinstance(values, np.ndarray):
-        _require(values.dtype.kind in "iu" and not np.ma.is_masked(values))
-        array = np.ma.getdata(values)
-        _require(not len(array) or (int(array.min()) >= low and int(array.max()) <= high))
-        return array.astype(np.int64)
-    _require(set(map(type, values)) <= {int})
-    _require(not values or (min(values) >= low and max(values) <= high))
-    return np.array(values, dtype=np.int64)
-
-
-def _nulls(values: Column) -> np.ndarray:
-    """Where ``values`` are NULL (an array's NULLs come masked)."""
-    return np.ma.getmaskarray(values) if isinstance(values, np.ndarray) else np.array([v is None for v in values], dtype=bool)
-
-
-def _objects(values: Column) -> list[Any]:
-    """``values`` as a list, None for NULL."""
-    return values.tolist() if isinstance(values, np.ndarray) else values
-
-
-def _require(ok: bool) -> None:
-    if not ok:
-        raise _Disagrees

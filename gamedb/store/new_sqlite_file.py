@@ -2,7 +2,7 @@
 
 Built as ``.NAME.PID.new`` (journal and syncs off: nothing reads it before it is complete), finished (``ANALYZE``), synced
 and linked to its name with ``os.link``, which never replaces a file made meanwhile (:class:`TargetTaken`); anything that
-goes wrong removes it: the target never exists half written. :class:`~gamedb.store.duckdb_file.NewDuckdbFile` is the same
+goes wrong removes it: the target never exists half written. :class:`~gamedb.store.new_duckdb_file.NewDuckdbFile` is the same
 for a DuckDB file.
 """
 

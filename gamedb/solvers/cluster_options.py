@@ -1,0 +1,35 @@
+"""What a solve on a Dask cluster may be asked, checked before anything is read (the solve itself: :mod:`.tier_cluster`)."""
+
+from __future__ import annotations
+
+from ..errors import GamedbError, InputError
+from ..games.base import Game
+from .protocol import Cluster
+from .tiers import by_classes, rules_of
+
+
+def check_cluster(cluster: Cluster, strategy: str) -> None:
+    """Refuse options of a cluster solve that cannot work, before anything is read."""
+    if cluster.workers is not None and cluster.scheduler is not None:
+        raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
+    if cluster.workers is not None and cluster.workers < 1:
+        raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
+    if cluster.slice_size is not None and cluster.slice_size < 1:
+        raise InputError(f"--slice-size must be 1 or more positions, got {cluster.slice_size}")
+    if strategy not in ("auto", "tiers"):
+        raise InputError(f"a solve on a cluster runs the tier solver: --strategy {strategy} cannot go with --workers or --scheduler")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise GamedbError("a solve on a cluster needs Dask: pip install 'gamedb[cluster]'") from None
+
+
+def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:
+    """The symmetry group a solve on a cluster stores through: ``group`` (:func:`.choice.symmetry`'s) where the workers can
+    enumerate a class at a time (:func:`.tiers.by_classes`), else every position (``--symmetry``, ``wanted``, refused)."""
+    if group == 1 or by_classes(game, rules_of(game)):
+        return group
+    if wanted:
+        raise InputError(f"--symmetry: a solve of this {game.family} game on a cluster stores every position (a class at a time "
+                         "needs rules that count the classes, and a game of 10^6 positions or more, stored without texts); use --no-symmetry")
+    return 1
