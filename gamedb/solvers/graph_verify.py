@@ -38,8 +38,9 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
         from . import vector_verify
 
         if record.positions is not None and vector_verify.applies(record.positions, vector):
+            beside = None if vector_verify.fits(record.positions) else _database_file(conn)  # (where a game too large to hold is spilled)
             agreed = vector_verify.all_agree(conn, record.id, vector, total=record.positions, symmetric=record.symmetry > 1, progress=progress,
-                                             spill_beside=_database_file(conn))
+                                             spill_beside=beside)
             if agreed is not None:
                 return _counted(record, agreed)
     while True:

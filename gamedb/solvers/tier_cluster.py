@@ -204,27 +204,25 @@ def _enumerate(
             folder.save(codes_kind, t, starts[start_tiers == t])
     run, path, threads = uuid.uuid4().hex[:8], str(folder.path), _threads(client)
     places, paths = _places(client), keeps_paths(game, rules)
-    submitted: list[tuple[int, Any, list[Any]]] = []  # (tier, its settle, its expands), in order
+    submitted: list[tuple[int, Any, list[Any], list[Any]]] = []  # (tier, its settle, its expands, its settle's ranges), in order
     known = (first, int((start_tiers == first).sum()), GROWTH)  # the last tier settled, its size and growth
-    in_ranges: list[Any] = []  # the tasks of the settles by ranges
 
     def submit(u: int) -> None:
         after = submitted[-1][2] if submitted else None
         guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
         ranges = 1 if paths else _settle_ranges(guess, size, threads)
-        if ranges == 1:
-            settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
-        else:  # by ranges of codes over the workers, then joined
-            found = [client.submit(tier_slices.settle_range, game, path, u, k, ranges, symmetry, after, key=f"settle-{u}-{k}-{run}",
-                                   workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges)]
+        found = [client.submit(tier_slices.settle_range, game, path, u, k, ranges, symmetry, after, key=f"settle-{u}-{k}-{run}",
+                               workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges)] if ranges > 1 else []
+        if found:  # by ranges of codes over the workers, then joined
             settled = client.submit(tier_slices.settle_join, game, path, u, ranges, symmetry, found, key=f"settle-{u}-join-{run}")
-            in_ranges.extend(found)
+        else:
+            settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
         pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)
         submitted.append((u, settled, [  # given their workers: a task with a future as argument runs where that future's result lies
             client.submit(_on_worker, _expand_piece, game, path, u, k, pieces, size, threads, symmetry, settled, key=f"expand-{u}-{k}-{run}",
                           workers=[places[k % len(places)]], allow_other_workers=True)
             for k in range(pieces)
-        ]))
+        ], found))
 
     by_worker: Counter[str] = Counter()  # slices each worker expanded
     starts_reached = np.unique(start_tiers).tolist()
@@ -245,7 +243,7 @@ def _enumerate(
     while i < len(submitted):
         while len(submitted) <= i + TIERS_AHEAD:
             submit(max(submitted[-1][0] + 1, min(u for u in reached if u > submitted[i - 1][0]) if i else 0))
-        t, settled, expands = submitted[i]
+        t, settled, expands, _ = submitted[i]
         i += 1
         n, stands[t] = settled.result()
         if n:  # a tier (else one no move reaches)
@@ -260,7 +258,7 @@ def _enumerate(
                     progress(f"slices expanded by {worker}", by_worker[worker], None)
         if not any(u > t for u in reached):
             break
-    client.cancel([f for _, settled, expands in submitted[i:] for f in (settled, *expands)] + [f for f in in_ranges if not f.done()])
+    client.cancel([f for _, settled, expands, found in submitted[i:] for f in (settled, *expands, *found)])
     reachable = sum(stands.values())
     folder.write_manifest({"key": key, "tiers": {str(t): n for t, n in counts.items()}, "reach": {str(t): r for t, r in reach.items()}, "reachable": reachable})
     return counts, reach, reachable

@@ -68,9 +68,7 @@ def settle(game: Game, path: str, u: int, first: bool, symmetry: int = 1, after:
             previous = (u - 1, folder.load("paths", u - 1, mmap=False), by_rank, rank)
         folder.save("rank", u, save_paths(rules, folder, u, codes, keys, previous)[3])
     folder.save("codes", u, codes)
-    for f in found:
-        f.unlink(missing_ok=True)
-        f.with_name("pkeys" + f.name[len("pcodes") :]).unlink(missing_ok=True)
+    _remove_parts(folder, u)
     return _sizes(rules, codes, symmetry)
 
 
@@ -104,11 +102,17 @@ def settle_join(game: Game, path: str, u: int, pieces: int, symmetry: int = 1, f
         sizes = (sum(n for n, _ in found), sum(s for _, s in found))
         if sizes[0]:
             folder.save_joined("codes", u, names)
-    for f in folder.path.glob(f"pcodes.*-{u}.npy"):
-        f.unlink(missing_ok=True)
+    _remove_parts(folder, u)
     for name in names:
         (folder.path / f"{name}-{u}.npy").unlink(missing_ok=True)
     return sizes
+
+
+def _remove_parts(folder: TierFolder, u: int) -> None:
+    """Remove the parts found for tier ``u`` (its codes are saved)."""
+    for f in folder.path.glob(f"pcodes.*-{u}.npy"):
+        f.unlink(missing_ok=True)
+        f.with_name("pkeys" + f.name[len("pcodes") :]).unlink(missing_ok=True)
 
 
 def _piece(k: int, pieces: int) -> str:

@@ -81,8 +81,7 @@ class TierFolder:
     def save(self, kind: str, tier: int, array: np.ndarray) -> None:
         """Save atomically (a killed solve never leaves half a file under the final name; two writers of one file, as a
         cluster's task run twice, each write their own temporary file)."""
-        final = self.path / f"{kind}-{tier}.npy"
-        tmp = self.path / f"{kind}-{tier}.{os.getpid()}-{threading.get_ident()}.tmp.npy"
+        final, tmp = self._file(kind, tier)
         with _full_disk_said(tmp, array.nbytes):
             np.save(tmp, array)
         tmp.replace(final)
@@ -91,8 +90,7 @@ class TierFolder:
         """Save the arrays of kinds ``pieces`` (of this tier, one dimension, one type) end to end as one, atomically, a
         piece's pages at a time (never the whole in memory)."""
         arrays = [self.load(piece, tier) for piece in pieces]
-        final = self.path / f"{kind}-{tier}.npy"
-        tmp = self.path / f"{kind}-{tier}.{os.getpid()}-{threading.get_ident()}.tmp.npy"
+        final, tmp = self._file(kind, tier)
         n = sum(len(a) for a in arrays)
         with _full_disk_said(tmp, n * arrays[0].dtype.itemsize):
             out = np.lib.format.open_memmap(tmp, mode="w+", dtype=arrays[0].dtype, shape=(n,))
@@ -103,6 +101,10 @@ class TierFolder:
             out.flush()
             del out
         tmp.replace(final)
+
+    def _file(self, kind: str, tier: int) -> tuple[Path, Path]:
+        """An array's file, and the temporary one this thread writes it as first."""
+        return self.path / f"{kind}-{tier}.npy", self.path / f"{kind}-{tier}.{os.getpid()}-{threading.get_ident()}.tmp.npy"
 
     def load(self, kind: str, tier: int, *, mmap: bool = True) -> np.ndarray:
         array: np.ndarray = np.load(self.path / f"{kind}-{tier}.npy", mmap_mode="r" if mmap else None)

@@ -78,23 +78,32 @@ def all_agree(conn: sa.Connection, game_id: int, vector: VectorRules, *, total: 
             return table.count
         if not isinstance(vector, TierArrayRules):
             return None
-        place = None if spill_beside is None else spill_beside.parent
-        with tempfile.TemporaryDirectory(prefix=f".{spill_beside.name}.verify-" if spill_beside else "gamedb-verify-", dir=place) as folder:
-            spill = _Spill(Path(folder), vector)
-            try:
-                _read(conn, game_id, vector, total, progress, spill)
-            except OSError as exc:
-                if not is_disk_full(exc, Path(folder), total * BYTES_PER_ROW):
-                    raise
-                raise DiskFull(
-                    f"no space left on device while verify spilled the rows to {folder} to check them a tier at a time (it needs "
-                    f"about {human_size(total * BYTES_PER_ROW)} there; the folder was removed): free space on that disk and run it again"
-                ) from None
-            finally:
-                spill.close()
-            return _check_by_tiers(spill, vector, canonical, progress)
+        return _agree_by_tiers(conn, game_id, vector, total, canonical, progress, spill_beside)
     except Disagrees:
         return None
+
+
+def _agree_by_tiers(
+    conn: sa.Connection, game_id: int, vector: TierArrayRules, total: int, canonical: Callable[[np.ndarray], np.ndarray] | None,
+    progress: Progress | None, beside: Path | None,
+) -> int:
+    """:func:`all_agree` for rows too many to hold: spilled by tier to a temporary folder beside the file ``beside``, then
+    checked a tier at a time; the rows checked."""
+    place, prefix = (None, "gamedb-verify-") if beside is None else (beside.parent, f".{beside.name}.verify-")
+    with tempfile.TemporaryDirectory(prefix=prefix, dir=place) as folder:
+        spill = _Spill(Path(folder), vector)
+        try:
+            _read(conn, game_id, vector, total, progress, spill)
+        except OSError as exc:
+            if not is_disk_full(exc, Path(folder), total * BYTES_PER_ROW):
+                raise
+            raise DiskFull(
+                f"no space left on device while verify spilled the rows to {folder} to check them a tier at a time (it needs "
+                f"about {human_size(total * BYTES_PER_ROW)} there; the folder was removed): free space on that disk and run it again"
+            ) from None
+        finally:
+            spill.close()
+        return _check_by_tiers(spill, vector, canonical, progress)
 
 
 class _Table:
@@ -221,7 +230,6 @@ class _Spill:
     def __init__(self, folder: Path, vector: TierArrayRules) -> None:
         self.folder, self.vector = folder, vector
         self.label_ids: dict[str, int] = {}
-        self.count = 0
         self.last: int | None = None
         self.sizes: dict[int, int] = {}  # rows by tier
         self._files: dict[tuple[int, str], Any] = {}
@@ -240,8 +248,11 @@ class _Spill:
                     self._files[key] = open(self.folder / f"{t}.{name}", "ab")  # noqa: SIM115  (closed by close())
                 self._files[key].write(column[a:b].tobytes())
             self.sizes[t] = self.sizes.get(t, 0) + b - a
-        self.count += len(code)
         self.last = int(code[-1])
+
+    @property
+    def count(self) -> int:
+        return sum(self.sizes.values())
 
     def close(self) -> None:
         for f in self._files.values():

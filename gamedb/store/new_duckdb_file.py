@@ -66,7 +66,6 @@ class NewDuckdbFile(NewSqliteFile):
         from concurrent.futures import Future, ThreadPoolExecutor
 
         self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
-        self._counts: dict[str, int] = {}  # their rows, by table
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
@@ -104,8 +103,8 @@ class NewDuckdbFile(NewSqliteFile):
         beside it while the solver runs: no faster); the rows still waiting at the end shared by two connections
         (:meth:`_append_in_two`): 1.22 -> 1.01 s."""
         self._waiting.setdefault(table, []).append(columns)
-        self._counts[table] = self._counts.get(table, 0) + _rows(columns)
-        if self._counts[table] >= APPEND_ROWS and (all(f.done() for f in self._pending) or self._counts[table] >= GATHER_ROWS):
+        waiting = sum(_rows(b) for b in self._waiting[table])
+        if waiting >= APPEND_ROWS and (all(f.done() for f in self._pending) or waiting >= GATHER_ROWS):
             self._wait(0)
             self._pending.append(self._thread.submit(self._append, table, self._taken(table, THREAD_ROWS), self.game_id))
 
@@ -116,17 +115,15 @@ class NewDuckdbFile(NewSqliteFile):
         while k < len(waiting) and (most is None or rows < most):
             rows += _rows(waiting[k])
             k += 1
-        self._counts[table] = self._counts.get(table, 0) - rows
         taken, self._waiting[table] = waiting[:k], waiting[k:]
         return taken
 
-    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int, conn: Any = None) -> None:
+    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int) -> None:
+        """The thread's job: ``batches`` appended in its transaction, committed every :data:`COMMIT_ROWS` rows."""
         if not batches:
             return
         joined = _joined(batches)
-        append_columns(self._conn if conn is None else conn, table, joined, {"game_id": game_id})
-        if conn is not None:
-            return
+        append_columns(self._conn, table, joined, {"game_id": game_id})
         self._uncommitted += _rows(joined)
         if self._uncommitted >= COMMIT_ROWS:
             self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
@@ -142,7 +139,7 @@ class NewDuckdbFile(NewSqliteFile):
         lane = self._conn.cursor()
         try:
             lane.execute("BEGIN TRANSACTION")
-            self._append(table, [{k: v[half:] for k, v in joined.items()}], self.game_id, lane)
+            append_columns(lane, table, {k: v[half:] for k, v in joined.items()}, {"game_id": self.game_id})
             self._wait(0)
             self._conn.execute("COMMIT")
             lane.execute("COMMIT")
