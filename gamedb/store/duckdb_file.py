@@ -189,12 +189,17 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
         return
     import numpy as np
 
-    conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+    from .sink import LabelColumn
+
+    labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn)}  # (ids scanned, names a list parameter: list[0] is NULL)
+    conn.register("gamedb_rows", {k: v.ids if k in labelled else v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
     try:
         fixed = [str(int(v)) for v in constants.values()]
+        selected = [f"CAST(${k}_names AS VARCHAR[])[{k} + 1]" if k in labelled else k for k in columns]
         known = " AND ".join(f"t.{k} = {constants[k]}" if k in constants else f"t.{k} = gamedb_rows.{k}" for k in new_by)
         where = f" WHERE NOT EXISTS (SELECT 1 FROM {table} t WHERE {known})" if new_by else ""
-        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows{where}")
+        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *selected])} FROM gamedb_rows{where}",
+                     {f"{k}_names": list(v.names) for k, v in labelled.items()} or None)
     finally:
         conn.unregister("gamedb_rows")
 

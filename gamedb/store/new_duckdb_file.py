@@ -3,13 +3,14 @@ appended by a thread of its own while the solver goes on (DuckDB works outside P
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from .duckdb_file import append_columns, connect, create_schema
 from .new_sqlite_file import NewSqliteFile
-from .sink import Column
+from .sink import Column, LabelColumn
 
 #: rows a new file's sink gathers before one INSERT (past DuckDB's row group of 122,880 rows, which it writes to the
 #: file as it goes; smaller INSERTs wait in memory: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in 2^17s)
@@ -43,7 +44,8 @@ def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
 
     if len(batches) == 1:
         return batches[0]
-    return {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
+    return {k: LabelColumn.joined([b[k] for b in batches]) if isinstance(batches[0][k], LabelColumn) else
+            (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
         [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
 
 
@@ -51,6 +53,10 @@ def _rows(columns: Mapping[str, Column]) -> int:
     return len(next(iter(columns.values()), ()))
 
 
+#: Python's switch interval while the thread appends (5 ms by default): DuckDB's scan of numpy arrays takes Python's lock
+#: now and then, and waited up to that long each time for the solver's thread (2·10^6 rows appended beside a thread
+#: running Python: 1.6 s, 0.6 s at this interval; alone 0.55 s)
+SWITCH_INTERVAL = 2e-4
 #: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)
 THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
@@ -69,6 +75,8 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
+        self._interval = sys.getswitchinterval()  # (restored by abort(), which finish() ends with)
+        sys.setswitchinterval(min(self._interval, SWITCH_INTERVAL))
         return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
 
     def _made(self) -> Any:
@@ -152,6 +160,7 @@ class NewDuckdbFile(NewSqliteFile):
         if thread is not None:
             thread.shutdown(wait=True, cancel_futures=True)
             self._pending = []
+            sys.setswitchinterval(self._interval)
         super().abort()
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
