@@ -20,8 +20,10 @@ def run_solve(
 ) -> None:
     """Solve ``game`` into the database ``db`` (a path or URL) and print the one-line report."""
     from ..api import Database
+    from ..errors import GamedbError
     from ..solvers.choice import announcement, check_choice
     from ..solvers.solve import new_file, solve
+    from ..store.new_sqlite_file import TargetTaken
     from ..store.sink import check_name
 
     strategy = getattr(strategy, "value", strategy)
@@ -50,8 +52,8 @@ def run_solve(
         try:
             with ProgressBars(quiet) as bars:
                 report = solve(target, game, name if name is not None else game.default_name(), progress=bars, symmetry=symmetry)
-        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
-            pass
+        except (TargetTaken, GamedbError, OSError):  # the file made meanwhile, too large for memory, a full disk...: nothing was
+            pass  # left behind, and the general path decides (it says why, if it cannot either); a bug is not hidden behind it
         else:
             with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
                 line = _solved(report, database)
