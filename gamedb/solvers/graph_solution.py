@@ -13,7 +13,7 @@ from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import Column, LabelColumn, Sink, now
+from ..store.sink import Column, LabelColumn, Sink, now, rows_in
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
 from .capabilities import move_lists
@@ -136,7 +136,7 @@ def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tok
         with sink.loading(table, count):
             for columns in chunks:
                 sink.columns(table, columns)
-                written += len(next(iter(columns.values())))
+                written += rows_in(columns)
                 if progress:
                     progress("write", written, total)
 

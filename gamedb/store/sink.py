@@ -106,6 +106,9 @@ class LabelColumn:
     def __getitem__(self, part: slice) -> LabelColumn:
         return LabelColumn(self.ids[part], self.names)
 
+    def __iter__(self) -> Iterator[str | None]:
+        return iter(self.tolist())
+
     def tolist(self) -> list[str | None]:
         named = [*self.names, None]  # (-1: the last)
         return [named[i] for i in self.ids.tolist()]
@@ -133,6 +136,11 @@ def scattered(length: int, at: np.ndarray, labels: LabelColumn | Sequence[str]) 
     column = np.full(length, None, dtype=object)
     column[at] = labels
     return column
+
+
+def rows_in(columns: Mapping[str, Column]) -> int:
+    """The rows of a batch given column by column (0 without columns)."""
+    return len(next(iter(columns.values()), ()))
 
 
 def values_of(column: Column) -> list[Any]:
