@@ -182,6 +182,8 @@ def main() -> None:
     parser.add_argument("--edges", type=int, help="default: twice the nodes")
     parser.add_argument("--runs", type=int, default=3, help="rounds of the plain solver and the processes (default 3)")
     parser.add_argument("--before", type=Path, help="another checkout's gamedb script, timed in the same rounds")
+    parser.add_argument("--seeds", help="by graph instead: the random graphs of these seeds (e.g. 913,1,2,3,4,5), each "
+                        "solved by the plain solver and by gamedb into a new DuckDB file, a line a graph")
     args = parser.parse_args()
     sys.path.insert(0, str(BENCH))
     from catmouse_graph import bench_graph
@@ -191,6 +193,9 @@ def main() -> None:
     # gamedb's bytecode written, as an installed package has it (under PYTHONDONTWRITEBYTECODE each run compiled ~40 modules: 0.1 s)
     compileall.compile_dir(Path(gamedb.__file__).parent, quiet=1)
     commands = {"now": GAMEDB} | ({"before": args.before} if args.before else {})
+    if args.seeds:
+        by_graph([int(seed) for seed in args.seeds.split(",")], args.nodes, args.edges or 2 * args.nodes, args.runs, commands)
+        return
 
     with tempfile.TemporaryDirectory(prefix="gamedb-loopy-") as work:
         graph_file = Path(work) / "graph.json"
@@ -232,6 +237,28 @@ def main() -> None:
         print(f"    memory while solving                     {per:.1f} bytes/position (peak {alone['peak_mb']:,.0f} MB less "
               f"{alone['base_mb']:,.0f} MB before; target <= 24: {'ok' if per <= 24 else 'MISSED'})")
         assert alone["progress"]["phase"] == "done" and plain["decided"] > 0
+
+
+def by_graph(seeds: list[int], nodes: int, edges: int, runs: int, commands: dict[str, Path]) -> None:
+    """The ratio graph by graph: how much of a graph the plain solver decides (it touches nothing else) sets its time."""
+    sys.path.insert(0, str(BENCH))
+    from catmouse_graph import bench_graph
+
+    print(f"cat and mouse by graph: {nodes:,} nodes, {edges:,} edges, seeds {seeds}, {runs} rounds (medians), load {os.getloadavg()[0]:.1f}")
+    print("  seed  hole's neighbours  decided   plain    " + "  ".join(f"DuckDB ({who})  ratio" for who in commands))
+    with tempfile.TemporaryDirectory(prefix="gamedb-loopy-") as work:
+        for seed in seeds:
+            graph = bench_graph(nodes, edges, seed)
+            graph_file = Path(work) / f"graph{seed}.json"
+            graph_file.write_text(json.dumps(graph))
+            rounds = []
+            for r in range(runs):
+                plain = run_child("plain", str(graph_file))
+                rounds.append((plain, {who: whole_process(graph_file, Path(work) / f"g{seed}_{r}_{who}.duckdb", command) for who, command in commands.items()}))
+            plain_s = median(p["seconds"] for p, _ in rounds)
+            cells = "  ".join(f"{median(g[who]['seconds'] for _, g in rounds):>11.2f} s  {median(g[who]['seconds'] / p['seconds'] for p, g in rounds):5.2f}"
+                              for who in commands)
+            print(f"  {seed:>4}  {len(graph[0]):>17}  {rounds[0][0]['decided'] / (2 * nodes * nodes):>6.0%}  {plain_s:>5.2f} s  {cells}")
 
 
 if __name__ == "__main__":

@@ -213,8 +213,10 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
     monkeypatch.setattr(new_duckdb_file.NewDuckdbFile, "_append_in_two", lambda self, table, batches: lanes.append(table) or real(self, table, batches))
     target = new_file(str(tmp_path / "new.duckdb"), make_game("cat-mouse", graph=graph))
     assert target is not None
+    interval = sys.getswitchinterval()
     solve(target, make_game("cat-mouse", graph=graph))
     assert lanes == ["position"]
+    assert sys.getswitchinterval() == interval  # (shortened while the file's thread appended)
     with Database(tmp_path / "full.duckdb", create=True) as db:
         db.solve(make_game("cat-mouse", graph=graph))
     read = "SELECT code, player, result, remoteness, degree, best_move FROM position ORDER BY rowid"
@@ -238,9 +240,11 @@ def test_a_new_file_that_cannot_be_made_says_so_and_leaves_nothing(tmp_path, mon
     game = make_game("cat-mouse", graph="[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]")
     target = new_file(str(tmp_path / "new.duckdb"), game)
     assert target is not None
+    interval = sys.getswitchinterval()
     with pytest.raises(DatabaseError, match="refused"):
         solve(target, game)
     assert list(tmp_path.iterdir()) == []
+    assert sys.getswitchinterval() == interval
 
 
 def test_a_new_files_connection_leaves_syncing_to_its_writer(tmp_path, monkeypatch):

@@ -260,6 +260,19 @@ def test_a_file_made_meanwhile_is_left_alone_and_the_full_path_takes_over(tmp_pa
         assert sorted(g.name for g in db.games()) == ["nim", "theirs"]
 
 
+def test_a_bug_in_the_new_file_path_is_not_hidden_behind_the_general_one(tmp_path, monkeypatch):
+    """An operational failure there (the file made meanwhile, above) hands over to the general path; an error of the code
+    itself is raised, not paid for silently by solving again the slow way."""
+
+    def broken(game, **kw):
+        raise AttributeError("a bug")
+
+    monkeypatch.setattr(heap_solver, "compute", broken)
+    with pytest.raises(AttributeError, match="a bug"):
+        run_solve(str(tmp_path / "g.sqlite"), family("nim").from_options(max=13), None, False, True)
+    assert os.listdir(tmp_path) == []
+
+
 def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
     def broken(game, **kw):
         raise OSError(28, "No space left on device")

@@ -162,3 +162,28 @@ def test_copy_writes_through_the_destinations_sink(tmp_path, monkeypatch):
             assert game_rows(dst, fam) == game_rows(src, fam)
             assert game_row(dst, fam) == game_row(src, fam)
     assert calls.count("position") > 2 and calls.count("move") > 2
+
+
+def test_a_column_of_label_ids_reads_as_its_strings_everywhere(tmp_path):
+    """A :class:`LabelColumn` (indices into a list of labels, -1 NULL) is what its strings are to a row store, end to end and
+    sliced; into DuckDB it goes as its indices and its names, with the same rows as the strings'."""
+    import numpy as np
+
+    from gamedb.store.duckdb_file import append_columns, connect
+    from gamedb.store.sink import LabelColumn, column_inserts, scattered
+
+    a, b = LabelColumn(np.array([1, -1, 0], dtype=np.int32), ["x", "y"]), LabelColumn(np.array([0, -1], dtype=np.int32), ["z"])
+    assert values_of(a) == ["y", None, "x"] and values_of(a[1:]) == [None, "x"] and len(a) == 3
+    assert values_of(LabelColumn.joined([a, b])) == ["y", None, "x", "z", None]
+    assert values_of(LabelColumn.joined([a, a[:1]])) == ["y", None, "x", "y"]
+    assert values_of(scattered(4, np.array([0, 2]), LabelColumn(np.array([1, 0], dtype=np.int32), ["p", "q"]))) == ["q", None, "p", None]
+    assert values_of(scattered(3, np.array([1]), ["s"])) == [None, "s", None]
+    ((_, rows),) = column_inserts("t", {"k": [1, 2, 3], "label": a}, {})
+    assert rows == [(1, "y", 2, None, 3, "x")]
+    conn = connect(tmp_path / "t.duckdb", read_only=False)
+    conn.execute("CREATE TABLE t (g INTEGER, k INTEGER, label VARCHAR)")
+    append_columns(conn, "t", {"k": np.arange(5), "label": LabelColumn.joined([a, b])}, {"g": 7})
+    append_columns(conn, "t", {"k": np.arange(5, 7), "label": LabelColumn(np.array([-1, -1], dtype=np.int32), [])}, {"g": 7})  # no names at all
+    assert conn.execute("SELECT g, k, label FROM t ORDER BY k").fetchall() == [
+        (7, 0, "y"), (7, 1, None), (7, 2, "x"), (7, 3, "z"), (7, 4, None), (7, 5, None), (7, 6, None)]
+    conn.close()

@@ -14,6 +14,16 @@ if TYPE_CHECKING:
     from ..solvers.solve import SolveReport
 
 
+def _operational(exc: Exception) -> bool:
+    """Whether a failure of the new-file path is one of its circumstances (the general path may still solve) and not a bug."""
+    import sqlite3
+
+    from ..errors import GamedbError
+    from ..store.new_sqlite_file import TargetTaken
+
+    return isinstance(exc, (TargetTaken, GamedbError, OSError, sqlite3.Error)) or type(exc).__module__.partition(".")[0] in ("duckdb", "_duckdb")
+
+
 def run_solve(
     db: str, game: Any, name: str | None, force: bool, quiet: bool, strategy: str = "auto", memory_limit: str | None = None, cluster: Any = None,
     symmetry: bool | None = None,
@@ -50,8 +60,9 @@ def run_solve(
         try:
             with ProgressBars(quiet) as bars:
                 report = solve(target, game, name if name is not None else game.default_name(), progress=bars, symmetry=symmetry)
-        except Exception:  # another process made the file meanwhile, ...: nothing was left behind; the general path decides
-            pass
+        except Exception as exc:  # the file made meanwhile, too large for memory, a full disk...: nothing was left behind, and
+            if not _operational(exc):  # the general path decides (it says why, if it cannot either); a bug is raised, not
+                raise  # hidden behind a slower second solve
         else:
             with Database(target.path, readonly=True) as database:  # read back as `gamedb query` reads it
                 line = _solved(report, database)

@@ -13,7 +13,7 @@ from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import Column, Sink, now
+from ..store.sink import Column, LabelColumn, Sink, now, rows_in
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
 from .capabilities import move_lists
@@ -136,7 +136,7 @@ def write(sink: Sink, game_id: int, graph: GameGraph, solution: Solution, *, tok
         with sink.loading(table, count):
             for columns in chunks:
                 sink.columns(table, columns)
-                written += len(next(iter(columns.values())))
+                written += rows_in(columns)
                 if progress:
                     progress("write", written, total)
 
@@ -184,19 +184,18 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
     return [names[i] for i in label_ids[moves].tolist()]
 
 
-def token_labels(tokens: TokenMoves) -> Callable[[np.ndarray, np.ndarray], np.ndarray]:
+def token_labels(tokens: TokenMoves) -> Callable[[np.ndarray, np.ndarray], LabelColumn]:
     """``labels(codes, orders)``: the label of move ``orders[i]`` of position ``codes[i]``, read from the game's move
-    lists (an object array of the rows' own strings: no Python object per position)."""
+    lists: indices into one list of their labels (no Python object per position)."""
     nodes = tokens.nodes
     rows = sorted(tokens.rows)
     offset = np.searchsorted(np.array([p * nodes + a for p, a, *_ in rows], dtype=np.int64), np.arange(2 * nodes + 1))
-    names = np.array([label for *_, label in rows], dtype=object)
+    names = [label for *_, label in rows]
 
-    def labels(codes: np.ndarray, orders: np.ndarray) -> np.ndarray:
+    def labels(codes: np.ndarray, orders: np.ndarray) -> LabelColumn:
         player, pair = codes & 1, codes >> 1
         node = np.where(player == 0, pair // nodes, pair % nodes)  # the token of the player to move
-        found: np.ndarray = names[offset[player * nodes + node] + orders]
-        return found
+        return LabelColumn((offset[player * nodes + node] + orders).astype(np.int32), names)
 
     return labels
 

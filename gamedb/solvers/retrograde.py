@@ -25,7 +25,7 @@ from ..games.base import Game
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, stores_texts
-from ..store.sink import Sink
+from ..store.sink import LabelColumn, Sink, scattered
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_labels, token_rows
 from .protocol import Solved, TooLarge
@@ -244,7 +244,7 @@ def expanded_block(memory_limit: int) -> int:
 
 
 #: ``labels(code, exp, parent, moves)``: the labels of ``moves`` (indices into ``exp.children``, whose parents are ``code[parent]``)
-Labels = Callable[[np.ndarray, Expansion, np.ndarray, np.ndarray], "list[str] | np.ndarray"]
+Labels = Callable[[np.ndarray, Expansion, np.ndarray, np.ndarray], "list[str] | LabelColumn"]
 
 
 def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], labels_of: Labels, slots: Slots, state: State, moves: int, *,
@@ -264,9 +264,7 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
             below = np.where(result == DRAW, -1, remoteness - 1)
             hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
             first = hit[first_of_runs(parent[hit])]
-            best_of, labels = parent[first], labels_of(code, exp, parent, first)
-            best = np.full(len(code), None, dtype=object)
-            best[best_of] = labels
+            best = scattered(len(code), parent[first], labels_of(code, exp, parent, first))
             texts = rules.texts(code) if texts_stored else None
             values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
@@ -287,10 +285,10 @@ def _labels(rules: VectorRules, code: np.ndarray, exp: Expansion, parent: np.nda
     return rules.labels(code[parent[moves]], exp.children[moves])
 
 
-def _by_order(labels: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> Labels:
+def _by_order(labels: Callable[[np.ndarray, np.ndarray], LabelColumn]) -> Labels:
     """:data:`Labels` by a game's move lists (:func:`token_labels`): each move's order within its position's."""
 
-    def of(code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> np.ndarray:
+    def of(code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> LabelColumn:
         owner = parent[moves]
         return labels(code[owner], moves - (np.cumsum(exp.degree) - exp.degree)[owner])
 

@@ -185,16 +185,22 @@ def create_schema(conn: Any, revision: str) -> None:
 def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constants: Mapping[str, int], *, new_by: Sequence[str] = ()) -> None:
     """Append rows given column by column: the numpy arrays scanned as they are (no Python object per row), in one INSERT;
     ``new_by`` (a key's columns): only the rows whose key is not stored yet."""
-    if not len(next(iter(columns.values()), ())):
+    from .sink import LabelColumn, rows_in
+
+    if not rows_in(columns):
         return
     import numpy as np
 
-    conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+    labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn)}  # (ids scanned, names a list parameter: list[0] is NULL)
+    scanned = {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items() if k not in labelled}
+    conn.register("gamedb_rows", {k: labelled[k].ids if k in labelled else scanned[k] for k in columns})
     try:
         fixed = [str(int(v)) for v in constants.values()]
+        selected = [f"CAST(${k}_names AS VARCHAR[])[{k} + 1]" if k in labelled else k for k in columns]
         known = " AND ".join(f"t.{k} = {constants[k]}" if k in constants else f"t.{k} = gamedb_rows.{k}" for k in new_by)
         where = f" WHERE NOT EXISTS (SELECT 1 FROM {table} t WHERE {known})" if new_by else ""
-        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *columns])} FROM gamedb_rows{where}")
+        conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *selected])} FROM gamedb_rows{where}",
+                     {f"{k}_names": list(v.names) for k, v in labelled.items()} or None)
     finally:
         conn.unregister("gamedb_rows")
 

@@ -3,13 +3,14 @@ appended by a thread of its own while the solver goes on (DuckDB works outside P
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from .duckdb_file import append_columns, connect, create_schema
 from .new_sqlite_file import NewSqliteFile
-from .sink import Column
+from .sink import Column, LabelColumn, rows_in, values_of
 
 #: rows a new file's sink gathers before one INSERT (past DuckDB's row group of 122,880 rows, which it writes to the
 #: file as it goes; smaller INSERTs wait in memory: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in 2^17s)
@@ -38,19 +39,27 @@ class _Made:
 
 
 def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
-    """Column batches end to end (texts as object arrays, masked arrays kept masked)."""
+    """Column batches end to end (texts as object arrays, masked arrays kept masked, label ids with their labels)."""
     import numpy as np
 
     if len(batches) == 1:
         return batches[0]
-    return {k: (np.ma.concatenate if any(np.ma.isMaskedArray(b[k]) for b in batches) else np.concatenate)(
-        [b[k] if isinstance(b[k], np.ndarray) else np.asarray(b[k], dtype=object) for b in batches]) for k in batches[0]}
+    joined: dict[str, Column] = {}
+    for k in batches[0]:
+        parts = [b[k] for b in batches]
+        labelled = [p for p in parts if isinstance(p, LabelColumn)]
+        if len(labelled) == len(parts):
+            joined[k] = LabelColumn.joined(labelled)
+        else:  # (label ids beside strings: all as strings)
+            arrays = [p if isinstance(p, np.ndarray) else np.asarray(values_of(p), dtype=object) for p in parts]
+            joined[k] = (np.ma.concatenate if any(np.ma.isMaskedArray(a) for a in arrays) else np.concatenate)(arrays)
+    return joined
 
 
-def _rows(columns: Mapping[str, Column]) -> int:
-    return len(next(iter(columns.values()), ()))
-
-
+#: Python's switch interval while the thread appends (5 ms by default): DuckDB's scan of numpy arrays takes Python's lock
+#: now and then, and waited up to that long each time for the solver's thread (2·10^6 rows appended beside a thread
+#: running Python: 1.6 s, 0.6 s at this interval; alone 0.55 s)
+SWITCH_INTERVAL = 2e-4
 #: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)
 THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
@@ -69,6 +78,8 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
+        self._interval = sys.getswitchinterval()  # (restored by abort(), which finish() ends with)
+        sys.setswitchinterval(min(self._interval, SWITCH_INTERVAL))
         return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
 
     def _made(self) -> Any:
@@ -103,7 +114,7 @@ class NewDuckdbFile(NewSqliteFile):
         beside it while the solver runs: no faster); the rows still waiting at the end shared by two connections
         (:meth:`_append_in_two`): 1.22 -> 1.01 s."""
         self._waiting.setdefault(table, []).append(columns)
-        waiting = sum(_rows(b) for b in self._waiting[table])
+        waiting = sum(rows_in(b) for b in self._waiting[table])
         if waiting >= APPEND_ROWS and (all(f.done() for f in self._pending) or waiting >= GATHER_ROWS):
             self._wait(0)
             self._pending.append(self._thread.submit(self._append, table, self._taken(table, THREAD_ROWS), self.game_id))
@@ -113,7 +124,7 @@ class NewDuckdbFile(NewSqliteFile):
         waiting = self._waiting.get(table, [])
         k, rows = 0, 0
         while k < len(waiting) and (most is None or rows < most):
-            rows += _rows(waiting[k])
+            rows += rows_in(waiting[k])
             k += 1
         taken, self._waiting[table] = waiting[:k], waiting[k:]
         return taken
@@ -124,7 +135,7 @@ class NewDuckdbFile(NewSqliteFile):
             return
         joined = _joined(batches)
         append_columns(self._conn, table, joined, {"game_id": game_id})
-        self._uncommitted += _rows(joined)
+        self._uncommitted += rows_in(joined)
         if self._uncommitted >= COMMIT_ROWS:
             self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
             self._uncommitted = 0
@@ -134,7 +145,7 @@ class NewDuckdbFile(NewSqliteFile):
         first half by the thread in its transaction, the second by this one in a transaction of its own, committed after
         the thread's (DuckDB places a transaction's rows when it commits)."""
         joined = _joined(batches)
-        half = _rows(joined) // 2
+        half = rows_in(joined) // 2
         self._pending.append(self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id))  # (after its other jobs)
         lane = self._conn.cursor()
         try:
@@ -152,6 +163,7 @@ class NewDuckdbFile(NewSqliteFile):
         if thread is not None:
             thread.shutdown(wait=True, cancel_futures=True)
             self._pending = []
+            sys.setswitchinterval(self._interval)
         super().abort()
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
@@ -160,7 +172,7 @@ class NewDuckdbFile(NewSqliteFile):
     def _complete(self) -> None:
         for table in list(self._waiting):
             batches = self._taken(table)
-            if sum(_rows(b) for b in batches) >= TWO_LANES:
+            if sum(rows_in(b) for b in batches) >= TWO_LANES:
                 self._append_in_two(table, batches)
             else:
                 self._pending.append(self._thread.submit(self._append, table, batches, self.game_id))

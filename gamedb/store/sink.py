@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 
     from ..games.base import Game
 
-#: one column of rows: a numpy array (a masked array where NULLs are masked) or a sequence of values
-Column = Union["np.ndarray", Sequence[Any]]
+#: one column of rows: a numpy array (a masked array where NULLs are masked), a :class:`LabelColumn` or a sequence of values
+Column = Union["np.ndarray", "LabelColumn", Sequence[Any]]
 
 #: the ``game`` table's JSON columns (SQLAlchemy's JSON type writes them with ``json.dumps``)
 JSON_COLUMNS = ("parameters", "info", "progress")
@@ -89,6 +89,58 @@ class Sink(Protocol):
     def abort(self) -> None:
         """Drop what was written since the last :meth:`commit`."""
         ...
+
+
+class LabelColumn:
+    """A column of labels given as indices into ``names`` (-1: NULL): a columnar store takes the indices and the names
+    (DuckDB scans no Python string, so its thread barely needs Python's lock), a row store the strings (:meth:`tolist`)."""
+
+    __slots__ = ("ids", "names")
+
+    def __init__(self, ids: np.ndarray, names: Sequence[str]) -> None:
+        self.ids, self.names = ids, names
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def __getitem__(self, part: slice) -> LabelColumn:
+        return LabelColumn(self.ids[part], self.names)
+
+    def __iter__(self) -> Iterator[str | None]:
+        return iter(self.tolist())
+
+    def tolist(self) -> list[str | None]:
+        named = [*self.names, None]  # (-1: the last)
+        return [named[i] for i in self.ids.tolist()]
+
+    @classmethod
+    def joined(cls, parts: Sequence[LabelColumn]) -> LabelColumn:
+        """``parts`` end to end (their names shared, or put end to end too)."""
+        import numpy as np
+
+        if all(p.names is parts[0].names for p in parts):
+            return cls(np.concatenate([p.ids for p in parts]), parts[0].names)
+        offsets = np.cumsum([0, *(len(p.names) for p in parts[:-1])])
+        return cls(np.concatenate([np.where(p.ids < 0, -1, p.ids + k) for p, k in zip(parts, offsets.tolist(), strict=True)]),
+                   [name for p in parts for name in p.names])
+
+
+def scattered(length: int, at: np.ndarray, labels: LabelColumn | Sequence[str]) -> Column:
+    """A column of ``length`` NULL labels but ``labels`` at ``at`` (a :class:`LabelColumn` kept one)."""
+    import numpy as np
+
+    if isinstance(labels, LabelColumn):
+        ids = np.full(length, -1, dtype=np.int32)
+        ids[at] = labels.ids
+        return LabelColumn(ids, labels.names)
+    column = np.full(length, None, dtype=object)
+    column[at] = labels
+    return column
+
+
+def rows_in(columns: Mapping[str, Column]) -> int:
+    """The rows of a batch given column by column (0 without columns)."""
+    return len(next(iter(columns.values()), ()))
 
 
 def values_of(column: Column) -> list[Any]:
