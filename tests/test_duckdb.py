@@ -198,6 +198,29 @@ def test_a_solve_keeps_duckdb_within_half_its_memory_limit(tmp_path):
     engine.dispose()
 
 
+def test_a_reader_keeps_duckdb_to_an_eighth_of_the_memory_available(tmp_path):
+    """Read-only connections (queries, serve, verify's reads beside its arrays) hold DuckDB's page cache to
+    ``reader_memory_limit()``, one value a process, whether through the engine or the file's own connections; a writer's
+    default stays DuckDB's."""
+    from gamedb.store.duckdb_file import reader_memory_limit
+
+    setting = "SELECT current_setting('memory_limit')"
+    writer = connect(tmp_path / "g.duckdb", read_only=False)
+    default = writer.execute(setting).fetchone()[0]
+    writer.close()
+    reader = connect(tmp_path / "g.duckdb", read_only=True)
+    number, unit = reader.execute(setting).fetchone()[0].split()
+    second = connect(tmp_path / "g.duckdb", read_only=True)  # (a second configuration would be refused)
+    reader.close(), second.close()
+    shown = float(number) * {"KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}[unit]
+    limit = int(reader_memory_limit().removesuffix("B"))
+    assert f"{number} {unit}" != default and abs(shown - limit) <= 0.05 * limit
+    with Database(tmp_path / "h.duckdb", create=True) as db:
+        db.solve(make_game("nim", max=20))
+    run = subprocess.run([sys.executable, "-m", "gamedb", "--db", str(tmp_path / "h.duckdb"), "verify", "nim"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0 and run.stdout.startswith("OK: 21 positions"), run.stderr  # the file's connections and the engine's agree
+
+
 def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_path, monkeypatch):
     """The rows left when the solver is done are appended by two connections at once (the second's transaction
     committed after the first's): the file holds the full path's rows, in code order, and verifies."""
