@@ -342,13 +342,15 @@ def test_a_tier_settled_by_ranges_of_codes_is_the_tier_settled_whole(tmp_path, r
             np.save(folder / f"pcodes.5.{a * 100}-6.npy", part)
         rng = np.random.default_rng(ranges)  # the same parts in both folders
     expected = tier_slices.settle(game, str(whole), 6, False)
-    found = [tier_slices.settle_range(game, str(cut), 6, k, ranges) for k in range(ranges)]
+    bounds = tier_slices.settle_bounds(str(cut), 6, ranges)
+    assert len(bounds) == ranges + 1 and (bounds[1:] >= bounds[:-1]).all()
+    found = [tier_slices.settle_range(game, str(cut), 6, k, bounds) for k in range(ranges)]
     assert sum(n for n, _ in found) == expected[0] and tier_slices.settle_join(game, str(cut), 6, ranges, 1, found) == expected
     assert np.array_equal(np.load(cut / "codes-6.npy"), np.load(whole / "codes-6.npy"))
     assert sorted(p.name for p in cut.iterdir()) == ["codes-6.npy"]
-    again = [tier_slices.settle_range(game, str(cut), 6, k, ranges) for k in range(ranges)]
+    again = [tier_slices.settle_range(game, str(cut), 6, k, tier_slices.settle_bounds(str(cut), 6, ranges)) for k in range(ranges)]
     assert tier_slices.settle_join(game, str(cut), 6, ranges, 1, again) == expected
-    empty = [tier_slices.settle_range(game, str(cut), 7, k, ranges) for k in range(ranges)]
+    empty = [tier_slices.settle_range(game, str(cut), 7, k, tier_slices.settle_bounds(str(cut), 7, ranges)) for k in range(ranges)]
     assert tier_slices.settle_join(game, str(cut), 7, ranges, 1, empty) == (0, 0) and not (cut / "codes-7.npy").exists()
 
 

@@ -211,10 +211,12 @@ def _enumerate(
         after = submitted[-1][2] if submitted else None
         guess = int(known[1] * known[2] ** min(u - known[0], TIERS_AHEAD + 1))
         ranges = 1 if paths else _settle_ranges(guess, size, threads)
-        found = [client.submit(tier_slices.settle_range, game, path, u, k, ranges, symmetry, after, key=f"settle-{u}-{k}-{run}",
-                               workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges)] if ranges > 1 else []
-        if found:  # by ranges of codes over the workers, then joined
-            settled = client.submit(tier_slices.settle_join, game, path, u, ranges, symmetry, found, key=f"settle-{u}-join-{run}")
+        found: list[Any] = []  # a large tier's settle tasks: its bounds and its ranges
+        if ranges > 1:  # by ranges of codes over the workers (their bounds found once), then joined
+            bounds = client.submit(tier_slices.settle_bounds, path, u, ranges, after, key=f"settle-{u}-bounds-{run}")
+            found = [bounds, *(client.submit(tier_slices.settle_range, game, path, u, k, bounds, symmetry, key=f"settle-{u}-{k}-{run}",
+                                             workers=[places[k % len(places)]], allow_other_workers=True) for k in range(ranges))]
+            settled = client.submit(tier_slices.settle_join, game, path, u, ranges, symmetry, found[1:], key=f"settle-{u}-join-{run}")
         else:
             settled = client.submit(tier_slices.settle, game, path, u, u == first, symmetry, after, key=f"settle-{u}-{run}")
         pieces = min(_pieces(guess, size, threads), SLICES_PER_THREAD * threads)

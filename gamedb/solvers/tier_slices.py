@@ -72,19 +72,28 @@ def settle(game: Game, path: str, u: int, first: bool, symmetry: int = 1, after:
     return _sizes(rules, codes, symmetry)
 
 
-def settle_range(game: Game, path: str, u: int, k: int, pieces: int, symmetry: int = 1, after: Any = None) -> tuple[int, int]:
-    """Range ``k`` of ``pieces`` of tier ``u``'s settle, for a game that keeps no path texts: the distinct codes of every
-    part between two bounds, saved as a piece of the tier for :func:`settle_join`; its size and the positions it stands
-    for. The bounds are quantiles of a sample of the parts, the same in every range's task (the parts are sorted)."""
+def settle_bounds(path: str, u: int, pieces: int, after: Any = None) -> np.ndarray:
+    """The ``pieces + 1`` bounds of tier ``u``'s settle ranges (``after``: the tasks whose parts they sample), found once
+    for all of its :func:`settle_range` tasks: each sampling every part itself read ``pieces`` times the pages."""
+    folder = TierFolder(Path(path))
+    if folder.has("codes", u):  # (joined by an earlier run: the ranges return at once)
+        return _bounds([], pieces)
+    return _bounds([np.load(f, mmap_mode="r") for f in sorted(folder.path.glob(f"pcodes.*-{u}.npy"))], pieces)
+
+
+def settle_range(game: Game, path: str, u: int, k: int, bounds: np.ndarray, symmetry: int = 1) -> tuple[int, int]:
+    """Range ``k`` of tier ``u``'s settle (from ``bounds[k]`` up to ``bounds[k + 1]``, excluded: :func:`settle_bounds`),
+    for a game that keeps no path texts: the distinct codes of every part in it, saved as a piece of the tier for
+    :func:`settle_join`; its size and the positions it stands for."""
     folder = TierFolder(Path(path))
     rules = rules_of(game)
-    piece = _piece(k, pieces)
+    piece = _piece(k, len(bounds) - 1)
     if folder.has("codes", u):  # (joined by an earlier run: the join counts the tier)
         return 0, 0
     if folder.has(piece, u):
         return _sizes(rules, folder.load(piece, u), symmetry)
     parts = [np.load(f, mmap_mode="r") for f in sorted(folder.path.glob(f"pcodes.*-{u}.npy"))]
-    low, high = _bounds(parts, pieces)[k : k + 2]
+    low, high = bounds[k : k + 2]
     mine = [np.array(p[np.searchsorted(p, low) : np.searchsorted(p, high)]) for p in parts]
     codes, _ = least_keys([(c, None) for c in mine if len(c)] or [(np.zeros(0, dtype=np.int64), None)])
     folder.save(piece, u, codes)
