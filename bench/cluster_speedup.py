@@ -72,14 +72,23 @@ def main() -> None:
         command = [sys.executable, __file__, "--one", str(workers), "--width", str(args.width), "--height", str(args.height), "--backend", args.backend]
         if args.slice_size:
             command += ["--slice-size", str(args.slice_size)]
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
-        runs[workers] = json.loads(done.stdout.strip().splitlines()[-1])
+        with tempfile.TemporaryFile("w+") as stdout:
+            child = subprocess.Popen(command, stdout=stdout, stderr=subprocess.DEVNULL, text=True)
+            _, status, usage = os.wait4(child.pid, 0)  # (its CPU includes the workers' and the scheduler's: processes it waited for)
+            if status:
+                raise SystemExit(f"the {workers}-worker solve failed ({status})")
+            stdout.seek(0)
+            runs[workers] = json.loads(stdout.read().strip().splitlines()[-1]) | {"cpu": usage.ru_utime + usage.ru_stime}
     mb = 1 << 20
     print(f"Connect-Four {args.width}x{args.height} into {args.backend}: {runs[1]['positions']:,} positions (shared 2-core machine: noisy)")
     for r in runs.values():
         workers = ", ".join(f"{p / mb:.0f}" for p in r["worker_peaks"])
         phases = " + ".join(f"{name} {seconds:.1f}" for name, seconds in r["phases"].items())
         print(f"  --workers {r['workers']}: {r['wall']:.1f} s = {phases}; peak MB: workers {workers}, client {r['client_peak'] / mb:.0f}; load {r['load']:.1f}")
+        print(f"    CPU of every process of it {r['cpu']:.1f} s: {r['cpu'] / r['wall']:.2f} cores busy on average")
+    cores = os.cpu_count() or 1
+    print(f"  on {cores} cores the 2-worker solve's {runs[2]['cpu']:.1f} s of CPU take {runs[2]['cpu'] / cores:.1f} s at least: "
+          f"a speed-up of {runs[1]['wall'] * cores / runs[2]['cpu']:.2f}x at most, however its work were scheduled")
     for what in ("wall", "cluster"):
         ratio = runs[1][what] / runs[2][what]
         verdict = "" if what == "cluster" else (" ok" if ratio >= TARGET else f" MISSED (target {TARGET}x)")

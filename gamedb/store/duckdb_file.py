@@ -98,8 +98,8 @@ def connect(
 def reader_memory_limit() -> str:
     """DuckDB's memory for a read-only connection: an eighth of the memory available when the process first opens one
     (a quarter of gamedb's default limit; 256 MiB at least), one value a process (DuckDB refuses a second configuration
-    for a file it has open). Its default, 80 % of the machine, is mostly a page cache a long read fills: beside verify's
-    arrays (up to half the memory available) it took Connect-Four 6x5's verify to 13.3 GiB of a 24 GB machine."""
+    for a file it has open). Its default, 80 % of the machine, left verify (arrays of up to half the memory available)
+    unbounded beside it (6x5's verify peaked at 13.3 GiB of a 24 GB machine; 5x6's at 10.24 GiB with this bound or without)."""
     from ..sizes import default_memory_limit
 
     return f"{max(default_memory_limit() // 4, 256 << 20)}B"
