@@ -249,6 +249,26 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
         assert db.verify(make_game("cat-mouse", graph=graph).default_name()).positions == 7_020
 
 
+def test_two_new_files_at_once_give_back_the_switch_interval_when_both_are_done(tmp_path):
+    """Each new DuckDB file shortens Python's switch interval while its thread appends; with two at once, the first done
+    leaves it short for the other, and the last gives back the interval from before both."""
+    from gamedb.solvers.solve import new_file
+    from gamedb.store.new_duckdb_file import SWITCH_INTERVAL, NewDuckdbFile
+
+    game = make_game("nim", max=3)
+    before = sys.getswitchinterval()
+    files = [new_file(str(tmp_path / f"{n}.duckdb"), game) for n in "ab"]
+    first, second = (NewDuckdbFile(f.path, f.revision, "nim", game, "heaps") for f in files if f is not None)
+    with first:
+        with second:
+            assert sys.getswitchinterval() == pytest.approx(min(before, SWITCH_INTERVAL))
+            first.abort()  # (as finish() ends)
+            first.abort()  # (and leaving its with block)
+            assert sys.getswitchinterval() == pytest.approx(min(before, SWITCH_INTERVAL))
+        assert sys.getswitchinterval() == before
+    assert sys.getswitchinterval() == before and list(tmp_path.iterdir()) == []
+
+
 def test_a_new_file_that_cannot_be_made_says_so_and_leaves_nothing(tmp_path, monkeypatch):
     """The file's thread makes the new DuckDB file while the solver starts: its failure is raised at the first use, and
     nothing is left behind."""

@@ -184,6 +184,7 @@ def test_a_column_of_label_ids_reads_as_its_strings_everywhere(tmp_path):
     conn.execute("CREATE TABLE t (g INTEGER, k INTEGER, label VARCHAR)")
     append_columns(conn, "t", {"k": np.arange(5), "label": LabelColumn.joined([a, b])}, {"g": 7})
     append_columns(conn, "t", {"k": np.arange(5, 7), "label": LabelColumn(np.array([-1, -1], dtype=np.int32), [])}, {"g": 7})  # no names at all
+    append_columns(conn, "t", {"k": np.array([7]), "label": LabelColumn(np.array([2], dtype=np.int32), ["p", "q", "r"])}, {"g": 7})  # (as strings)
     assert conn.execute("SELECT g, k, label FROM t ORDER BY k").fetchall() == [
-        (7, 0, "y"), (7, 1, None), (7, 2, "x"), (7, 3, "z"), (7, 4, None), (7, 5, None), (7, 6, None)]
+        (7, 0, "y"), (7, 1, None), (7, 2, "x"), (7, 3, "z"), (7, 4, None), (7, 5, None), (7, 6, None), (7, 7, "r")]
     conn.close()

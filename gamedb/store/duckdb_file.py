@@ -199,14 +199,16 @@ def create_schema(conn: Any, revision: str) -> None:
 def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constants: Mapping[str, int], *, new_by: Sequence[str] = ()) -> None:
     """Append rows given column by column: the numpy arrays scanned as they are (no Python object per row), in one INSERT;
     ``new_by`` (a key's columns): only the rows whose key is not stored yet."""
-    from .sink import LabelColumn, rows_in
+    from .sink import LabelColumn, rows_in, values_of
 
-    if not rows_in(columns):
+    n = rows_in(columns)
+    if not n:
         return
     import numpy as np
 
-    labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn)}  # (ids scanned, names a list parameter: list[0] is NULL)
-    scanned = {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items() if k not in labelled}
+    # label ids scanned and their names a list parameter (list[0] is NULL); as strings when the list is longer than the rows
+    labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn) and len(v.names) <= n}
+    scanned = {k: v if isinstance(v, np.ndarray) else np.asarray(values_of(v), dtype=object) for k, v in columns.items() if k not in labelled}
     conn.register("gamedb_rows", {k: labelled[k].ids if k in labelled else scanned[k] for k in columns})
     try:
         fixed = [str(int(v)) for v in constants.values()]

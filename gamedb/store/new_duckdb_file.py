@@ -4,6 +4,7 @@ appended by a thread of its own while the solver goes on (DuckDB works outside P
 from __future__ import annotations
 
 import sys
+import threading
 from collections.abc import Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
@@ -60,6 +61,24 @@ def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
 #: now and then, and waited up to that long each time for the solver's thread (2·10^6 rows appended beside a thread
 #: running Python: 1.6 s, 0.6 s at this interval; alone 0.55 s)
 SWITCH_INTERVAL = 2e-4
+_shortened: list[float] = []  # the interval before, while any new file's thread appends (one entry a file)
+_interval_lock = threading.Lock()
+
+
+def _shorten_interval() -> None:
+    with _interval_lock:
+        _shortened.append(sys.getswitchinterval() if not _shortened else _shortened[0])
+        sys.setswitchinterval(min(_shortened[0], SWITCH_INTERVAL))
+
+
+def _restore_interval() -> None:
+    """The interval as it was before the first file still appending shortened it (set back by the last)."""
+    with _interval_lock:
+        before = _shortened.pop()
+        if not _shortened:
+            sys.setswitchinterval(before)
+
+
 #: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)
 THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
@@ -78,8 +97,8 @@ class NewDuckdbFile(NewSqliteFile):
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
         self._pending: list[Future[None]] = []
-        self._interval = sys.getswitchinterval()  # (restored by abort(), which finish() ends with)
-        sys.setswitchinterval(min(self._interval, SWITCH_INTERVAL))
+        _shorten_interval()  # (restored by abort(), which finish() ends with)
+        self._shortened = True
         return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
 
     def _made(self) -> Any:
@@ -163,7 +182,9 @@ class NewDuckdbFile(NewSqliteFile):
         if thread is not None:
             thread.shutdown(wait=True, cancel_futures=True)
             self._pending = []
-            sys.setswitchinterval(self._interval)
+        if getattr(self, "_shortened", False):  # (abort() runs twice: in finish() and on leaving the with block)
+            self._shortened = False
+            _restore_interval()
         super().abort()
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
