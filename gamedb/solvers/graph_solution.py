@@ -13,7 +13,7 @@ from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import Column, LabelColumn, Sink, now, rows_in
+from ..store.sink import Column, LabelColumn, Sink, now, rows_in, scattered
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
 from .capabilities import move_lists
@@ -155,9 +155,8 @@ def position_columns(graph: GameGraph, solution: Solution, order: np.ndarray) ->
             assert graph.texts is not None  # a graph without array rules keeps its texts
             texts = [graph.texts[i] for i in idx.tolist()]
         best = solution.best[idx]
-        has_best = best >= 0
-        best_col = np.full(len(idx), None, dtype=object)
-        best_col[has_best] = _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best])
+        has_best = np.flatnonzero(best >= 0)
+        best_col = scattered(len(idx), has_best, _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best]))
         remoteness = solution.remoteness[idx]
         values = (pcodes, texts, graph.player[idx], solution.result[idx], np.ma.masked_less(remoteness, 0), offset[idx + 1] - offset[idx], best_col)
         yield as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored)
@@ -175,13 +174,13 @@ def move_columns(graph: GameGraph, order: np.ndarray) -> Iterator[dict[str, Colu
         yield dict(zip(MOVE_COLUMNS, (codes[parent_idx], within, codes[graph.child[moves]], _labels(graph, parent_idx, moves)), strict=True))
 
 
-def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str]:
-    """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``."""
+def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[str] | LabelColumn:
+    """Labels of the moves ``moves`` (indices into the move table) of positions ``parents``: a graph without array rules
+    keeps them as ids into its list of labels."""
     if graph.vector is not None:
         return graph.vector.labels(graph.codes[parents], graph.codes[graph.child[moves]])
-    names, label_ids = graph.label_names, graph.label_ids
-    assert label_ids is not None  # a graph without array rules keeps its labels
-    return [names[i] for i in label_ids[moves].tolist()]
+    assert graph.label_ids is not None  # a graph without array rules keeps its labels
+    return LabelColumn(graph.label_ids[moves].astype(np.int32), graph.label_names)
 
 
 def token_labels(tokens: TokenMoves) -> Callable[[np.ndarray, np.ndarray], LabelColumn]:

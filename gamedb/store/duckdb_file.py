@@ -110,6 +110,13 @@ def quoted(text: str | Path) -> str:
     return "'" + str(text).replace("'", "''") + "'"
 
 
+def label_of(column: str, labels: Sequence[str]) -> tuple[str, dict[str, list[str]]]:
+    """(SQL, its parameter) for the label whose id ``column`` holds (an index into ``labels``; -1 or out of them: NULL): the
+    labels one list parameter (2·10^6 ids of 680 labels: 0.10 s; a CASE over them 0.78 s; the list written into each
+    INSERT of a new file's 2·10^6 rows, 0.1 s more in the whole process)."""
+    return f"CAST(${column}_labels AS VARCHAR[])[{column} + 1]", {f"{column}_labels": list(labels)}
+
+
 def _checked_path(where: Location, *, create: bool = False) -> Path:
     """The file ``where`` names, checked as any file before DuckDB opens it."""
     if where.path is None or not where.is_duckdb:
@@ -206,17 +213,18 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
         return
     import numpy as np
 
-    # label ids scanned and their names a list parameter (list[0] is NULL); as strings when the list is longer than the rows
+    # label ids scanned, their names a list parameter (label_of); as strings when the names outnumber the rows
     labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn) and len(v.names) <= n}
     scanned = {k: v if isinstance(v, np.ndarray) else np.asarray(values_of(v), dtype=object) for k, v in columns.items() if k not in labelled}
     conn.register("gamedb_rows", {k: labelled[k].ids if k in labelled else scanned[k] for k in columns})
     try:
         fixed = [str(int(v)) for v in constants.values()]
-        selected = [f"CAST(${k}_names AS VARCHAR[])[{k} + 1]" if k in labelled else k for k in columns]
+        made = {k: label_of(k, v.names) for k, v in labelled.items()}
+        selected = [made[k][0] if k in made else k for k in columns]
         known = " AND ".join(f"t.{k} = {constants[k]}" if k in constants else f"t.{k} = gamedb_rows.{k}" for k in new_by)
         where = f" WHERE NOT EXISTS (SELECT 1 FROM {table} t WHERE {known})" if new_by else ""
         conn.execute(f"INSERT INTO {table} ({', '.join([*constants, *columns])}) SELECT {', '.join([*fixed, *selected])} FROM gamedb_rows{where}",
-                     {f"{k}_names": list(v.names) for k, v in labelled.items()} or None)
+                     {name: value for _, parameter in made.values() for name, value in parameter.items()} or None)
     finally:
         conn.unregister("gamedb_rows")
 

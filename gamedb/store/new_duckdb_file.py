@@ -61,22 +61,27 @@ def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
 #: now and then, and waited up to that long each time for the solver's thread (2·10^6 rows appended beside a thread
 #: running Python: 1.6 s, 0.6 s at this interval; alone 0.55 s)
 SWITCH_INTERVAL = 2e-4
-_shortened: list[float] = []  # the interval before, while any new file's thread appends (one entry a file)
+_appending = 0  # new files whose thread appends, in this process
+_before = 0.0  # the interval before the first of them shortened it
 _interval_lock = threading.Lock()
 
 
 def _shorten_interval() -> None:
+    global _appending, _before
     with _interval_lock:
-        _shortened.append(sys.getswitchinterval() if not _shortened else _shortened[0])
-        sys.setswitchinterval(min(_shortened[0], SWITCH_INTERVAL))
+        if not _appending:
+            _before = sys.getswitchinterval()
+            sys.setswitchinterval(min(_before, SWITCH_INTERVAL))
+        _appending += 1
 
 
 def _restore_interval() -> None:
     """The interval as it was before the first file still appending shortened it (set back by the last)."""
+    global _appending
     with _interval_lock:
-        before = _shortened.pop()
-        if not _shortened:
-            sys.setswitchinterval(before)
+        _appending -= 1
+        if not _appending:
+            sys.setswitchinterval(_before)
 
 
 #: rows the thread takes a job at most (the rest wait, for two connections to share when the solver is done)

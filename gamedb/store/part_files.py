@@ -19,7 +19,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .duckdb_file import quoted
+from .duckdb_file import label_of, quoted
 from .duckdb_rewrite import ROW_GROUP  # (a part's row groups: DuckDB's; the writer skips those outside its code range)
 from .sink import Column, column_inserts
 
@@ -125,9 +125,9 @@ def parquet_loaded(
     names = [row[0] for row in raw.execute(f"DESCRIBE SELECT * FROM read_parquet({quoted(paths[0])})").fetchall()]
     listed = ", ".join(quoted(p) for p in paths)
     low, high = (int(c) for c in codes)
-    by_id = " ".join(f"WHEN {i} THEN {quoted(label)}" for i, label in enumerate(labels))  # (a worker wrote strings at 0.04 µs a row more)
-    values = [f"CASE {name} {by_id} END" if name == "best_move" and labels else name for name in names]
+    best, parameter = label_of("best_move", labels) if labels else ("best_move", {})  # (a worker wrote strings at 0.04 µs a row more)
+    values = [best if name == "best_move" else name for name in names]
     (count,) = raw.execute(
         f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM read_parquet([{listed}]) "
-        f"WHERE code >= {low} AND code < {high} ORDER BY code").fetchone()
+        f"WHERE code >= {low} AND code < {high} ORDER BY code", parameter or None).fetchone()
     yield int(count)
