@@ -153,11 +153,11 @@ def recorded_client(record: dict) -> Iterator[None]:
 
     from gamedb.solvers import tier_cluster
 
-    original = tier_cluster._client
+    original = tier_cluster.cluster_client
 
     @contextmanager
-    def client_of(cluster: Any, memory_limit: int) -> Iterator[Any]:
-        with original(cluster, memory_limit) as client:
+    def client_of(cluster: Any, memory_limit: int, **options: Any) -> Iterator[Any]:
+        with original(cluster, memory_limit, **options) as client:
             record["ready"] = time.perf_counter()
             with get_task_stream(client) as stream:
                 yield client
@@ -167,11 +167,11 @@ def recorded_client(record: dict) -> Iterator[None]:
             record["worker_cpu"] = sorted(client.run(_cpu).values())
         record["closed"] = time.perf_counter()
 
-    tier_cluster._client = client_of  # type: ignore[assignment]
+    tier_cluster.cluster_client = client_of  # type: ignore[assignment]
     try:
         yield
     finally:
-        tier_cluster._client = original  # type: ignore[assignment]
+        tier_cluster.cluster_client = original  # type: ignore[assignment]
 
 
 def cluster(width: int, height: int, workers: int, suffix: str) -> dict:

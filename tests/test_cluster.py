@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -22,7 +23,7 @@ from gamedb.errors import GamedbError
 from gamedb.games import family
 from gamedb.games.stone_ix import StoneIX
 from gamedb.games.vector import LOSE, WIN
-from gamedb.solvers import tier_cluster, tier_store
+from gamedb.solvers import dask_client, tier_cluster, tier_store
 from gamedb.solvers.protocol import Cluster
 from gamedb.store.schema import game, position
 from gamedb.values import RESULT_CODES
@@ -284,7 +285,7 @@ def test_the_command_line_shows_each_workers_slices(cli, dask_cluster, tmp_path,
 
 
 def test_bad_cluster_options(cli, tmp_path, monkeypatch):
-    monkeypatch.setattr(tier_cluster, "CONNECT_SECONDS", 1)
+    monkeypatch.setattr(dask_client, "CONNECT_SECONDS", 1)
     assert cli("solve", "tictactoe", "--workers", "0").exit_code == 2
     r = cli("solve", "tictactoe", "--work-dir", str(tmp_path))
     assert r.exit_code == 2 and "--work-dir and --slice-size go with --workers or --scheduler" in r.stderr
@@ -314,15 +315,39 @@ def test_workers_starts_a_local_cluster(reference, tmp_path):
 
 def test_local_workers_keep_the_adaptive_allocator():
     """`--workers` starts its workers without the MALLOC_TRIM_THRESHOLD_ Dask's nannies set (slices 2-3x slower with it)."""
-    with tier_cluster.local_cluster(1, 1 << 30) as local, Client(local) as client:
+    with dask_client.local_cluster(1, 1 << 30) as local, Client(local) as client:
         assert list(client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")).values()) == [None]
 
 
 @pytest.mark.parametrize("error", [MemoryError(), KilledWorker("solve-12-0-ab12cd34", None, 3)])
 def test_a_slice_out_of_memory_names_the_option_to_lower(error):
-    with pytest.raises(GamedbError) as caught, tier_cluster._said(4096):
+    with pytest.raises(GamedbError) as caught, dask_client.said_as_memory(4096):
         raise error
     assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_cluster_stopped_aside_is_stopped_before_the_solve_returns():
+    """``stopped_aside``: a local cluster's stop runs in a thread while the rows are written, and is waited for on leaving;
+    its failure is raised then, unless the block failed (that failure is the one raised)."""
+    stopped = []
+
+    def slow_stop():
+        time.sleep(0.2)
+        stopped.append(threading.current_thread().name)
+
+    with dask_client.stopped_aside() as aside:
+        aside(slow_stop)
+        assert stopped == []  # (the block goes on meanwhile)
+    assert stopped == ["gamedb-cluster-stop"]
+
+    def failing_stop():
+        raise RuntimeError("the scheduler would not stop")
+
+    with pytest.raises(RuntimeError, match="would not stop"), dask_client.stopped_aside() as aside:
+        aside(failing_stop)
+    with pytest.raises(KeyError), dask_client.stopped_aside() as aside:
+        aside(failing_stop)
+        raise KeyError("the write failed")
 
 
 @pytest.mark.parametrize("ranges", [1, 2, 5])

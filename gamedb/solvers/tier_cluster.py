@@ -12,20 +12,17 @@ from __future__ import annotations
 
 import functools
 import json
-import logging
 import time
 import uuid
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, ExitStack, nullcontext
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import sqlalchemy as sa
 
-from ..errors import GamedbError
 from ..games.base import Game
 from ..progress import Progress
 from ..store.duckdb_file import reading
@@ -34,7 +31,8 @@ from ..store.rows import stores_texts
 from ..store.sql_sink import SqlSink
 from ..store.status import SOLVING
 from . import tier_slices
-from .protocol import Cluster, Solved, SolveJob
+from .dask_client import cluster_client, said_as_memory, stopped_aside
+from .protocol import Solved, SolveJob
 from .tier_forward import keeps_paths
 from .tier_memory import slice_size_for
 from .tier_store import CodeRange, TierFolder
@@ -44,10 +42,6 @@ from .tiers import canon_of, finish_tiers, rules_of, tiers_key
 SLICES_PER_THREAD = 4
 #: positions of a slice at least (smaller slices cost more in their task than in their work), unless the memory budget says less
 LEAST_SLICE = 20_000
-#: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
-#: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
-#: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's)
-NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 #: part files of rows made ahead of the one being loaded, per worker thread, and their rows at most (a range's rows take
 #: a worker about 0.9 µs each, the client 0.45 µs: the first part is waited for)
 PARTS_AHEAD = 2
@@ -67,8 +61,6 @@ SETTLE_SLICES = 4
 #: many as its guessed slices: too many do nothing, too few take several slices each)
 TIERS_AHEAD = 2
 GROWTH = 8.0
-#: how long the client waits for a scheduler given by --scheduler
-CONNECT_SECONDS = 10
 
 
 def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
@@ -78,13 +70,17 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
     size = cluster.slice_size or slice_size_for(job.memory_limit, cluster.workers or 1)
     folder = work_folder(db, job.name, key, cluster.work_dir)
     t0 = time.perf_counter()
-    with _client(cluster, job.memory_limit) as client, _said(size):
+    parts = parts_for(db.dialect.name)
+    with stopped_aside() as aside, ExitStack() as stack:
+        client = stack.enter_context(cluster_client(cluster, job.memory_limit, stop=aside))
+        stack.enter_context(said_as_memory(size))
         counts, reach, reachable = _enumerate(client, job.game, folder, key, size, job.progress, symmetry)
         t1 = time.perf_counter()
-        parts = parts_for(db.dialect.name)
         texts_stored = stores_texts(sum(counts.values()))
         moves = _solve(client, job.game, folder, counts, reach, size, job.progress, texts_stored if parts == "parquet" else None, symmetry)
         spans = tier_slices.parquet_parts(folder, counts) if parts == "parquet" else None
+        if parts != "sqlite":  # the workers are done (into SQLite they make the rows): the cluster stops while the rows are written
+            stack.close()
         with reading(db, folder.path) if spans is not None else nullcontext(), SqlSink(db, job.begin, resumed=job.record is not None) as sink:
             sink.begin()
             assert job.record is not None  # made by begin
@@ -113,51 +109,6 @@ def work_folder(db: sa.Engine, name: str, key: str, work_dir: str | None) -> Tie
     default = TierFolder.for_game(db, name, key).path
     leaf = default.name.replace("tiers-", "cluster-")
     return TierFolder(Path(work_dir) / leaf if work_dir is not None else default.with_name(leaf))
-
-
-@contextmanager
-def _client(cluster: Cluster, memory_limit: int) -> Iterator[Any]:
-    """A Dask client of the scheduler named, or of a local cluster of ``cluster.workers`` processes on 127.0.0.1."""
-    from dask.distributed import Client
-
-    if cluster.scheduler is not None:
-        try:
-            client = Client(cluster.scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
-            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
-        with client:
-            yield client
-        return
-    with local_cluster(cluster.workers or 1, memory_limit) as local, Client(local) as client:  # type: ignore[no-untyped-call]
-        yield client
-
-
-def local_cluster(workers: int, memory_limit: int) -> Any:
-    """A LocalCluster of ``workers`` processes on 127.0.0.1 (one thread each, ``memory_limit`` shared), as ``--workers`` starts."""
-    import dask
-    from dask.distributed import LocalCluster
-
-    with dask.config.set(NUMPY_SPEED), warnings.catch_warnings():
-        warnings.filterwarnings("ignore", "Port .* is already in use")  # the scheduler's HTTP port (127.0.0.1) moves: no warning on stderr
-        return LocalCluster(  # type: ignore[no-untyped-call]
-            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
-        )
-
-
-@contextmanager
-def _said(size: int) -> Iterator[None]:
-    """A slice that ran out of memory (raised in it, or its worker killed over and over) said as one line."""
-    from distributed.scheduler import KilledWorker
-
-    advice = f"lower --slice-size (it is {size:,} positions)"
-    try:
-        yield
-    except MemoryError:
-        raise GamedbError(f"a worker ran out of memory solving a slice: {advice}") from None
-    except KilledWorker as exc:
-        raise GamedbError(f"a worker died each time it ran {exc.task} (out of memory?): {advice}") from None
 
 
 def _slices(n: int, size: int, threads: int) -> list[tuple[int, int]]:

@@ -1,0 +1,106 @@
+"""The Dask client a solve on a cluster runs through (:mod:`.tier_cluster`): of a scheduler named, or of a local
+cluster started here; a slice that ran out of memory said as one line; the cluster stopped aside while the rows are written."""
+
+from __future__ import annotations
+
+import logging
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from ..errors import GamedbError
+from .protocol import Cluster
+
+#: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
+#: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
+#: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's)
+NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
+#: how long the client waits for a scheduler given by --scheduler
+CONNECT_SECONDS = 10
+
+
+@contextmanager
+def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable[[], Any]], None] | None = None) -> Iterator[Any]:
+    """A Dask client of the scheduler named, or of a local cluster of ``cluster.workers`` processes on 127.0.0.1, which
+    ``stop`` stops once the client is closed (:func:`stopped_aside`'s ``aside``; by default, stopped before leaving)."""
+    from dask.distributed import Client
+
+    if cluster.scheduler is not None:
+        try:
+            client = Client(cluster.scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+            raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
+        with client:
+            yield client
+        return
+    local = local_cluster(cluster.workers or 1, memory_limit)
+    try:
+        with Client(local) as client:  # type: ignore[no-untyped-call]
+            yield client
+    finally:
+        (stop or _now)(local.close)
+
+
+def local_cluster(workers: int, memory_limit: int) -> Any:
+    """A LocalCluster of ``workers`` processes on 127.0.0.1 (one thread each, ``memory_limit`` shared), as ``--workers`` starts."""
+    import dask
+    from dask.distributed import LocalCluster
+
+    with dask.config.set(NUMPY_SPEED), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Port .* is already in use")  # the scheduler's HTTP port (127.0.0.1) moves: no warning on stderr
+        return LocalCluster(  # type: ignore[no-untyped-call]
+            n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+            memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.ERROR,
+        )
+
+
+@contextmanager
+def said_as_memory(size: int) -> Iterator[None]:
+    """A slice that ran out of memory (raised in it, or its worker killed over and over) said as one line."""
+    from distributed.scheduler import KilledWorker
+
+    advice = f"lower --slice-size (it is {size:,} positions)"
+    try:
+        yield
+    except MemoryError:
+        raise GamedbError(f"a worker ran out of memory solving a slice: {advice}") from None
+    except KilledWorker as exc:
+        raise GamedbError(f"a worker died each time it ran {exc.task} (out of memory?): {advice}") from None
+
+
+def _now(stop: Callable[[], Any]) -> None:
+    stop()
+
+
+@contextmanager
+def stopped_aside() -> Iterator[Callable[[Callable[[], Any]], None]]:
+    """``aside(stop)`` runs ``stop`` (a local cluster's) in a thread of its own: stopping a local cluster takes 0.2-0.3 s
+    (Connect-Four 4x6), the rows' write as long as it needs. Waited for on leaving, its failure raised then (unless the
+    block raised). (A client must be closed in the thread that made it: Dask keeps it in a context variable.)"""
+    import threading
+
+    closers: list[tuple[threading.Thread, list[BaseException]]] = []
+
+    def aside(stop: Callable[[], Any]) -> None:
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                stop()
+            except BaseException as exc:  # (raised by the thread that waits for this one)
+                failed.append(exc)
+
+        thread = threading.Thread(target=run, name="gamedb-cluster-stop", daemon=True)
+        thread.start()
+        closers.append((thread, failed))
+
+    try:
+        yield aside
+    finally:
+        for thread, _ in closers:
+            thread.join()
+    for _, failed in closers:
+        if failed:
+            raise failed[0]
