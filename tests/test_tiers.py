@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from gamedb import make_game
+from gamedb import Database, make_game
 from gamedb.errors import InputError
 from gamedb.games.base import Capabilities
 from gamedb.games.connect4 import Connect4
@@ -240,3 +240,27 @@ def test_the_plugin_examples_tiers_and_array_rules(fresh_db):
     memory_db.solve(game, "tk", strategy="memory")
     assert tier_db.solve(game, "tk", strategy="auto").strategy == "tiers"
     assert positions(tier_db, "tk") == positions(memory_db, "tk")
+
+
+def test_the_tier_writer_hands_best_moves_as_label_ids_where_the_rules_have_a_label_table(tmp_path, monkeypatch):
+    """Connect-Four's rules keep a table of their labels: the writer's batches carry the best moves as ids into it (a
+    LabelColumn, which DuckDB reads without a Python string a row; a row store gets the strings), and the rows are the
+    memory engine's."""
+    from gamedb.solvers import tier_store
+    from gamedb.store.sink import LabelColumn
+
+    kinds = set()
+    real = tier_store.range_columns
+
+    def spied(*args, **kwargs):
+        columns = real(*args, **kwargs)
+        kinds.add(type(columns["best_move"]))
+        return columns
+
+    monkeypatch.setattr(tier_store, "range_columns", spied)
+    game = make_game("connect4", width=4, height=3)
+    with Database(tmp_path / "t.duckdb", create=True) as tier_db, Database(tmp_path / "m.sqlite", create=True) as memory_db:
+        tier_db.solve(game, "c", strategy="tiers", symmetry=False)
+        memory_db.solve(game, "c", strategy="memory")
+        assert kinds == {LabelColumn}
+        assert positions(tier_db, "c") == positions(memory_db, "c")

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -25,7 +25,7 @@ from ..games.tier_rules import TierArrayRules
 from ..progress import Progress
 from ..store.disk_full import is_disk_full
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import Sink
+from ..store.sink import LabelColumn, Sink, joined_columns
 from ..store.sqlite_file import file_of
 
 if TYPE_CHECKING:
@@ -201,8 +201,9 @@ def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tup
     """The position columns of one code range, in code order: rows ``i:j`` of each tier ``t`` (``rows[t] = (i, j)``)."""
     parts = [tier_columns(rules, folder, t, i, j, texts_stored, *(folder.read(kind, t, i, j) for kind in _SOLVED))
              for t, (i, j) in sorted(rows.items()) if j > i]
-    order = np.argsort(np.concatenate([p["code"] for p in parts]), kind="stable")
-    return {k: (np.ma.concatenate if k == "remoteness" else np.concatenate)([p[k] for p in parts])[order] for k in parts[0]}
+    joined: Mapping[str, Any] = joined_columns(parts)  # (arrays and LabelColumns: indexed by an array)
+    order = np.argsort(joined["code"], kind="stable")
+    return {k: v[order] for k, v in joined.items()}
 
 
 def tier_columns(
@@ -210,15 +211,24 @@ def tier_columns(
     remoteness: np.ndarray, degree: np.ndarray, best: np.ndarray, *, codes: np.ndarray | None = None, label_ids: bool = False,
 ) -> dict[str, Any]:
     """The position columns of rows ``i:j`` of tier ``t`` (``codes``: theirs, if read already) from its solved arrays, in
-    code order (the texts and labels made here; the text left out when not stored). ``label_ids`` (rules with a
-    ``label_table``): the best move as the id of its label (-1: none), not as text."""
+    code order (the texts made here; the text left out when not stored). The best move: by rules with a ``label_table``,
+    as the id of its label (-1: none), a :class:`~gamedb.store.sink.LabelColumn` (``label_ids``: the int8 ids alone, as
+    the cluster's Parquet parts keep them); by others, as text."""
     page = folder.read("codes", t, i, j) if codes is None else codes
     by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
     text = np.array(rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page), dtype=object) if texts_stored else None
     has = best >= 0
-    labels = np.full(len(page), -1 if label_ids else None, dtype=np.int8 if label_ids else object)
-    if has.any():
-        labels[has] = rules.label_ids(page[has], best[has]) if label_ids else rules.labels(page[has], best[has])
+    labels: Any
+    if rules.label_table:
+        labels = np.full(len(page), -1, dtype=np.int8 if label_ids else np.int32)
+        if has.any():
+            labels[has] = rules.label_ids(page[has], best[has])
+        labels = labels if label_ids else LabelColumn(labels, rules.label_table)
+    else:
+        assert not label_ids, "label ids asked of rules without a label table"
+        labels = np.full(len(page), None, dtype=object)
+        if has.any():
+            labels[has] = rules.labels(page[has], best[has])
     values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
     return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from .duckdb_file import append_columns, connect, create_schema
 from .new_sqlite_file import NewSqliteFile
-from .sink import Column, LabelColumn, rows_in, values_of
+from .sink import Column, joined_columns, rows_in
 
 #: rows a new file's sink gathers before one INSERT (past DuckDB's row group of 122,880 rows, which it writes to the
 #: file as it goes; smaller INSERTs wait in memory: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in 2^17s)
@@ -37,24 +37,6 @@ class _Made:
         except Exception:  # (nothing was made)
             return
         conn.close()
-
-
-def _joined(batches: list[Mapping[str, Column]]) -> Mapping[str, Column]:
-    """Column batches end to end (texts as object arrays, masked arrays kept masked, label ids with their labels)."""
-    import numpy as np
-
-    if len(batches) == 1:
-        return batches[0]
-    joined: dict[str, Column] = {}
-    for k in batches[0]:
-        parts = [b[k] for b in batches]
-        labelled = [p for p in parts if isinstance(p, LabelColumn)]
-        if len(labelled) == len(parts):
-            joined[k] = LabelColumn.joined(labelled)
-        else:  # (label ids beside strings: all as strings)
-            arrays = [p if isinstance(p, np.ndarray) else np.asarray(values_of(p), dtype=object) for p in parts]
-            joined[k] = (np.ma.concatenate if any(np.ma.isMaskedArray(a) for a in arrays) else np.concatenate)(arrays)
-    return joined
 
 
 #: Python's switch interval while the thread appends (5 ms by default): DuckDB's scan of numpy arrays takes Python's lock
@@ -157,7 +139,7 @@ class NewDuckdbFile(NewSqliteFile):
         """The thread's job: ``batches`` appended in its transaction, committed every :data:`COMMIT_ROWS` rows."""
         if not batches:
             return
-        joined = _joined(batches)
+        joined = joined_columns(batches)
         append_columns(self._conn, table, joined, {"game_id": game_id})
         self._uncommitted += rows_in(joined)
         if self._uncommitted >= COMMIT_ROWS:
@@ -168,7 +150,7 @@ class NewDuckdbFile(NewSqliteFile):
         """The last rows of a table appended by two connections at once, when the solver is done and a core is free: the
         first half by the thread in its transaction, the second by this one in a transaction of its own, committed after
         the thread's (DuckDB places a transaction's rows when it commits)."""
-        joined = _joined(batches)
+        joined = joined_columns(batches)
         half = rows_in(joined) // 2
         self._pending.append(self._thread.submit(self._append, table, [{k: v[:half] for k, v in joined.items()}], self.game_id))  # (after its other jobs)
         lane = self._conn.cursor()

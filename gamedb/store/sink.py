@@ -103,7 +103,7 @@ class LabelColumn:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def __getitem__(self, part: slice) -> LabelColumn:
+    def __getitem__(self, part: slice | np.ndarray) -> LabelColumn:
         return LabelColumn(self.ids[part], self.names)
 
     def __iter__(self) -> Iterator[str | None]:
@@ -123,6 +123,24 @@ class LabelColumn:
         offsets = np.cumsum([0, *(len(p.names) for p in parts[:-1])])
         return cls(np.concatenate([np.where(p.ids < 0, -1, p.ids + k) for p, k in zip(parts, offsets.tolist(), strict=True)]),
                    [name for p in parts for name in p.names])
+
+
+def joined_columns(batches: Sequence[Mapping[str, Column]]) -> Mapping[str, Column]:
+    """Column batches end to end (texts as object arrays, masked arrays kept masked, label ids with their labels)."""
+    import numpy as np
+
+    if len(batches) == 1:
+        return batches[0]
+    joined: dict[str, Column] = {}
+    for k in batches[0]:
+        parts = [b[k] for b in batches]
+        labelled = [p for p in parts if isinstance(p, LabelColumn)]
+        if len(labelled) == len(parts):
+            joined[k] = LabelColumn.joined(labelled)
+        else:  # (label ids beside strings: all as strings)
+            arrays = [p if isinstance(p, np.ndarray) else np.asarray(values_of(p), dtype=object) for p in parts]
+            joined[k] = (np.ma.concatenate if any(np.ma.isMaskedArray(a) for a in arrays) else np.concatenate)(arrays)
+    return joined
 
 
 def scattered(length: int, at: np.ndarray, labels: LabelColumn | Sequence[str]) -> Column:
