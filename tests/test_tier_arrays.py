@@ -100,3 +100,16 @@ def test_tictactoe_every_position():
     codes = reachable(game)
     assert len(codes) == 5478  # the published count of legal tic-tac-toe positions reachable in play
     check_conformance(game, codes)
+
+
+@pytest.mark.parametrize("options", [dict(width=4, height=5), dict(width=7, height=6), dict(width=10, height=4)])
+def test_connect4_texts_of_the_empty_board_alone(options):
+    """The writer asks the texts of a tier at a time: the start's tier is the empty board alone, whose move sequence
+    has no move (`gamedb solve connect4 --width 4 --height 5` stopped there with an IndexError)."""
+    game = make_game("connect4", **options)
+    rules = game.array_rules()
+    start = game.encode(game.start())
+    children = [game.encode(child) for _, child in game.moves(game.start())]
+    assert rules.texts(np.array([start])) == [game.format(game.start())] == ["-"]
+    assert rules.texts(np.array([start, start, *children])) == ["-", "-", *(game.format(game.decode(c)) for c in children)]
+    assert rules.texts(np.array([], dtype=np.int64)) == []

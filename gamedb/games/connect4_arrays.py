@@ -131,8 +131,10 @@ class Connect4Arrays(TierArrayRules):
         unique, where = np.unique(codes, return_inverse=True)
         paths, lengths = self.sequences(unique)
         if self.width <= 9:  # columns as digits, NUL past each sequence's end (dropped as the bytes become str)
+            # (a column at least: the empty board alone has sequences of no move, and a view of rows of no bytes is empty)
+            paths = paths if paths.shape[1] else np.zeros((len(unique), 1), dtype=paths.dtype)
             digits = np.where(np.arange(paths.shape[1]) < lengths[:, None], paths + ord("1"), 0).astype(np.uint8)
-            found: list[str] = np.ascontiguousarray(digits).view(f"S{max(paths.shape[1], 1)}").ravel().astype(str).tolist()
+            found: list[str] = np.ascontiguousarray(digits).view(f"S{paths.shape[1]}").ravel().astype(str).tolist()
         else:
             found = [",".join(game._labels[c] for c in row[:n]) for row, n in zip(paths.tolist(), lengths.tolist(), strict=True)]
         for i in (lengths < 0).nonzero()[0].tolist():
