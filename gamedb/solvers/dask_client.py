@@ -40,7 +40,10 @@ def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable
         with Client(local) as client:  # type: ignore[no-untyped-call]
             yield client
     finally:
-        (stop or _now)(local.close)
+        if stop is None:
+            local.close()
+        else:
+            stop(local.close)
 
 
 def local_cluster(workers: int, memory_limit: int) -> Any:
@@ -70,10 +73,6 @@ def said_as_memory(size: int) -> Iterator[None]:
         raise GamedbError(f"a worker died each time it ran {exc.task} (out of memory?): {advice}") from None
 
 
-def _now(stop: Callable[[], Any]) -> None:
-    stop()
-
-
 @contextmanager
 def stopped_aside() -> Iterator[Callable[[Callable[[], Any]], None]]:
     """``aside(stop)`` runs ``stop`` (a local cluster's) in a thread of its own: stopping a local cluster takes 0.2-0.3 s
@@ -81,26 +80,23 @@ def stopped_aside() -> Iterator[Callable[[Callable[[], Any]], None]]:
     block raised). (A client must be closed in the thread that made it: Dask keeps it in a context variable.)"""
     import threading
 
-    closers: list[tuple[threading.Thread, list[BaseException]]] = []
+    threads: list[threading.Thread] = []
+    failed: list[BaseException] = []
+
+    def run(stop: Callable[[], Any]) -> None:
+        try:
+            stop()
+        except BaseException as exc:  # (raised by the thread that waits for this one)
+            failed.append(exc)
 
     def aside(stop: Callable[[], Any]) -> None:
-        failed: list[BaseException] = []
-
-        def run() -> None:
-            try:
-                stop()
-            except BaseException as exc:  # (raised by the thread that waits for this one)
-                failed.append(exc)
-
-        thread = threading.Thread(target=run, name="gamedb-cluster-stop", daemon=True)
-        thread.start()
-        closers.append((thread, failed))
+        threads.append(threading.Thread(target=run, args=(stop,), name="gamedb-cluster-stop", daemon=True))
+        threads[-1].start()
 
     try:
         yield aside
     finally:
-        for thread, _ in closers:
+        for thread in threads:
             thread.join()
-    for _, failed in closers:
-        if failed:
-            raise failed[0]
+    if failed:
+        raise failed[0]

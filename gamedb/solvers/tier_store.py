@@ -208,24 +208,22 @@ def range_columns(rules: TierArrayRules, folder: TierFolder, rows: dict[int, tup
 
 def tier_columns(
     rules: TierArrayRules, folder: TierFolder, t: int, i: int, j: int, texts_stored: bool, player: np.ndarray, result: np.ndarray,
-    remoteness: np.ndarray, degree: np.ndarray, best: np.ndarray, *, codes: np.ndarray | None = None, label_ids: bool = False,
+    remoteness: np.ndarray, degree: np.ndarray, best: np.ndarray, *, codes: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """The position columns of rows ``i:j`` of tier ``t`` (``codes``: theirs, if read already) from its solved arrays, in
     code order (the texts made here; the text left out when not stored). The best move: by rules with a ``label_table``,
-    as the id of its label (-1: none), a :class:`~gamedb.store.sink.LabelColumn` (``label_ids``: the int8 ids alone, as
-    the cluster's Parquet parts keep them); by others, as text."""
+    as the id of its label (-1: none), a :class:`~gamedb.store.sink.LabelColumn`; by others, as text."""
     page = folder.read("codes", t, i, j) if codes is None else codes
     by_paths = rules.path_texts and folder.has("paths", t)  # (not saved when the estimate said no texts)
     text = np.array(rules.format_paths(folder.read("paths", t, i, j)) if by_paths else rules.texts(page), dtype=object) if texts_stored else None
     has = best >= 0
     labels: Any
     if rules.label_table:
-        labels = np.full(len(page), -1, dtype=np.int8 if label_ids else np.int32)
+        ids = np.full(len(page), -1, dtype=np.int32)
         if has.any():
-            labels[has] = rules.label_ids(page[has], best[has])
-        labels = labels if label_ids else LabelColumn(labels, rules.label_table)
+            ids[has] = rules.label_ids(page[has], best[has])
+        labels = LabelColumn(ids, rules.label_table)
     else:
-        assert not label_ids, "label ids asked of rules without a label table"
         labels = np.full(len(page), None, dtype=object)
         if has.any():
             labels[has] = rules.labels(page[has], best[has])

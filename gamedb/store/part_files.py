@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from .duckdb_file import label_of, quoted
 from .duckdb_rewrite import ROW_GROUP  # (a part's row groups: DuckDB's; the writer skips those outside its code range)
-from .sink import Column, column_inserts
+from .sink import Column, LabelColumn, column_inserts
 
 if TYPE_CHECKING:
     import sqlalchemy as sa
@@ -81,15 +81,17 @@ def part_loaded(conn: sa.Connection, table: str, path: Path, game_id: int) -> It
 
 
 def write_parquet(path: Path, columns: Mapping[str, Column]) -> None:
-    """Write ``columns`` (numpy arrays; text as objects) as the Parquet part ``path``, atomically, through this thread's
+    """Write ``columns`` (numpy arrays; text as objects; a :class:`~.sink.LabelColumn` as its ids, which
+    :func:`parquet_loaded` reads back as labels) as the Parquet part ``path``, atomically, through this thread's
     in-memory DuckDB that may write only in the part's folder (a new one took 16 ms)."""
     import numpy as np
 
     tmp = path.with_name(f"{path.name}.{os.getpid()}-{threading.get_ident()}.tmp")
     conn = _parquet_writer(path.parent)
-    conn.register("gamedb_rows", {k: v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()})
+    arrays = {k: v.ids if isinstance(v, LabelColumn) else v if isinstance(v, np.ndarray) else np.asarray(v, dtype=object) for k, v in columns.items()}
+    conn.register("gamedb_rows", arrays)
     try:  # (a slice of no labels: VARCHAR, not NULL-typed)
-        typed = ", ".join(f"{k}::VARCHAR AS {k}" if np.asarray(v).dtype == object else k for k, v in columns.items())
+        typed = ", ".join(f"{k}::VARCHAR AS {k}" if v.dtype == object else k for k, v in arrays.items())
         conn.execute(f"COPY (SELECT {typed} FROM gamedb_rows) TO {quoted(tmp)} (FORMAT parquet, ROW_GROUP_SIZE {ROW_GROUP})")
     finally:
         conn.unregister("gamedb_rows")
