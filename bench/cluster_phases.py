@@ -10,7 +10,8 @@ Two solves into new SQLite (or ``--backend duckdb``) files, each in a child proc
   searches and the reads of the reached tiers' values), valuing (``from_children``) and saving, and the rows' write;
 - the same board through a LocalCluster of ``--workers`` processes (as ``gamedb solve --workers N``), with Dask's task
   stream: the seconds of each kind of task (settle, expand, solve, join) on the workers, the client's wall time per
-  phase, and what is neither (the scheduler, serialization, the client waiting on one task at a time).
+  phase, and what is neither (the scheduler, serialization, the client waiting on one task at a time), with each
+  worker's waits between its tasks by the kinds of the two (``expand -> expand``: the next tier's settle ran elsewhere).
 
 Then Amdahl: the serial seconds (those only one process can do) and the bound they put on the speed-up of 2 workers.
 The machine is shared: the load average is printed.
@@ -188,10 +189,11 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
         wall = time.perf_counter() - t0
     tasks: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0])  # kind -> compute seconds, transfer seconds, count
     for task in record["stream"]:
-        kind = task["key"].split("-")[0] if isinstance(task["key"], str) else str(task["key"][0]).split("-")[0]
+        kind = _kind(task["key"])
         for ss in task["startstops"]:
             tasks[kind][0 if ss["action"] == "compute" else 1] += ss["stop"] - ss["start"]
         tasks[kind][2] += 1
+    waits = _waits(record["stream"])
     offset = t0 - marks["t0"]
     enum_end = marks.get("enumerate tiers (cluster) end", 0.0) - offset
     solve_end = max(marks.get("slices solved (cluster) end", 0.0), marks.get("tiers solved (cluster) end", 0.0)) - offset
@@ -202,9 +204,31 @@ def cluster(width: int, height: int, workers: int, suffix: str) -> dict:
         "cluster_stop": wall - write_end, "write": write_end - solve_end,
         "write_rows": record["rows"], "write_insert": record["insert"], "write_rows_cpu": record["rows_cpu"], "write_insert_cpu": record["insert_cpu"],
         "write_commit": record["commit"], "write_commit_cpu": record["commit_cpu"],
-        "worker_cpu": record["worker_cpu"], "tasks": {k: v for k, v in tasks.items()},
+        "worker_cpu": record["worker_cpu"], "tasks": {k: v for k, v in tasks.items()}, "waits": waits,
         "solve_split": record["profile"], "worker_peaks": record["worker_peaks"], "client_peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
+
+
+def _kind(key: Any) -> str:
+    return (key if isinstance(key, str) else str(key[0])).split("-")[0]
+
+
+def _waits(stream: list[dict]) -> dict[str, dict[str, float]]:
+    """Per worker, the seconds between one task's end and its next task's start, by the kinds of the two tasks
+    ("expand -> settle": a worker waiting for the settle of the next tier, run elsewhere)."""
+    runs: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
+    for task in stream:
+        for ss in task["startstops"]:
+            if ss["action"] == "compute":
+                runs[task["worker"]].append((ss["start"], ss["stop"], _kind(task["key"])))
+    waits: dict[str, dict[str, float]] = {}
+    for worker, spans in sorted(runs.items()):
+        spans.sort()
+        by: dict[str, float] = defaultdict(float)
+        for (_, stop, kind), (start, _, after) in zip(spans, spans[1:], strict=False):
+            by[f"{kind} -> {after}"] += max(start - stop, 0.0)
+        waits[worker] = dict(by)
+    return waits
 
 
 def main() -> None:
@@ -249,6 +273,9 @@ def main() -> None:
     cluster_part = c["enumerate"] + c["solve"]
     idle = cluster_part * args.workers - busy
     print(f"    worker time not in a task (scheduler, serialization, waits): {idle:.1f} s of {cluster_part * args.workers:.1f} worker-seconds")
+    for k, (worker, by) in enumerate(c["waits"].items()):
+        most = ", ".join(f"{pair} {seconds:.2f}" for pair, seconds in sorted(by.items(), key=lambda x: -x[1])[:5])
+        print(f"    worker {k}'s waits between its tasks: {sum(by.values()):.2f} s ({most}; {worker})")
     settle = c["tasks"].get("settle", [0.0])[0]
     join = c["tasks"].get("join", [0.0])[0]
     fixed = c["cluster_start"] + c["cluster_stop"]
