@@ -47,7 +47,8 @@ class Case:
 
 
 def case(id, args, code, message, *, xfail=None, sqlite_version=None):
-    """One row of the table. ``args`` may use {db} {text} {foreign} {missing} {dir} {badjson} {newer} {older}.
+    """One row of the table. ``args`` may use {db} {text} {foreign} {missing} {dir} {badjson} {newer} {older}
+    {duckassqlite} {sqliteasduck}.
 
     ``--db {db}`` is put in front unless the case gives its own ``--db``.
     """
@@ -284,6 +285,13 @@ CASES = [
     case("list-missing-database", ["--db", "{missing}", "list"], 1, "no database at"),
     case("list-directory", ["--db", "{dir}", "list"], 1, "is a directory"),
     case("list-unknown-url", ["--db", "bogus://x", "list"], 1, "no driver for 'bogus'"),
+    # a DuckDB file named .sqlite, a SQLite file named .duckdb: the path's ending chooses the backend, and the message says so
+    case("list-duckdb-named-sqlite", ["--db", "{duckassqlite}", "list"], 1, "is a DuckDB file, but only a path ending in .duckdb"),
+    case("query-duckdb-named-sqlite", ["--db", "{duckassqlite}", "query", "tictactoe"], 1, "rename it to duck.duckdb"),
+    case("solve-into-duckdb-named-sqlite", ["--db", "{duckassqlite}", "solve", "tictactoe", "-q"], 1, "rename it to duck.duckdb"),
+    case("list-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "list"], 1, "is a SQLite file, but a path ending in .duckdb"),
+    case("query-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "query", "tictactoe"], 1, "rename it to lite.sqlite"),
+    case("solve-into-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "solve", "tictactoe", "-q"], 1, "rename it to lite.sqlite"),
     case("query-text-file", ["--db", "{text}", "query", "tictactoe"], 1, "file is not a database"),
     case("query-foreign-sqlite", ["--db", "{foreign}", "query", "tictactoe"], 1, "not a gamedb database"),
     case("query-missing-database", ["--db", "{missing}", "query", "tictactoe"], 1, "no database at"),

@@ -69,6 +69,11 @@ def pristine(tmp_path_factory) -> Path:
         con.execute("INSERT INTO t VALUES (1)")
     con.close()
     (folder / "bad.json").write_text("[[1, 2],\n")
+    import duckdb
+
+    duckdb.connect(str(folder / "made.duckdb")).close()
+    (folder / "made.duckdb").rename(folder / "duck.sqlite")  # a DuckDB file under a SQLite name
+    shutil.copyfile(folder / "foreign.sqlite", folder / "lite.duckdb")  # and a SQLite file under a DuckDB one
     for name, revision in (("newer.sqlite", "9999_from_the_future"), ("older.sqlite", "0001")):
         from gamedb import Database
 
@@ -97,6 +102,8 @@ def _placeholders(folder: Path) -> dict[str, str]:
         "{badjson}": str(folder / "bad.json"),
         "{newer}": str(folder / "newer.sqlite"),
         "{older}": str(folder / "older.sqlite"),
+        "{duckassqlite}": str(folder / "duck.sqlite"),
+        "{sqliteasduck}": str(folder / "lite.duckdb"),
     }
 
 

@@ -124,7 +124,7 @@ def _checked_path(where: Location, *, create: bool = False) -> Path:
         raise InputError(f"{shown(where.text)} is a DuckDB database in memory, gone when the command ends: give a file path")
     if not where.path.exists() and not create:
         raise NoDatabase(f"no database at {where.path}")
-    check_file(where.path, where.text)
+    check_file(where.path, where.text, duckdb=True)
     return where.path
 
 

@@ -53,8 +53,14 @@ def _kind(mode: int) -> str:
     return next((what for test, what in _KINDS if test(mode)), "not a regular file")
 
 
-def check_file(path: Path, where: str | None = None) -> None:
-    """Raise :class:`DatabaseError` unless ``path`` is a regular file (through symbolic links) with no stray ``-wal``."""
+#: the first bytes of a SQLite file, and DuckDB's magic at bytes 8-12 of its file
+SQLITE_HEADER = b"SQLite format 3\x00"
+DUCKDB_MAGIC = b"DUCK"
+
+
+def check_file(path: Path, where: str | None = None, *, duckdb: bool = False) -> None:
+    """Raise :class:`DatabaseError` unless ``path`` is a regular file (through symbolic links) with no stray ``-wal``,
+    and not plainly a file of the other kind (``duckdb``: the path names a DuckDB file, else a SQLite one)."""
     where = where if where is not None else str(path)
     try:
         mode = os.stat(path).st_mode
@@ -65,6 +71,7 @@ def check_file(path: Path, where: str | None = None) -> None:
     if not stat.S_ISREG(mode):
         link = " (through a symbolic link)" if os.path.islink(path) else ""
         raise DatabaseError(f"{where} is not a regular file: it is {_kind(mode)}{link}; gamedb reads databases from regular files only")
+    _check_kind(path, where, duckdb)
     wal = Path(f"{path}-wal")
     try:
         wal_size = os.lstat(wal).st_size
@@ -75,6 +82,19 @@ def check_file(path: Path, where: str | None = None) -> None:
             f"{where} is in rollback-journal mode, yet a write-ahead log {wal.name} lies beside it, which SQLite would apply "
             "unseen: gamedb never leaves one there; remove it (or move it away) if you trust the file"
         )
+
+
+def _check_kind(path: Path, where: str, duckdb: bool) -> None:
+    """Refuse a DuckDB file named as a SQLite one, or the other way round (the path's ending chooses the backend)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(16)
+    except OSError:
+        return  # (the database's own open says why)
+    if not duckdb and head[8:12] == DUCKDB_MAGIC:
+        raise DatabaseError(f"{where} is a DuckDB file, but only a path ending in .duckdb is read as DuckDB: rename it to {path.stem}.duckdb")
+    if duckdb and head == SQLITE_HEADER:
+        raise DatabaseError(f"{where} is a SQLite file, but a path ending in .duckdb is read as DuckDB: rename it to {path.stem}.sqlite")
 
 
 def _header_says_wal(path: Path) -> bool:
