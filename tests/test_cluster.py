@@ -393,3 +393,26 @@ def test_parquet_parts_must_hold_every_row_of_a_tier_once(tmp_path):
     with pytest.raises(GamedbError, match="tier 3 in parts that do not fit together") as caught:
         tier_slices.parquet_parts(folder, {3: 4})
     assert "\n" not in str(caught.value)
+
+
+def test_a_scheduler_address_nothing_answers_at_fails_at_once_and_leaves_no_file(cli, tmp_path):
+    """`--scheduler` at a port nobody listens on, at a port whose server waits for the client (an HTTP port: Dask's client
+    waited there forever), or not an address: one line within seconds, exit 1, and no database file made."""
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    db = tmp_path / "s.sqlite"
+    try:
+        for address, phrase in [("tcp://127.0.0.1:1", "nothing listens there (connection refused)"),
+                                (f"tcp://127.0.0.1:{silent.getsockname()[1]}", "it accepts connections but sends nothing in 3 s"),
+                                ("nonsense", "missing port number"),
+                                ("foo://x:1", "unknown address scheme 'foo'")]:
+            start = time.monotonic()
+            r = cli("solve", "tictactoe", "-q", "--scheduler", address, db=db)
+            assert r.exit_code == 1 and f"cannot reach the Dask scheduler at {address}: {phrase}" in r.stderr, r.stderr
+            assert time.monotonic() - start < 8 and r.stderr.count("\n") == 1
+            assert list(tmp_path.iterdir()) == []
+    finally:
+        silent.close()

@@ -22,6 +22,10 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
         import distributed  # noqa: F401
     except ImportError:
         raise GamedbError("a solve on a cluster needs Dask: pip install 'gamedb[cluster]'") from None
+    if cluster.scheduler is not None:
+        from .dask_client import probe_scheduler
+
+        probe_scheduler(cluster.scheduler)  # (before the database is opened: nothing is left of a solve that cannot start)
 
 
 def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:

@@ -18,6 +18,66 @@ from .protocol import Cluster
 NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
+#: how long the first look at a scheduler's address may wait for an answer (a host down, or a firewall that drops it)
+PROBE_SECONDS = 3
+
+
+def probe_scheduler(address: str) -> None:
+    """Refuse at once a TCP (or TLS) scheduler address nothing answers at, before the database is opened: Dask's client
+    would try it again and again for :data:`CONNECT_SECONDS`. Other protocols are left to the client."""
+    import socket
+
+    from distributed.comm import registry
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        protocol, place = parse_address(address)
+        registry.get_backend(protocol)  # (an unknown protocol: ValueError)
+        if protocol not in ("tcp", "tls"):
+            return
+        host, port = parse_host_port(place)
+    except (ValueError, TypeError) as exc:
+        raise GamedbError(f"cannot reach the Dask scheduler at {address}: {exc} (give it as tcp://HOST:PORT)") from None
+    why = None
+    try:
+        with socket.create_connection((host, port), timeout=PROBE_SECONDS) as sock:
+            if protocol == "tcp":
+                why = _not_a_scheduler(sock)
+    except ConnectionRefusedError:
+        why = "nothing listens there (connection refused): start the scheduler (dask scheduler), or check the host and port"
+    except socket.gaierror as exc:
+        why = f"unknown host {host!r} ({exc.strerror or exc})"
+    except TimeoutError:
+        why = f"no answer in {PROBE_SECONDS} s (the host is down, or a firewall drops the connection)"
+    except OSError as exc:
+        why = exc.strerror or str(exc) or type(exc).__name__
+    if why is not None:
+        raise GamedbError(f"cannot reach the Dask scheduler at {address}: {why}")
+
+
+#: the length a scheduler's greeting (its handshake, the first frame it sends) says it has at most
+GREETING_BYTES = 1 << 20
+
+
+def _not_a_scheduler(sock: Any) -> str | None:
+    """Why what accepted the connection ``sock`` is not a Dask scheduler (None: it greets as one). A scheduler sends its
+    handshake first, a frame whose first 8 bytes are its length (little-endian); Dask's client would wait for it forever
+    from a server that waits for the client (an HTTP port: the dashboard's), or read a length of exabytes from another."""
+    head = b""
+    try:
+        while len(head) < 8:
+            got = sock.recv(8 - len(head))
+            if not got:
+                break
+            head += got
+    except TimeoutError:
+        return (f"it accepts connections but sends nothing in {PROBE_SECONDS} s, as a Dask scheduler does at once: "
+                "is it the dashboard's port (8787)? A scheduler listens on 8786 unless told otherwise")
+    except OSError as exc:
+        return exc.strerror or str(exc) or type(exc).__name__
+    if len(head) < 8 or not 0 < int.from_bytes(head, "little") <= GREETING_BYTES:
+        return "what answers there is not a Dask scheduler (a scheduler listens on 8786 unless told otherwise)"
+    return None
 
 
 @contextmanager
@@ -29,7 +89,10 @@ def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable
     if cluster.scheduler is not None:
         try:
             client = Client(cluster.scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
+        except MemoryError:  # a length read from a service that is not a scheduler (the dashboard's port, 8787)
+            why = "what answers there is not a Dask scheduler (a scheduler listens on 8786 unless told otherwise; 8787 is its dashboard)"
+            raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
+        except Exception as exc:  # (an address of a protocol not installed, e.g. ucx://, fails in Dask with a TypeError)
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
         with client:
