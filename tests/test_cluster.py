@@ -164,6 +164,37 @@ def test_the_command_line_killed_resumes_from_its_finished_slices(dask_cluster, 
         assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
 
 
+def test_ctrl_c_stops_a_local_cluster_solve_in_one_line(reference, tmp_path):
+    """A terminal's Ctrl-C (SIGINT to every process of the group) in the middle of `--workers 2`: exit 130 and one line,
+    not a traceback from each worker process and each pending gather; no process left; the same command resumes."""
+    import signal
+
+    command = [GAMEDB, "--db", str(tmp_path / "i.sqlite"), "solve", "tictactoe", "--workers", "2", "--work-dir", str(tmp_path / "work"),
+               "--slice-size", "100", "-q"]
+    solve = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while not list((tmp_path / "work").glob("*/result-*.npy")):  # the cluster started, a tier solved
+        assert solve.poll() is None, solve.communicate()
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    os.killpg(solve.pid, signal.SIGINT)
+    _, err = solve.communicate(timeout=60)
+    assert solve.returncode == 130, err
+    assert "Traceback" not in err and "Interrupted." in err, err
+    while time.monotonic() < deadline:  # the workers stopped with it
+        try:
+            os.killpg(solve.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("processes of the solve are left")
+    again = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0, again.stderr
+    with Database(tmp_path / "i.sqlite") as db:
+        assert game_rows(db, "tictactoe")["position"] == reference("tictactoe")
+
+
 class _Stop(Exception):
     pass
 
