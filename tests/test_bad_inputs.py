@@ -238,3 +238,25 @@ def check_family_bad_inputs(fam: str, folder: Path) -> None:
         assert unexpected is None, f"{c.args}: raised {type(unexpected).__name__}: {unexpected}"
         check_one_line_error(result.exit_code, result.stdout, result.stderr, c)
     assert content_digest(db) == before, f"a bad input changed the database ({fam})"
+
+
+@pytest.mark.parametrize("name, args", [
+    ("new.sqlite", ["connect4", "--memory-limit", "1K"]),  # too large for the memory limit
+    ("new.duckdb", ["connect4", "--memory-limit", "1K"]),
+    ("new.duckdb", ["tictactoe", "--strategy", "sql"]),  # a strategy the backend does not run
+], ids=["memory-sqlite", "memory-duckdb", "strategy-duckdb"])
+def test_a_refused_solve_leaves_no_new_file(cli, tmp_path, name, args):
+    """A solve refused after its new database file was opened removes the file it made (an empty database was left)."""
+    r = cli("solve", *args, db=tmp_path / name)
+    assert r.exit_code in (1, 2) and "Error: " in r.stderr, r.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_refused_solve_keeps_a_file_that_was_there(cli, tmp_path):
+    """The file was there before (here with a game in it): a refused solve leaves it as it was."""
+    db = tmp_path / "kept.sqlite"
+    assert cli("solve", "tictactoe", "-q", db=db).exit_code == 0
+    r = cli("solve", "connect4", "--memory-limit", "1K", db=db)
+    assert r.exit_code == 1, r.stderr
+    assert [p.name for p in tmp_path.iterdir()] == ["kept.sqlite"]
+    assert "tictactoe" in cli("list", db=db).stdout

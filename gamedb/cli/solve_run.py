@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import gc
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .common import err, out
@@ -71,7 +75,9 @@ def run_solve(
     from ..store.location import locate
     from ..store.rows import stores_texts
 
-    with Database(db, create=True) as database:
+    made = locate(db).path
+    made = made if made is not None and not os.path.lexists(made) else None  # a file this command creates
+    with Database(db, create=True) as database, _removed_if_left_empty(made, database):
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():
@@ -87,6 +93,25 @@ def run_solve(
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         line = _solved(report, database)
     out(line)
+
+
+@contextmanager
+def _removed_if_left_empty(made: Path | None, database: Database) -> Iterator[None]:
+    """The file ``made`` by this command removed if the solve fails before any game is stored in it: a refusal (too large
+    for --memory-limit, a strategy the backend does not run) left an empty database behind. A game begun stays, to resume."""
+    try:
+        yield
+    except BaseException:
+        try:
+            empty = made is not None and not database.games()
+        except Exception:  # (the file cannot say: left as it is)
+            empty = False
+        if empty:
+            assert made is not None
+            database.close()
+            for leftover in (made, *(made.with_name(made.name + end) for end in ("-wal", "-shm", "-journal", ".wal"))):
+                leftover.unlink(missing_ok=True)
+        raise
 
 
 def _solved(report: SolveReport, database: Database) -> str:
