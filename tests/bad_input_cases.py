@@ -285,6 +285,11 @@ CASES = [
     case("list-missing-database", ["--db", "{missing}", "list"], 1, "no database at"),
     case("list-directory", ["--db", "{dir}", "list"], 1, "is a directory"),
     case("list-unknown-url", ["--db", "bogus://x", "list"], 1, "no driver for 'bogus'"),
+    # a new file in a folder that is not there (SQLite said "unable to open database file"), an empty --db
+    case("solve-into-missing-folder", ["--db", "{missing}/x.sqlite", "solve", "tictactoe", "-q"], 1, "there is no folder"),
+    case("solve-into-missing-folder-duckdb", ["--db", "{missing}/x.duckdb", "solve", "tictactoe", "-q"], 1, "there is no folder"),
+    case("list-empty-db", ["--db", "", "list"], 2, "the database is given as an empty path"),
+    case("solve-empty-db", ["--db", "", "solve", "tictactoe", "-q"], 2, "the database is given as an empty path"),
     # a DuckDB file named .sqlite, a SQLite file named .duckdb: the path's ending chooses the backend, and the message says so
     case("list-duckdb-named-sqlite", ["--db", "{duckassqlite}", "list"], 1, "is a DuckDB file, but only a path ending in .duckdb"),
     case("query-duckdb-named-sqlite", ["--db", "{duckassqlite}", "query", "tictactoe"], 1, "rename it to duck.duckdb"),

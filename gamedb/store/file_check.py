@@ -65,6 +65,8 @@ def check_file(path: Path, where: str | None = None, *, duckdb: bool = False) ->
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
+        if not path.parent.is_dir():  # (to be made: SQLite said only "unable to open database file")
+            raise DatabaseError(f"cannot make {where}: there is no folder {shown(str(path.parent))} (make it first, or give another path)") from None
         return
     except OSError as exc:
         raise DatabaseError(f"cannot read {where}: {exc.strerror or exc}") from None

@@ -56,6 +56,10 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     if isinstance(db, Location):
         return db
     text = os.fspath(db)
+    if not text.strip():
+        from ..errors import InputError
+
+        raise InputError("the database is given as an empty path: give a file path (games.sqlite, games.duckdb) or a URL")
     duck = text.removeprefix("duckdb:///").split("?", 1)[0] if text.startswith("duckdb:///") else text if text.endswith(".duckdb") else ""
     if "://" not in duck and duck not in ("", ":memory:"):  # a DuckDB file, as a path or a URL
         path = Path(duck).expanduser().absolute()
