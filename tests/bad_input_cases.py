@@ -48,7 +48,7 @@ class Case:
 
 def case(id, args, code, message, *, xfail=None, sqlite_version=None):
     """One row of the table. ``args`` may use {db} {text} {foreign} {missing} {dir} {badjson} {newer} {older}
-    {duckassqlite} {sqliteasduck}.
+    {duckassqlite} {sqliteasduck} {emptyjson}.
 
     ``--db {db}`` is put in front unless the case gives its own ``--db``.
     """
@@ -66,6 +66,7 @@ CASES = [
     case("cat-mouse-no-such-file", CM("{dir}/nofile.json"), 2, "no such file"),
     case("cat-mouse-graph-is-a-directory", CM("{dir}"), 2, "is a directory"),
     case("cat-mouse-graph-empty-text", CM("   "), 2, "--graph is empty"),
+    case("cat-mouse-graph-empty-file", CM("{emptyjson}"), 2, "' is empty (it should hold the JSON)"),
     case("cat-mouse-graph-not-a-list", CM('{"a": 1}'), 2, "must be a JSON list"),
     case("cat-mouse-too-few-nodes", CM("[[1],[0]]"), 2, "at least 3 nodes"),
     case("cat-mouse-node-out-of-range", CM("[[1,2],[0,7],[0,1]]"), 2, "out of range"),

@@ -69,6 +69,7 @@ def pristine(tmp_path_factory) -> Path:
         con.execute("INSERT INTO t VALUES (1)")
     con.close()
     (folder / "bad.json").write_text("[[1, 2],\n")
+    (folder / "empty.json").write_text("\n")
     import duckdb
 
     duckdb.connect(str(folder / "made.duckdb")).close()
@@ -100,6 +101,7 @@ def _placeholders(folder: Path) -> dict[str, str]:
         "{missing}": str(folder / "missing.sqlite"),
         "{dir}": str(folder),
         "{badjson}": str(folder / "bad.json"),
+        "{emptyjson}": str(folder / "empty.json"),
         "{newer}": str(folder / "newer.sqlite"),
         "{older}": str(folder / "older.sqlite"),
         "{duckassqlite}": str(folder / "duck.sqlite"),

@@ -55,6 +55,8 @@ def load_json_option(value: Any, option: str) -> Any:
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise GraphError(f"--{option}: cannot read {shown(path)}: {exc}") from None
+        if not text.strip():  # (json said "Expecting value at line 1 column 1")
+            raise GraphError(f"--{option}: {shown(path)} is empty (it should hold the JSON)")
         where = str(path)
     else:
         where = "inline value"
