@@ -195,13 +195,17 @@ def test_tiers_refuse_a_family_without_tiers_and_a_memory_limit_too_small(fresh_
 
 def test_a_tier_solve_refused_while_enumerating_leaves_the_file_as_it_was(cli, db_path):
     """No bounds on tic-tac-toe's tiers: the limit is found too small at the first tier, before any write.
-    A new game leaves no row and no work folder; with --force the stored game stays."""
+    A new game leaves no row and no work folder (in a file the command made: no file); with --force the stored game stays."""
     assert make_game("tictactoe").estimate() is None
     run = cli("solve", "tictactoe", "--strategy", "tiers", "--memory-limit", "1M", "-q")
     assert run.exit_code == 1 and "more than the memory limit" in run.stderr and "--memory-limit" in run.stderr, run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+    assert not db_path.exists()
+    assert cli("solve", "connect4", "--width", "3", "--height", "3", "--connect", "3", "-q").exit_code == 0  # a file with another game
+    run = cli("solve", "tictactoe", "--strategy", "tiers", "--memory-limit", "1M", "-q")
+    assert run.exit_code == 1 and "more than the memory limit" in run.stderr, run.stderr
     listed = cli("list")
-    assert listed.exit_code == 0 and "tictactoe" not in listed.stdout, listed.stdout
+    assert listed.exit_code == 0 and "tictactoe" not in listed.stdout and "connect4" in listed.stdout, listed.stdout
     assert not list(db_path.parent.glob(db_path.name + ".tiers-*"))
     assert cli("solve", "tictactoe", "-q").exit_code == 0
     before = cli("query", "tictactoe", "--json").stdout
