@@ -1,12 +1,16 @@
 """The Dask client a solve on a cluster runs through (:mod:`.tier_cluster`): of a scheduler named, or of a local
-cluster started here; a slice that ran out of memory said as one line; the cluster stopped aside while the rows are written."""
+cluster started here; a slice that ran out of memory said as one line; the cluster stopped aside while the rows are written;
+a Ctrl-C said as one line."""
 
 from __future__ import annotations
 
+import functools
 import logging
+import signal
+import threading
 import warnings
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 from ..errors import GamedbError
@@ -22,9 +26,11 @@ CONNECT_SECONDS = 10
 PROBE_SECONDS = 3
 
 
+@functools.lru_cache(maxsize=8)
 def probe_scheduler(address: str) -> None:
     """Refuse at once a TCP (or TLS) scheduler address nothing answers at, before the database is opened: Dask's client
-    would try it again and again for :data:`CONNECT_SECONDS`. Other protocols are left to the client."""
+    would try it again and again for :data:`CONNECT_SECONDS`. Other protocols are left to the client. An address that
+    answered is not probed again in this process (the command line checks its options before the solve checks them)."""
     import socket
 
     from distributed.comm import registry
@@ -90,9 +96,6 @@ def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable
     if cluster.scheduler is not None:
         try:
             client = Client(cluster.scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-        except MemoryError:  # a length read from a service that is not a scheduler (the dashboard's port, 8787)
-            why = "what answers there is not a Dask scheduler (a scheduler listens on 8786 unless told otherwise; 8787 is its dashboard)"
-            raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
         except Exception as exc:  # (an address of a protocol not installed, e.g. ucx://, fails in Dask with a TypeError)
             why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
             raise GamedbError(f"cannot reach the Dask scheduler at {cluster.scheduler}: {why}") from None
@@ -144,15 +147,8 @@ class _Quiet:
             logging.getLogger(name).setLevel(level)
         self._levels = None
 
-    @contextmanager
-    def on_interrupt(self) -> Iterator[None]:
+    def on_interrupt(self) -> AbstractContextManager[None]:
         """A SIGINT silences the logs at once, before Dask's threads see the wait it ends (the main thread only)."""
-        import signal
-        import threading
-
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
         before = signal.getsignal(signal.SIGINT)
 
         def interrupted(number: int, frame: Any) -> None:
@@ -163,11 +159,7 @@ class _Quiet:
                 before(number, frame)  # (Python's own raises KeyboardInterrupt)
             raise KeyboardInterrupt
 
-        signal.signal(signal.SIGINT, interrupted)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, before)
+        return _sigint(interrupted)
 
 
 class _ClosedGathers(logging.Filter):
@@ -201,20 +193,23 @@ def local_cluster(workers: int, memory_limit: int) -> Any:
         )
 
 
-@contextmanager
-def interrupts_left_to_this_process() -> Iterator[None]:
+def interrupts_left_to_this_process() -> AbstractContextManager[None]:
     """SIGINT ignored while the block starts worker processes, which keep it ignored: a terminal's Ctrl-C reaches every
     process of its group, and each worker printed a traceback of its ``KeyboardInterrupt`` (a 5x4 solve: 6 tracebacks,
     79 lines) while this process stops them anyway. (An ignored signal stays ignored across ``exec``, and Python installs
     its handler only over the default one; a blocked one did not reach the workers' processes as blocked.) A Ctrl-C in
-    the block, the cluster's start (0.4-0.5 s), is lost; outside the main thread nothing changes."""
-    import signal
-    import threading
+    the block, the cluster's start (0.4-0.5 s), is lost."""
+    return _sigint(signal.SIG_IGN)
 
+
+@contextmanager
+def _sigint(handler: Any) -> Iterator[None]:
+    """SIGINT handled by ``handler`` in the block, as before after it; outside the main thread (where Python allows no
+    handler to be set) nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    before = signal.signal(signal.SIGINT, handler)
     try:
         yield
     finally:
@@ -240,8 +235,6 @@ def stopped_aside() -> Iterator[Callable[[Callable[[], Any]], None]]:
     """``aside(stop)`` runs ``stop`` (a local cluster's) in a thread of its own: stopping a local cluster takes 0.2-0.3 s
     (Connect-Four 4x6), the rows' write as long as it needs. Waited for on leaving, its failure raised then (unless the
     block raised). (A client must be closed in the thread that made it: Dask keeps it in a context variable.)"""
-    import threading
-
     threads: list[threading.Thread] = []
     failed: list[BaseException] = []
 
