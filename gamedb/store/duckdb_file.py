@@ -47,6 +47,8 @@ UNION ALL SELECT 'type', type_name, NULL FROM duckdb_types() WHERE NOT internal 
 UNION ALL SELECT 'schema', schema_name, sql FROM duckdb_schemas() WHERE NOT internal AND database_name = current_database()
     AND schema_name <> 'main'
 """
+#: DuckDB >= 2's triggers too: a trigger in a file fires when gamedb writes into it (a solve into the file, an upgrade)
+_TRIGGERS = "UNION ALL SELECT 'trigger', trigger_name, sql FROM duckdb_triggers() WHERE database_name = current_database()\n"
 
 
 def connect(
@@ -231,7 +233,18 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
 
 
 def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
-    """(kind, name) -> SQL of every object in the connection's database, as DuckDB prints it (nothing runs)."""
+    """(kind, name) -> SQL of every object in the connection's database, as DuckDB prints it (nothing runs); triggers
+    where DuckDB has them (2.0 on: before, there are none to find)."""
+    global _TRIGGERS
+    if _TRIGGERS:
+        try:
+            found = conn.execute(_CATALOG + _TRIGGERS).fetchall()
+        except Exception as exc:  # (the duckdb module's Error: the one this DuckDB raised for a function it lacks)
+            if "duckdb_triggers" not in str(exc):
+                raise
+            _TRIGGERS = ""
+        else:
+            return {(str(kind), str(name)): sql for kind, name, sql in found}
     return {(str(kind), str(name)): sql for kind, name, sql in conn.execute(_CATALOG).fetchall()}
 
 
@@ -265,7 +278,7 @@ def generated_catalog() -> dict[tuple[str, str], str | None]:
 
 
 def check_catalog(conn: Any, where: str, found: dict[tuple[str, str], str | None] | None = None) -> str | None:
-    """Refuse a DuckDB file with objects gamedb did not create (below the newest revision: macros, types, schemas); its revision.
+    """Refuse a DuckDB file with objects gamedb did not create (below the newest revision: macros, types, schemas, triggers); its revision.
     ``found``: the file's :func:`catalog`, if read already."""
     found = catalog(conn) if found is None else found
     if not found:
@@ -292,7 +305,7 @@ def check_catalog(conn: Any, where: str, found: dict[tuple[str, str], str | None
         if (kind, name) in expected:
             if at_head and expected[(kind, name)] != sql:
                 problems.append(f"its {kind} {shown(name)} is not the one gamedb creates (its SQL differs)")
-        elif at_head or kind in ("macro", "type", "schema"):
+        elif at_head or kind in ("macro", "type", "schema", "trigger"):
             where_ours = f" where gamedb creates a {names[name]}" if name in names else ", which gamedb never creates"
             problems.append(f"it has a {kind} {shown(name)}{where_ours}")
     if problems:
