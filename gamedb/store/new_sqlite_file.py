@@ -141,9 +141,6 @@ class NewSqliteFile:
     def finish(self, **values: Any) -> None:
         """The last update, then the file finished (statistics, rollback-journal mode), synced and linked to its name."""
         self._updates.update(values)
-        if self._updates:
-            sets = ", ".join(f"{k} = ?" for k in self._updates)
-            self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(self._updates), self.game_id))
         try:
             self._complete()
             self._conn = None
@@ -157,8 +154,15 @@ class NewSqliteFile:
         finally:
             self.abort()
 
+    def _update_game(self) -> None:
+        """The game row's columns kept by :meth:`update` and :meth:`finish`, set in one UPDATE."""
+        if self._updates:
+            sets = ", ".join(f"{k} = ?" for k in self._updates)
+            self.conn.execute(f"UPDATE game SET {sets} WHERE id = ?", (*_encoded(self._updates), self.game_id))
+
     def _complete(self) -> None:
-        """Commit, leave the file as a finished one is left, and close it."""
+        """The game row set; commit, leave the file as a finished one is left, and close it."""
+        self._update_game()
         self.conn.execute("COMMIT")
         self.conn.execute(f"PRAGMA analysis_limit = {ANALYSIS_LIMIT}")
         self.conn.execute("ANALYZE")
