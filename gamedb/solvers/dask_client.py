@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
+from ..allocator import keep_freed_arrays
 from ..errors import GamedbError
 from .protocol import Cluster
 
@@ -114,6 +115,7 @@ def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable
     try:
         with Client(local) as client, quiet.on_interrupt():  # type: ignore[no-untyped-call]
             try:
+                client.run(keep_freed_arrays, _per_worker(memory_limit, cluster.workers or 1))  # (the workers this process started)
                 yield client
             except BaseException:
                 quiet.now()
@@ -189,8 +191,13 @@ def local_cluster(workers: int, memory_limit: int) -> Any:
         warnings.filterwarnings("ignore", "Port .* is already in use")  # the scheduler's HTTP port (127.0.0.1) moves: no warning on stderr
         return LocalCluster(  # type: ignore[no-untyped-call]
             n_workers=workers, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
-            memory_limit=max(memory_limit // workers, 256 << 20), silence_logs=logging.CRITICAL,
+            memory_limit=_per_worker(memory_limit, workers), silence_logs=logging.CRITICAL,
         )
+
+
+def _per_worker(memory_limit: int, workers: int) -> int:
+    """A local worker's share of ``memory_limit``."""
+    return max(memory_limit // workers, 256 << 20)
 
 
 def interrupts_left_to_this_process() -> AbstractContextManager[None]:
