@@ -1,5 +1,5 @@
 """The process's memory allocator tuned for a solve's arrays (glibc's ``mallopt``): what the command line and the worker
-processes of a local cluster call before they solve; the library's own functions never change it."""
+processes of a local cluster call before they solve or verify; the library's own functions never change it."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ KEPT_FREED, HEAP_ARRAYS_BELOW, GLIBC_HEAP_BELOW = 1 << 26, 1 << 25, 1 << 17
 def keep_freed_arrays(memory_limit: int) -> None:
     """A solve's temporary arrays re-use memory its allocator kept, instead of fresh mappings whose every page faults in
     (whole processes into new DuckDB files: cat-mouse of 2·10^6 positions 0.95 -> 0.91 s, Connect-Four 5x4 1.70 -> 1.48 s;
-    the latter's peak 237 -> 290 MB). Left alone if the user tuned glibc's allocator, or it is not glibc's. The command line
-    calls it for its process, a local cluster for its workers."""
+    the latter's peak 237 -> 290 MB). Left alone if the user tuned glibc's allocator, or it is not glibc's. `gamedb solve`
+    and `gamedb verify` call it for their process, a local cluster for its workers."""
     if any(name in os.environ for name in ("GLIBC_TUNABLES", "MALLOC_TRIM_THRESHOLD_", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TOP_PAD_")):
         return
     heap_below = min(HEAP_ARRAYS_BELOW, memory_limit // 32)
