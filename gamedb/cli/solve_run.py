@@ -110,9 +110,10 @@ def _removed_if_left_empty(made: Path | None, database: Database) -> Iterator[No
             empty = False
         if empty:
             assert made is not None
+            from ..store.location import remove_file
+
             database.close()
-            for leftover in (made, *(made.with_name(made.name + end) for end in ("-wal", "-shm", "-journal", ".wal"))):
-                leftover.unlink(missing_ok=True)
+            remove_file(made)
         raise
 
 

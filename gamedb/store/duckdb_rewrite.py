@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import DatabaseError
 from .duckdb_file import catalog, connect, create_schema
+from .location import remove_file
 from .rows import POSITION_COLUMNS
 
 #: DuckDB's rows per row group (its default ``ROW_GROUP_SIZE``), the unit of the dense order
@@ -53,7 +54,7 @@ def rewrite(path: Path, memory_limit: int | None = None) -> None:
     capped at :data:`MEMORY_LIMIT` or ``memory_limit`` bytes, the less."""
     cap = f"{min(MEMORY_LIMIT, memory_limit or MEMORY_LIMIT)}B"
     temp = path.with_name(f".{path.name}.{os.getpid()}.new")
-    _remove(temp)
+    remove_file(temp)
     try:
         conn = connect(temp, read_only=False, threads=1, attach={"src": path}, memory_limit=cap)  # one thread: row groups filled in order
         try:
@@ -65,7 +66,7 @@ def rewrite(path: Path, memory_limit: int | None = None) -> None:
         os.replace(temp, path)
         Path(f"{path}.wal").unlink(missing_ok=True)  # read through the attach: in the new file already
     finally:
-        _remove(temp)
+        remove_file(temp)
 
 
 def _copy(conn: Any) -> None:
@@ -96,7 +97,3 @@ def _copy(conn: Any) -> None:
     execute("COMMIT")
     execute("CHECKPOINT")
 
-
-def _remove(temp: Path) -> None:
-    for leftover in (temp, Path(f"{temp}.wal")):
-        leftover.unlink(missing_ok=True)

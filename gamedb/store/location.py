@@ -8,6 +8,9 @@ from pathlib import Path
 
 #: the database a command uses when neither ``--db`` nor ``GAMEDB_DB`` names one
 DEFAULT_PATH = "gamedb.sqlite"
+#: what the engines keep beside a database file NAME, as NAME + each: SQLite's write-ahead log, its index and its rollback
+#: journal; DuckDB's write-ahead log
+COMPANIONS = ("-wal", "-shm", "-journal", ".wal")
 
 
 @dataclass(frozen=True)
@@ -71,3 +74,9 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
     named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
     return Location(text, "url", url, named)
+
+
+def remove_file(path: Path) -> None:
+    """A database file removed, and the :data:`COMPANIONS` beside it (those there)."""
+    for leftover in (path, *(path.with_name(path.name + end) for end in COMPANIONS)):
+        leftover.unlink(missing_ok=True)

@@ -201,7 +201,3 @@ class NewDuckdbFile(NewSqliteFile):
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
         self.conn.close()
-
-    def _remove(self) -> None:
-        super()._remove()
-        self.temp.with_name(self.temp.name + ".wal").unlink(missing_ok=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
+from .location import remove_file
 from .sink import DEFER_INDEXES_FROM, JSON_COLUMNS, LEAVE_INDEXES_FROM, Begun, Column, column_inserts, new_game_row, player_rows
 from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
@@ -176,7 +177,7 @@ class NewSqliteFile:
         self._remove()
 
     def _remove(self) -> None:
-        self.temp.unlink(missing_ok=True)
+        remove_file(self.temp)
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         self.abort()
