@@ -310,13 +310,19 @@ def test_progress_counts_tiers_and_slices_per_worker(dask_cluster, tmp_path):
 
 
 def test_the_command_line_shows_each_workers_slices(cli, dask_cluster, tmp_path, monkeypatch):
-    """`gamedb solve ... --scheduler` (stderr not a terminal, a line per moved phase every LINE_EVERY seconds, here each time)."""
+    """`gamedb solve ... --scheduler` (stderr not a terminal, a line per moved phase every LINE_EVERY seconds, here each time);
+    the --work-dir folders it made are gone when it is done, one that was there stays."""
     monkeypatch.setattr(ProgressBars, "LINE_EVERY", 0.0)
-    r = cli("solve", "tictactoe", "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "work"), "--slice-size", "300")
+    r = cli("solve", "tictactoe", "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "new" / "work"), "--slice-size", "300")
     assert r.exit_code == 0, r.stderr
     assert "tiers solved (cluster): 10/10" in r.stderr
     by_worker = re.findall(r"^slices solved by worker 127\.0\.0\.1:\d+: (\d+)", r.stderr, re.M)
     assert by_worker and "slices expanded by worker 127.0.0.1:" in r.stderr
+    assert not (tmp_path / "new").exists()
+    (tmp_path / "kept").mkdir()
+    r = cli("solve", "tictactoe", "--force", "--scheduler", dask_cluster.address, "--work-dir", str(tmp_path / "kept"), "--slice-size", "300", "-q")
+    assert r.exit_code == 0, r.stderr
+    assert (tmp_path / "kept").is_dir() and not any((tmp_path / "kept").iterdir())
 
 
 def test_bad_cluster_options(cli, tmp_path, monkeypatch):
@@ -326,8 +332,10 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "--work-dir and --slice-size go with --workers or --scheduler" in r.stderr
     r = cli("solve", "tictactoe", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "give one of them" in r.stderr
-    r = cli("solve", "nim", "--workers", "1")
-    assert r.exit_code != 0 and "Error:" in r.stderr
+    for refused, why in ((["nim"], "the tiers strategy cannot solve this game (the nim family declares no tiers)"),
+                         (["tictactoe", "--symmetry"], "--symmetry: a solve of this tictactoe game on a cluster stores every position")):
+        r = cli("solve", *refused, "--workers", "2")  # refused before the cluster's note, and before any cluster starts
+        assert r.exit_code == 2 and r.stderr.startswith("Error: " + why) and r.stderr.count("\n") == 1, r.stderr
     r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
     monkeypatch.setitem(sys.modules, "distributed", None)  # the cluster extra not installed

@@ -41,9 +41,10 @@ def run_solve(
     strategy = getattr(strategy, "value", strategy)
     check_choice(strategy)  # before a new database file is created
     if cluster is not None:
-        from ..solvers.cluster_options import check_cluster
+        from ..solvers.cluster_options import check_cluster, cluster_group
 
         check_cluster(cluster, strategy)
+        cluster_group(game, symmetry)  # (before the cluster's note: a game it cannot take is refused first)
     if name is not None:
         check_name(name)  # before a new database file is created
     gc.freeze()  # what start-up made lives to the end: the collections of a long solve need not scan it
@@ -79,7 +80,8 @@ def run_solve(
 
     made = locate(db).path
     made = made if made is not None and not os.path.lexists(made) else None  # a file this command creates
-    with Database(db, create=True) as database, _removed_if_left_empty(made, database):
+    work_dir = None if cluster is None or cluster.work_dir is None else Path(cluster.work_dir)
+    with _folders_removed_if_left_empty(work_dir), Database(db, create=True) as database, _removed_if_left_empty(made, database):
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():
@@ -95,6 +97,26 @@ def run_solve(
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
         line = _solved(report, database)
     out(line)
+
+
+@contextmanager
+def _folders_removed_if_left_empty(folder: Path | None) -> Iterator[None]:
+    """``folder`` (``--work-dir``) and the folders above it that the solve makes, removed when it is over if they are
+    empty: a solve removes its work folder inside once the rows are in (an interrupted one keeps it, to resume)."""
+    made: list[Path] = []
+    if folder is not None:
+        here = folder.absolute()
+        while not os.path.lexists(here) and here != here.parent:
+            made.append(here)
+            here = here.parent
+    try:
+        yield
+    finally:
+        for empty in made:  # the deepest first: each goes only if nothing is in it
+            try:
+                empty.rmdir()
+            except OSError:
+                break
 
 
 @contextmanager

@@ -28,6 +28,15 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
         probe_scheduler(cluster.scheduler)  # (before the database is opened: nothing is left of a solve that cannot start)
 
 
+def cluster_group(game: Game, wanted: bool | None) -> int:
+    """The symmetry group a solve of ``game`` on a cluster stores through; a game the tier solver cannot take, or a
+    ``--symmetry`` (``wanted``) it cannot keep, refused (before anything is read or said)."""
+    from . import choice
+
+    choice.candidates(game, "tiers")
+    return cluster_symmetry(game, choice.symmetry(game, "tiers", wanted), wanted)
+
+
 def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:
     """The symmetry group a solve on a cluster stores through: ``group`` (:func:`.choice.symmetry`'s) where the workers can
     enumerate a class at a time (:func:`.tiers.by_classes`), else every position (``--symmetry``, ``wanted``, refused)."""

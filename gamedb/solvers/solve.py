@@ -94,11 +94,12 @@ def solve(
         check_cluster(cluster, strategy)
         strategy = "tiers"
     strategies = choice.candidates(game, strategy)  # a choice that cannot take the game: refused before anything is read
-    group = choice.symmetry(game, strategy, symmetry)  # the group a new solve stores through (a stored unfinished one keeps its own)
-    if cluster is not None:
-        from .cluster_options import cluster_symmetry
+    if cluster is None:
+        group = choice.symmetry(game, strategy, symmetry)  # the group a new solve stores through (a stored unfinished one keeps its own)
+    else:
+        from .cluster_options import cluster_group
 
-        group = cluster_symmetry(game, group, symmetry)
+        group = cluster_group(game, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
