@@ -115,6 +115,23 @@ def test_copy_both_ways_gives_the_same_rows(files, tmp_path):
             assert_same_game(a, c, name, ignore=RUN_COLUMNS)
 
 
+def test_copy_from_duckdb_into_duckdb_and_onto_itself(files, tmp_path):
+    """A new DuckDB file takes a DuckDB file's games (it was refused as "the same database", an empty file left behind);
+    the same file as DST is refused in one line, the file untouched (DuckDB's own connection error before)."""
+    _, duck = files
+    there = tmp_path / "there ü.duckdb"
+    run = gamedb("copy", str(duck), str(there), "-q")
+    assert run.returncode == 0, run.stderr
+    with Database(duck) as a, Database(there) as b:
+        assert_same_game(a, b, "tictactoe", ignore=RUN_COLUMNS)
+    before = there.read_bytes()
+    for dst in (str(there), f"duckdb:///{there}"):
+        same = gamedb("copy", str(there), dst)
+        assert same.returncode == 1 and same.stderr.startswith("Error: the source and the destination are the same database"), same.stderr
+        assert len(same.stderr.splitlines()) == 1
+    assert there.read_bytes() == before
+
+
 # --- crafted files --------------------------------------------------------------------------------
 
 #: attack -> SQL run with plain duckdb on a copy of a solved file

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from ..errors import GamedbError, GameExists
 from ..progress import Progress
 from . import catalog
+from .duckdb_file import path_of
 from .locking import finish_file, solve_lock
 from .record import GameRecord
 from .rows import POSITION_COLUMNS, reader_of
@@ -40,9 +41,11 @@ def per_game_tables() -> list[sa.Table]:
 
 
 def same_database(a: sa.Engine, b: sa.Engine) -> bool:
-    """True if two engines point at the same database (same SQLite file, or same server URL)."""
-    if a.dialect.name == "sqlite" and b.dialect.name == "sqlite":
-        fa, fb = file_of(a), file_of(b)
+    """True if two engines point at the same database (same SQLite or DuckDB file, or same server URL)."""
+    if a.dialect.name != b.dialect.name:
+        return False
+    if a.dialect.name in ("sqlite", "duckdb"):  # a DuckDB engine's URL is "duckdb://" whatever its file
+        fa, fb = (file_of(a), file_of(b)) if a.dialect.name == "sqlite" else (path_of(a), path_of(b))
         return fa is not None and fb is not None and fa.exists() and fb.exists() and fa.samefile(fb)
     return a.url.render_as_string(hide_password=False) == b.url.render_as_string(hide_password=False)
 
