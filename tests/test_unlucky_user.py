@@ -105,6 +105,23 @@ def test_a_killed_copy_resumes_with_the_same_command(tmp_path):
     assert not _journal_is_wal(dst) and _has_statistics(dst)
 
 
+@pytest.mark.parametrize("pattern, n, status", [("INSERT INTO position", 2, "enumerating"), ("UPDATE", 3, "solving")])
+def test_stats_of_a_killed_solve_say_what_is_stored_so_far(tmp_path, pattern, n, status):
+    """It said "positions 0" of a game with rows stored, and "None 4,520" for the positions not decided yet."""
+    db = tmp_path / "games.sqlite"
+    killed = _killed_at(pattern, n, "--db", str(db), "solve", "tictactoe", "--strategy", "sql", "-q")
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    run = _gamedb("--db", str(db), "stats", "tictactoe")
+    assert run.returncode == 0 and run.stderr == "", run.stderr
+    lines = dict(line.split(None, 1) if not line.startswith("  ") else line.strip().rsplit(None, 1) for line in run.stdout.splitlines())
+    assert f"(tictactoe, {status})" in lines["game"] and "None" not in run.stdout
+    stored = sum(int(lines[word].replace(",", "")) for word in ("win", "lose", "tie", "draw", "not decided yet"))
+    assert stored > 0 and lines["positions"].startswith(f"{stored:,} (")
+    if status == "enumerating":  # not counted yet: the rows stored so far, and how to go on
+        assert "so far; unfinished: run the same `gamedb solve` command again" in lines["positions"]
+        assert lines["moves"] == "not counted yet"
+
+
 ESCAPES = "\x1b]0;owned\x07\x1b[2J\u202e"
 
 

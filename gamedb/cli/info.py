@@ -174,13 +174,18 @@ def stats_command(
     if as_json:
         show_json(data)
         return
+    positions, moves, so_far = data["positions"], f"{data['moves'] or 0:,}", ""
+    if positions is None:  # an unfinished solve counts its positions and moves when it is done: say what is stored so far
+        positions, moves = sum(data["results"].values()), "not counted yet"
+        so_far = " so far; unfinished: run the same `gamedb solve` command again to finish it"
     lines = [
         ("game", f"{data['game']} ({data['family']}, {data['status']})"),
-        ("positions", f"{data['positions'] or 0:,} ({data['primitive'] or 0:,} primitive)"),
-        *((f"  {result}", f"{count:,}") for result, count in data["results"].items()),  # (the stored positions': classes, with symmetry)
+        ("positions", f"{positions:,} ({data['primitive'] or 0:,} primitive){so_far}"),
+        # (the stored positions': classes, with symmetry; None: not decided yet, an unfinished solve)
+        *((f"  {'not decided yet' if result is None else result}", f"{count:,}") for result, count in data["results"].items()),
         *([("reachable", f"{data['reachable']:,} (one position stored per class of {data['symmetries']} symmetries)")]
           if data["symmetries"] > 1 and data["reachable"] is not None else []),
-        ("moves", f"{data['moves'] or 0:,}"),
+        ("moves", moves),
     ]
     start = data["start"]
     if start["result"]:
