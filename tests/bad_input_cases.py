@@ -276,7 +276,7 @@ CASES = [
     case("copy-into-directory", ["copy", "{db}", "{dir}"], 1, "is a directory"),
     case("copy-into-unknown-url", ["copy", "{db}", "bogus://x"], 1, "no driver for 'bogus'"),
     case("copy-from-text-file", ["copy", "{text}", "{dir}/copy.sqlite"], 1, "file is not a database"),
-    case("copy-from-missing-database", ["copy", "{missing}", "{dir}/copy.sqlite"], 1, "no database at"),
+    case("copy-from-missing-database", ["copy", "{missing}", "{dir}/copy.sqlite"], 1, "SRC, the database to copy from, must exist"),  # (copy takes no --db)
     case("list-extra-argument", ["list", "--json", "extra"], 2, "unexpected extra argument"),
     case("unknown-command", ["frobnicate"], 2, "No such command 'frobnicate'"),
     case("db-unknown-subcommand", ["db", "downgrade"], 2, "No such command 'downgrade'"),

@@ -23,13 +23,16 @@ def copy_command(
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
-    from ..errors import GamedbError
+    from ..errors import GamedbError, NoDatabase
     from ..store.location import locate
 
     here, there = locate(src).path, locate(dst).path
     if here is not None and there is not None and here.is_file() and there.is_file() and here.samefile(there):
         raise GamedbError("the source and the destination are the same database: give another file or URL as DST")
-    source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
+    try:
+        source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
+    except NoDatabase as exc:  # (not the usual advice: copy takes no --db)
+        raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
     for name in games or ():  # an unknown name is refused before the destination is created
         source.game(name)
     target = Database(dst, create=True)
