@@ -39,9 +39,9 @@ class FileConnections:
         self._local = threading.local()
         self._opened: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        conn = self.connection()
         try:
-            self.revision = check_schema(conn, location.shown, budget=budget)  # nothing of the file runs before this
+            # (a file that is not SQLite's fails at the first pragma already)
+            self.revision = check_schema(self.connection(), location.shown, budget=budget)  # nothing of the file runs before this
         except sqlite3.DatabaseError as exc:
             self.close()
             reason = str(exc)
