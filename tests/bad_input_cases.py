@@ -256,7 +256,7 @@ CASES = [
     case("verify-unknown-game", ["verify", "nosuch"], 1, "no game named 'nosuch'"),
     case("export-unknown-game", ["export", "nosuch"], 1, "no game named 'nosuch'"),
     case("export-bad-format", ["export", "tictactoe", "--format", "xml"], 2, "unknown export format 'xml'"),
-    case("export-into-missing-folder", ["export", "tictactoe", "--output", "{dir}/nodir/out.csv"], 1, "No such file or directory"),
+    case("export-into-missing-folder", ["export", "tictactoe", "--output", "{dir}/nodir/out.csv"], 1, "nodir/out.csv: there is no folder"),
     case("export-into-a-folder", ["export", "tictactoe", "--output", "{dir}"], 1, "Is a directory"),
     case("play-unknown-game", ["play", "nosuch"], 1, "no game named 'nosuch'"),
     case("play-unknown-player", ["play", "tictactoe", "--as", "Z"], 2, "--as must be one of X, O"),

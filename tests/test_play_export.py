@@ -125,3 +125,32 @@ def test_play_nim_as_typed_in_the_issue(cli):
     longer = cli("play", "nim", "--from", "3", input="1:1\n")
     assert re.findall(r"^to move    (\w+):", longer.stdout, flags=re.M) == ["first", "second", "first"]
     assert "Game over. second wins." in longer.stdout
+
+
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_export_never_writes_over_a_database(cli, tmp_path, suffix):
+    """`-o games.sqlite` (the database read, or another) truncated it to a CSV: the database was gone."""
+    db = tmp_path / f"games.{suffix}"
+    assert cli("solve", "nim", "--max", "5", "-q", db=db).exit_code == 0
+    before = db.read_bytes()
+    for output in (db, db.with_name(f"copy.{suffix}")):
+        if output != db:
+            output.write_bytes(before)
+        run = cli("export", "nim", "-o", str(output), db=db)
+        assert run.exit_code == 2 and run.stderr.startswith("Error: --output ") and "is a database file" in run.stderr, run.stderr
+        assert output.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([db.name, f"copy.{suffix}"])
+
+
+def test_an_export_that_fails_leaves_the_older_file_and_no_half_file(tmp_path):
+    from gamedb.cli.output_file import written_whole
+
+    old = tmp_path / "nim.csv"
+    old.write_text("the older export\n")
+    with pytest.raises(KeyboardInterrupt), written_whole(old) as handle:
+        handle.write("position,player\n")
+        raise KeyboardInterrupt  # Ctrl-C half way
+    assert old.read_text() == "the older export\n" and [p.name for p in tmp_path.iterdir()] == ["nim.csv"]
+    with written_whole(old) as handle:
+        handle.write("whole\n")
+    assert old.read_text() == "whole\n" and [p.name for p in tmp_path.iterdir()] == ["nim.csv"]

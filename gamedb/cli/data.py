@@ -87,19 +87,21 @@ def export_command(
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from ..export import export_lines
+    from .output_file import checked_output, written_whole
 
+    path = None if output is None else checked_output(output)  # before the database is read
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)
     record = db.game(name)
     lines = export_lines(db.read, record, fmt.lower(), db.game_classes)
     first = next(lines)  # raises before any output on a bad format or an unfinished game
-    if output is None:
+    if path is None:
         sys.stdout.write(first)
         sys.stdout.writelines(lines)
         sys.stdout.flush()
         return
     count = 0
-    with open(output, "w", encoding="utf-8", newline="") as handle:
+    with written_whole(path) as handle:
         handle.write(first)
         for line in lines:
             handle.write(line)
