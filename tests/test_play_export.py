@@ -154,3 +154,11 @@ def test_an_export_that_fails_leaves_the_older_file_and_no_half_file(tmp_path):
     with written_whole(old) as handle:
         handle.write("whole\n")
     assert old.read_text() == "whole\n" and [p.name for p in tmp_path.iterdir()] == ["nim.csv"]
+
+
+def test_export_to_dash_is_stdout(solved, tmp_path, monkeypatch):
+    """`-o -` wrote a file named "-" (and said "Wrote 765 positions of tictactoe to -.")."""
+    monkeypatch.chdir(tmp_path)
+    run = solved("export", "tictactoe", "-o", "-")
+    assert run.exit_code == 0 and run.stdout == solved("export", "tictactoe").stdout
+    assert run.stdout.startswith("position,player,") and not (tmp_path / "-").exists()

@@ -82,13 +82,14 @@ def export_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
     fmt: Annotated[str, typer.Option("--format", "-f", metavar="[csv|jsonl]", help="csv (with a header line) or jsonl (one JSON object per line).")] = "csv",
-    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout.")] = None,
+    output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout (-: stdout).")] = None,
     game_class: GameClassOption = None,
 ) -> None:
     """Stream every position of a solved game with its values, as CSV or JSON lines."""
     from ..export import export_lines
     from .output_file import checked_output, written_whole
 
+    output = None if output == "-" else output  # (-: stdout, as query reads positions from - as stdin)
     path = None if output is None else checked_output(output)  # before the database is read
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)

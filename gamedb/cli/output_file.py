@@ -16,7 +16,11 @@ from ..store.file_check import DUCKDB_MAGIC, SQLITE_HEADER
 
 def checked_output(text: str) -> Path:
     """The file ``--output`` names, refused (one line) where writing it would fail or would write over a database."""
+    if not text.strip():
+        raise InputError("--output is empty: give a file name, or leave --output out to write to stdout")
     path = Path(text).expanduser()
+    if path.is_dir():
+        raise GamedbError(f"cannot write {text}: it is a directory (give a file name in it)")
     if not path.absolute().parent.is_dir():  # (else the half file's name would be the one said)
         raise GamedbError(f"cannot write {text}: there is no folder {shown(str(path.absolute().parent))} (make it first, or give another path)")
     if path.is_file():
