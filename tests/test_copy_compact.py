@@ -262,3 +262,18 @@ def test_cat_mouse_keeps_move_lists_and_the_moves_view_generates_every_move(back
             ).all()
         assert sorted(map(tuple, listed)) == sorted(expected)
         assert db.game("cm").moves == len(expected)
+
+
+def test_cli_copy_of_nothing_makes_no_file(cli, tmp_path):
+    """An unfinished game named (refused) or nothing solved to copy: an empty database was left at DST."""
+    src = tmp_path / "src.sqlite"
+    assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "--strategy", "sql", "-q", db=src).exit_code == 0
+    with sqlite3.connect(src) as con:
+        con.execute("UPDATE game SET status = 'solving'")
+    con.close()
+    for dst in ("new.sqlite", "new ü.duckdb"):
+        named = cli("copy", str(src), str(tmp_path / dst), "cat-mouse")
+        assert named.exit_code == 1 and named.stderr.startswith("Error: game 'cat-mouse' is not fully solved"), named.stderr
+        every = cli("copy", str(src), str(tmp_path / dst))
+        assert every.exit_code == 0 and every.stdout.strip() == "No solved games to copy.", every.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src.sqlite"]

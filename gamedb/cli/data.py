@@ -24,7 +24,7 @@ def copy_command(
     """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
     from ..errors import GamedbError, NoDatabase
-    from ..store.location import locate
+    from ..store.location import locate, remove_file
 
     here, there = locate(src).path, locate(dst).path
     if here is not None and there is not None and here.is_file() and there.is_file() and here.samefile(there):
@@ -33,11 +33,15 @@ def copy_command(
         source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
     except NoDatabase as exc:  # (not the usual advice: copy takes no --db)
         raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
-    for name in games or ():  # an unknown name is refused before the destination is created
-        source.game(name)
+    for name in games or ():  # an unknown or unfinished game is refused before the destination is created
+        source.game(name).require_solved()
+    made = there is not None and not there.exists()
     target = Database(dst, create=True)
     with ProgressBars(quiet) as bars:
         report = source.copy_to(target, games or None, force=force, progress=bars)
+    if made and there is not None and not report.games:  # nothing to copy: no empty database made for it
+        target.close()
+        remove_file(there)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")
     for problem in report.damaged:
