@@ -48,7 +48,7 @@ class Case:
 
 def case(id, args, code, message, *, xfail=None, sqlite_version=None):
     """One row of the table. ``args`` may use {db} {text} {foreign} {missing} {dir} {badjson} {newer} {older}
-    {duckassqlite} {sqliteasduck} {emptyjson}.
+    {duckassqlite} {sqliteasduck} {emptyjson} {emptyduck}.
 
     ``--db {db}`` is put in front unless the case gives its own ``--db``.
     """
@@ -298,6 +298,8 @@ CASES = [
     case("solve-into-duckdb-named-sqlite", ["--db", "{duckassqlite}", "solve", "tictactoe", "-q"], 1, "rename it to duck.duckdb"),
     case("list-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "list"], 1, "is a SQLite file, but a path ending in .duckdb"),
     case("query-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "query", "tictactoe"], 1, "rename it to lite.sqlite"),
+    case("list-empty-duckdb-file", ["--db", "{emptyduck}", "list"], 1, "is an empty file, not a DuckDB database yet"),
+    case("query-empty-duckdb-file", ["--db", "{emptyduck}", "query", "tictactoe"], 1, "no game has been solved in it"),
     case("solve-into-sqlite-named-duckdb", ["--db", "{sqliteasduck}", "solve", "tictactoe", "-q"], 1, "rename it to lite.sqlite"),
     case("query-text-file", ["--db", "{text}", "query", "tictactoe"], 1, "notes.txt as a gamedb database: file is not a database"),
     case("query-foreign-sqlite", ["--db", "{foreign}", "query", "tictactoe"], 1, "not a gamedb database"),

@@ -70,6 +70,7 @@ def pristine(tmp_path_factory) -> Path:
     con.close()
     (folder / "bad.json").write_text("[[1, 2],\n")
     (folder / "empty.json").write_text("\n")
+    (folder / "empty.duckdb").write_bytes(b"")  # a file made with `touch` for a DuckDB database
     import duckdb
 
     duckdb.connect(str(folder / "made.duckdb")).close()
@@ -106,6 +107,7 @@ def _placeholders(folder: Path) -> dict[str, str]:
         "{older}": str(folder / "older.sqlite"),
         "{duckassqlite}": str(folder / "duck.sqlite"),
         "{sqliteasduck}": str(folder / "lite.duckdb"),
+        "{emptyduck}": str(folder / "empty.duckdb"),
     }
 
 

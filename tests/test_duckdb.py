@@ -115,6 +115,19 @@ def test_copy_both_ways_gives_the_same_rows(files, tmp_path):
             assert_same_game(a, c, name, ignore=RUN_COLUMNS)
 
 
+def test_a_solve_into_an_empty_duckdb_file_makes_the_database_there(tmp_path):
+    """`touch games.duckdb` then a solve: the database is made in the empty file's place, as SQLite does (DuckDB refused
+    it: "exists, but it is not a valid DuckDB database file!"); a read of the empty file says it holds no game yet."""
+    empty = tmp_path / "games.duckdb"
+    empty.write_bytes(b"")
+    run = gamedb("--db", str(empty), "list")
+    assert run.returncode == 1 and "is an empty file, not a DuckDB database yet" in run.stderr and run.stderr.count("\n") == 1, run.stderr
+    run = gamedb("--db", str(empty), "solve", "nim", "--max", "5")
+    assert run.returncode == 0 and "Solved nim: 6 positions" in run.stdout, run.stderr
+    with Database(empty, readonly=True) as db:
+        assert db.probe("nim", "5").result == "win"
+
+
 def test_copy_from_duckdb_into_duckdb_and_onto_itself(files, tmp_path):
     """A new DuckDB file takes a DuckDB file's games (it was refused as "the same database", an empty file left behind);
     the same file as DST is refused in one line, the file untouched (DuckDB's own connection error before)."""

@@ -127,6 +127,10 @@ def _checked_path(where: Location, *, create: bool = False) -> Path:
     if not where.path.exists() and not create:
         raise NoDatabase(f"no database at {where.path}")
     check_file(where.path, where.text, duckdb=True)
+    if where.path.exists() and where.path.stat().st_size == 0:  # (DuckDB: "exists, but it is not a valid DuckDB database file!")
+        if not create or where.path.with_name(where.path.name + ".wal").exists():
+            raise DatabaseError(f"{shown(where.text)} is an empty file, not a DuckDB database yet: no game has been solved in it")
+        where.path.unlink()  # it holds nothing: the database is made in its place, as SQLite makes one in an empty file
     return where.path
 
 
