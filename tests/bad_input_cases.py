@@ -314,6 +314,7 @@ CASES = [
     case("upgrade-text-file", ["--db", "{text}", "db", "upgrade"], 1, "file is not a database"),
     case("upgrade-foreign-sqlite", ["--db", "{foreign}", "db", "upgrade"], 1, "not a gamedb database"),
     case("upgrade-missing-database", ["--db", "{missing}", "db", "upgrade"], 1, "no database at"),
+    case("upgrade-missing-database-says-what-to-do", ["--db", "{missing}", "db", "upgrade"], 1, "(solve a game first, or pass --db)"),
     case("upgrade-newer-revision", ["--db", "{newer}", "db", "upgrade"], 1, "newer than this gamedb knows"),
     case("list-newer-revision", ["--db", "{newer}", "list"], 1, "newer than this gamedb knows"),
     case("query-older-revision", ["--db", "{older}", "query", "tictactoe"], 1, "gamedb db upgrade"),

@@ -14,8 +14,8 @@ from .render import ProgressBars
 @handle_errors
 def copy_command(
     ctx: typer.Context,
-    src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite file path or a SQLAlchemy URL.")],
-    dst: Annotated[str, typer.Argument(metavar="DST", help="Database to copy into, created if missing: a SQLite file path or a SQLAlchemy URL.")],
+    src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite or DuckDB (.duckdb) file path, or a SQLAlchemy URL.")],
+    dst: Annotated[str, typer.Argument(metavar="DST", help="Database to copy into, created if missing: a SQLite or DuckDB (.duckdb) file, or a URL.")],
     games: Annotated[Optional[list[str]], typer.Argument(metavar="NAME", help="Games to copy; none means every solved game.", show_default=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace games of the same name already in the destination.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,

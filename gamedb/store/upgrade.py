@@ -10,7 +10,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
-from ..errors import DatabaseError
+from ..errors import DatabaseError, NoDatabase
 from .database import current_revision, head_revision, upgrade
 from .file_check import check_file, check_revision, check_schema
 from .location import locate
@@ -39,7 +39,7 @@ def upgrade_database(db: str) -> UpgradeReport:
         check_sqlite_version()
         path = location.path
         if not path.exists():
-            raise DatabaseError(f"no database at {path}")
+            raise NoDatabase(f"no database at {path}")
         check_file(path, where)
     if location.is_duckdb:
         from .duckdb_file import create_engine
