@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 from ..errors import DatabaseError, NoDatabase
 from .file_check import check_file, check_schema, set_budget
 from .location import Location
-from .sqlite_file import check_sqlite_version, readonly_uri
+from .sqlite_file import check_sqlite_version, readable, readonly_uri
 
 #: gamedb's settings of every SQLite connection (as :func:`gamedb.store.database.open_engine` sets them)
 PRAGMAS = (
@@ -34,8 +35,10 @@ class FileConnections:
         if not path.exists():
             raise NoDatabase(f"no database at {path}")
         check_file(path, location.text)  # before SQLite opens it: a FIFO would block the open
+        self.path, self.shown, self._file = path, location.shown, _identity(path)
         self.uri = readonly_uri(path)  # nothing written, in the file or beside it
         self.budget = budget
+        self._generation = 0  # one more each time another file is found at the path (:meth:`_follow_path`)
         self._local = threading.local()
         self._opened: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
@@ -51,8 +54,15 @@ class FileConnections:
             raise
 
     def connection(self) -> sqlite3.Connection:
-        """This thread's connection (opened on its first read)."""
+        """This thread's connection (opened on its first read, and again once another file is at the path)."""
+        self._follow_path()
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is not None and self._local.generation != self._generation:  # a connection to the file that was there
+            with self._lock:
+                if conn in self._opened:  # (unless close() closed it)
+                    self._opened.remove(conn)
+            conn.close()
+            conn = None
         if conn is None:
             conn = sqlite3.connect(self.uri, uri=True, timeout=30, check_same_thread=False)  # closed from any thread
             try:
@@ -62,10 +72,38 @@ class FileConnections:
             except BaseException:
                 conn.close()
                 raise
-            self._local.conn = conn
+            self._local.conn, self._local.generation = conn, self._generation
             with self._lock:
                 self._opened.append(conn)
         return conn
+
+    def _follow_path(self) -> None:
+        """Read the file at the path, as every thread does: a file moved into its place (``mv new.sqlite games.sqlite``)
+        is checked as the first one was and read from then on; a removed file is said (a thread's connection to the
+        old file would answer from it, and a thread opening one would not find it)."""
+        try:
+            found = _identity(self.path)
+        except FileNotFoundError:
+            raise NoDatabase(f"the database file {self.shown} was removed while it was being read (put it back, or start again with another --db)") from None
+        if found == self._file:
+            return
+        with self._lock:
+            if found == self._file:
+                return
+            check_file(self.path, self.shown)
+            uri = readonly_uri(self.path)
+            conn = sqlite3.connect(uri, uri=True, timeout=30)
+            try:
+                revision = check_schema(conn, self.shown, budget=self.budget)
+            except sqlite3.DatabaseError as exc:
+                reason = str(exc).splitlines()[0] if str(exc) else str(exc)
+                raise DatabaseError(f"cannot open {self.shown} as a gamedb database: {reason}") from None
+            finally:
+                conn.close()
+            if not readable(revision):
+                raise DatabaseError(f"cannot read {self.shown}, put in place while it was being read: run `gamedb db upgrade` on it, then start again")
+            self.uri, self.revision, self._file = uri, revision, found
+            self._generation += 1
 
     @contextmanager
     def unbudgeted(self) -> Iterator[sqlite3.Connection]:
@@ -86,3 +124,9 @@ class FileConnections:
         for conn in opened:
             conn.close()
         self._local = threading.local()
+
+
+def _identity(path: os.PathLike[str]) -> tuple[int, int]:
+    """Which file is at ``path`` (its device and inode): another once a file is moved into its place."""
+    found = os.stat(path)
+    return found.st_dev, found.st_ino

@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Database
-from ..errors import FamilyLoadError, GamedbError, GameNotFound, PositionNotFound, StoredCodeRefused, UnknownFamily
+from ..errors import DatabaseError, FamilyLoadError, GamedbError, GameNotFound, PositionNotFound, StoredCodeRefused, UnknownFamily
 from ..stats import stats
 from ..store.damage import DamagedGame
 from ..store.file_check import read_budget
@@ -45,6 +45,8 @@ def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
             return JSONResponse(fn(request))
         except (GameNotFound, PositionNotFound) as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
+        except DatabaseError as exc:  # the file served is gone or unreadable (removed, replaced by another): not the request's fault
+            return JSONResponse({"error": str(exc)}, status_code=503)
         except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
             return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
         except Exception as exc:  # noqa: BLE001 - the database's errors answered, any other re-raised

@@ -1,0 +1,75 @@
+"""A running `gamedb serve` whose SQLite file is replaced (a new one moved into its place) or removed.
+
+Each of the server's worker threads has its own connection: before, a thread that had read the old file kept
+answering from it and a thread that had not opened the new one, so the same request answered 200 and 404 by
+turns; a removed file answered from the old connections and `database error: unable to open database file` (503)
+from new threads. Now every answer comes from the file at the path: the new one once it is in place, and a
+removed file is one 503 saying so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from web_games import Server
+
+pytest.importorskip("starlette")
+
+
+def _get(url: str) -> tuple[int, dict]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        return error.code, json.load(error)
+
+
+def _many(url: str, times: int = 24) -> list[tuple[int, dict]]:
+    """``url`` asked ``times`` times at once (so that many of the server's threads answer it)."""
+    with ThreadPoolExecutor(times) as pool:
+        return list(pool.map(_get, [url] * times))
+
+
+def _solve(path, *games: tuple[str, dict]) -> None:
+    from gamedb import Database, make_game
+
+    with Database(path, create=True) as db:
+        for name, options in games:
+            db.solve(make_game(name, **options))
+
+
+def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(tmp_path):
+    served, new = tmp_path / "games.sqlite", tmp_path / "new.sqlite"
+    _solve(served, ("nim", {"max": 5}))
+    _solve(new, ("tictactoe", {}))
+    server = Server(served)
+    try:
+        assert {status for status, _ in _many(server.url + "api/games/nim/positions?position=3")} == {200}
+        os.replace(new, served)  # as `mv new.sqlite games.sqlite` does
+        answers = _many(server.url + "api/games/tictactoe/positions?position=X........")
+        assert {status for status, _ in answers} == {200}, answers
+        answers = _many(server.url + "api/games/nim/positions?position=3")
+        assert {status for status, _ in answers} == {404}, answers
+        status, games = _get(server.url + "api/games")
+        assert status == 200 and [g["name"] for g in games] == ["tictactoe"], games
+        served.unlink()
+        answers = _many(server.url + "api/games/tictactoe/positions")
+        assert {status for status, _ in answers} == {503}, answers
+        error = answers[0][1]["error"]
+        assert "was removed" in error and "games.sqlite" in error, error
+        (tmp_path / "garbage.sqlite").write_bytes(b"not a database at all" * 100)
+        os.replace(tmp_path / "garbage.sqlite", served)
+        status, body = _get(server.url + "api/games")
+        assert status == 503 and "cannot open" in body["error"], body
+        _solve(new, ("nim", {"max": 4}))
+        os.replace(new, served)  # a good file again: answered again
+        status, body = _get(server.url + "api/games/nim/positions?position=4")
+        assert status == 200 and body["position"] == "4", body
+    finally:
+        assert server.stop() == 0
+    assert "Traceback" not in server.errors, server.errors
