@@ -10,6 +10,7 @@ A mistake is a 4xx whose JSON ``error`` is the message the CLI prints after ``Er
 
 from __future__ import annotations
 
+import urllib.parse
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -125,6 +126,27 @@ class Explorer:
         return self.database.query_json(request.path_params["name"], request.query_params.get("position"))
 
 
+API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"
+
+
+def api_paths(explorer: Explorer) -> Callable[[Request], JSONResponse]:
+    """The endpoint of every address under ``/api/``: the game's name is read from the path as sent (``raw_path``),
+    so a name with a ``/`` in it (``ttt%2Fv2``) is one segment, as the page writes it; any other address a JSON 404."""
+    games, game, position = answers(explorer.games), answers(explorer.game), answers(explorer.position)
+
+    def endpoint(request: Request) -> JSONResponse:
+        raw = request.scope.get("raw_path") or urllib.parse.quote(request.url.path).encode()
+        segments = raw.decode("latin-1").split("/")[2:]  # ["", "api", ...]: what follows /api/
+        if segments[:1] == ["games"] and len(segments) in (2, 3) and segments[1] and segments[2:] in ([], ["positions"]):
+            request.scope["path_params"] = {"name": urllib.parse.unquote(segments[1], errors="replace")}
+            return (game if len(segments) == 2 else position)(request)
+        if segments in (["games"], ["games", ""]):
+            return games(request)
+        return JSONResponse({"error": f"no such address {request.url.path!r}; the API: {API}"}, status_code=404)
+
+    return endpoint
+
+
 def page(request: Request) -> FileResponse:
     return FileResponse(STATIC / "index.html", headers={"Content-Security-Policy": CSP, "Cache-Control": "no-cache"})
 
@@ -137,9 +159,8 @@ def create_app(db: str) -> Starlette:
     app = Starlette(
         routes=[
             Route("/", page),
-            Route("/api/games", answers(explorer.games)),
-            Route("/api/games/{name}", answers(explorer.game)),
-            Route("/api/games/{name}/positions", answers(explorer.position)),
+            Route("/api", api_paths(explorer)),
+            Route("/api/{rest:path}", api_paths(explorer)),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )

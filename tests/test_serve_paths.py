@@ -1,0 +1,61 @@
+"""`gamedb serve`'s API addresses, as a browser or a script sends them to a running server.
+
+A game's name is one path segment, percent-encoded as the page writes it (`encodeURIComponent`): a name with a `/`
+(`solve --name ttt/v2`) was listed by `/api/games` but `/api/games/ttt%2Fv2` answered `Not Found` in plain text,
+so the page could not open it. An address under `/api/` that is not the API's is a JSON 404 saying what is.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import pytest
+from web_games import Server
+
+pytest.importorskip("starlette")
+
+NAMES = ["ttt/v2", "x/positions", "100%", "sp ace", "é☃"]
+
+
+def _get(url: str) -> tuple[int, dict | list]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        assert error.headers.get_content_type() == "application/json", (url, error.code, error.read())
+        return error.code, json.load(error)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    from gamedb import Database, make_game
+
+    path = tmp_path_factory.mktemp("names") / "games.sqlite"
+    with Database(path, create=True) as db:
+        for name in NAMES:
+            db.solve(make_game("nim", max=4), name=name)
+    running = Server(path)
+    yield running
+    assert running.stop() == 0
+    assert "Traceback" not in running.errors, running.errors
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_listed_name_opens_as_the_page_asks_for_it(server, name):
+    status, games = _get(server.url + "api/games")
+    assert status == 200 and name in [g["name"] for g in games]
+    segment = urllib.parse.quote(name, safe="")
+    status, game = _get(server.url + f"api/games/{segment}")
+    assert status == 200 and game["name"] == name, game
+    status, answer = _get(server.url + f"api/games/{segment}/positions?position=3")
+    assert status == 200 and answer["game"] == name and answer["position"] == "3", answer
+
+
+@pytest.mark.parametrize("path", ["api", "api/", "api/nope", "api/games/nim/nope", "api/games/ttt/v2", "api/games/nim/positions/3"])
+def test_an_address_that_is_not_the_apis_is_a_json_404(server, path):
+    status, body = _get(server.url + path)
+    assert status == 404 and set(body) == {"error"}, body
+    assert "/api/games" in body["error"], body
