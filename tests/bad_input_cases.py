@@ -215,6 +215,11 @@ CASES = [
     case("connect4-huge-column", ["query", "c4", "1," + "9" * 23], 2, "there is no column"),
     case("connect4-5000-digit-column", ["query", "c4", "1," + HUGE], 2, "there is no column"),
     case("connect4-negative-column-as-option", ["query", "c4", "-1"], 2, "No such option: -1"),
+    # a position that starts with -, typed as the argument: Click took it for options ('No such option: -+'), and the
+    # line did not say that such a position goes after -- (the README and query --help do)
+    case("flip-position-starting-with-dash", ["query", "flip", "-++-"], 2,
+         "No such option: -++-; a position that starts with - goes after -- or in --position: gamedb query flip -- -++-"),
+    case("nim-negative-heap-as-option", ["query", "nim", "-3", "--json"], 2, "gamedb query nim -- -3"),
     case("nim-heap-above-max", ["query", "nim", "11"], 1, "larger than --max 10"),
     case("nim-huge-heap", ["query", "nim", "9" * 23], 1, "larger than --max 10"),
     case("nim-5000-digit-heap", ["query", "nim", HUGE], 2, "is too large"),

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import gc
 import os
+import re
+import shlex
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -149,7 +151,32 @@ def usage_message(exc: Any) -> str:  # a click_errors.UsageError
     path = exc.ctx.command_path if exc.ctx is not None else "gamedb"
     if message.startswith("No such command") and path.endswith(" solve"):
         message += f" Known families: {', '.join(family_names())}; or --game module:Class."
+    if isinstance(exc, click_errors.NoSuchOption) and path.endswith(" query") and exc.ctx is not None:
+        hint = dashed_position_hint(exc.ctx.meta.get(ARGS_KEY) or [], exc.option_name)
+        if hint:  # (Click names the first two characters of -++-: `No such option: -+`)
+            return hint
     return f"{message} (see '{path} --help')"
+
+
+def dashed_position_hint(args: list[str], option: str) -> str | None:
+    """The line for an unknown ``option`` of ``query`` that is a position starting with ``-`` (``-++-``, ``-3``) written
+    as its argument, saying what to type; None when it reads as a mistyped option (``--jsn``)."""
+    from .info import QUERY_VALUE_OPTIONS  # (imported already: the query command was being parsed)
+
+    typed = [arg for arg in args if arg.startswith(option)][:1]
+    if not typed or "query" not in args or re.fullmatch(r"--?[A-Za-z][A-Za-z-]*(=.*)?", typed[0]):
+        return None
+    rest, name = iter(args[args.index("query") + 1 :]), None
+    for arg in rest:  # the game's name: the first argument that is not an option or an option's value
+        if arg in QUERY_VALUE_OPTIONS:
+            next(rest, None)
+        elif not arg.startswith("-"):
+            name = arg
+            break
+    if name is None:
+        return None
+    return (f"No such option: {typed[0]}; a position that starts with - goes after -- or in --position: "
+            f"gamedb query {shlex.quote(name)} -- {shlex.quote(typed[0])}")
 
 
 app = typer.Typer(
