@@ -173,3 +173,53 @@ def test_shared_file_answers_without_the_plugin(plugin_path, tmp_path):
     data = json.loads(without("query", "tk", "--json").stdout)
     assert data["moves"] == [] and data["moves_complete"] is False and data["best_move"] == "1"
     assert "no moves" in data["rules_missing"]
+
+
+RAISING = '''from gamedb_takeaway import TakeAway
+
+
+class InitRaises(TakeAway):
+    def __init__(self, **options):
+        raise RuntimeError("boom in init")
+
+
+class MovesRaise(TakeAway):
+    def moves(self, state):
+        raise ValueError("boom in moves")
+
+    def array_rules(self):
+        return None
+
+
+class ParseRaises(TakeAway):
+    def parse(self, text):
+        raise KeyError("boom in parse")
+'''
+
+
+@pytest.mark.parametrize(
+    "args,line",
+    [
+        (["solve", "--game", "mygame:InitRaises", "-q"], ("RuntimeError: boom in init (", "mygame.py:6)")),
+        (["solve", "--game", "mygame:MovesRaise", "-q"], ("ValueError: boom in moves (", "mygame.py:11)")),
+        (["query", "pr", "matches=3,turn=bob", "--game", "mygame:ParseRaises"], ("KeyError: 'boom in parse' (", "mygame.py:19)")),
+    ],
+    ids=["init", "moves", "parse"],
+)
+def test_a_game_class_that_raises_is_one_line(plugin_path, tmp_path, args, line):
+    """A game class whose own code raises (in __init__, moves, parse) is the class's fault: one line naming where, exit 1.
+    Before, a traceback of several screens (Rich's boxes) ended in the exception."""
+    (tmp_path / "mygame.py").write_text(RAISING)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(plugin_path), os.environ.get("PYTHONPATH")])))
+    env.pop("GAMEDB_DB", None)
+
+    def gamedb(*args):
+        return subprocess.run([sys.executable, "-m", "gamedb", "--db", "x.sqlite", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+
+    assert gamedb("solve", "--game", "mygame:ParseRaises", "--set", "matches=5", "--name", "pr", "-q").returncode == 0
+    run = gamedb(*args)
+    lines = [text for text in run.stderr.splitlines() if text.strip()]
+    assert run.returncode == 1, run.stderr
+    assert len(lines) == 1 and lines[0].startswith("Error: the game's own code failed: " + line[0]), lines
+    assert lines[0].endswith(os.sep + line[1]), lines
+    assert "Traceback" not in run.stderr

@@ -108,6 +108,11 @@ def report_failure(exc: BaseException) -> int | None:
             return 1
         err(f"Error: database error: {str(reason).splitlines()[0]}")
         return 1
+    from ..games.plugin_code import failure_in_game_code
+
+    if failed := failure_in_game_code(exc):  # a game class from --game or a plugin raised: its fault, said in one line
+        err(f"Error: the game's own code failed: {failed}", 1000)
+        return 1
     return None
 
 

@@ -10,6 +10,7 @@ from typing import Any
 from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
 from ..safe_text import shown
 from .base import Game, Param
+from .plugin_code import note_game_code
 
 __all__ = ["Game", "Param", "family", "family_names", "make_game", "game_from_parameters", "stored_family"]
 
@@ -65,6 +66,7 @@ def load_class(spec: str, *, working_directory: bool = True) -> type[Game]:
         raise UnknownFamily(f"{spec!r} is not a gamedb.games.base.Game subclass")
     if missing := sorted(getattr(cls, "__abstractmethods__", ())):  # it could not be instantiated
         raise UnknownFamily(f"{spec!r} does not implement {', '.join(missing)} of the game protocol")
+    note_game_code(cls)  # (gamedb's own families are noted as nothing)
     return cls
 
 
@@ -110,6 +112,7 @@ def family(name: str) -> type[Game]:
             raise FamilyLoadError(f"game family {name!r} from package entry point {plugin.value!r} failed to load: {_where(exc)}") from None
         if not (isinstance(cls, type) and issubclass(cls, Game)):
             raise FamilyLoadError(f"entry point {plugin.value!r} of family {name!r} is not a Game subclass")
+        note_game_code(cls)
         return cls
     raise UnknownFamily(f"unknown game family {name!r} (known: {', '.join(family_names())})")
 
