@@ -223,3 +223,21 @@ def test_a_game_class_that_raises_is_one_line(plugin_path, tmp_path, args, line)
     assert len(lines) == 1 and lines[0].startswith("Error: the game's own code failed: " + line[0]), lines
     assert lines[0].endswith(os.sep + line[1]), lines
     assert "Traceback" not in run.stderr
+
+
+def test_a_game_option_naming_another_class_is_said(tmp_path):
+    """A --game that names another class than the stored game's (a typo) is not used: the line said only
+    "pass --game mytake:TakeAway", as if none had been given; now it says the one given names another class."""
+    shutil.copytree(PLUGIN / "gamedb_takeaway", tmp_path / "mytake")
+    env = dict(os.environ)
+    env.pop("GAMEDB_DB", None)
+
+    def gamedb(*args):
+        return subprocess.run([sys.executable, "-m", "gamedb", "--db", "x.sqlite", *args], cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300)
+
+    assert gamedb("solve", "--game", "mytake:TakeAway", "--set", "matches=5", "--name", "tk", "-q").returncode == 0
+    typo = gamedb("verify", "tk", "--game", "mytake:Takeaway")
+    assert typo.returncode == 1 and "(--game mytake:Takeaway names another class)" in typo.stderr, typo.stderr
+    assert typo.stderr.strip().endswith("pass --game mytake:TakeAway")
+    note = gamedb("query", "tk", "--game", "mytake:Takeaway")
+    assert note.returncode == 0 and "(--game mytake:Takeaway names another class)" in note.stderr, note.stderr

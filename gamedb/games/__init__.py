@@ -129,7 +129,8 @@ def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
     if ":" in name:
         if name in allowed:
             return load_class(name)
-        raise StoredCodeRefused(f"its rules are the Python class {shown(name)}, and a database file cannot make gamedb run code; "
+        passed = f" (--game {', '.join(sorted(allowed))} names another class)" if allowed else ""
+        raise StoredCodeRefused(f"its rules are the Python class {shown(name)}{passed}, and a database file cannot make gamedb run code; "
                                 f"if you trust that class, pass --game {shown(name, quotes=False)}")
     raise UnknownFamily(f"its family {shown(name)} is neither built in nor an installed plugin (known: {', '.join(family_names())})")
 
