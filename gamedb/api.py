@@ -44,11 +44,13 @@ class Database:
 
     ``readonly``: a SQLite file read through ``sqlite3`` alone, a DuckDB file through ``duckdb`` (SQLAlchemy only to write, verify or reach a server);
     ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
-    statement may run. Threads may read at once; writing methods run one at a time per database."""
+    statement may run; ``follow_path`` (a long-lived reader of a SQLite file, as ``gamedb serve``): each read reads the
+    file at the path then, so a file moved into its place is checked and read from then on. Threads may read at once;
+    writing methods run one at a time per database."""
 
     def __init__(
         self, db: str | os.PathLike[str] | Location = DEFAULT_PATH, *, create: bool = False, readonly: bool = False,
-        game_classes: Iterable[str] = (), budget: float | None = None,
+        game_classes: Iterable[str] = (), budget: float | None = None, follow_path: bool = False,
     ) -> None:
         where = locate(db)
         self.location = where.text
@@ -59,7 +61,7 @@ class Database:
         self._files: FileConnections | DuckDBConnections | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
         if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
-            self._files = _file_at_newest(where, budget=budget)
+            self._files = _file_at_newest(where, budget=budget, follow_path=follow_path)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
             from .store.database import open_engine
 
@@ -308,12 +310,12 @@ class Database:
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
-def _file_at_newest(where: Location, *, budget: float | None) -> FileConnections | DuckDBConnections | None:
+def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> FileConnections | DuckDBConnections | None:
     """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
     from .store.sqlite_file import readable
     if where.is_duckdb:
         from .store.duckdb_file import DuckDBConnections
-    files = (DuckDBConnections if where.is_duckdb else FileConnections)(where, budget=budget)
+    files = DuckDBConnections(where, budget=budget) if where.is_duckdb else FileConnections(where, budget=budget, follow_path=follow_path)
     if readable(files.revision):  # the newest, or an older one the readers know (checked against its own objects)
         return files
     files.close()

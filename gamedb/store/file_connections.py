@@ -28,14 +28,16 @@ class FileConnections:
     #: no game rows kept: another process may write the file meanwhile (:class:`~gamedb.store.duckdb_file.DuckDBConnections` keeps them)
     game_rows: dict[str, dict[str, Any]] | None = None
 
-    def __init__(self, location: Location, *, budget: float | None) -> None:
+    def __init__(self, location: Location, *, budget: float | None, follow_path: bool = False) -> None:
+        """``follow_path`` (a server): each read reads the file at the path now (:meth:`_follow_path`); else a thread reads
+        the file it opened to the end (a command's reads one file, even if another is moved into its place meanwhile)."""
         path = location.path
         assert location.is_file and path is not None
         check_sqlite_version()
         if not path.exists():
             raise NoDatabase(f"no database at {path}")
         check_file(path, location.text)  # before SQLite opens it: a FIFO would block the open
-        self.path, self.shown, self._file = path, location.shown, _identity(path)
+        self.path, self.shown, self._file, self.follow_path = path, location.shown, _identity(path), follow_path
         self.uri = readonly_uri(path)  # nothing written, in the file or beside it
         self.budget = budget
         self._generation = 0  # one more each time another file is found at the path (:meth:`_follow_path`)
@@ -54,8 +56,9 @@ class FileConnections:
             raise
 
     def connection(self) -> sqlite3.Connection:
-        """This thread's connection (opened on its first read, and again once another file is at the path)."""
-        self._follow_path()
+        """This thread's connection (opened on its first read; following the path, again once another file is there)."""
+        if self.follow_path:
+            self._follow_path()
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is not None and self._local.generation != self._generation:  # a connection to the file that was there
             with self._lock:
