@@ -59,3 +59,22 @@ def test_an_address_that_is_not_the_apis_is_a_json_404(server, path):
     status, body = _get(server.url + path)
     assert status == 404 and set(body) == {"error"}, body
     assert "/api/games" in body["error"], body
+
+
+@pytest.mark.parametrize("module", ["sqlite3", "duckdb"])
+def test_a_driver_error_is_a_503_saying_so_not_a_500(module):
+    """A database's own error while a request reads (a damaged page, an I/O error) is answered as the CLI says it: a
+    one-line 503 (a DuckDB file's errors were left to the 500)."""
+    import importlib
+
+    from starlette.requests import Request
+
+    from gamedb.web.app import answers
+
+    error = importlib.import_module(module).Error
+
+    def reads(request):
+        raise error("IO Error: could not read block 7")
+
+    response = answers(reads)(Request({"type": "http", "method": "GET", "path": "/api/games", "headers": [], "query_string": b""}))
+    assert response.status_code == 503 and json.loads(response.body) == {"error": "database error: IO Error: could not read block 7"}

@@ -51,7 +51,7 @@ def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
         except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
             return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
         except Exception as exc:  # noqa: BLE001 - the database's errors answered, any other re-raised
-            if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg"):
+            if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg", "duckdb", "_duckdb"):  # (as the CLI's)
                 raise
             reason = getattr(exc, "orig", None) or exc
             if str(reason) == "interrupted":  # a statement ran out of its time budget
