@@ -11,7 +11,6 @@ the healthy game and the others after every refusal.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import shutil
 import sqlite3
@@ -21,7 +20,7 @@ import urllib.request
 
 import pytest
 from test_crafted_files import CRAFTS, EVIL, solve_games
-from web_games import Server
+from web_games import Server, get_json
 
 pytest.importorskip("starlette")
 
@@ -29,13 +28,6 @@ pytest.importorskip("starlette")
 CHOSEN = {"family-names-code": "ttt", "info-not-json": "kayles", "degree-negative": "cm"}
 HEALTHY = "nim"
 
-
-def _get(url: str) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
 
 
 @pytest.fixture(scope="module")
@@ -59,19 +51,19 @@ def test_a_running_server_on_crafted_games(solved, tmp_path):
     pristine = hashlib.sha256(db.read_bytes()).digest()
     untouched = Server(solved)
     try:
-        expected = _get(untouched.url + f"api/games/{HEALTHY}/positions")
+        expected = get_json(untouched.url + f"api/games/{HEALTHY}/positions")
     finally:
         untouched.stop()
     server = Server(db, env={"PYTHONPATH": str(folder)}, cwd=folder)
     try:
-        status, games = _get(server.url + "api/games")
+        status, games = get_json(server.url + "api/games")
         assert status == 200 and {g["name"] for g in games} >= {*CHOSEN.values(), HEALTHY}, games
         for c in crafts:
             paths = [f"api/games/{c.game}", f"api/games/{c.game}/positions"]
             if c.game == "ttt":
                 paths.append("api/games/ttt/positions?position=" + urllib.parse.quote("X........"))
             for path in paths:
-                status, body = _get(server.url + path)
+                status, body = get_json(server.url + path)
                 assert status in (200, 400, 404, 409), (c.id, path, status, body)
                 if status != 200:
                     assert set(body) == {"error"} and re.search(rf"\b{c.game}\b", body["error"]), (c.id, path, body)
@@ -80,7 +72,7 @@ def test_a_running_server_on_crafted_games(solved, tmp_path):
                     assert "query" not in c.refused_by, (c.id, path, "answered a game the command line refuses")
                     assert body.get("rules_missing"), (c.id, body)  # answered from the rows, saying what needs the rules
             # still up after each refusal, and the healthy game answers as on the untouched file
-            assert _get(server.url + f"api/games/{HEALTHY}/positions") == expected, c.id
+            assert get_json(server.url + f"api/games/{HEALTHY}/positions") == expected, c.id
     finally:
         server.stop()
     assert "Traceback" not in server.errors, server.errors

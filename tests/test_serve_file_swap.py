@@ -9,30 +9,20 @@ removed file is one 503 saying so.
 
 from __future__ import annotations
 
-import json
 import os
-import urllib.error
-import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from web_games import Server
+from web_games import Server, get_json
 
 pytest.importorskip("starlette")
 
-
-def _get(url: str) -> tuple[int, dict]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        return error.code, json.load(error)
 
 
 def _many(url: str, times: int = 24) -> list[tuple[int, dict]]:
     """``url`` asked ``times`` times at once (so that many of the server's threads answer it)."""
     with ThreadPoolExecutor(times) as pool:
-        return list(pool.map(_get, [url] * times))
+        return list(pool.map(get_json, [url] * times))
 
 
 def _solve(path, *games: tuple[str, dict]) -> None:
@@ -55,7 +45,7 @@ def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(t
         assert {status for status, _ in answers} == {200}, answers
         answers = _many(server.url + "api/games/nim/positions?position=3")
         assert {status for status, _ in answers} == {404}, answers
-        status, games = _get(server.url + "api/games")
+        status, games = get_json(server.url + "api/games")
         assert status == 200 and [g["name"] for g in games] == ["tictactoe"], games
         served.unlink()
         answers = _many(server.url + "api/games/tictactoe/positions")
@@ -64,11 +54,11 @@ def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(t
         assert "was removed" in error and "games.sqlite" in error, error
         (tmp_path / "garbage.sqlite").write_bytes(b"not a database at all" * 100)
         os.replace(tmp_path / "garbage.sqlite", served)
-        status, body = _get(server.url + "api/games")
+        status, body = get_json(server.url + "api/games")
         assert status == 503 and "cannot open" in body["error"], body
         _solve(new, ("nim", {"max": 4}))
         os.replace(new, served)  # a good file again: answered again
-        status, body = _get(server.url + "api/games/nim/positions?position=4")
+        status, body = get_json(server.url + "api/games/nim/positions?position=4")
         assert status == 200 and body["position"] == "4", body
     finally:
         assert server.stop() == 0

@@ -13,20 +13,12 @@ import urllib.parse
 import urllib.request
 
 import pytest
-from web_games import Server
+from web_games import Server, get_json
 
 pytest.importorskip("starlette")
 
 NAMES = ["ttt/v2", "x/positions", "100%", "sp ace", "é☃"]
 
-
-def _get(url: str) -> tuple[int, dict | list]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, json.load(response)
-    except urllib.error.HTTPError as error:
-        assert error.headers.get_content_type() == "application/json", (url, error.code, error.read())
-        return error.code, json.load(error)
 
 
 @pytest.fixture(scope="module")
@@ -45,18 +37,18 @@ def server(tmp_path_factory):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_every_listed_name_opens_as_the_page_asks_for_it(server, name):
-    status, games = _get(server.url + "api/games")
+    status, games = get_json(server.url + "api/games")
     assert status == 200 and name in [g["name"] for g in games]
     segment = urllib.parse.quote(name, safe="")
-    status, game = _get(server.url + f"api/games/{segment}")
+    status, game = get_json(server.url + f"api/games/{segment}")
     assert status == 200 and game["name"] == name, game
-    status, answer = _get(server.url + f"api/games/{segment}/positions?position=3")
+    status, answer = get_json(server.url + f"api/games/{segment}/positions?position=3")
     assert status == 200 and answer["game"] == name and answer["position"] == "3", answer
 
 
 @pytest.mark.parametrize("path", ["api", "api/", "api/nope", "api/games/nim/nope", "api/games/ttt/v2", "api/games/nim/positions/3"])
 def test_an_address_that_is_not_the_apis_is_a_json_404(server, path):
-    status, body = _get(server.url + path)
+    status, body = get_json(server.url + path)
     assert status == 404 and set(body) == {"error"}, body
     assert "/api/games" in body["error"], body
 

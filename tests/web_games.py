@@ -3,12 +3,16 @@ graph game and the example plugin game, for the `gamedb serve` tests."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import socket
 import subprocess
 import sys
+import urllib.error
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 from conftest import SEED_GRAPH_1
 
@@ -93,3 +97,12 @@ def busy_port() -> socket.socket:
     sock.listen(1)
     return sock
 
+
+def get_json(url: str) -> tuple[int, Any]:
+    """GET ``url`` from a running server: its status and its body read as JSON (an error's too, which must be JSON)."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, json.load(response)
+    except urllib.error.HTTPError as error:
+        assert error.headers.get_content_type() == "application/json", (url, error.code, error.read())
+        return error.code, json.load(error)
