@@ -70,3 +70,15 @@ def test_a_driver_error_is_a_503_saying_so_not_a_500(module):
 
     response = answers(reads)(Request({"type": "http", "method": "GET", "path": "/api/games", "headers": [], "query_string": b""}))
     assert response.status_code == 503 and json.loads(response.body) == {"error": "database error: IO Error: could not read block 7"}
+
+
+@pytest.mark.parametrize("method", ["POST", "PUT", "DELETE"])
+def test_a_method_the_api_does_not_take_is_a_json_405(server, method):
+    request = urllib.request.Request(server.url + "api/games", data=b"{}" if method != "DELETE" else None, method=method)
+    try:
+        urllib.request.urlopen(request, timeout=30)
+    except urllib.error.HTTPError as error:
+        assert error.code == 405 and error.headers.get_content_type() == "application/json", error.read()
+        assert error.headers["Allow"] == "GET, HEAD" and "the API only reads" in json.load(error)["error"]
+    else:
+        raise AssertionError(f"{method} was answered")

@@ -127,6 +127,8 @@ class Explorer:
 
 
 API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"
+#: the methods the API routes take, to answer the ones it does not with a JSON 405
+API_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
 def api_paths(explorer: Explorer) -> Callable[[Request], JSONResponse]:
@@ -135,6 +137,9 @@ def api_paths(explorer: Explorer) -> Callable[[Request], JSONResponse]:
     games, game, position = answers(explorer.games), answers(explorer.game), answers(explorer.position)
 
     def endpoint(request: Request) -> JSONResponse:
+        if request.method not in ("GET", "HEAD"):  # (Starlette's own 405 is plain text)
+            return JSONResponse({"error": f"{request.method} is not answered here: the API only reads (GET)"}, status_code=405,
+                                headers={"Allow": "GET, HEAD"})
         raw = request.scope.get("raw_path") or urllib.parse.quote(request.url.path).encode()
         segments = raw.decode("latin-1").split("/")[2:]  # ["", "api", ...]: what follows /api/
         if segments[:1] == ["games"] and len(segments) in (2, 3) and segments[1] and segments[2:] in ([], ["positions"]):
@@ -160,8 +165,8 @@ def create_app(db: str) -> Starlette:
     app = Starlette(
         routes=[
             Route("/", page),
-            Route("/api", api_paths(explorer)),
-            Route("/api/{rest:path}", api_paths(explorer)),
+            Route("/api", api_paths(explorer), methods=API_METHODS),
+            Route("/api/{rest:path}", api_paths(explorer), methods=API_METHODS),
             Mount("/static", StaticFiles(directory=STATIC), name="static"),
         ]
     )
