@@ -82,3 +82,10 @@ def test_a_method_the_api_does_not_take_is_a_json_405(server, method):
         assert error.headers["Allow"] == "GET, HEAD" and "the API only reads" in json.load(error)["error"]
     else:
         raise AssertionError(f"{method} was answered")
+
+
+def test_a_position_given_twice_is_a_400(server):
+    game = server.url + "api/games/" + urllib.parse.quote(NAMES[0], safe="") + "/positions"
+    status, body = get_json(game + "?position=3&position=4")
+    assert status == 400 and body == {"error": "position is given 2 times: give one (each answer is one request)"}, body
+    assert get_json(game + "?position=3")[0] == 200

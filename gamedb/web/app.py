@@ -22,7 +22,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Database
-from ..errors import DatabaseError, FamilyLoadError, GamedbError, GameNotFound, PositionNotFound, StoredCodeRefused, UnknownFamily
+from ..errors import DatabaseError, FamilyLoadError, GamedbError, GameNotFound, InputError, PositionNotFound, StoredCodeRefused, UnknownFamily
 from ..stats import stats
 from ..store.damage import DamagedGame
 from ..store.file_check import read_budget
@@ -123,7 +123,10 @@ class Explorer:
         }
 
     def position(self, request: Request) -> dict[str, Any]:
-        return self.database.query_json(request.path_params["name"], request.query_params.get("position"))
+        given = request.query_params.getlist("position")
+        if len(given) > 1:  # (the last one was answered, as if the others were not there)
+            raise InputError(f"position is given {len(given)} times: give one (each answer is one request)")
+        return self.database.query_json(request.path_params["name"], given[0] if given else None)
 
 
 API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"
