@@ -87,6 +87,8 @@ CASES = [
     ),
     case("cat-mouse-missing-graph", ["solve", "cat-mouse"], 2, "Missing option '--graph'"),
     case("cat-mouse-name-taken-by-other-game", CM("[[1,3],[0],[3],[0,2]]") + ["--name", "tictactoe"], 1, "already stored"),
+    case("solve-option-without-its-value", ["solve", "nim", "--max"], 2, "Option '--max' requires an argument. (see 'gamedb solve --help')"),
+    case("query-option-without-its-value", ["query", "nim", "-p"], 2, "Option '-p' requires an argument. (see 'gamedb query --help')"),
     case("solve-empty-name", ["solve", "nim", "--max", "3", "--name", ""], 2, "must not be empty or blank"),
     case("solve-blank-name-before-family", ["solve", "--name", "  ", "tictactoe"], 2, "must not be empty or blank"),
     # --- solve cat-mouse-grid ---------------------------------------------------------------

@@ -74,7 +74,7 @@ class OneLineErrors(LazyGroup):
             exc.show()
             sys.exit(exc.exit_code)
         except click_errors.UsageError as exc:
-            err(f"Error: {usage_message(exc)}")
+            err(f"Error: {usage_message(exc, args)}")
             sys.exit(2)
         except click_errors.ClickException as exc:
             err(f"Error: {exc.format_message()}")
@@ -145,10 +145,11 @@ def command_group(group: str) -> ModuleType:
     raise KeyError(group)
 
 
-def usage_message(exc: Any) -> str:  # a click_errors.UsageError
-    """One line for a usage mistake, naming the command and where to read its help."""
+def usage_message(exc: Any, args: Sequence[str] = ()) -> str:  # a click_errors.UsageError
+    """One line for a usage mistake, naming the command and where to read its help (``args``: the command line, for a
+    mistake Click reports without its command: an option's missing value)."""
     message = " ".join(exc.format_message().split())
-    path = exc.ctx.command_path if exc.ctx is not None else "gamedb"
+    path = exc.ctx.command_path if exc.ctx is not None else typed_command(args)
     if message.startswith("No such command") and path.endswith(" solve"):
         message += f" Known families: {', '.join(family_names())}; or --game module:Class."
     if isinstance(exc, click_errors.NoSuchOption) and path.endswith(" query") and exc.ctx is not None:
@@ -156,6 +157,16 @@ def usage_message(exc: Any) -> str:  # a click_errors.UsageError
         if hint:  # (Click names the first two characters of -++-: `No such option: -+`)
             return hint
     return f"{message} (see '{path} --help')"
+
+
+def typed_command(args: Sequence[str]) -> str:
+    """``gamedb`` and the command named in ``args`` (a group's subcommand too: ``gamedb db upgrade``)."""
+    words = [arg for arg in args if not arg.startswith("-")]
+    named = next((k for k, word in enumerate(words) if word in COMMANDS), None)
+    if named is None:
+        return "gamedb"
+    sub = words[named + 1 : named + 2] if words[named] == "db" else []  # (the one group of commands)
+    return " ".join(["gamedb", words[named], *sub])
 
 
 def dashed_position_hint(args: list[str], option: str) -> str | None:
