@@ -12,7 +12,6 @@ from __future__ import annotations
 import gc
 import os
 import re
-import shlex
 import sys
 from collections.abc import Sequence
 from types import ModuleType
@@ -172,6 +171,8 @@ def typed_command(args: Sequence[str]) -> str:
 def dashed_position_hint(args: list[str], option: str) -> str | None:
     """The line for an unknown ``option`` of ``query`` that is a position starting with ``-`` (``-++-``, ``-3``) written
     as its argument, saying what to type; None when it reads as a mistyped option (``--jsn``)."""
+    import shlex
+
     from .info import QUERY_VALUE_OPTIONS  # (imported already: the query command was being parsed)
 
     typed = [arg for arg in args if arg.startswith(option)][:1]

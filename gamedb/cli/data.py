@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import GameClassOption, err, handle_errors, open_database, out, show_json, stored_name
+from .common import GameClassOption, err, file_to_make, handle_errors, open_database, out, removed_if_left_empty, show_json, stored_name
 from .render import ProgressBars
 
 
@@ -24,24 +24,22 @@ def copy_command(
     """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
     from ..errors import GamedbError, NoDatabase
-    from ..store.location import locate, remove_file
+    from ..store.location import locate
 
-    here, there = locate(src).path, locate(dst).path
+    source_at, there = locate(src), locate(dst).path
+    here = source_at.path
     if here is not None and there is not None and here.is_file() and there.is_file() and here.samefile(there):
         raise GamedbError("the source and the destination are the same database: give another file or URL as DST")
     try:
-        source = Database(src, readonly=locate(src).kind in ("file", "duckdb"))
+        source = Database(source_at, readonly=source_at.kind in ("file", "duckdb"))
     except NoDatabase as exc:  # (not the usual advice: copy takes no --db)
         raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
     for name in games or ():  # an unknown or unfinished game is refused before the destination is created
         source.game(name).require_solved()
-    made = there is not None and not there.exists()
+    made = file_to_make(dst)
     target = Database(dst, create=True)
-    with ProgressBars(quiet) as bars:
+    with removed_if_left_empty(made, target, once_done=True), ProgressBars(quiet) as bars:  # (nothing copied: no empty database)
         report = source.copy_to(target, games or None, force=force, progress=bars)
-    if made and there is not None and not report.games:  # nothing to copy: no empty database made for it
-        target.close()
-        remove_file(there)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")
     for problem in report.damaged:

@@ -210,9 +210,8 @@ def verify_command(
 ) -> None:
     """Recheck every stored value against the rules; exit 1 naming the first wrong position."""
     from ..allocator import keep_freed_arrays
-    from ..sizes import default_memory_limit
 
-    keep_freed_arrays(default_memory_limit())  # (cat-mouse of 2·10^6 positions: 1.44 -> 1.22 s; Connect-Four 5x4 1.51 -> 1.41 s)
+    keep_freed_arrays()  # (cat-mouse of 2·10^6 positions: 1.44 -> 1.22 s; Connect-Four 5x4 1.51 -> 1.41 s)
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)
     with ProgressBars(quiet) as bars:

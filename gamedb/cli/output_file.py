@@ -11,7 +11,7 @@ from typing import TextIO
 
 from ..errors import GamedbError, InputError
 from ..safe_text import shown
-from ..store.file_check import DUCKDB_MAGIC, SQLITE_HEADER
+from ..store.file_check import database_kind
 
 
 def checked_output(text: str) -> Path:
@@ -23,14 +23,8 @@ def checked_output(text: str) -> Path:
         raise GamedbError(f"cannot write {text}: it is a directory (give a file name in it)")
     if not path.absolute().parent.is_dir():  # (else the half file's name would be the one said)
         raise GamedbError(f"cannot write {text}: there is no folder {shown(str(path.absolute().parent))} (make it first, or give another path)")
-    if path.is_file():
-        try:
-            with open(path, "rb") as f:
-                head = f.read(16)
-        except OSError:
-            return path  # (the open for writing says why)
-        if head == SQLITE_HEADER or head[8:12] == DUCKDB_MAGIC:
-            raise InputError(f"--output {text} is a database file: export writes CSV or JSON lines, never over a database (give another file name)")
+    if path.is_file() and database_kind(path) is not None:  # (one that cannot be read: the open for writing says why)
+        raise InputError(f"--output {text} is a database file: export writes CSV or JSON lines, never over a database (give another file name)")
     return path
 
 

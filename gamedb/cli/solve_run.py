@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import err, out
+from .common import err, file_to_make, out, removed_if_left_empty
 from .render import ProgressBars
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def run_solve(
     from ..sizes import default_memory_limit, parse_size
 
     limit = None if memory_limit is None else parse_size(memory_limit)
-    keep_freed_arrays(limit if limit is not None else default_memory_limit())
+    keep_freed_arrays(limit)
     if not quiet:  # what the strategy says first (the tier solver: the memory it needs at most, in one process)
         note = announcement(game, strategy, limit if limit is not None else default_memory_limit()) if cluster is None else None
         if note is not None:
@@ -78,10 +78,9 @@ def run_solve(
     from ..store.location import locate
     from ..store.rows import stores_texts
 
-    made = locate(db).path
-    made = made if made is not None and not os.path.lexists(made) else None  # a file this command creates
+    made = file_to_make(db)
     work_dir = None if cluster is None or cluster.work_dir is None else Path(cluster.work_dir)
-    with _folders_removed_if_left_empty(work_dir), Database(db, create=True) as database, _removed_if_left_empty(made, database):
+    with _folders_removed_if_left_empty(work_dir), Database(db, create=True) as database, removed_if_left_empty(made, database):
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():
@@ -117,26 +116,6 @@ def _folders_removed_if_left_empty(folder: Path | None) -> Iterator[None]:
                 empty.rmdir()
             except OSError:
                 break
-
-
-@contextmanager
-def _removed_if_left_empty(made: Path | None, database: Database) -> Iterator[None]:
-    """The file ``made`` by this command removed if the solve fails before any game is stored in it: a refusal (too large
-    for --memory-limit, a strategy the backend does not run) left an empty database behind. A game begun stays, to resume."""
-    try:
-        yield
-    except BaseException:
-        try:
-            empty = made is not None and not database.games()
-        except Exception:  # (the file cannot say: left as it is)
-            empty = False
-        if empty:
-            assert made is not None
-            from ..store.location import remove_file
-
-            database.close()
-            remove_file(made)
-        raise
 
 
 def _solved(report: SolveReport, database: Database) -> str:

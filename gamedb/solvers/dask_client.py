@@ -19,7 +19,9 @@ from .protocol import Cluster
 
 #: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
 #: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
-#: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's)
+#: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's), and are then tuned as this
+#: process is (:func:`~gamedb.allocator.keep_freed_arrays`, by ``client.run`` once they start: a worker that replaces one killed
+#: runs untuned)
 NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10

@@ -86,16 +86,23 @@ def check_file(path: Path, where: str | None = None, *, duckdb: bool = False) ->
         )
 
 
-def _check_kind(path: Path, where: str, duckdb: bool) -> None:
-    """Refuse a DuckDB file named as a SQLite one, or the other way round (the path's ending chooses the backend)."""
+def database_kind(path: Path) -> str | None:
+    """"sqlite" or "duckdb" by the file's first bytes; None for any other file, or one that cannot be read."""
     try:
         with open(path, "rb") as f:
             head = f.read(16)
     except OSError:
-        return  # (the database's own open says why)
-    if not duckdb and head[8:12] == DUCKDB_MAGIC:
+        return None
+    return "sqlite" if head == SQLITE_HEADER else "duckdb" if head[8:12] == DUCKDB_MAGIC else None
+
+
+def _check_kind(path: Path, where: str, duckdb: bool) -> None:
+    """Refuse a DuckDB file named as a SQLite one, or the other way round (the path's ending chooses the backend; a file
+    that cannot be read: the database's own open says why)."""
+    kind = database_kind(path)
+    if not duckdb and kind == "duckdb":
         raise DatabaseError(f"{where} is a DuckDB file, but only a path ending in .duckdb is read as DuckDB: rename it to {path.stem}.duckdb")
-    if duckdb and head == SQLITE_HEADER:
+    if duckdb and kind == "sqlite":
         raise DatabaseError(f"{where} is a SQLite file, but a path ending in .duckdb is read as DuckDB: rename it to {path.stem}.sqlite")
 
 
@@ -260,3 +267,18 @@ def budget_message() -> str:
         f"a statement ran longer than the {seconds:g} s gamedb gives one read and was stopped "
         "(a damaged file, or one made to be slow; GAMEDB_READ_BUDGET=SECONDS changes the budget)"
     )
+
+
+#: the modules of the database drivers whose errors a user can cause (a damaged file, a server gone): said in one line
+DRIVERS = ("sqlalchemy", "sqlite3", "psycopg", "duckdb", "_duckdb")
+
+
+def driver_error_message(exc: BaseException) -> str | None:
+    """The one line for a database driver's error (a statement out of its time budget: :func:`budget_message`); None for
+    any other exception."""
+    if not isinstance(exc, Exception) or type(exc).__module__.split(".")[0] not in DRIVERS:
+        return None
+    reason = getattr(exc, "orig", None) or exc
+    if str(reason) == "interrupted":  # (sqlite3's progress handler stopped it)
+        return budget_message()
+    return f"database error: {str(reason).splitlines()[0]}"

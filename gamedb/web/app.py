@@ -25,7 +25,7 @@ from ..api import Database
 from ..errors import DatabaseError, FamilyLoadError, GamedbError, GameNotFound, InputError, PositionNotFound, StoredCodeRefused, UnknownFamily
 from ..stats import stats
 from ..store.damage import DamagedGame
-from ..store.file_check import read_budget
+from ..store.file_check import driver_error_message, read_budget
 from ..store.location import locate
 from ..store.record import GameRecord
 from ..store.status import DAMAGED
@@ -50,15 +50,11 @@ def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
             return JSONResponse({"error": str(exc)}, status_code=503)
         except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
             return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
-        except Exception as exc:  # noqa: BLE001 - the database's errors answered, any other re-raised
-            if type(exc).__module__.split(".")[0] not in ("sqlalchemy", "sqlite3", "psycopg", "duckdb", "_duckdb"):  # (as the CLI's)
+        except Exception as exc:  # noqa: BLE001 - the database's errors answered as the CLI says them, any other re-raised
+            said = driver_error_message(exc)
+            if said is None:
                 raise
-            reason = getattr(exc, "orig", None) or exc
-            if str(reason) == "interrupted":  # a statement ran out of its time budget
-                from ..store.file_check import budget_message
-
-                return JSONResponse({"error": budget_message()}, status_code=503)
-            return JSONResponse({"error": f"database error: {str(reason).splitlines()[0]}"}, status_code=503)
+            return JSONResponse({"error": said}, status_code=503)
 
     endpoint.__name__ = fn.__name__
     return endpoint
