@@ -34,6 +34,13 @@ HARDENED: dict[str, Any] = {
     "lock_configuration": True,  # nothing in a session can SET them back
 }
 
+#: the settings of a new file's writer (``connect(synced=False)``), each left out where this DuckDB does not know it:
+#: no ``fsync`` of its own (DuckDB >= 2: a file nothing reads before its writer syncs it; 9 of them, ~15 ms each, in a
+#: new file of 2·10^6 rows), and the row groups of its appends compressed and written one at a time (DuckDB's default,
+#: five at once, left up to five for each COMMIT to write: three COMMITs of 0.04-0.09 s at the end of a cat-mouse solve
+#: of 2·10^6 positions, while a core idled; now 0.01-0.03 s)
+NEW_FILE: dict[str, Any] = {"fsync_mode": "none", "write_buffer_row_group_count": 1}
+
 #: the catalog of a DuckDB file at the newest revision, as DuckDB prints it (generated: see the module)
 DDL = Path(__file__).with_name("duckdb_ddl.sql")
 
@@ -58,8 +65,7 @@ def connect(
     """A hardened connection to a DuckDB file (``:memory:`` too); ``threads``, ``memory_limit``: DuckDB's (default: one a
     core; 80 % of the memory, :func:`reader_memory_limit` read-only); ``attach``: alias -> a DuckDB file attached read-only
     before the hardening closes the file system;
-    ``synced`` False: no ``fsync`` of its own (DuckDB >= 2: a file nothing reads before its writer syncs it; 9 of them,
-    ~15 ms each, in a new file of 2·10^6 rows); ``readable``: folders its SQL may still read and write (``allowed_directories``)."""
+    ``synced`` False: a new file's writer (:data:`NEW_FILE`); ``readable``: folders its SQL may still read and write (``allowed_directories``)."""
     try:
         import _duckdb as duckdb  # duckdb >= 2's engine without its Python layer (relations, Arrow): 0.06 s of `gamedb query`
     except ImportError:
@@ -73,14 +79,15 @@ def connect(
     late = {k: config.pop(k) for k in ("enable_external_access", "lock_configuration")} if attach or readable else {}
     conn = None
     try:
-        if not synced:
+        extra = {} if synced else dict(NEW_FILE)
+        while conn is None:
             try:
-                conn = duckdb.connect(str(path), read_only=read_only, config=dict(config, fsync_mode="none"))
+                conn = duckdb.connect(str(path), read_only=read_only, config=dict(config, **extra))
             except duckdb.Error as exc:
-                if "fsync_mode" not in str(exc):  # (an older DuckDB does not know the setting: synced then)
+                unknown = [k for k in extra if k in str(exc)]  # (an older DuckDB does not know the setting: without it then)
+                if not unknown:
                     raise
-        if conn is None:
-            conn = duckdb.connect(str(path), read_only=read_only, config=config)
+                del extra[unknown[0]]
         for alias, other in (attach or {}).items():
             conn.execute(f"ATTACH {quoted(str(other))} AS {alias} (READ_ONLY)")
         if attach or readable:  # long statements: the library never prints (DuckDB draws a bar past 2 s; a session's setting)
@@ -222,7 +229,9 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
 
     # label ids scanned, their names a list parameter (label_of); as strings when the names outnumber the rows
     labelled = {k: v for k, v in columns.items() if isinstance(v, LabelColumn) and len(v.names) <= n}
-    scanned = {k: v if isinstance(v, np.ndarray) else np.asarray(values_of(v), dtype=object) for k, v in columns.items() if k not in labelled}
+    widths = integer_widths(table)
+    scanned = {k: _as_wide(v, widths.get(k)) if isinstance(v, np.ndarray) else np.asarray(values_of(v), dtype=object)
+               for k, v in columns.items() if k not in labelled}
     conn.register("gamedb_rows", {k: labelled[k].ids if k in labelled else scanned[k] for k in columns})
     try:
         fixed = [str(int(v)) for v in constants.values()]
@@ -234,6 +243,32 @@ def append_columns(conn: Any, table: str, columns: Mapping[str, Column], constan
                      {name: value for _, parameter in made.values() for name, value in parameter.items()} or None)
     finally:
         conn.unregister("gamedb_rows")
+
+
+#: DuckDB's integer types and their numpy dtypes
+_INTEGERS = {"SMALLINT": "int16", "INTEGER": "int32", "BIGINT": "int64"}
+
+
+@functools.lru_cache(maxsize=16)
+def integer_widths(table: str) -> dict[str, str]:
+    """column -> numpy dtype of each integer column of ``table`` at the newest revision (from :data:`DDL`)."""
+    import re
+
+    sql = generated_catalog().get(("table", table)) or ""
+    body = sql[sql.find("(") + 1 : sql.rfind(")")]
+    return {name: _INTEGERS[kind] for name, kind in re.findall(r'"?(\w+)"? (SMALLINT|INTEGER|BIGINT)\b', body)}
+
+
+def _as_wide(values: Any, dtype: str | None) -> Any:
+    """An integer array as its column's dtype (DuckDB's scan takes it as it is: cat-mouse's 2·10^6 rows appended with 0.03 s
+    less CPU than when DuckDB cast int8 results and int64 degrees), masked entries kept; anything else as it is."""
+    import numpy as np
+
+    if dtype is None or values.dtype == dtype or values.dtype.kind not in "iu":
+        return values
+    if isinstance(values, np.ma.MaskedArray):
+        return np.ma.MaskedArray(values.data.astype(dtype), mask=np.ma.getmaskarray(values))
+    return values.astype(dtype)
 
 
 def catalog(conn: Any) -> dict[tuple[str, str], str | None]:
