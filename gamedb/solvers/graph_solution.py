@@ -185,16 +185,20 @@ def _labels(graph: GameGraph, parents: np.ndarray, moves: np.ndarray) -> list[st
 
 def token_labels(tokens: TokenMoves) -> Callable[[np.ndarray, np.ndarray], LabelColumn]:
     """``labels(codes, orders)``: the label of move ``orders[i]`` of position ``codes[i]``, read from the game's move
-    lists: indices into one list of their labels (no Python object per position)."""
+    lists: indices into the list of their distinct labels (no Python object per position; a store that looks the ids up
+    in the list does so for every batch of rows: cat-mouse's 7,999 moves to 1,000 nodes, 0.04 s less of DuckDB's CPU
+    for 2·10^6 best moves than one label a move)."""
     nodes = tokens.nodes
     rows = sorted(tokens.rows)
     offset = np.searchsorted(np.array([p * nodes + a for p, a, *_ in rows], dtype=np.int64), np.arange(2 * nodes + 1))
-    names = [label for *_, label in rows]
+    names = list(dict.fromkeys(label for *_, label in rows))  # (in the order first met)
+    index = {name: i for i, name in enumerate(names)}
+    name_of_move = np.array([index[label] for *_, label in rows], dtype=np.int32)
 
     def labels(codes: np.ndarray, orders: np.ndarray) -> LabelColumn:
         player, pair = codes & 1, codes >> 1
         node = np.where(player == 0, pair // nodes, pair % nodes)  # the token of the player to move
-        return LabelColumn((offset[player * nodes + node] + orders).astype(np.int32), names)
+        return LabelColumn(name_of_move[offset[player * nodes + node] + orders], names)
 
     return labels
 
