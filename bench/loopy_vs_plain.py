@@ -19,7 +19,9 @@ Same run, each in a child process of its own (its peak memory its own), ``--runs
 - with ``--before GAMEDB`` (another checkout's ``gamedb`` script), its whole processes in the same rounds.
 
 Prints figures, the split of each process's CPU (start-up, solver, the rows written) and the targets (issue 24): the
-process no slower than the plain solver, at most 24 bytes per position while solving.
+process no slower than the plain solver, at most 24 bytes per position while solving. The ratio's plain solver is its
+solve alone (no Python start, no graph read): the stricter measure; the ratio to the plain solver run as a whole process,
+as a user would run it, is printed beside it.
 """
 
 from __future__ import annotations
@@ -155,8 +157,11 @@ def job_solver(graph_file: str) -> dict:
 
 
 def run_child(*args: str) -> dict:
+    """A job in a child process of its own; ``process``: that process's wall time, start to exit (Python's start, the
+    graph read: the plain solver as a user would run it)."""
+    t0 = time.perf_counter()
     out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=True)
-    return json.loads(out.stdout.splitlines()[-1])
+    return json.loads(out.stdout.splitlines()[-1]) | {"process": time.perf_counter() - t0}
 
 
 #: LeetCode 913's first example: a solve that is all start-up
@@ -212,20 +217,22 @@ def main() -> None:
             found = {(who, kind): whole_process(graph_file, new(kind), command) for kind in KINDS for who, command in commands.items()}
             found |= {("start-up", kind): whole_process(TINY, new(kind)) for kind in KINDS}
             rounds.append((plain, found))
-        plain = {key: median(p[key] for p, _ in rounds) for key in ("seconds", "cpu", "peak_mb")} | {"decided": rounds[0][0]["decided"]}
+        plain = {key: median(p[key] for p, _ in rounds) for key in ("seconds", "process", "cpu", "peak_mb")} | {"decided": rounds[0][0]["decided"]}
         runs = {key: {k: median(g[key][k] for _, g in rounds) for k in ("seconds", "cpu", "peak_mb", "bytes")} for key in rounds[0][1]}
         alone = run_child("solver", str(graph_file))
         n = alone["positions"]
         print(f"  positions                                  {n:,}")
-        print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB")
+        print(f"  plain Python queue solver (outcomes only)  {plain['seconds']:.2f} s ({plain['cpu']:.2f} s CPU), peak {plain['peak_mb']:,.0f} MB; "
+              f"as a whole process {plain['process']:.2f} s")
         for kind in KINDS:
             for who in commands:
                 run = runs[(who, kind)]
                 ratio = median(g[(who, kind)]["seconds"] / p["seconds"] for p, g in rounds)
                 cpu_ratio = median(g[(who, kind)]["cpu"] / p["cpu"] for p, g in rounds)
+                whole = median(g[(who, kind)]["seconds"] / p["process"] for p, g in rounds)
                 print(f"  gamedb solve into a new {kind} file ({who:<6}) {run['seconds']:.2f} s ({run['cpu']:.2f} s CPU), peak {run['peak_mb']:,.0f} MB, "
                       f"file {run['bytes'] / n:.1f} bytes/position; ratio to plain {ratio:.2f}, in CPU {cpu_ratio:.2f} "
-                      f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'})")
+                      f"(target <= 1: {'ok' if ratio <= 1 else 'MISSED'}); to its whole process {whole:.2f}")
         phases = ", ".join(f"{k} {v:.2f} s" for k, v in alone["phases"].items())
         print(f"  retrograde solver alone, rows kept nowhere {alone['seconds']:.2f} s ({alone['cpu']:.2f} s CPU: {phases})")
         for kind in KINDS:
