@@ -276,3 +276,14 @@ def test_every_command_has_help_with_example():
         assert "Example:" in result.stdout or "Examples:" in result.stdout, command
         if command[0] != "solve":
             assert f"gamedb {' '.join(command)}" in readme or f"{command[-1]} " in readme, f"{command} missing from README"
+
+
+@pytest.mark.parametrize("command", [["query", "nim", "3"], ["verify", "nim"], ["export", "nim"]])
+def test_a_game_option_for_a_built_in_game_is_said_not_to_be_used(cli, command):
+    """`gamedb query nim --game foo:Bar` answered as if --game were not there, without a word: now a note says it is
+    not used (the game's family needs no class); the answer is the same."""
+    assert cli("solve", "nim", "--max", "5", "-q").exit_code == 0
+    plain, given = cli(*command), cli(*command, "--game", "foo:Bar")
+    assert given.exit_code == plain.exit_code == 0, given.stderr
+    assert given.stdout == plain.stdout and "--game" not in plain.stderr
+    assert "Note: --game foo:Bar is not used: nim is a game of the family nim" in given.stderr, given.stderr

@@ -147,10 +147,13 @@ def open_database(
 
 def stored_name(db: Database, name: str) -> str:
     """The stored game a command's NAME stands for (:meth:`gamedb.api.Database.stored_name`); a family's name
-    that stands for its one game is said on stderr."""
+    that stands for its one game is said on stderr, and so is a ``--game`` that this game does not use."""
     found = db.stored_name(name)
     if found != name:
         err(f"Note: using {found}, the one {name} game in this database.")
+    if db.game_classes and ":" not in (family := db.game(found).family):  # (a class's game names it: used, or said not to be)
+        err(f"Note: --game {', '.join(sorted(db.game_classes))} is not used: {found} is a game of the family {family}, whose rules "
+            "need no class (--game is for a game solved from a Python class).")
     return found
 
 
