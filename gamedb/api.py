@@ -256,7 +256,8 @@ class Database:
         return self.probe(name, position).to_dict()
 
     def stats(self, name: str) -> dict[str, Any]:
-        """Counts of the stored positions by result, the start position's value, timings.
+        """Counts of the stored positions by result, the start position's value, timings; in ``results``, the positions
+        an unfinished solve has not decided yet are counted under None (``gamedb stats --json``: ``"undecided"``).
 
         >>> db.stats("tictactoe")["results"], db.stats("tictactoe")["reachable"]
         ({'win': 390, 'lose': 224, 'tie': 151, 'draw': 0}, 5478)
