@@ -36,7 +36,11 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
     from .store.duckdb_file import DuckDBConnections
+    from .store.duckdb_follow import FollowedDuckDBFile
     from .store.transfer import CopyReport
+
+    #: the connections of a file read without SQLAlchemy
+    Files = FileConnections | DuckDBConnections | FollowedDuckDBFile
 
 
 class Database:
@@ -44,7 +48,7 @@ class Database:
 
     ``readonly``: a SQLite file read through ``sqlite3`` alone, a DuckDB file through ``duckdb`` (SQLAlchemy only to write, verify or reach a server);
     ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
-    statement may run; ``follow_path`` (a long-lived reader of a SQLite file, as ``gamedb serve``): each read reads the
+    statement may run; ``follow_path`` (a long-lived reader of a file, as ``gamedb serve``): each read reads the
     file at the path then, so a file moved into its place is checked and read from then on. Threads may read at once;
     writing methods run one at a time per database."""
 
@@ -58,7 +62,7 @@ class Database:
         self._where, self._readonly, self._budget = where, readonly, budget
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
-        self._files: FileConnections | DuckDBConnections | None = None
+        self._files: Files | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
         if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
             self._files = _file_at_newest(where, budget=budget, follow_path=follow_path)
@@ -85,7 +89,7 @@ class Database:
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
         """A :class:`~gamedb.store.rows.Reader` on this thread's own connection; ``scan``: without the time budget."""
         if self._files is not None:
-            with self._files.unbudgeted() if scan else nullcontext(self._files.connection()) as conn:
+            with self._files.reading(scan=scan) as conn:
                 yield Reader(conn, game_rows=self._files.game_rows)
             return
         from .store.database import without_budget
@@ -252,7 +256,8 @@ class Database:
         return self.probe(name, position).to_dict()
 
     def stats(self, name: str) -> dict[str, Any]:
-        """Counts of the stored positions by result, the start position's value, timings.
+        """Counts of the stored positions by result, the start position's value, timings; in ``results``, the positions
+        an unfinished solve has not decided yet are counted under None (``gamedb stats --json``: ``"undecided"``).
 
         >>> db.stats("tictactoe")["results"], db.stats("tictactoe")["reachable"]
         ({'win': 390, 'lose': 224, 'tie': 151, 'draw': 0}, 5478)
@@ -310,12 +315,16 @@ class Database:
         return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
-def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> FileConnections | DuckDBConnections | None:
+def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> Files | None:
     """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
     from .store.sqlite_file import readable
+    files: Files
     if where.is_duckdb:
         from .store.duckdb_file import DuckDBConnections
-    files = DuckDBConnections(where, budget=budget) if where.is_duckdb else FileConnections(where, budget=budget, follow_path=follow_path)
+        from .store.duckdb_follow import FollowedDuckDBFile
+        files = FollowedDuckDBFile(where, budget=budget) if follow_path else DuckDBConnections(where, budget=budget)
+    else:
+        files = FileConnections(where, budget=budget, follow_path=follow_path)
     if readable(files.revision):  # the newest, or an older one the readers know (checked against its own objects)
         return files
     files.close()

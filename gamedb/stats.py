@@ -52,6 +52,12 @@ def stats(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return data
 
 
+def stats_json(data: dict[str, Any]) -> dict[str, Any]:
+    """:func:`stats` as ``gamedb stats --json`` prints it: the positions an unfinished solve has not decided yet (key None
+    in ``results``) counted under ``"undecided"`` (json.dumps wrote the None key as ``"null"``)."""
+    return {**data, "results": {"undecided" if result is None else result: count for result, count in data["results"].items()}}
+
+
 def positions(reads: Reads, record: GameRecord, game: Game | None = None, *, batch: int = 10000) -> Iterator[dict[str, Any]]:
     """Every stored position with its values, streamed in pages ordered by code, each row checked; ``game``: a text not
     stored (a large game) formatted from the code by its rules."""

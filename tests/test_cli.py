@@ -276,3 +276,33 @@ def test_every_command_has_help_with_example():
         assert "Example:" in result.stdout or "Examples:" in result.stdout, command
         if command[0] != "solve":
             assert f"gamedb {' '.join(command)}" in readme or f"{command[-1]} " in readme, f"{command} missing from README"
+
+
+@pytest.mark.parametrize("command", [["query", "nim", "3"], ["verify", "nim"], ["export", "nim"]])
+def test_a_game_option_for_a_built_in_game_is_said_not_to_be_used(cli, command):
+    """`gamedb query nim --game foo:Bar` answered as if --game were not there, without a word: now a note says it is
+    not used (the game's family needs no class); the answer is the same."""
+    assert cli("solve", "nim", "--max", "5", "-q").exit_code == 0
+    plain, given = cli(*command), cli(*command, "--game", "foo:Bar")
+    assert given.exit_code == plain.exit_code == 0, given.stderr
+    assert given.stdout == plain.stdout and "--game" not in plain.stderr
+    assert "Note: --game foo:Bar is not used: nim is a game of the family nim" in given.stderr, given.stderr
+
+
+def _interrupted(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("command, method, said", [
+    (["query", "nim", "3"], "answerer", "Interrupted.\n"),
+    (["solve", "nim", "--max", "7"], "solve", "Interrupted. Work committed so far is kept; run the same command again to resume.\n"),
+])
+def test_ctrl_c_says_resume_only_for_a_command_that_writes(cli, monkeypatch, command, method, said):
+    """Ctrl+C in `gamedb query` or `play` said "Work committed so far is kept; run the same command again to resume", as a
+    solve does: nothing was being written, and there is nothing to resume."""
+    from gamedb.api import Database
+
+    assert cli("solve", "nim", "--max", "5", "-q").exit_code == 0
+    monkeypatch.setattr(Database, method, _interrupted)
+    run = cli(*command)
+    assert run.exit_code == 130 and run.stderr == said, run.stderr

@@ -335,6 +335,17 @@ def test_unreadable_input(tmp_path):
         make_game("graph", file=str(tmp_path / "missing.json"))
 
 
+def test_a_key_given_twice_is_refused(tmp_path):
+    """A position copied and not renamed: JSON kept the last silently, and the game solved without the first."""
+    path = tmp_path / "twice.json"
+    path.write_text('{"players": ["a", "b"], "start": "s", "positions": {"s": {"player": "a", "moves": ["t"]},\n'
+                    '"t": {"player": "b", "value": "lose"}, "t": {"player": "b", "value": "win"}}}')
+    with pytest.raises(GraphError) as err:
+        make_game("graph", file=str(path))
+    assert str(err.value) == (f'--file: bad JSON in {path}: the key "t" is given twice in one object '
+                              "(JSON keeps only the last: rename or remove one)")
+
+
 # --- the JSON Schema agrees with the hand-written checks ---------------------------------
 
 

@@ -33,8 +33,11 @@ def _solve(path, *games: tuple[str, dict]) -> None:
             db.solve(make_game(name, **options))
 
 
-def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(tmp_path):
-    served, new = tmp_path / "games.sqlite", tmp_path / "new.sqlite"
+@pytest.mark.parametrize("suffix", [".sqlite", ".duckdb"])
+def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(tmp_path, suffix):
+    if suffix == ".duckdb":
+        pytest.importorskip("duckdb")
+    served, new = tmp_path / f"games{suffix}", tmp_path / f"new{suffix}"
     _solve(served, ("nim", {"max": 5}))
     _solve(new, ("tictactoe", {}))
     server = Server(served)
@@ -51,9 +54,9 @@ def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(t
         answers = _many(server.url + "api/games/tictactoe/positions")
         assert {status for status, _ in answers} == {503}, answers
         error = answers[0][1]["error"]
-        assert "was removed" in error and "games.sqlite" in error, error
-        (tmp_path / "garbage.sqlite").write_bytes(b"not a database at all" * 100)
-        os.replace(tmp_path / "garbage.sqlite", served)
+        assert "was removed" in error and served.name in error, error
+        (tmp_path / f"garbage{suffix}").write_bytes(b"not a database at all" * 100)
+        os.replace(tmp_path / f"garbage{suffix}", served)
         status, body = get_json(server.url + "api/games")
         assert status == 503 and "cannot open" in body["error"], body
         _solve(new, ("nim", {"max": 4}))
@@ -63,3 +66,22 @@ def test_a_replaced_file_is_answered_by_every_thread_and_a_removed_one_says_so(t
     finally:
         assert server.stop() == 0
     assert "Traceback" not in server.errors, server.errors
+
+
+def test_a_duckdb_file_moved_in_waits_for_the_reads_in_progress(tmp_path):
+    """DuckDB answers a path from the file it has open there until every connection to it is closed: the switch waits
+    for the read in progress (its cursor is not closed under it), and a read begun meanwhile answers from the new file."""
+    pytest.importorskip("duckdb")
+    from gamedb import Database
+
+    served, new = tmp_path / "games.duckdb", tmp_path / "new.duckdb"
+    _solve(served, ("nim", {"max": 5}))
+    _solve(new, ("tictactoe", {}))
+    with Database(served, readonly=True, follow_path=True) as db, ThreadPoolExecutor(1) as pool:
+        with db.read() as reader:
+            os.replace(new, served)
+            later = pool.submit(db.games)
+            assert [g.name for g in reader.all_games()] == ["nim"]  # the read begun before the switch, to its end
+            assert not later.done()
+        assert [g.name for g in later.result(timeout=30)] == ["tictactoe"]
+        assert db.probe("tictactoe", "X........").result == "tie"

@@ -89,3 +89,12 @@ def test_a_position_given_twice_is_a_400(server):
     status, body = get_json(game + "?position=3&position=4")
     assert status == 400 and body == {"error": "position is given 2 times: give one (each answer is one request)"}, body
     assert get_json(game + "?position=3")[0] == 200
+
+
+@pytest.mark.parametrize("query", ["pos=3", "Position=3", "position=3&move=1:0"])
+def test_an_unknown_parameter_is_a_400_naming_it(server, query):
+    """?pos=3 (a typo of position) answered the start position, 200, as if no position had been asked."""
+    game = server.url + "api/games/" + urllib.parse.quote(NAMES[0], safe="") + "/positions"
+    status, body = get_json(f"{game}?{query}")
+    unknown = query.split("&")[-1].split("=")[0]
+    assert status == 400 and body == {"error": f"unknown parameter {unknown!r}: this address takes position=TEXT (without it, the start)"}, body

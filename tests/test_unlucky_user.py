@@ -120,6 +120,11 @@ def test_stats_of_a_killed_solve_say_what_is_stored_so_far(tmp_path, pattern, n,
     if status == "enumerating":  # not counted yet: the rows stored so far, and how to go on
         assert "so far; unfinished: run the same `gamedb solve` command again" in lines["positions"]
         assert lines["moves"] == "not counted yet"
+    # --json counted them under "null" (the Python API's None key, as json.dumps writes it); now under "undecided"
+    run = _gamedb("--db", str(db), "stats", "tictactoe", "--json")
+    results = json.loads(run.stdout)["results"]
+    assert run.returncode == 0 and list(results) == ["win", "lose", "tie", "draw", "undecided"], results
+    assert results["undecided"] == int(lines["not decided yet"].replace(",", "")) and sum(results.values()) == stored
 
 
 ESCAPES = "\x1b]0;owned\x07\x1b[2J\u202e"

@@ -57,7 +57,12 @@ def out(text: str) -> None:
     print(escaped(text, keep="\n"), flush=True)
 
 
-def handle_errors(fn: F) -> F:
+#: what Ctrl+C says: a command that reads, one that writes (a solve, a copy, ...)
+INTERRUPTED = "Interrupted."
+INTERRUPTED_WRITING = "Interrupted. Work committed so far is kept; run the same command again to resume."
+
+
+def handle_errors(fn: F, interrupted: str = INTERRUPTED) -> F:
     """Turn gamedb's errors (and database errors) into one line and an exit code (:func:`report_failure`)."""
 
     @functools.wraps(fn)
@@ -66,7 +71,7 @@ def handle_errors(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except BaseException as exc:
-            code = report_failure(exc)
+            code = report_failure(exc, interrupted)
             if code is None:
                 raise
             raise typer.Exit(code) from None
@@ -74,8 +79,15 @@ def handle_errors(fn: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def report_failure(exc: BaseException) -> int | None:
-    """Say on stderr, in one line, why a command failed, and return its exit code; None: a bug, left to raise."""
+def handle_write_errors(fn: F) -> F:
+    """:func:`handle_errors` for a command that writes: an interrupt keeps what was committed, and the same command resumes
+    (a command that only reads said so too, as if a query could be resumed)."""
+    return handle_errors(fn, INTERRUPTED_WRITING)
+
+
+def report_failure(exc: BaseException, interrupted: str = INTERRUPTED) -> int | None:
+    """Say on stderr, in one line, why a command failed, and return its exit code; None: a bug, left to raise;
+    ``interrupted``: the line for Ctrl+C."""
     if isinstance(exc, NoDatabase):  # the library names no command-line option; the command line does
         err(f"Error: {exc} (solve a game first, or pass --db)")
         return exc.exit_code
@@ -83,7 +95,7 @@ def report_failure(exc: BaseException) -> int | None:
         err(f"Error: {exc}")
         return exc.exit_code
     if isinstance(exc, KeyboardInterrupt):
-        err("Interrupted. Work committed so far is kept; run the same command again to resume.")
+        err(interrupted)
         return EXIT_INTERRUPTED
     if isinstance(exc, BrokenPipeError):  # `gamedb export ... | head`: the reader has had enough
         devnull = os.open(os.devnull, os.O_WRONLY)
@@ -147,10 +159,13 @@ def open_database(
 
 def stored_name(db: Database, name: str) -> str:
     """The stored game a command's NAME stands for (:meth:`gamedb.api.Database.stored_name`); a family's name
-    that stands for its one game is said on stderr."""
+    that stands for its one game is said on stderr, and so is a ``--game`` that this game does not use."""
     found = db.stored_name(name)
     if found != name:
         err(f"Note: using {found}, the one {name} game in this database.")
+    if db.game_classes and ":" not in (family := db.game(found).family):  # (a class's game names it: used, or said not to be)
+        err(f"Note: --game {', '.join(sorted(db.game_classes))} is not used: {found} is a game of the family {family}, whose rules "
+            "need no class (--game is for a game solved from a Python class).")
     return found
 
 

@@ -7,11 +7,11 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import GameClassOption, err, file_to_make, handle_errors, open_database, out, removed_if_left_empty, show_json, stored_name
+from .common import GameClassOption, err, file_to_make, handle_errors, handle_write_errors, open_database, out, removed_if_left_empty, show_json, stored_name
 from .render import ProgressBars
 
 
-@handle_errors
+@handle_write_errors
 def copy_command(
     ctx: typer.Context,
     src: Annotated[str, typer.Argument(metavar="SRC", help="Database to copy from: a SQLite or DuckDB (.duckdb) file path, or a SQLAlchemy URL.")],
@@ -56,7 +56,7 @@ def copy_command(
     out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
 
 
-@handle_errors
+@handle_write_errors
 def compact_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],

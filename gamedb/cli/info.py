@@ -172,7 +172,9 @@ def stats_command(
     db = open_database(ctx, readonly=True)
     data = db.stats(stored_name(db, name))
     if as_json:
-        show_json(data)
+        from ..stats import stats_json
+
+        show_json(stats_json(data))
         return
     positions, moves, so_far = data["positions"], f"{data['moves'] or 0:,}", ""
     if positions is None:  # an unfinished solve counts its positions and moves when it is done: say what is stored so far

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from .common import handle_errors, open_database, out, settings
+from .common import handle_write_errors, open_database, out, settings
 
 db_app = typer.Typer(
     help="Database maintenance.", no_args_is_help=True, rich_markup_mode=None, epilog="Example:  gamedb --db old.sqlite db upgrade"
@@ -12,7 +12,7 @@ db_app = typer.Typer(
 
 
 @db_app.command("upgrade", epilog="Example:  gamedb --db old.sqlite db upgrade")
-@handle_errors
+@handle_write_errors
 def db_upgrade_command(ctx: typer.Context) -> None:
     """Upgrade a database made by an older gamedb to the newest schema (a SQLite file is backed up first)."""
     from ..store.upgrade import upgrade_database
@@ -26,7 +26,7 @@ def db_upgrade_command(ctx: typer.Context) -> None:
 
 
 @db_app.command("index", epilog="Example:  gamedb --db c4.sqlite db index")
-@handle_errors
+@handle_write_errors
 def db_index_command(ctx: typer.Context) -> None:
     """Build the indexes a large tier solve left out (on the position text, for lookups by text in plain SQL)."""
     db = open_database(ctx)

@@ -12,7 +12,7 @@ from ..errors import InputError, UnknownFamily
 from ..games import BUILTIN, family, family_names
 from ..games.base import Game
 from ..solvers.choice import AUTO, CHOICES, CHOICES_HELP
-from .common import err, handle_errors, out, settings
+from .common import err, handle_write_errors, out, settings
 from .lazy import LazyGroup, commands_of
 from .solve_run import run_solve
 
@@ -50,7 +50,7 @@ def _run_solve(
 
 
 @solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
-@handle_errors
+@handle_write_errors
 def solve_plugin(
     ctx: typer.Context,
     game: Annotated[
@@ -180,7 +180,7 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
     given = cls.examples.command_line  # the family's own example options; else the required options' names
     example = " ".join([f"gamedb solve {fam}"] + ([given] if given else [f"{p.flag} {p.name.upper()}" for p in cls.params if p.required]))
     doc = f"{cls.summary}.\n\nPosition syntax: {cls.position_syntax}"
-    app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_errors(command))
+    app.command(fam, help=doc, epilog=f"\b\nExample:\n  {example}")(handle_write_errors(command))
 
 
 def _cluster(options: dict[str, Any]) -> Any:

@@ -61,9 +61,27 @@ def load_json_option(value: Any, option: str) -> Any:
     else:
         where = "inline value"
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_keys_once)
+    except _KeyTwice as exc:
+        raise GraphError(f"--{option}: bad JSON in {where}: the key {json.dumps(exc.args[0], ensure_ascii=False)} is given twice in one "
+                         "object (JSON keeps only the last: rename or remove one)") from None
     except json.JSONDecodeError as exc:
         raise GraphError(f"--{option}: bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, or nesting too deep
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
         raise GraphError(f"--{option}: bad JSON in {where}: {reason}") from None
+
+
+class _KeyTwice(ValueError):
+    """A JSON object with a key given twice (``json`` would keep the last silently: a position copied and not renamed)."""
+
+
+def _keys_once(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    found = dict(pairs)
+    if len(found) < len(pairs):  # (rare: the C-built dict is the whole cost otherwise)
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return found

@@ -373,7 +373,8 @@ class DuckDBConnections:
             self._local.conn = self._base.cursor()
         return self._local.conn
 
-    def unbudgeted(self) -> AbstractContextManager[Any]:
+    def reading(self, *, scan: bool = False) -> AbstractContextManager[Any]:
+        """This thread's cursor for one read (DuckDB files have no time budget: ``scan`` changes nothing)."""
         return nullcontext(self.connection())
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
 from ..errors import DatabaseError, NoDatabase
@@ -37,7 +37,7 @@ class FileConnections:
         if not path.exists():
             raise NoDatabase(f"no database at {path}")
         check_file(path, location.text)  # before SQLite opens it: a FIFO would block the open
-        self.path, self.shown, self._file, self.follow_path = path, location.shown, _identity(path), follow_path
+        self.path, self.shown, self._file, self.follow_path = path, location.shown, file_at(path, location.shown), follow_path
         self.uri = readonly_uri(path)  # nothing written, in the file or beside it
         self.budget = budget
         self._generation = 0  # one more each time another file is found at the path (:meth:`_follow_path`)
@@ -84,10 +84,7 @@ class FileConnections:
         """Read the file at the path, as every thread does: a file moved into its place (``mv new.sqlite games.sqlite``)
         is checked as the first one was and read from then on; a removed file is said (a thread's connection to the
         old file would answer from it, and a thread opening one would not find it)."""
-        try:
-            found = _identity(self.path)
-        except FileNotFoundError:
-            raise NoDatabase(f"the database file {self.shown} was removed while it was being read (put it back, or start again with another --db)") from None
+        found = file_at(self.path, self.shown)
         if found == self._file:
             return
         with self._lock:
@@ -103,10 +100,13 @@ class FileConnections:
                 raise DatabaseError(f"cannot open {self.shown} as a gamedb database: {reason}") from None
             finally:
                 conn.close()
-            if not readable(revision):
-                raise DatabaseError(f"cannot read {self.shown}, put in place while it was being read: run `gamedb db upgrade` on it, then start again")
+            require_readable(revision, self.shown)
             self.uri, self.revision, self._file = uri, revision, found
             self._generation += 1
+
+    def reading(self, *, scan: bool = False) -> AbstractContextManager[sqlite3.Connection]:
+        """This thread's connection for one read; ``scan``: without its time budget (:meth:`unbudgeted`)."""
+        return self.unbudgeted() if scan else nullcontext(self.connection())
 
     @contextmanager
     def unbudgeted(self) -> Iterator[sqlite3.Connection]:
@@ -129,7 +129,17 @@ class FileConnections:
         self._local = threading.local()
 
 
-def _identity(path: os.PathLike[str]) -> tuple[int, int]:
-    """Which file is at ``path`` (its device and inode): another once a file is moved into its place."""
-    found = os.stat(path)
+def file_at(path: os.PathLike[str], shown: str) -> tuple[int, int]:
+    """Which file is at ``path`` (its device and inode: another once a file is moved into its place); an error saying
+    the file was removed if none is (``shown``: its name in the message)."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        raise NoDatabase(f"the database file {shown} was removed while it was being read (put it back, or start again with another --db)") from None
     return found.st_dev, found.st_ino
+
+
+def require_readable(revision: str | None, shown: str) -> None:
+    """Refuse a file put in place of a followed one that the readers cannot answer from (an older schema)."""
+    if not readable(revision):
+        raise DatabaseError(f"cannot read {shown}, put in place while it was being read: run `gamedb db upgrade` on it, then start again")

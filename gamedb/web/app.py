@@ -119,6 +119,9 @@ class Explorer:
         }
 
     def position(self, request: Request) -> dict[str, Any]:
+        other = next((key for key in request.query_params if key != "position"), None)
+        if other is not None:  # (?pos=3 answered the start, as if no position were given)
+            raise InputError(f"unknown parameter {other!r}: this address takes position=TEXT (without it, the start)")
         given = request.query_params.getlist("position")
         if len(given) > 1:  # (the last one was answered, as if the others were not there)
             raise InputError(f"position is given {len(given)} times: give one (each answer is one request)")
