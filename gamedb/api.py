@@ -28,6 +28,8 @@ from .store.record import GameRecord, record_from_mapping
 from .store.rows import Reader
 
 if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported when used: a read starts faster
+    from pathlib import Path
+
     import sqlalchemy as sa
 
     from .progress import Progress
@@ -55,17 +57,17 @@ class Database:
         where = locate(db)
         self.location = where.text
         self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it
-        self._where, self._readonly, self._budget = where, readonly, budget
+        self._where, self._readonly, self._budget, self._create = where, readonly, budget, create
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
+        #: the file this Database made, while no game is known to be in it (:meth:`_removed_if_left_without_a_game`)
+        self._made: Path | None = None
         self._files: FileConnections | DuckDBConnections | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
         if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
             self._files = _file_at_newest(where, budget=budget, follow_path=follow_path)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
-            from .store.database import open_engine
-
-            self._engine = open_engine(where, create=create, readonly=readonly, budget=budget)
+            self._engine = self._open_engine()
         # building the rules (a large graph validated) costs more than a query: kept while the game row is unchanged
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
         self._building = threading.Lock()  # one thread builds rules; the others wait and take them from the cache
@@ -76,10 +78,46 @@ class Database:
         if self._engine is None:
             with self._engine_lock:
                 if self._engine is None:
-                    from .store.database import open_engine
-
-                    self._engine = open_engine(self._where, readonly=self._readonly, budget=self._budget)
+                    self._engine = self._open_engine()
         return self._engine
+
+    def _open_engine(self) -> sa.Engine:
+        """The engine of the database (``create``: its file made if missing, and remembered as made here)."""
+        from .store.database import open_engine
+
+        path = self._where.path
+        made = path if self._create and path is not None and not os.path.lexists(path) else None
+        engine = open_engine(self._where, create=self._create, readonly=self._readonly, budget=self._budget)
+        self._made = made
+        return engine
+
+    @contextmanager
+    def _removed_if_left_without_a_game(self) -> Iterator[None]:
+        """A write into this database: the file this Database made (``create=True``, not there before) removed when the
+        write leaves it without a game -- refused, failed, interrupted, or nothing to copy -- so no empty database is
+        left behind; the next use makes it again. A game begun stays, to resume."""
+        try:
+            yield
+        finally:
+            self._remove_if_without_a_game()
+
+    def _remove_if_without_a_game(self) -> None:
+        made = self._made
+        if made is None:
+            return
+        try:
+            empty = not self.games()
+        except Exception:  # (the file cannot say: left as it is)
+            return
+        with self._engine_lock:
+            self._made = None  # holding a game: kept for good; else removed (made again, and remembered, on next use)
+            if empty:
+                from .store.location import remove_file
+
+                if self._engine is not None:
+                    self._engine.dispose()
+                    self._engine = None
+                remove_file(made)
 
     @contextmanager
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
@@ -164,11 +202,13 @@ class Database:
 
             warnings.warn("Database.solve(engine=...) is deprecated; use strategy=...", DeprecationWarning, stacklevel=2)
             strategy = engine
-        limit = None if memory_limit is None else parse_size(memory_limit)
-        key = catalog.family_key(game)
-        if ":" in key:  # the caller handed us this class: its stored games may load it again
-            self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
-        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
+        with self._removed_if_left_without_a_game():  # (an argument refused here too)
+            limit = None if memory_limit is None else parse_size(memory_limit)
+            key = catalog.family_key(game)
+            if ":" in key:  # the caller handed us this class: its stored games may load it again
+                self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
+            return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster,
+                         symmetry=symmetry)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.
@@ -305,9 +345,11 @@ class Database:
     def copy_to(
         self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
     ) -> CopyReport:
-        """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
+        """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL; a file ``other`` made
+        (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed."""
         from .store.transfer import copy_games
-        return copy_games(self.engine, other.engine, names, force=force, progress=progress)
+        with other._removed_if_left_without_a_game():
+            return copy_games(self.engine, other.engine, names, force=force, progress=progress)
 
 
 def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> FileConnections | DuckDBConnections | None:

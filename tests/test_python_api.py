@@ -92,3 +92,44 @@ def test_a_batch_without_lines_is_typed_without_str(tmp_path, monkeypatch):
     monkeypatch.setenv("MYPYPATH", str(Path(gamedb.api.__file__).parents[1]))  # the package's own source and types
     out, err, status = api.run(["--strict", "--python-version", "3.11", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
     assert status == 0, out + err
+
+
+@pytest.mark.parametrize("refused", [{"strategy": "bogus"}, {"memory_limit": "lots"}, {"strategy": "memory", "memory_limit": "1KB"}])
+def test_a_refused_solve_leaves_no_file_the_database_made(tmp_path, refused):
+    from gamedb.errors import GamedbError
+
+    path = tmp_path / "new.sqlite"
+    db = Database(path, create=True)
+    with pytest.raises(GamedbError):  # an InputError, or TooLarge for the memory limit
+        db.solve(make_game("tictactoe"), **refused)
+    assert list(tmp_path.iterdir()) == []  # as `gamedb solve` leaves none
+    assert db.solve(make_game("nim", max=5)).positions == 6  # the same Database still solves: the file made again
+    assert path.exists() and [g.name for g in db.games()] == ["nim"]
+    with pytest.raises(GamedbError):
+        db.solve(make_game("tictactoe"), **refused)
+    db.close()
+    assert [g.name for g in Database(path).games()] == ["nim"]  # a file holding a game is never removed
+
+
+def test_a_file_the_database_did_not_make_stays_after_a_refused_solve(tmp_path):
+    from gamedb.errors import InputError
+
+    path = tmp_path / "empty.sqlite"
+    Database(path, create=True).close()  # an empty database made on purpose, by someone else
+    with Database(path, create=True) as db, pytest.raises(InputError):
+        db.solve(make_game("tictactoe"), strategy="bogus")
+    assert path.exists()
+
+
+@pytest.mark.parametrize("suffix", [".sqlite", ".duckdb"])
+def test_a_copy_of_nothing_leaves_no_file_the_target_made(ttt, tmp_path, suffix):
+    from gamedb.errors import GameNotFound
+
+    path = tmp_path / f"copy{suffix}"
+    target = Database(path, create=True)
+    with pytest.raises(GameNotFound):
+        ttt.copy_to(target, ["no-such-game"])
+    assert list(tmp_path.iterdir()) == []
+    assert ttt.copy_to(target, ["nim"]).games == ["nim"]
+    target.close()
+    assert [g.name for g in Database(path).games()] == ["nim"]
