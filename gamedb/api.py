@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .answer_output import batches
 from .answers import Answer
-from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
+from .errors import BeyondSolvedRange, GamedbError, InputError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
 from .stats import positions, stats
@@ -259,7 +259,15 @@ class Database:
         ['win', 'tie']
         """
         if errors not in ("raise", "return"):
-            raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
+            raise InputError(f"errors must be 'raise' or 'return', got {errors!r}")
+        if isinstance(positions, (str, bytes)):  # (iterated, each character a position)
+            raise InputError(f"positions must be a list (any iterable) of position texts, got the one text {positions!r}: "
+                             "probe(name, position) answers one")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:  # (0: no batch was read, no answer given)
+            raise InputError(f"batch must be a whole number of positions, 1 or more, got {batch!r}")
+        return self._answers(name, positions, errors, batch, boards)  # (the arguments checked now, not at the first answer)
+
+    def _answers(self, name: str, positions: Iterable[str | None], errors: str, batch: int, boards: bool) -> Iterator[Answer | GamedbError]:
         for pending in batches(positions, batch):
             yield from self._answer_batch(name, pending, errors, boards)
 

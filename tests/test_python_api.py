@@ -133,3 +133,19 @@ def test_a_copy_of_nothing_leaves_no_file_the_target_made(ttt, tmp_path, suffix)
     assert ttt.copy_to(target, ["nim"]).games == ["nim"]
     target.close()
     assert [g.name for g in Database(path).games()] == ["nim"]
+
+
+@pytest.mark.parametrize("kwargs", [{"batch": 0}, {"batch": -5}, {"batch": 2.5}, {"errors": "ignore"}])
+def test_probe_many_refuses_arguments_that_answer_nothing_or_wrongly_when_called(ttt, kwargs):
+    from gamedb.errors import InputError
+
+    with pytest.raises(InputError):  # at the call, not at the first answer: batch=0 gave no answer and no error at all
+        ttt.probe_many("nim", ["3", "4"], **kwargs)
+
+
+def test_probe_many_refuses_one_text_for_many(ttt):
+    from gamedb.errors import InputError
+
+    with pytest.raises(InputError, match="probe"):  # each character was a position: '3', ' ', '5'
+        ttt.probe_many("nim", "3 5")
+    assert [a.position for a in ttt.probe_many("nim", iter(["3 5"]))] == ["3 5"]
