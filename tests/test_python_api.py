@@ -149,3 +149,15 @@ def test_probe_many_refuses_one_text_for_many(ttt):
     with pytest.raises(InputError, match="probe"):  # each character was a position: '3', ' ', '5'
         ttt.probe_many("nim", "3 5")
     assert [a.position for a in ttt.probe_many("nim", iter(["3 5"]))] == ["3 5"]
+
+
+def test_a_position_that_is_not_text_is_a_position_error(ttt):
+    with pytest.raises(PositionError, match="got int 5"):  # AttributeError: 'int' object has no attribute 'strip'
+        ttt.probe("nim", 5)
+    with pytest.raises(PositionError, match="got bytes b'3'"):
+        ttt.probe("nim", b"3")
+    mixed = list(ttt.probe_many("nim", ["3", 4, None, "20"], errors="return"))
+    assert mixed[0] == ttt.probe("nim", "3") and mixed[2] == ttt.probe("nim")
+    assert isinstance(mixed[1], PositionError) and isinstance(mixed[3], PositionNotFound)
+    with pytest.raises(PositionError):  # get's default is for a position not stored, not for a mistake
+        ttt.get("nim", 7.0, default="missing")
