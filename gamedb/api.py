@@ -81,6 +81,14 @@ class Database:
                     self._engine = self._open_engine()
         return self._engine
 
+    @property
+    def _writer(self) -> sa.Engine:
+        """The engine, for a method that writes: refused, as a :class:`~gamedb.errors.GamedbError`, by a Database opened with
+        ``readonly=True``."""
+        if self._readonly:
+            raise GamedbError(f"{self._where.shown} is opened read-only (Database(..., readonly=True)): open it without readonly to write to it")
+        return self.engine
+
     def _open_engine(self) -> sa.Engine:
         """The engine of the database (``create``: its file made if missing, and remembered as made here)."""
         from .store.database import open_engine
@@ -207,7 +215,7 @@ class Database:
             key = catalog.family_key(game)
             if ":" in key:  # the caller handed us this class: its stored games may load it again
                 self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
-            return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster,
+            return solve(self._writer, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster,
                          symmetry=symmetry)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
@@ -333,7 +341,7 @@ class Database:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space; a DuckDB file is
         written afresh, its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`)."""
         from .store.compact import compact
-        return compact(self.engine, self.game(name), self._where.path if self._where.is_duckdb else None)
+        return compact(self._writer, self.game(name), self._where.path if self._where.is_duckdb else None)
 
     def missing_indexes(self) -> list[str]:
         """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
@@ -347,7 +355,8 @@ class Database:
         from .store.bulk import create_missing_indexes
         from .store.locking import solve_settings
         from .store.schema import metadata
-        with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
+        writer = self._writer
+        with solve_settings(writer), writer.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
             return create_missing_indexes(conn, list(metadata.sorted_tables))
 
     def copy_to(
@@ -357,7 +366,7 @@ class Database:
         (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed."""
         from .store.transfer import copy_games
         with other._removed_if_left_without_a_game():
-            return copy_games(self.engine, other.engine, names, force=force, progress=progress)
+            return copy_games(self.engine, other._writer, names, force=force, progress=progress)
 
 
 def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> FileConnections | DuckDBConnections | None:

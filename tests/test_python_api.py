@@ -161,3 +161,18 @@ def test_a_position_that_is_not_text_is_a_position_error(ttt):
     assert isinstance(mixed[1], PositionError) and isinstance(mixed[3], PositionNotFound)
     with pytest.raises(PositionError):  # get's default is for a position not stored, not for a mistake
         ttt.get("nim", 7.0, default="missing")
+
+
+def test_a_read_only_database_refuses_to_write_in_gamedb_words(ttt, tmp_path):
+    from gamedb.errors import GamedbError
+
+    reader = Database(ttt.location, readonly=True)
+    writes = [
+        lambda: reader.solve(make_game("nim", max=3), "more"),
+        lambda: reader.compact("nim"),
+        lambda: Database(tmp_path / "other.sqlite", create=True).copy_to(reader),
+    ]
+    for write in writes:  # sqlalchemy's OperationalError: attempt to write a readonly database
+        with pytest.raises(GamedbError, match="read-only"):
+            write()
+    assert [g.name for g in reader.games()] == ["nim", "tictactoe"] and reader.probe("nim", "3").result == "win"
