@@ -176,3 +176,17 @@ def test_a_read_only_database_refuses_to_write_in_gamedb_words(ttt, tmp_path):
         with pytest.raises(GamedbError, match="read-only"):
             write()
     assert [g.name for g in reader.games()] == ["nim", "tictactoe"] and reader.probe("nim", "3").result == "win"
+
+
+@pytest.mark.parametrize(("family", "options", "said"), [
+    ("nim", {"maxx": 3}, "unexpected keyword argument 'maxx' (its options: max)"),
+    ("connect4", {"width": 5, "heigth": 4}, "'heigth' (its options: width, height, connect)"),
+    ("octal", {}, "missing a required argument: 'code' (its options: code, max)"),
+    ("tictactoe", {"size": 4}, "it takes no options"),
+])
+def test_make_game_names_the_options_of_the_family(family, options, said):
+    from gamedb.errors import InputError
+
+    with pytest.raises(InputError) as caught:  # a TypeError of Nim.__init__() before
+        make_game(family, **options)
+    assert f"the {family} family: " in str(caught.value) and said in str(caught.value)
