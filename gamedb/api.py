@@ -21,6 +21,7 @@ from .answers import Answer
 from .errors import BeyondSolvedRange, GamedbError, InputError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
+from .safe_text import shown
 from .stats import positions, stats
 from .store.file_connections import FileConnections
 from .store.location import DEFAULT_PATH, Location, locate
@@ -211,6 +212,9 @@ class Database:
             warnings.warn("Database.solve(engine=...) is deprecated; use strategy=...", DeprecationWarning, stacklevel=2)
             strategy = engine
         with self._removed_if_left_without_a_game():  # (an argument refused here too)
+            if not isinstance(game, Game):  # (a family's name: AttributeError 'str' object has no attribute 'family', deep in the solve)
+                raise InputError(f"solve takes a game's rules, a gamedb.games.Game such as make_game('nim', max=10); got "
+                                 f"{type(game).__name__} {shown(repr(game), 40, quotes=False)}")
             limit = None if memory_limit is None else parse_size(memory_limit)
             key = catalog.family_key(game)
             if ":" in key:  # the caller handed us this class: its stored games may load it again

@@ -190,3 +190,11 @@ def test_make_game_names_the_options_of_the_family(family, options, said):
     with pytest.raises(InputError) as caught:  # a TypeError of Nim.__init__() before
         make_game(family, **options)
     assert f"the {family} family: " in str(caught.value) and said in str(caught.value)
+
+
+def test_solve_takes_a_game_not_its_name(tmp_path):
+    from gamedb.errors import InputError
+
+    with Database(tmp_path / "s.sqlite", create=True) as db, pytest.raises(InputError, match=r"make_game\('nim', max=10\); got str 'nim'"):
+        db.solve("nim")  # AttributeError: 'str' object has no attribute 'family'
+    assert list(tmp_path.iterdir()) == []
