@@ -339,6 +339,10 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
         assert r.exit_code == 2 and r.stderr.startswith("Error: " + why) and r.stderr.count("\n") == 1, r.stderr
     r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+    (tmp_path / "afile").write_text("")
+    for work_dir in ("afile", "afile/sub"):  # `Error: Not a directory: afile/gamedb.sqlite.cluster-6f5a2f968126`, once a cluster had started
+        r = cli("solve", "tictactoe", "--workers", "1", "--work-dir", str(tmp_path / work_dir))
+        assert r.exit_code == 1 and f"--work-dir '{tmp_path / work_dir}' must be a folder" in r.stderr and "Cluster solve" not in r.stderr, r.stderr
     monkeypatch.setitem(sys.modules, "distributed", None)  # the cluster extra not installed
     r = cli("solve", "tictactoe", "--workers", "2")
     assert r.exit_code == 1 and "needs Dask: pip install 'gamedb[cluster]'" in r.stderr
