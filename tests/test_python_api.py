@@ -198,3 +198,13 @@ def test_solve_takes_a_game_not_its_name(tmp_path):
     with Database(tmp_path / "s.sqlite", create=True) as db, pytest.raises(InputError, match=r"make_game\('nim', max=10\); got str 'nim'"):
         db.solve("nim")  # AttributeError: 'str' object has no attribute 'family'
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("options", [{"workers": "2"}, {"workers": 1.5}, {"workers": 1, "slice_size": "500"}, {"workers": True}])
+def test_cluster_options_of_the_wrong_type_are_input_errors(tmp_path, options):
+    from gamedb.errors import InputError
+    from gamedb.solvers.protocol import Cluster
+
+    with Database(tmp_path / "c.sqlite", create=True) as db, pytest.raises(InputError, match="must be a whole number"):
+        db.solve(make_game("tictactoe"), cluster=Cluster(**options))  # TypeError: '<' not supported between 'str' and 'int'
+    assert list(tmp_path.iterdir()) == []

@@ -16,6 +16,9 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
     """Refuse options of a cluster solve that cannot work, before anything is read."""
     if cluster.workers is not None and cluster.scheduler is not None:
         raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
+    for option, value in (("--workers", cluster.workers), ("--slice-size", cluster.slice_size)):  # (the Python API: Cluster(workers="2"))
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InputError(f"{option} must be a whole number, got {shown(repr(value), 40, quotes=False)}")
     if cluster.workers is not None and cluster.workers < 1:
         raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
     if cluster.slice_size is not None and cluster.slice_size < 1:
