@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .answer_output import batches
 from .answers import Answer
-from .errors import BeyondSolvedRange, GamedbError, PositionNotFound
+from .errors import BeyondSolvedRange, GamedbError, InputError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
+from .safe_text import shown
 from .stats import positions, stats
 from .store.file_connections import FileConnections
 from .store.location import DEFAULT_PATH, Location, locate
@@ -28,6 +29,8 @@ from .store.record import GameRecord, record_from_mapping
 from .store.rows import Reader
 
 if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported when used: a read starts faster
+    from pathlib import Path
+
     import sqlalchemy as sa
 
     from .progress import Progress
@@ -59,17 +62,17 @@ class Database:
         where = locate(db)
         self.location = where.text
         self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it
-        self._where, self._readonly, self._budget = where, readonly, budget
+        self._where, self._readonly, self._budget, self._create = where, readonly, budget, create
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
+        #: the file this Database made, while no game is known to be in it (:meth:`_removed_if_left_without_a_game`)
+        self._made: Path | None = None
         self._files: Files | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
         if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
             self._files = _file_at_newest(where, budget=budget, follow_path=follow_path)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
-            from .store.database import open_engine
-
-            self._engine = open_engine(where, create=create, readonly=readonly, budget=budget)
+            self._engine = self._open_engine()
         # building the rules (a large graph validated) costs more than a query: kept while the game row is unchanged
         self._rules: dict[str, tuple[tuple[Any, ...], GameRecord, Game | None, str | None]] = {}  # name -> (game row, record, rules, why none)
         self._building = threading.Lock()  # one thread builds rules; the others wait and take them from the cache
@@ -80,10 +83,54 @@ class Database:
         if self._engine is None:
             with self._engine_lock:
                 if self._engine is None:
-                    from .store.database import open_engine
-
-                    self._engine = open_engine(self._where, readonly=self._readonly, budget=self._budget)
+                    self._engine = self._open_engine()
         return self._engine
+
+    @property
+    def _writer(self) -> sa.Engine:
+        """The engine, for a method that writes: refused, as a :class:`~gamedb.errors.GamedbError`, by a Database opened with
+        ``readonly=True``."""
+        if self._readonly:
+            raise GamedbError(f"{self._where.shown} is opened read-only (Database(..., readonly=True)): open it without readonly to write to it")
+        return self.engine
+
+    def _open_engine(self) -> sa.Engine:
+        """The engine of the database (``create``: its file made if missing, and remembered as made here)."""
+        from .store.database import open_engine
+
+        path = self._where.path
+        made = path if self._create and path is not None and not os.path.lexists(path) else None
+        engine = open_engine(self._where, create=self._create, readonly=self._readonly, budget=self._budget)
+        self._made = made
+        return engine
+
+    @contextmanager
+    def _removed_if_left_without_a_game(self) -> Iterator[None]:
+        """A write into this database: the file this Database made (``create=True``, not there before) removed when the
+        write leaves it without a game -- refused, failed, interrupted, or nothing to copy -- so no empty database is
+        left behind; the next use makes it again. A game begun stays, to resume."""
+        try:
+            yield
+        finally:
+            self._remove_if_without_a_game()
+
+    def _remove_if_without_a_game(self) -> None:
+        made = self._made
+        if made is None:
+            return
+        try:
+            empty = not self.games()
+        except Exception:  # (the file cannot say: left as it is)
+            return
+        with self._engine_lock:
+            self._made = None  # holding a game: kept for good; else removed (made again, and remembered, on next use)
+            if empty:
+                from .store.location import remove_file
+
+                if self._engine is not None:
+                    self._engine.dispose()
+                    self._engine = None
+                remove_file(made)
 
     @contextmanager
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
@@ -168,11 +215,16 @@ class Database:
 
             warnings.warn("Database.solve(engine=...) is deprecated; use strategy=...", DeprecationWarning, stacklevel=2)
             strategy = engine
-        limit = None if memory_limit is None else parse_size(memory_limit)
-        key = catalog.family_key(game)
-        if ":" in key:  # the caller handed us this class: its stored games may load it again
-            self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
-        return solve(self.engine, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
+        with self._removed_if_left_without_a_game():  # (an argument refused here too)
+            if not isinstance(game, Game):  # (a family's name: AttributeError 'str' object has no attribute 'family', deep in the solve)
+                raise InputError(f"solve takes a game's rules, a gamedb.games.Game such as make_game('nim', max=10); got "
+                                 f"{type(game).__name__} {shown(repr(game), 40, quotes=False)}")
+            limit = None if memory_limit is None else parse_size(memory_limit)
+            key = catalog.family_key(game)
+            if ":" in key:  # the caller handed us this class: its stored games may load it again
+                self.game_classes = self.game_classes | {key}  # a new set: another thread may be reading the old one
+            return solve(self._writer, game, name, force=force, progress=progress, strategy=strategy, memory_limit=limit, cluster=cluster,
+                         symmetry=symmetry)
 
     def probe(self, name: str, position: str | None = None) -> Answer:
         """The stored value of ``position`` (text; None: the start) and of every move from it.
@@ -223,7 +275,15 @@ class Database:
         ['win', 'tie']
         """
         if errors not in ("raise", "return"):
-            raise ValueError(f"errors must be 'raise' or 'return', got {errors!r}")
+            raise InputError(f"errors must be 'raise' or 'return', got {errors!r}")
+        if isinstance(positions, (str, bytes)):  # (iterated, each character a position)
+            raise InputError(f"positions must be a list (any iterable) of position texts, got the one text {positions!r}: "
+                             "probe(name, position) answers one")
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:  # (0: no batch was read, no answer given)
+            raise InputError(f"batch must be a whole number of positions, 1 or more, got {batch!r}")
+        return self._answers(name, positions, errors, batch, boards)  # (the arguments checked now, not at the first answer)
+
+    def _answers(self, name: str, positions: Iterable[str | None], errors: str, batch: int, boards: bool) -> Iterator[Answer | GamedbError]:
         for pending in batches(positions, batch):
             yield from self._answer_batch(name, pending, errors, boards)
 
@@ -290,7 +350,7 @@ class Database:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space; a DuckDB file is
         written afresh, its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`)."""
         from .store.compact import compact
-        return compact(self.engine, self.game(name), self._where.path if self._where.is_duckdb else None)
+        return compact(self._writer, self.game(name), self._where.path if self._where.is_duckdb else None)
 
     def missing_indexes(self) -> list[str]:
         """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
@@ -304,15 +364,18 @@ class Database:
         from .store.bulk import create_missing_indexes
         from .store.locking import solve_settings
         from .store.schema import metadata
-        with solve_settings(self.engine), self.engine.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
+        writer = self._writer
+        with solve_settings(writer), writer.begin() as conn:  # a solve's page cache: the sorts of 10^8 rows
             return create_missing_indexes(conn, list(metadata.sorted_tables))
 
     def copy_to(
         self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
     ) -> CopyReport:
-        """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL."""
+        """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL; a file ``other`` made
+        (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed."""
         from .store.transfer import copy_games
-        return copy_games(self.engine, other.engine, names, force=force, progress=progress)
+        with other._removed_if_left_without_a_game():
+            return copy_games(self.engine, other._writer, names, force=force, progress=progress)
 
 
 def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> Files | None:

@@ -5,7 +5,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Literal, overload
 
 from .answers import Answer, MoveValue, set_delta_remoteness
-from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionNotFound
+from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionError, PositionNotFound
 from .games.base import Game
 from .safe_text import shown
 from .solvers.choice import answered_by
@@ -32,13 +32,25 @@ def answer_positions(
     lines: bool = False,
 ) -> list[Answer | GamedbError] | list[Answer | GamedbError | str]:
     """Answers for a batch of positions: by the rules when ``game`` is given, else from the stored rows alone (``lines``:
-    each as its JSON line, :meth:`~gamedb.answers.Answer.json_line`)."""
+    each as its JSON line, :meth:`~gamedb.answers.Answer.json_line`); a position that is not text has its error in its place."""
+    if not all(map(_is_text, positions)):  # (a caller of the Python API: an int, bytes...)
+        answered = iter(answer_positions(reader, record, game, reason, [p for p in positions if _is_text(p)], boards=boards, lines=lines))
+        return [next(answered) if _is_text(position) else _not_text(position) for position in positions]
     record.require_solved()
     if game is None:
         answers: list[Answer | GamedbError | str] = [*probe_without_rules(reader, record, positions, reason or "the rules are not available")]
     else:  # (lines: the graph answerer makes them from the batch's columns; any Answer left becomes its line below)
         answers = answered_by(record, game).probe_many(reader, record, game, positions, boards=boards, lines=lines)
     return [answer.json_line() if lines and isinstance(answer, Answer) else answer for answer in answers]
+
+
+def _is_text(position: object) -> bool:
+    return position is None or isinstance(position, str)
+
+
+def _not_text(position: object) -> PositionError:
+    got = f"{type(position).__name__} {shown(repr(position), 40, quotes=False)}"
+    return PositionError(f"a position is given as its text (a str), or None for the start; got {got}")
 
 
 def name_holders(

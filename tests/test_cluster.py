@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -338,6 +339,10 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
         assert r.exit_code == 2 and r.stderr.startswith("Error: " + why) and r.stderr.count("\n") == 1, r.stderr
     r = cli("solve", "tictactoe", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:1" in r.stderr
+    (tmp_path / "afile").write_text("")
+    for work_dir in ("afile", "afile/sub"):  # `Error: Not a directory: afile/gamedb.sqlite.cluster-6f5a2f968126`, once a cluster had started
+        r = cli("solve", "tictactoe", "--workers", "1", "--work-dir", str(tmp_path / work_dir))
+        assert r.exit_code == 1 and f"--work-dir '{tmp_path / work_dir}' must be a folder" in r.stderr and "Cluster solve" not in r.stderr, r.stderr
     monkeypatch.setitem(sys.modules, "distributed", None)  # the cluster extra not installed
     r = cli("solve", "tictactoe", "--workers", "2")
     assert r.exit_code == 1 and "needs Dask: pip install 'gamedb[cluster]'" in r.stderr
@@ -360,6 +365,37 @@ def test_local_workers_keep_the_adaptive_allocator():
     """`--workers` starts its workers without the MALLOC_TRIM_THRESHOLD_ Dask's nannies set (slices 2-3x slower with it)."""
     with dask_client.local_cluster(1, 1 << 30) as local, Client(local) as client:
         assert list(client.run(lambda: os.environ.get("MALLOC_TRIM_THRESHOLD_")).values()) == [None]
+
+
+@pytest.mark.skipif(any(name.startswith(("GLIBC_TUNABLES", "MALLOC_")) for name in os.environ), reason="the allocator is the user's")
+def test_a_local_worker_restarted_after_a_crash_is_tuned_too():
+    """A worker the nanny starts after one crashed keeps freed arrays as the first did (a 4 MiB block from the heap, not a
+    mapping of its own); it ran with glibc's defaults when the workers were tuned by ``client.run``."""
+    def mapped_alone() -> bool:  # (nested: sent to the worker by value)
+        import ctypes
+
+        class MallInfo2(ctypes.Structure):
+            _fields_ = [(name, ctypes.c_size_t) for name in ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+                                                             "uordblks", "fordblks", "keepcost")]
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype, libc.malloc.restype, libc.free.argtypes = MallInfo2, ctypes.c_void_p, [ctypes.c_void_p]
+        before = libc.mallinfo2().hblks
+        block = libc.malloc(4 << 20)
+        mapped = libc.mallinfo2().hblks > before
+        libc.free(block)
+        return mapped
+
+    if not hasattr(__import__("ctypes").CDLL(None), "mallinfo2"):
+        pytest.skip("not glibc 2.33 or later")
+    with dask_client.cluster_client(Cluster(workers=1), 1 << 30) as client:
+        assert list(client.run(mapped_alone).values()) == [False]
+        ((first, pid),) = client.run(os.getpid).items()
+        os.kill(pid, signal.SIGKILL)
+        deadline = time.monotonic() + 60
+        while set(client.scheduler_info()["workers"]) in (set(), {first}) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert list(client.run(mapped_alone).values()) == [False]
+        assert list(client.run(os.getpid).values()) != [pid]
 
 
 @pytest.mark.parametrize("error", [MemoryError(), KilledWorker("solve-12-0-ab12cd34", None, 3)])

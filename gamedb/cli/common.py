@@ -7,10 +7,8 @@ import gc
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
@@ -171,36 +169,3 @@ def stored_name(db: Database, name: str) -> str:
 
 def show_json(data: Any) -> None:
     out(json_escaped(json.dumps(data, indent=2, ensure_ascii=False)))
-
-
-def file_to_make(db: str) -> Path | None:
-    """The database file ``db`` names if it is not there yet: this command makes it."""
-    path = locate(db).path
-    return path if path is not None and not os.path.lexists(path) else None
-
-
-@contextmanager
-def removed_if_left_empty(made: Path | None, database: Database, *, once_done: bool = False) -> Iterator[None]:
-    """The file ``made`` by this command removed if it holds no game when the block fails (or, ``once_done``, ends): a
-    refused solve, or a copy with nothing to copy, left an empty database behind. A game begun stays, to resume."""
-    try:
-        yield
-    except BaseException:
-        _remove_if_empty(made, database)
-        raise
-    if once_done:
-        _remove_if_empty(made, database)
-
-
-def _remove_if_empty(made: Path | None, database: Database) -> None:
-    if made is None:
-        return
-    try:
-        empty = not database.games()
-    except Exception:  # (the file cannot say: left as it is)
-        return
-    if empty:
-        from ..store.location import remove_file
-
-        database.close()
-        remove_file(made)

@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .common import GameClassOption, err, file_to_make, handle_errors, handle_write_errors, open_database, out, removed_if_left_empty, show_json, stored_name
+from .common import GameClassOption, err, handle_errors, handle_write_errors, open_database, out, show_json, stored_name
 from .render import ProgressBars
 
 
@@ -36,9 +36,8 @@ def copy_command(
         raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
     for name in games or ():  # an unknown or unfinished game is refused before the destination is created
         source.game(name).require_solved()
-    made = file_to_make(dst)
     target = Database(dst, create=True)
-    with removed_if_left_empty(made, target, once_done=True), ProgressBars(quiet) as bars:  # (nothing copied: no empty database)
+    with ProgressBars(quiet) as bars:  # (nothing copied into a file made here: the file is removed)
         report = source.copy_to(target, games or None, force=force, progress=bars)
     for name in report.skipped:
         err(f"Skipped {name}: not fully solved.")

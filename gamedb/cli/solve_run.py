@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .common import err, file_to_make, out, removed_if_left_empty
+from .common import err, out
 from .render import ProgressBars
 
 if TYPE_CHECKING:
@@ -78,9 +78,8 @@ def run_solve(
     from ..store.location import locate
     from ..store.rows import stores_texts
 
-    made = file_to_make(db)
     work_dir = None if cluster is None or cluster.work_dir is None else Path(cluster.work_dir)
-    with _folders_removed_if_left_empty(work_dir), Database(db, create=True) as database, removed_if_left_empty(made, database):
+    with _folders_removed_if_left_empty(work_dir), Database(db, create=True) as database:  # (a file it made is not left empty)
         with ProgressBars(quiet) as bars:
             report = database.solve(game, name, force=force, progress=bars, strategy=strategy, memory_limit=limit, cluster=cluster, symmetry=symmetry)
         if name is None and report.name != game.default_name():

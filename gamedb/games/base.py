@@ -101,7 +101,8 @@ class Game(ABC):
 
     @classmethod
     def from_options(cls, **options: Any) -> Game:
-        """Build from command-line options; raise :class:`InputError` if invalid."""
+        """Build from command-line options; raise :class:`InputError` if invalid (an option it does not take, too)."""
+        check_option_names(cls, options)
         return cls(**options)
 
     @classmethod
@@ -216,6 +217,20 @@ class Game(ABC):
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.parameters().items())
         return f"{type(self).__name__}({args})"
+
+
+def check_option_names(cls: type[Game], options: Mapping[str, Any]) -> None:
+    """Refuse options the family's constructor does not take, or a required one left out, naming its options (the
+    Python API's ``make_game("nim", maxx=3)``: a TypeError of ``Nim.__init__`` before)."""
+    import inspect
+
+    signature = inspect.signature(cls)
+    try:
+        signature.bind(**options)
+    except TypeError as exc:
+        takes = [name for name, p in signature.parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        said = f"its options: {', '.join(takes)}" if takes else "it takes no options"
+        raise InputError(f"the {cls.family} family: {exc} ({said})") from None
 
 
 def require_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:

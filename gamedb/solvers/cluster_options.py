@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from ..errors import GamedbError, InputError
 from ..games.base import Game
+from ..safe_text import shown
 from .protocol import Cluster
 from .tiers import by_classes, rules_of
 
@@ -12,10 +16,15 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
     """Refuse options of a cluster solve that cannot work, before anything is read."""
     if cluster.workers is not None and cluster.scheduler is not None:
         raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
+    for option, value in (("--workers", cluster.workers), ("--slice-size", cluster.slice_size)):  # (the Python API: Cluster(workers="2"))
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+            raise InputError(f"{option} must be a whole number, got {shown(repr(value), 40, quotes=False)}")
     if cluster.workers is not None and cluster.workers < 1:
         raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
     if cluster.slice_size is not None and cluster.slice_size < 1:
         raise InputError(f"--slice-size must be 1 or more positions, got {cluster.slice_size}")
+    if cluster.work_dir is not None:
+        _check_work_dir(cluster.work_dir)
     if strategy not in ("auto", "tiers"):
         raise InputError(f"a solve on a cluster runs the tier solver: --strategy {strategy} cannot go with --workers or --scheduler")
     try:
@@ -26,6 +35,17 @@ def check_cluster(cluster: Cluster, strategy: str) -> None:
         from .dask_client import probe_scheduler
 
         probe_scheduler(cluster.scheduler)  # (before the database is opened: nothing is left of a solve that cannot start)
+
+
+def _check_work_dir(work_dir: str) -> None:
+    """Refuse a ``--work-dir`` that is a file, or under one, before anything starts (the error named the solve's folder
+    inside it, once the cluster had started)."""
+    here = Path(work_dir).absolute()
+    while not os.path.lexists(here) and here != here.parent:  # (the folders missing are made)
+        here = here.parent
+    if not here.is_dir():
+        where = "" if here == Path(work_dir).absolute() else f" ({shown(here, 200)} is one)"
+        raise GamedbError(f"--work-dir {shown(work_dir, 200)} must be a folder, made if missing, not a file or under one{where}")
 
 
 def cluster_group(game: Game, wanted: bool | None) -> int:

@@ -13,15 +13,13 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from ..allocator import keep_freed_arrays
 from ..errors import GamedbError
 from .protocol import Cluster
 
 #: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
 #: numpy temporary is then mapped and faulted in afresh, and the slices ran 2-3x slower (Connect-Four 5x4: 7.7 s of tasks, 3.0 s
 #: in one process); the local cluster's workers start without it (docs/cluster.md: and a cluster's), and are then tuned as this
-#: process is (:func:`~gamedb.allocator.keep_freed_arrays`, by ``client.run`` once they start: a worker that replaces one killed
-#: runs untuned)
+#: process is (:func:`~gamedb.allocator.keep_freed_arrays`, by a worker plugin: a worker that replaces one killed too)
 NUMPY_SPEED = {"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}
 #: how long the client waits for a scheduler given by --scheduler
 CONNECT_SECONDS = 10
@@ -117,7 +115,9 @@ def cluster_client(cluster: Cluster, memory_limit: int, stop: Callable[[Callable
     try:
         with Client(local) as client, quiet.on_interrupt():  # type: ignore[no-untyped-call]
             try:
-                client.run(keep_freed_arrays, _per_worker(memory_limit, cluster.workers or 1))  # (the workers this process started)
+                from .tuned_workers import TunedAllocator
+
+                client.register_plugin(TunedAllocator(_per_worker(memory_limit, cluster.workers or 1)))  # (the workers this process started)
                 yield client
             except BaseException:
                 quiet.now()
