@@ -55,6 +55,7 @@ def test_a_duckdb_file_is_chosen_by_its_suffix_or_its_url(tmp_path):
     assert locate("g.duckdb").is_duckdb and locate("g.duckdb").url.startswith("duckdb:////")
     assert locate(f"duckdb:///{tmp_path}/g.db").path == tmp_path / "g.db"
     assert not locate("g.sqlite").is_duckdb and not locate("postgresql://u@h/d").is_duckdb
+    assert locate("g.DuckDB").is_duckdb and locate("G.DUCKDB").is_duckdb  # (a SQLite file was made under that name)
     assert gamedb("list", "--db", "duckdb:///:memory:").stdout == ""
 
 

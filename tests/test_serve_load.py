@@ -329,6 +329,8 @@ def test_host_rule_for_every_address_and_others():
     assert every.accepts("192.168.1.7:8000") and every.accepts("[fe80::1]:8000") and every.accepts("localhost:8000")
     assert every.accepts(f"{socket.gethostname()}:8000")
     assert not every.accepts("192.168.1.7:8001") and not every.accepts("evil.example:8000")
+    assert every.shown() == "localhost:8000" and HostRule.bound("::", 8000).shown() == "localhost:8000"  # (a browser may not open 0.0.0.0)
+    assert HostRule.bound("127.0.0.1", 8000).shown() == "127.0.0.1:8000" and HostRule.bound("::1", 8000).shown() == "[::1]:8000"
     six = HostRule.bound("::1", 8000)
     assert six.accepts("[::1]:8000") and six.accepts("localhost:8000") and not six.accepts("127.0.0.1:8000")
     lan = HostRule.bound("192.168.1.7", 80)

@@ -63,7 +63,7 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
         from ..errors import InputError
 
         raise InputError("the database is given as an empty path: give a file path (games.sqlite, games.duckdb) or a URL")
-    duck = text.removeprefix("duckdb:///").split("?", 1)[0] if text.startswith("duckdb:///") else text if text.endswith(".duckdb") else ""
+    duck = text.removeprefix("duckdb:///").split("?", 1)[0] if text.startswith("duckdb:///") else text if text.lower().endswith(".duckdb") else ""
     if "://" not in duck and duck not in ("", ":memory:"):  # a DuckDB file, as a path or a URL
         path = Path(duck).expanduser().absolute()
         return Location(text, "duckdb", f"duckdb:///{path}", path)

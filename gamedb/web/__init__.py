@@ -98,7 +98,8 @@ def serve(
     uvicorn_log = logging.getLogger("uvicorn.error")
     uvicorn_log.addFilter(guard)
     try:  # from the announcement on, Ctrl+C is the normal end
-        announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only; Ctrl+C stops)")
+        every = ", listening on every address of this machine" if rule.any_address else ""
+        announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only{every}; Ctrl+C stops)")
         if open_browser:
             threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
         asyncio.run(run())

@@ -82,6 +82,9 @@ class HostRule:
         return host in self.names or (self.any_address and _address(host) is not None)
 
     def shown(self) -> str:
+        """The address to open: bound to every address (0.0.0.0 or ::, which a browser may not open), localhost."""
+        if self.any_address:
+            return f"localhost:{self.port}"
         host = f"[{self.address}]" if ":" in self.address else self.address
         return f"{host}:{self.port}"
 
