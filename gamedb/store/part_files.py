@@ -74,10 +74,11 @@ def part_loaded(conn: sa.Connection, table: str, path: Path, game_id: int) -> It
         names = ", ".join(row[1] for row in raw.execute(f"PRAGMA gamedb_part.table_info({PART_TABLE})"))
         yield conn.exec_driver_sql(f"INSERT INTO {table} (game_id, {names}) SELECT {int(game_id)}, {names} FROM gamedb_part.{PART_TABLE}").rowcount
     finally:
-        if raw.in_transaction:  # (an error before the caller's commit: what the part wrote is dropped)
-            raw.rollback()
-        raw.execute("DETACH DATABASE gamedb_part")
-        raw.execute("PRAGMA foreign_keys = ON")
+        if not conn.invalidated:  # (SQLAlchemy closes a connection a Ctrl-C interrupted: the attachment went with it)
+            if raw.in_transaction:  # (an error before the caller's commit: what the part wrote is dropped)
+                raw.rollback()
+            raw.execute("DETACH DATABASE gamedb_part")
+            raw.execute("PRAGMA foreign_keys = ON")
 
 
 def write_parquet(path: Path, columns: Mapping[str, Column]) -> None:
