@@ -151,6 +151,10 @@ def test_bad_symmetry_options_are_refused_in_one_line(tmp_path):
     assert run.returncode == 2 and "the graph-memory strategy stores every position" in run.stderr
     assert gamedb("solve", "tictactoe", "--strategy", "memory", "-q", "--db", db).returncode == 0  # without symmetry, said nowhere
     assert json.loads(gamedb("stats", "tictactoe", "--json", "--db", db).stdout)["symmetries"] == 1
+    # the retrograde strategy uses symmetries on vector rules only (Dōbutsu): tic-tac-toe's --symmetry was dropped unsaid
+    run = gamedb("solve", "tictactoe", "--strategy", "retrograde", "--symmetry", "--name", "r", "--db", db)
+    assert run.returncode == 2 and "the retrograde strategy stores every position of this tictactoe game" in run.stderr, run.stderr
+    assert gamedb("solve", "tictactoe", "--strategy", "retrograde", "--name", "r", "-q", "--db", db).stdout.startswith("Solved r: 5,478 positions")
 
 
 def test_verify_names_a_stored_position_that_is_not_canonical(tmp_path):

@@ -140,8 +140,8 @@ SHARED_OPTIONS: dict[str, tuple[Any, Any]] = {
         "--slice-size", metavar="POSITIONS", help="Positions per slice of a tier in a cluster solve (default: from --memory-limit).")]),
     "symmetry": (None, Annotated[Optional[bool], typer.Option(
         "--symmetry/--no-symmetry", show_default=False,
-        help="Store one position per symmetry class (Connect-Four's mirror, tic-tac-toe's 8); answers are the same. "
-             "Default: on for a family that declares symmetries, with the tiers strategy.",
+        help="Store one position per symmetry class (Connect-Four's mirror, tic-tac-toe's 8, Dōbutsu's 4); answers are the same. "
+             "Default: on for a family that declares symmetries, with the tiers strategy or retrograde on vector rules (Dōbutsu).",
     )]),
 }
 #: the options that make a solve run on a cluster

@@ -81,6 +81,8 @@ class Strategy:
     small: Callable[[Game], bool] | None = None
     #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
     symmetry: bool = False
+    #: the capability a game needs for that (retrograde: ``vector_rules``; without it every position is stored)
+    symmetry_needs: str | None = None
 
     def accepts(self, game: Game) -> bool:
         declared = game.capabilities
@@ -252,6 +254,7 @@ STRATEGIES: dict[str, Strategy] = {
         into_sink=_retrograde_into,
         small=_graph_small,
         symmetry=True,
+        symmetry_needs="vector_rules",
     ),
     "graph-memory": Strategy(
         "graph-memory",
@@ -367,6 +370,11 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
         if wanted:
             using = ", ".join(s.name for s in STRATEGIES.values() if s.symmetry)
             raise InputError(f"--symmetry: the {strategy.name} strategy stores every position (symmetries are used by {using}); use --no-symmetry")
+        return 1
+    if strategy.symmetry_needs and not getattr(game.capabilities, strategy.symmetry_needs):
+        if wanted:
+            raise InputError(f"--symmetry: the {strategy.name} strategy stores every position of this {game.family} game "
+                             f"(it uses symmetries with {strategy.symmetry_needs.replace('_', ' ')}); use --no-symmetry")
         return 1
     return group
 
