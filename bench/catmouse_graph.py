@@ -80,12 +80,14 @@ def job_gamedb(args) -> dict:
     if clock[1] is not None:
         phases[clock[1]] = phases.get(clock[1], 0) + time.perf_counter() - clock[0]
     start = db.probe(args.name)
+    reachable = db.stats(args.name).get("reachable") or report.positions  # (stored one row per symmetry class: fewer rows)
     db.close()
     # the WAL and journal files a solve may leave
     files = [] if server else [db_path.with_name(db_path.name + suffix) for suffix in ("-wal", "-shm", "-journal")]
     return {
         "seconds": seconds,
         "positions": report.positions,
+        "reachable": reachable,
         "moves": report.moves,
         "peak_mb": peak_mb(),
         "cpu_seconds": sum(resource.getrusage(resource.RUSAGE_SELF)[:2]),  # user + system: what a loaded machine does not inflate

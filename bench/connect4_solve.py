@@ -29,11 +29,12 @@ def rows(work: Path, width: int, height: int) -> None:
         c4_db = work / "connect4.sqlite"
         c4_params = json.dumps({"width": width, "height": height})
         c4_run = run_child("gamedb", "--db", str(c4_db), "--name", "c4", "--family", "connect4", "--params", c4_params, "--engine", "auto")
-        line("positions, moves", f"{c4_run['positions']:,}, {c4_run['moves']:,}")
+        stored = f" ({c4_run['positions']:,} stored, one per symmetry class)" if c4_run["reachable"] != c4_run["positions"] else ""
+        line("positions, moves", f"{c4_run['reachable']:,}{stored}, {c4_run['moves']:,}")
         result, remoteness = c4_run["start"]
         known = CONNECT4_KNOWN.get((width, height))
         expected = f"{known[0]:,} positions, a {known[1]} in {known[2]}" if known else "no published figure"
-        agrees = known is not None and (c4_run["positions"], result, remoteness) == known
+        agrees = known is not None and (c4_run["reachable"], result, remoteness) == known
         line("  start position", f"{result} in {remoteness}", verdict(agrees, expected) if known else "")
         line(
             f"gamedb solve, end to end ({c4_run['engine']} engine)",
