@@ -143,6 +143,21 @@ def test_the_cli_solves_with_symmetry_by_default_and_without_on_request(tmp_path
     assert copied == mirrored[0]
 
 
+def test_the_enumeration_progress_never_goes_back(tmp_path):
+    """The tier solver's "enumerate tiers" count with symmetry on a game stored with texts (every position enumerated, the
+    canonical ones kept) added the kept positions of the tiers before to the enumerated ones of this tier: a bar went
+    back (tic-tac-toe: 1,856 then 1,680)."""
+    seen: list[int] = []
+
+    def progress(phase, done, total):
+        if phase == "enumerate tiers":
+            seen.append(done)
+
+    with Database(tmp_path / "p.sqlite", create=True) as db:
+        assert db.solve(make_game("tictactoe"), progress=progress).positions == 765
+    assert seen == sorted(seen) and seen[-1] == 5478, seen
+
+
 def test_bad_symmetry_options_are_refused_in_one_line(tmp_path):
     db = str(tmp_path / "g.sqlite")
     run = gamedb("solve", "nim", "--max", "5", "--symmetry", "--db", db)

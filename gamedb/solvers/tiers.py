@@ -212,6 +212,7 @@ def enumerate_tiers(
         pending[t].append((found, np.zeros(len(found), dtype=np.int64) if paths else None))
     counts: dict[int, int] = {}
     reachable = 0
+    enumerated = 0  # (the progress: every position expanded, of which ``counts`` keeps the canonical ones)
     previous: Paths | None = None  # path texts: (tier, sequences, position index by rank) of the tier before
     while pending:
         t = min(pending)
@@ -230,6 +231,7 @@ def enumerate_tiers(
         known = codes
         while len(inner_new):
             inner = []
+            expanded = enumerated + len(known) - len(inner_new)  # (a tier's moves inside it: its rounds before this one)
             for a in range(0, len(inner_new), chunk):
                 page = inner_new[a : a + chunk]
                 for u, part in children_by_tier(rules, game.family, t, page, rank[a : a + len(page)] if paths else None, by_class).items():
@@ -240,7 +242,7 @@ def enumerate_tiers(
                         if len(pending[u]) >= 16:
                             pending[u] = [least_keys(pending[u])]
                 if progress:
-                    progress("enumerate tiers", sum(counts.values()) + a + len(page), None)
+                    progress("enumerate tiers", expanded + a + len(page), None)
             if rules.path_texts and inner:
                 raise GamedbError(f"the {game.family} rules build texts from move sequences, so every move must go to the next tier")
             fresh = np.unique(np.concatenate(inner)) if inner else known[:0]
@@ -257,6 +259,7 @@ def enumerate_tiers(
             folder.save("paths", t, previous[1][keep])  # the canonical positions' sequences only
         folder.save("codes", t, known[keep])
         counts[t] = len(known[keep])
+        enumerated += len(known)
     return counts, reachable
 
 
