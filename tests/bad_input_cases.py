@@ -324,7 +324,7 @@ CASES = [
     case("upgrade-missing-database-says-what-to-do", ["--db", "{missing}", "db", "upgrade"], 1, "(solve a game first, or pass --db)"),
     case("upgrade-newer-revision", ["--db", "{newer}", "db", "upgrade"], 1, "newer than this gamedb knows"),
     case("list-newer-revision", ["--db", "{newer}", "list"], 1, "newer than this gamedb knows"),
-    case("query-older-revision", ["--db", "{older}", "query", "tictactoe"], 1, "gamedb db upgrade"),
+    case("query-older-revision", ["--db", "{older}", "query", "tictactoe"], 1, "db upgrade`"),
     case("query-too-old-sqlite", ["query", "tictactoe"], 1, "needs SQLite 3.33", sqlite_version="3.31.1"),
     case("solve-too-old-sqlite", ["solve", "nim", "--max", "5", "--name", "n5"], 1, "needs SQLite 3.33", sqlite_version="3.31.1"),
 ]

@@ -313,11 +313,12 @@ def test_a_file_of_revision_0004_asks_for_db_upgrade_which_renames(tmp_path):
     down = _alembic("-x", f"db={path}", "downgrade", "0004")
     assert down.returncode == 0, down.stderr
     assert _view_rows(path, "nim")[0] == ("0", "first", "second")  # the view as 0004 made it
+    upgrade = f"gamedb --db {path} db upgrade"  # the file named: `gamedb db upgrade` alone upgrades ./gamedb.sqlite
     for args in (["query", "nim", "3 5", "--json"], ["stats", "nim"], ["list"]):
         code, _, err = full("--db", str(path), *args)
-        assert code == 1 and "gamedb db upgrade" in err, (args, err)
+        assert code == 1 and upgrade in err, (args, err)
         run = typed("--db", str(path), *args)
-        assert run.returncode == 1 and "gamedb db upgrade" in run.stderr
+        assert run.returncode == 1 and upgrade in run.stderr
     from gamedb.store.database import head_revision
 
     code, out, _ = full("--db", str(path), "db", "upgrade")

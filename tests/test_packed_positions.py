@@ -140,8 +140,8 @@ def test_a_file_at_0006_answers_as_it_is_and_db_upgrade_packs_it(cli, tmp_path, 
     assert _raw(path, "SELECT version_num FROM alembic_version") == [("0006",)]
     assert {r for (r,) in _raw(path, "SELECT DISTINCT result FROM position")} == {"win", "lose", "tie", "draw"}  # words, as 0006 stored
     assert _outputs(cli, path) == before  # read as it is: no upgrade asked for
-    assert "gamedb db upgrade" in cli("verify", "nim", db=path).stderr  # a command that writes or verifies asks for it
-    assert "gamedb db upgrade" in cli("compact", "nim", db=path).stderr  # before it deletes a move row
+    assert "db upgrade`" in cli("verify", "nim", db=path).stderr  # a command that writes or verifies asks for it
+    assert "db upgrade`" in cli("compact", "nim", db=path).stderr  # before it deletes a move row
     assert _outputs(cli, path) == before
     run = cli("db", "upgrade", db=path)
     assert run.exit_code == 0 and f"to {head_revision()}" in run.stdout, run.stderr
@@ -182,7 +182,7 @@ def test_a_postgresql_database_at_0006_is_packed_by_db_upgrade(cli, pg_url):
             db.solve(make_game(family, **options), name, symmetry=False)  # every position: the tests tamper with given ones
     before = _outputs(cli, pg_url)  # type: ignore[arg-type]
     _alembic(pg_url, "downgrade", "0006")
-    assert "gamedb db upgrade" in cli("query", "nim", "3", db=pg_url).stderr  # a server is read at the newest revision only
+    assert "db upgrade`" in cli("query", "nim", "3", db=pg_url).stderr  # a server is read at the newest revision only
     assert cli("db", "upgrade", db=pg_url).exit_code == 0
     assert _outputs(cli, pg_url) == before  # type: ignore[arg-type]
     assert cli("verify", "cat-mouse", db=pg_url).exit_code == 0

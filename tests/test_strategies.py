@@ -74,7 +74,7 @@ def test_a_file_at_revision_0005_answers_alike_after_db_upgrade(cli, solved):
     with sqlite3.connect(solved) as conn:
         assert "strategy" not in [row[1] for row in conn.execute("PRAGMA table_info(game)")]
     refused = cli("query", "nim", "3")
-    assert refused.exit_code == 1 and "gamedb db upgrade" in refused.stderr
+    assert refused.exit_code == 1 and "db upgrade`" in refused.stderr
     assert cli("db", "upgrade").exit_code == 0
     assert _stored(solved) == {"nim": "heaps", "tictactoe": "graph-sql", "cat-mouse": "graph-sql", "cat-mouse-auto": "graph-sql",
                                "connect4-4x3": "tiers"}
@@ -136,7 +136,7 @@ def test_a_postgresql_database_at_0005_answers_alike_after_db_upgrade(cli, pg_ur
     down = subprocess.run([sys.executable, "-m", "alembic", "-x", f"db={pg_url}", "downgrade", "0005"], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert down.returncode == 0, down.stderr
-    assert "gamedb db upgrade" in cli("query", "nim", "3", db=pg_url).stderr
+    assert "db upgrade`" in cli("query", "nim", "3", db=pg_url).stderr
     assert cli("db", "upgrade", db=pg_url).exit_code == 0
     engine = sa.create_engine(pg_url)
     try:

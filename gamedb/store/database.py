@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import shlex
 import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -236,8 +237,8 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         raise DatabaseError(
             f"this database has schema revision {found}, newer than this gamedb knows ({head}); upgrade gamedb"
         )
-    raise DatabaseError(
-        f"this database has an older schema revision ({found}, newest is {head}); run `gamedb db upgrade`"
+    raise DatabaseError(  # (the file named: `gamedb db upgrade` alone would upgrade ./gamedb.sqlite)
+        f"this database has an older schema revision ({found}, newest is {head}); run `gamedb --db {shlex.quote(where)} db upgrade`"
     )
 
 
