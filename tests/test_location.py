@@ -35,3 +35,10 @@ def test_sqlite_url_names_its_file() -> None:
     where = locate("sqlite:////tmp/a b.sqlite")
     assert (where.is_file, where.is_sqlite, where.path) == (False, True, Path("/tmp/a b.sqlite"))
     assert locate("sqlite://").path is None
+
+
+def test_the_upgrade_command_names_the_file_as_a_shell_takes_it(tmp_path: Path) -> None:
+    from gamedb.store.location import upgrade_command
+
+    assert upgrade_command("old.sqlite") == "gamedb --db old.sqlite db upgrade"  # (without --db: ./gamedb.sqlite)
+    assert upgrade_command(tmp_path / "my games.duckdb") == f"gamedb --db '{tmp_path}/my games.duckdb' db upgrade"

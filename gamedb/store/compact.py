@@ -35,7 +35,7 @@ def compact(engine: sa.Engine, record: GameRecord, duckdb_file: Path | None = No
             if duckdb_file is not None:
                 from .duckdb_rewrite import require_newest
 
-                require_newest(current_revision(conn))
+                require_newest(current_revision(conn), duckdb_file)
             removed = conn.execute(move.delete().where(move.c.game_id == record.id)).rowcount
             for name in WORKING_TABLES:
                 table = metadata.tables[name]

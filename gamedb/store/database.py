@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-import shlex
 import sqlite3
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -237,9 +236,9 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         raise DatabaseError(
             f"this database has schema revision {found}, newer than this gamedb knows ({head}); upgrade gamedb"
         )
-    raise DatabaseError(  # (the file named: `gamedb db upgrade` alone would upgrade ./gamedb.sqlite)
-        f"this database has an older schema revision ({found}, newest is {head}); run `gamedb --db {shlex.quote(where)} db upgrade`"
-    )
+    from .location import upgrade_command
+
+    raise DatabaseError(f"this database has an older schema revision ({found}, newest is {head}); run `{upgrade_command(where)}`")
 
 
 def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:

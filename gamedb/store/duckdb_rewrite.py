@@ -35,7 +35,7 @@ def dense_order(offset: int) -> str:
     return f"({offset} + row_number() OVER (ORDER BY code) - 1) // {ROW_GROUP}, best_move IS NOT NULL, code"
 
 
-def require_newest(revision: str | None) -> None:
+def require_newest(revision: str | None, where: str | os.PathLike[str]) -> None:
     """Refuse a file below the newest schema revision (checked before anything is deleted or written); the newest read
     from the migrations as a new file is created at it, SQLAlchemy and Alembic not imported (a large solve's rewrite)."""
     from .sqlite_file import newest_revision
@@ -46,7 +46,9 @@ def require_newest(revision: str | None) -> None:
 
         newest = head_revision()
     if revision != newest:
-        raise DatabaseError(f"the file is at schema revision {revision}: run `gamedb db upgrade` before compacting it")
+        from .location import upgrade_command
+
+        raise DatabaseError(f"the file is at schema revision {revision}: run `{upgrade_command(where)}` before compacting it")
 
 
 def rewrite(path: Path, memory_limit: int | None = None) -> None:
@@ -58,7 +60,7 @@ def rewrite(path: Path, memory_limit: int | None = None) -> None:
     try:
         conn = connect(temp, read_only=False, threads=1, attach={"src": path}, memory_limit=cap)  # one thread: row groups filled in order
         try:
-            _copy(conn)
+            _copy(conn, path)
         finally:
             conn.close()
         with open(temp, "rb+") as f:
@@ -69,11 +71,11 @@ def rewrite(path: Path, memory_limit: int | None = None) -> None:
         remove_file(temp)
 
 
-def _copy(conn: Any) -> None:
+def _copy(conn: Any, path: Path) -> None:
     """Every row of the attached ``src`` into the empty ``conn`` at its revision, in one transaction; then a checkpoint."""
     execute = conn.execute
     (revision,) = execute("SELECT version_num FROM src.alembic_version").fetchone()
-    require_newest(revision)
+    require_newest(revision, path)
     create_schema(conn, revision)
     execute("BEGIN TRANSACTION")
     for kind, name in catalog(conn):

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..errors import DatabaseError, NoDatabase
 from .file_check import check_file, check_schema, set_budget
-from .location import Location
+from .location import Location, upgrade_command
 from .sqlite_file import check_sqlite_version, readable, readonly_uri
 
 #: gamedb's settings of every SQLite connection (as :func:`gamedb.store.database.open_engine` sets them)
@@ -142,4 +142,4 @@ def file_at(path: os.PathLike[str], shown: str) -> tuple[int, int]:
 def require_readable(revision: str | None, shown: str) -> None:
     """Refuse a file put in place of a followed one that the readers cannot answer from (an older schema)."""
     if not readable(revision):
-        raise DatabaseError(f"cannot read {shown}, put in place while it was being read: run `gamedb db upgrade` on it, then start again")
+        raise DatabaseError(f"cannot read {shown}, put in place while it was being read: run `{upgrade_command(shown)}`, then start again")

@@ -76,6 +76,14 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     return Location(text, "url", url, named)
 
 
+def upgrade_command(where: str | os.PathLike[str]) -> str:
+    """The command that upgrades the database ``where`` (as the user named it): `gamedb db upgrade` alone upgrades the
+    default file, ./gamedb.sqlite."""
+    import shlex
+
+    return f"gamedb --db {shlex.quote(os.fspath(where))} db upgrade"
+
+
 def remove_file(path: Path) -> None:
     """A database file removed, and the :data:`COMPANIONS` beside it (those there)."""
     for leftover in (path, *(path.with_name(path.name + end) for end in COMPANIONS)):

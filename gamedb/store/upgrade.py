@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from ..errors import DatabaseError, NoDatabase
 from .database import current_revision, head_revision, upgrade
 from .file_check import check_file, check_revision, check_schema
-from .location import locate
+from .location import locate, upgrade_command
 from .sqlite_file import check_sqlite_version
 
 
@@ -110,7 +110,7 @@ def backup_copy(path: Path, revision: str) -> Path:
     try:
         fd = os.open(backup, flags, 0o600)
     except FileExistsError:
-        raise DatabaseError(f"cannot back {path.name} up: {backup.name} appeared meanwhile; run `gamedb db upgrade` again") from None
+        raise DatabaseError(f"cannot back {path.name} up: {backup.name} appeared meanwhile; run `{upgrade_command(path)}` again") from None
     except OSError as exc:
         raise DatabaseError(f"cannot back {path.name} up as {backup.name}: {exc.strerror or exc}") from None
     try:
