@@ -126,7 +126,7 @@ def check_fast_paths(name):
     game = example_game(name)
     if not (game.capabilities.vector_rules or game.capabilities.token_moves):
         return
-    from gamedb.solvers.choice import move_lists, vector_rules
+    from gamedb.solvers.capabilities import move_lists, vector_rules
 
     vector, tokens = vector_rules(game), move_lists(game)
     rng = random.Random(7)
@@ -180,7 +180,7 @@ def check_array_rules(name):
     """A family's array rules (``array_rules()``: tier_rules.py, its ``*_arrays.py``) give the per-position rules'
     player, end of game, children in order, labels, tier and text, on every reachable position of the example
     (up to :data:`ARRAY_RULES_POSITIONS`) and on random playouts."""
-    from gamedb.solvers.choice import array_rules
+    from gamedb.solvers.capabilities import array_rules
 
     from test_tier_arrays import check_conformance, random_positions, reachable
 

@@ -68,10 +68,10 @@ def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
     import numpy as np
 
     from gamedb.games.vector import has_parents
-    from gamedb.solvers import choice
+    from gamedb.solvers import capabilities
 
     rng = random.Random(seed)
-    rules = choice.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(rng, rng.randint(3, 14), rng.choice([0.0, 0.2])))))
+    rules = capabilities.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(rng, rng.randint(3, 14), rng.choice([0.0, 0.2])))))
     assert has_parents(rules) and not has_parents(retrograde_rules.OneByOne(make_game("tictactoe")))  # optional: off by default
     codes = np.arange(rules.code_limit)
     exp = rules.expand(codes)

@@ -11,10 +11,7 @@ from ..errors import InputError
 from ..games.base import Game
 from ..safe_text import shown
 from ..store.damage import damaged
-from .capabilities import array_rules as array_rules  # re-exported: the capabilities beside the table
-from .capabilities import move_lists as move_lists
 from .capabilities import symmetry_group
-from .capabilities import vector_rules as vector_rules
 
 if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAlchemy at import
     import sqlalchemy as sa
@@ -345,10 +342,8 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> l
         return [*taking, begun]
     if taking:
         return taking
-    raise InputError(
-        f"an unfinished solve of this game by the {begun.name} strategy is stored; "
-        f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force"
-    )
+    raise InputError(f"an unfinished solve of this game by the {begun.name} strategy is stored; "
+                     f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force")
 
 
 def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | None = None) -> int:
@@ -366,17 +361,14 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
     if group == 1:
         raise InputError(f"--symmetry: the {game.family} family declares no symmetries")
     strategy = candidates(game, choice)[0]
-    if not strategy.symmetry:
-        if wanted:
-            using = ", ".join(s.name for s in STRATEGIES.values() if s.symmetry)
-            raise InputError(f"--symmetry: the {strategy.name} strategy stores every position (symmetries are used by {using}); use --no-symmetry")
-        return 1
-    if strategy.symmetry_needs and not getattr(game.capabilities, strategy.symmetry_needs):
-        if wanted:
-            raise InputError(f"--symmetry: the {strategy.name} strategy stores every position of this {game.family} game "
-                             f"(it uses symmetries with {strategy.symmetry_needs.replace('_', ' ')}); use --no-symmetry")
-        return 1
-    return group
+    needs = strategy.symmetry_needs
+    if strategy.symmetry and (needs is None or getattr(game.capabilities, needs)):
+        return group
+    if wanted:
+        using = f"symmetries are used by {', '.join(s.name for s in STRATEGIES.values() if s.symmetry)}" if needs is None else \
+            f"it uses symmetries with {needs.replace('_', ' ')}"
+        raise InputError(f"--symmetry: the {strategy.name} strategy stores every position of this {game.family} game ({using}); use --no-symmetry")
+    return 1
 
 
 def memory_need(game: Game, name: str, choice: str) -> tuple[int, str, str] | None:
