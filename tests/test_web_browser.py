@@ -190,3 +190,14 @@ def test_typed_and_linked_bad_positions_show_the_message(page, server, cli, web_
 
     open_url(page, server.url + "?game=nope")
     assert page.inner_text("#error") == cli("query", "nope", db=web_db[0]).stderr.strip()
+
+
+def test_a_phone_wide_window_never_scrolls_sideways(page, server, web_db):
+    # 320 px: the list's table scrolls in its own box, the value history and the position box shrink to fit
+    page.set_viewport_size({"width": 320, "height": 640})
+    widths = "[document.documentElement.scrollWidth, document.documentElement.clientWidth]"
+    for url in [server.url, *(f"{server.url}?game={urllib.request.quote(name)}" for name in web_db[1])]:
+        open_url(page, url)
+        scrolled, visible = page.evaluate(widths)
+        assert scrolled <= visible, url
+    assert page.problems == []
