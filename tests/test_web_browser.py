@@ -201,3 +201,18 @@ def test_a_phone_wide_window_never_scrolls_sideways(page, server, web_db):
         scrolled, visible = page.evaluate(widths)
         assert scrolled <= visible, url
     assert page.problems == []
+
+
+def test_a_link_to_a_bad_position_offers_its_text_to_correct(page, server):
+    open_url(page, server.url + "?game=tictactoe&position=XXXXXXXXX")
+    assert page.is_visible("#error")
+    # no empty board, move table, 'Position' line or value history around the message
+    assert page.is_hidden("#play-area") and page.is_hidden("#history")
+    assert page.input_value("#position-input") == "XXXXXXXXX"  # the link's text, to correct
+    page.fill("#position-input", "XXOO.....")
+    page.press("#position-input", "Enter")
+    page.wait_for_selector("#error", state="hidden")
+    settle(page)
+    assert page.is_visible("#play-area") and page.is_visible("#history")
+    assert page.inner_text("#position-text") == "XXOO....."
+    assert all("status of 400" in problem for problem in page.problems)  # only the link's answer, refused

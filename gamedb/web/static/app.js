@@ -166,7 +166,11 @@ async function showGame(game, line, index) {
   try {
     loaded = await Promise.all(line.map((position) => answerFor(game, position)));
   } catch (error) {
-    if (mine === generation) failed(error);
+    if (mine === generation) {
+      failed(error);
+      // a link's position that has no answer: its text in the box, to correct and Go
+      if (line.length === 1 && typeof line[0] === "string") $("position-input").value = line[0];
+    }
     return;
   }
   if (mine !== generation) return;
@@ -182,7 +186,9 @@ function failed(error) {
   clearPosition();
 }
 
+// no position to show (loading a game, or its position has no answer): no board, moves or chart, empty or stale
 function clearPosition() {
+  $("play-area").hidden = $("history").hidden = true;
   $("board").replaceChildren();
   $("status").textContent = "";
   $("play-status").hidden = true;
@@ -197,6 +203,7 @@ function clearPosition() {
 function render(loaded) {
   const answer = loaded[view.index];
   const shown = view.showValues;
+  $("play-area").hidden = false;
   const values = shown ? moveValues(answer) : hiddenValues(moveValues(answer));
   const winner = answer.winner ? ` (${answer.winner} wins)` : "";
   const grundy = answer.grundy !== undefined && answer.grundy !== null ? `, grundy ${answer.grundy}` : "";
