@@ -216,3 +216,41 @@ def test_a_link_to_a_bad_position_offers_its_text_to_correct(page, server):
     assert page.is_visible("#play-area") and page.is_visible("#history")
     assert page.inner_text("#position-text") == "XXOO....."
     assert all("status of 400" in problem for problem in page.problems)  # only the link's answer, refused
+
+
+def focused(page):
+    """Where the keyboard's focus is: [the region holding it (board, moves or toolbar) or its tag, its data-move or id]."""
+    return page.evaluate(
+        "(() => { const e = document.activeElement, region = e.closest('#board, #moves, .toolbar');"
+        " return [region ? region.id || 'toolbar' : e.tagName, e.dataset.move || e.id]; })()"
+    )
+
+
+def test_keyboard_play_keeps_the_focus_where_the_user_was(page, server):
+    open_url(page, server.url + "?game=tictactoe")
+    page.focus('#board [data-move="5"]')
+    page.keyboard.press("Enter")  # the board is drawn again: the focus stays on it, not back at the top
+    settle(page)
+    assert focused(page) == ["board", "1"]
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.inner_text("#position-text") == "O...X...."
+    page.focus('#moves [data-move="2"]')
+    page.keyboard.press("Enter")
+    settle(page)
+    assert focused(page)[0] == "moves" and page.inner_text("#position-text") == "OX..X...."
+    page.focus("#undo")
+    for _ in range(3):
+        page.keyboard.press("Enter")
+        settle(page)
+    assert page.inner_text("#position-text") == "........."
+    assert focused(page) == ["toolbar", "redo"]  # undo disabled at the start: its neighbour has the focus
+    page.keyboard.press("Enter")
+    settle(page)
+    assert page.inner_text("#position-text") == "....X...."
+    open_url(page, server.url + "?game=tictactoe&position=XX.OO....")
+    page.focus('#board [data-move="3"]')
+    page.keyboard.press("Enter")  # X wins: no move left, the focus goes to the line that says so
+    settle(page)
+    assert focused(page) == ["P", "status"] and "Game over" in page.inner_text("#status")
+    assert page.problems == []

@@ -201,6 +201,7 @@ function clearPosition() {
 }
 
 function render(loaded) {
+  const focused = focusedPlace();
   const answer = loaded[view.index];
   const shown = view.showValues;
   $("play-area").hidden = false;
@@ -248,6 +249,22 @@ function render(loaded) {
   for (const part of document.querySelectorAll(".values-only")) part.hidden = !shown;
   const chart = drawHistory(view.info, loaded, view.index, (ply) => go(ply));
   $("history-chart").replaceChildren(chart);
+  keepFocus(focused);
+}
+
+// A move played, or undo/redo, redraws or disables the element that had the keyboard's focus: the focus
+// goes to the like of it (the first move of the same board or list, the other of undo/redo), else to the
+// status line, so that keyboard users go on from where they were rather than from the top of the page.
+function focusedPlace() {
+  const element = document.activeElement;
+  return { element, region: ["board", "moves", "played"].find((id) => $(id).contains(element)) };
+}
+
+function keepFocus({ element, region }) {
+  if (!element || element === document.body || (document.contains(element) && !element.disabled)) return;
+  const other = { undo: "redo", redo: "undo" }[element.id];
+  const next = other ? $(other) : region ? $(region).querySelector("[data-move]:not([disabled]), button:not([disabled])") : null;
+  (next && !next.disabled ? next : $("status")).focus();
 }
 
 // the moves of the line in the order played (a position's text may put them in another order)
