@@ -82,10 +82,14 @@ class PlaySession:
             raise GamedbError(f"no move from {answer.position!r}: the game is over")
         return answer.best_move
 
+    def last_own_move(self) -> int | None:
+        """The ply of the human's last move (the position it was played from), None if the human has not moved yet."""
+        return next((ply for ply in range(len(self.history) - 2, -1, -1) if self.mover_at(ply) == self.human), None)
+
     def undo(self) -> bool:
         """Take back the human's last move and the reply to it; False if the human has not moved yet."""
-        for ply in range(len(self.history) - 2, -1, -1):
-            if self.mover_at(ply) == self.human:
-                del self.history[ply + 1 :]
-                return True
-        return False
+        ply = self.last_own_move()
+        if ply is None:
+            return False
+        del self.history[ply + 1 :]
+        return True

@@ -95,6 +95,25 @@ def test_position_option_chooses_the_start(tictactoe):
     assert bad.exit_code != 0 and bad.stderr.startswith("Error: ") and "Traceback" not in bad.stderr
 
 
+def game_over_line(stdout: str) -> str:
+    return next(line for line in stdout.splitlines() if line.startswith("Game over."))
+
+
+def test_the_end_offers_undo_only_after_a_move_of_yours(nim):
+    # a game that starts over offers neither undo nor new (the same ended position) but new POSITION
+    ended = nim("play", "nim", "--position", "0", input="undo\n")
+    assert ended.exit_code == 0, ended.stderr
+    assert game_over_line(ended.stdout).endswith("Type new POSITION for a game from another position, or quit.")
+    assert "Nothing to undo: you have not moved yet." in ended.stdout
+    # the computer ends it before your first move: a new game, no undo
+    lost = nim("play", "nim", "--position", "5", "--as", "second", input="")
+    assert computer_moves(lost.stdout) == ["1:0"]
+    assert game_over_line(lost.stdout).endswith("Type new for another game, or quit.")
+    won = nim("play", "nim", "--position", "1", input="1:0\nundo\n")
+    assert game_over_line(won.stdout).endswith("Type new for another game, undo to take back your move, or quit.")
+    assert positions_shown(won.stdout) == ["1", "0", "1"]
+
+
 def test_unknown_command_and_help(tictactoe):
     run = tictactoe("play", "tictactoe", input="foo\nhelp\nHINT\n")
     assert run.exit_code == 0, run.stderr

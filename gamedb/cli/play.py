@@ -91,6 +91,15 @@ def play_command(
     _conversation(session, answer, players[human])
 
 
+def _after_the_end(session: PlaySession) -> str:
+    """What can be typed once the game is over: undo only after a move of the human's, new POSITION when it started over."""
+    if session.last_own_move() is not None:
+        return "Type new for another game, undo to take back your move, or quit."
+    if len(session.history) == 1:
+        return "Type new POSITION for a game from another position, or quit."
+    return "Type new for another game, or quit."
+
+
 def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
     """Turns until quit or the end of input: the computer's moves, the human's moves and commands."""
     shown = False
@@ -100,7 +109,7 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
             shown = True
             if not answer.moves:
                 verdict = ("You win!" if answer.winner == human else f"{answer.winner} wins.") if answer.winner else f"A {answer.result}."
-                out(f"Game over. {verdict} Type new for another game, undo to take back your move, or quit.")
+                out(f"Game over. {verdict} {_after_the_end(session)}")
             elif not session.humans_turn(answer):
                 move = session.perfect_move(answer)
                 out(f"{answer.player} plays {move}")
