@@ -254,3 +254,15 @@ def test_keyboard_play_keeps_the_focus_where_the_user_was(page, server):
     settle(page)
     assert focused(page) == ["P", "status"] and "Game over" in page.inner_text("#status")
     assert page.problems == []
+
+
+@pytest.mark.parametrize(("start", "link"), [("?game=tictactoe", "#home"), ("?game=nope", "#back-to-list"), ("", '#games a[data-game="tictactoe"]')])
+def test_ctrl_click_on_the_pages_links_opens_a_new_tab(page, server, start, link):
+    open_url(page, server.url + start)
+    here = page.url
+    with page.context.expect_page() as opened:
+        page.click(link, modifiers=["Control"])
+    new_tab = opened.value
+    new_tab.wait_for_load_state()
+    assert new_tab.url == server.url + page.get_attribute(link, "href").lstrip("/")
+    assert page.url == here  # this page stays where it was

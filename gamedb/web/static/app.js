@@ -414,6 +414,15 @@ function onBoardKey(event) {
   }
 }
 
+// a plain click on a link of the page's own opens it in place; with Ctrl, Cmd, Shift or Alt the browser
+// does what it does with any link (a new tab, a new window, a download)
+function inPage(event, url) {
+  if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
+  event.preventDefault();
+  history.pushState(null, "", url);
+  route();
+}
+
 function start() {
   $("board").addEventListener("click", onBoardClick);
   $("board").addEventListener("keydown", onBoardKey);
@@ -432,25 +441,14 @@ function start() {
     view.showValues = $("show-values").checked;
     if (view.info) busy(() => showGame(view.game, view.line, view.index).then(computerTurns)); // a move it was about to make is made
   });
-  $("back-to-list").addEventListener("click", (event) => {
-    event.preventDefault();
-    history.pushState(null, "", "/");
-    route();
-  });
+  $("back-to-list").addEventListener("click", (event) => inPage(event, "/"));
   $("restart").addEventListener("click", () => view.info && navigate([null], 0));
   $("position-form").addEventListener("submit", typedPosition);
   $("games").addEventListener("click", (event) => {
     const link = event.target.closest("a[data-game]");
-    if (!link || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    event.preventDefault();
-    history.pushState(null, "", link.getAttribute("href"));
-    route();
+    if (link) inPage(event, link.getAttribute("href"));
   });
-  $("home").addEventListener("click", (event) => {
-    event.preventDefault();
-    history.pushState(null, "", "/");
-    route();
-  });
+  $("home").addEventListener("click", (event) => inPage(event, "/"));
   window.addEventListener("popstate", () => route());
   route();
 }
