@@ -266,3 +266,21 @@ def test_ctrl_click_on_the_pages_links_opens_a_new_tab(page, server, start, link
     new_tab.wait_for_load_state()
     assert new_tab.url == server.url + page.get_attribute(link, "href").lstrip("/")
     assert page.url == here  # this page stays where it was
+
+
+def test_a_game_answered_from_rows_without_moves_is_not_over(page, web_db):
+    # the plugin not importable (as after pip uninstall): the file keeps no move rows for the takeaway game
+    rows_only = Server(web_db[0], env={"PYTHONPATH": os.environ.get("PYTHONPATH", "")})
+    try:
+        start = api(rows_only, "api/games/takeaway/positions")
+        assert start["rules_missing"] and start["moves"] == [] and start["moves_complete"] is False and start["degree"] > 0
+        open_url(page, rows_only.url + "?game=takeaway")
+        status = page.inner_text("#status")
+        assert "Game over" not in status and status.endswith(f"Best move: {start['best_move']}.")
+        assert page.inner_text("#moves-note").startswith(f"{start['degree']} moves in all; none can be listed")
+        page.select_option("#side", "0")
+        settle(page)
+        assert page.inner_text("#play-status") == "No move can be played from here: the file does not list them."
+        assert [problem for problem in page.problems if not problem.startswith(f"request to {rows_only.url}")] == []  # the page's server is this one
+    finally:
+        rows_only.stop()

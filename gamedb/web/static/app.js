@@ -208,10 +208,11 @@ function render(loaded) {
   const values = shown ? moveValues(answer) : hiddenValues(moveValues(answer));
   const winner = answer.winner ? ` (${answer.winner} wins)` : "";
   const grundy = answer.grundy !== undefined && answer.grundy !== null ? `, grundy ${answer.grundy}` : "";
-  const over = answer.moves.length ? "" : " Game over.";
+  const over = gameOver(answer) ? " Game over." : "";
+  const best = !answer.moves.length && answer.best_move !== null && shown && !over ? ` Best move: ${answer.best_move}.` : "";
   const limit = answer.turn_limit ? ` Within ${answer.turn_limit} turns the mouse ${answer.mouse_wins_within_limit ? "wins" : "does not win"}.` : "";
   $("status").textContent = shown
-    ? `${answer.player} to move: ${valueText(answer.result, answer.remoteness)}${winner}${grundy}.${over}${limit}`
+    ? `${answer.player} to move: ${valueText(answer.result, answer.remoteness)}${winner}${grundy}.${over}${best}${limit}`
     : `${answer.player} to move.${over}`;
   $("position-text").textContent = answer.position;
   $("position-input").value = answer.position;
@@ -243,7 +244,8 @@ function render(loaded) {
   $("moves").querySelector("caption").textContent = shown ? "Moves, best first; value for the player to move" : "Moves (values hidden)";
   const note = $("moves-note");
   note.hidden = answer.moves_complete !== false;
-  note.textContent = `${answer.degree.toLocaleString("en")} moves in all; only the best is listed.`;
+  const rows = `the file keeps no move rows for this game${answer.rules_missing ? " and its rules are not available here" : ""}`;
+  note.textContent = `${answer.degree.toLocaleString("en")} moves in all; ${answer.moves.length ? "only the best is listed" : `none can be listed: ${rows}`}.`;
   $("undo").disabled = userPly(view.index, -1, loaded) === null;
   $("redo").disabled = view.index >= view.line.length - 1;
   for (const part of document.querySelectorAll(".values-only")) part.hidden = !shown;
@@ -293,6 +295,11 @@ function playerAt(answer, ply) {
   return view.info.impartial ? ply % 2 : view.info.players.indexOf(answer.player);
 }
 
+// no move: the game is over, unless the file keeps no move rows for a position that has some (moves_complete false)
+function gameOver(answer) {
+  return answer.moves.length === 0 && answer.moves_complete !== false;
+}
+
 function computerToMove(answer) {
   return view.side !== null && answer.moves.length > 0 && view.index === view.line.length - 1 && playerAt(answer, view.index) !== view.side;
 }
@@ -309,7 +316,10 @@ function showPlayStatus(answer) {
   status.hidden = view.side === null;
   if (status.hidden) return;
   const mine = playerAt(answer, view.index) === view.side;
-  if (!answer.moves.length) {
+  if (!gameOver(answer) && !answer.moves.length) {
+    status.textContent = "No move can be played from here: the file does not list them.";
+    delete status.dataset.outcome;
+  } else if (gameOver(answer)) {
     const result = mine ? answer.result : FOR_MOVER[answer.result];
     const said = { win: "you win", lose: "the computer wins", tie: "a tie", draw: "a draw" }[result];
     status.textContent = `Game over: ${said}.`;
