@@ -245,3 +245,21 @@ def test_solve_on_postgresql_sets_work_mem_for_its_own_connections(pg_url):
     with db.engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW work_mem").scalar() == default
     db.close()
+
+
+def test_cli_never_shows_the_password_of_a_server_url(cli, pg_url):
+    """The test server trusts every connection, so a password in the URL is accepted and ignored: each line must hide it."""
+    url = sa.engine.make_url(pg_url).set(password="pw-not-to-show").render_as_string(hide_password=False)
+    runs = [
+        cli("solve", "nim", "--max", "3", "-q", db=url),
+        cli("solve", "nim", "--max", "3", "-q", db=url),  # already solved in ...
+        cli("db", "upgrade", db=url),  # already at the newest revision
+    ]
+    assert [run.exit_code for run in runs] == [0, 0, 0]
+    assert "already solved in" in runs[1].stdout and "already at the newest" in runs[2].stdout
+    with sa.create_engine(pg_url, poolclass=sa.pool.NullPool).begin() as conn:
+        conn.exec_driver_sql("DROP TABLE position, move, game, alembic_version CASCADE")
+    runs.append(cli("db", "upgrade", db=url))  # not a gamedb database
+    assert runs[-1].exit_code == 1 and "not a gamedb database" in runs[-1].stderr
+    for run in runs:
+        assert "pw-not-to-show" not in run.stdout + run.stderr
