@@ -263,3 +263,21 @@ def test_cli_never_shows_the_password_of_a_server_url(cli, pg_url):
     assert runs[-1].exit_code == 1 and "not a gamedb database" in runs[-1].stderr
     for run in runs:
         assert "pw-not-to-show" not in run.stdout + run.stderr
+
+
+def test_a_read_whose_server_connection_is_lost_fails_in_one_line(pg_url, caplog):
+    """A server stopped under a read (here: the read's backend terminated) fails it with the driver's error; the lost
+    connection is dropped, not rolled back by the pool, which logged 'Exception during reset' and a traceback on stderr."""
+    import psycopg
+
+    with Database(pg_url, create=True) as db:
+        db.solve(make_game("nim", max=3))
+        admin = sa.create_engine(pg_url, poolclass=sa.pool.NullPool)
+        with pytest.raises(psycopg.OperationalError), db.read() as reader:
+            (pid,) = reader.fetch("SELECT pg_backend_pid()")[0]
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+            reader.fetch("SELECT 1")
+        admin.dispose()
+        assert [record.getMessage() for record in caplog.records if record.levelno >= 30] == []
+        assert [g.name for g in db.games()] == ["nim"]  # the next read has a new connection
