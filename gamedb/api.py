@@ -139,9 +139,9 @@ class Database:
             with self._files.reading(scan=scan) as conn:
                 yield Reader(conn, game_rows=self._files.game_rows)
             return
-        from .store.database import without_budget
+        from .store.database import dropped_if_lost, without_budget
         from .store.rows import reader_of
-        with self.engine.connect() as sa_conn, without_budget(sa_conn) if scan else nullcontext():
+        with self.engine.connect() as sa_conn, dropped_if_lost(sa_conn), without_budget(sa_conn) if scan else nullcontext():
             yield reader_of(sa_conn)
 
     def close(self) -> None:

@@ -245,3 +245,62 @@ def test_solve_on_postgresql_sets_work_mem_for_its_own_connections(pg_url):
     with db.engine.connect() as conn:
         assert conn.exec_driver_sql("SHOW work_mem").scalar() == default
     db.close()
+
+
+def test_cli_never_shows_the_password_of_a_server_url(cli, pg_url):
+    """The test server trusts every connection, so a password in the URL is accepted and ignored: each line must hide it."""
+    url = sa.engine.make_url(pg_url).set(password="pw-not-to-show").render_as_string(hide_password=False)
+    runs = [
+        cli("solve", "nim", "--max", "3", "-q", db=url),
+        cli("solve", "nim", "--max", "3", "-q", db=url),  # already solved in ...
+        cli("db", "upgrade", db=url),  # already at the newest revision
+    ]
+    assert [run.exit_code for run in runs] == [0, 0, 0]
+    assert "already solved in" in runs[1].stdout and "already at the newest" in runs[2].stdout
+    with sa.create_engine(pg_url, poolclass=sa.pool.NullPool).begin() as conn:
+        conn.exec_driver_sql("DROP TABLE position, move, game, alembic_version CASCADE")
+    runs.append(cli("db", "upgrade", db=url))  # not a gamedb database
+    assert runs[-1].exit_code == 1 and "not a gamedb database" in runs[-1].stderr
+    for run in runs:
+        assert "pw-not-to-show" not in run.stdout + run.stderr
+
+
+def test_a_read_whose_server_connection_is_lost_fails_in_one_line(pg_url, caplog):
+    """A server stopped under a read (here: the read's backend terminated) fails it with the driver's error; the lost
+    connection is dropped, not rolled back by the pool, which logged 'Exception during reset' and a traceback on stderr."""
+    import psycopg
+
+    from gamedb.store.file_check import driver_error_message
+
+    with Database(pg_url, create=True) as db:
+        db.solve(make_game("nim", max=3))
+        admin = sa.create_engine(pg_url, poolclass=sa.pool.NullPool)
+        with pytest.raises(psycopg.OperationalError) as lost, db.read() as reader:
+            (pid,) = reader.fetch("SELECT pg_backend_pid()")[0]
+            with admin.connect() as conn:
+                conn.exec_driver_sql(f"SELECT pg_terminate_backend({int(pid)})")
+            reader.fetch("SELECT 1")
+        admin.dispose()
+        assert "the server was stopped or restarted" in (driver_error_message(lost.value) or "")
+        assert [record.getMessage() for record in caplog.records if record.levelno >= 30] == []
+        assert [g.name for g in db.games()] == ["nim"]  # the next read has a new connection
+
+
+def test_a_role_that_may_only_read_is_told_why_a_solve_fails(cli, pg_url, pg_server):
+    """Before: 'database error: permission denied for table game', nothing about the role in the URL."""
+    import uuid
+
+    role = f"gamedb_reader_{uuid.uuid4().hex[:8]}"
+    with sa.create_engine(pg_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool).connect() as conn:
+        conn.exec_driver_sql(f"CREATE ROLE {role} LOGIN")
+        conn.exec_driver_sql(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}")
+    try:
+        reader = sa.engine.make_url(pg_url).set(username=role).render_as_string(hide_password=False)
+        assert cli("list", db=reader).exit_code == 0  # (it may read)
+        run = cli("solve", "nim", "--max", "3", "-q", db=reader)
+        assert run.exit_code == 1 and "Traceback" not in run.stderr
+        assert run.stderr.startswith("Error: database error: permission denied") and "role in the URL" in run.stderr
+    finally:
+        pg_server.drop(pg_url)  # (the role owns grants in it)
+        with pg_server.admin.connect() as conn:
+            conn.exec_driver_sql(f"DROP ROLE {role}")

@@ -89,7 +89,7 @@ def run_solve(
                 f"(--name chooses the name; --name {taken} --force replaces {taken} with this game)."
             )
         if report.already_solved:
-            out(f"{report.name} is already solved in {database.location} ({report.positions:,} positions); --force solves it again.")
+            out(f"{report.name} is already solved in {locate(db).shown} ({report.positions:,} positions); --force solves it again.")
             return
         if stores_texts(report.positions) and not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")

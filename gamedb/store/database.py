@@ -65,6 +65,19 @@ def _with_budget(engine: sa.Engine, seconds: float | None) -> None:
 
 
 @contextlib.contextmanager
+def dropped_if_lost(conn: sa.Connection) -> Iterator[None]:
+    """Work on ``conn``'s driver connection directly (past SQLAlchemy): when it fails because the connection is lost (a
+    server stopped or restarted), the connection is dropped, as SQLAlchemy drops one lost under its own statements; else
+    the pool's rollback of the dead connection logged a traceback on stderr beside the command's one-line error."""
+    try:
+        yield
+    except conn.dialect.loaded_dbapi.Error as exc:
+        if not conn.invalidated and conn.dialect.is_disconnect(exc, conn.connection.dbapi_connection, None):
+            conn.invalidate(exc)
+        raise
+
+
+@contextlib.contextmanager
 def without_budget(conn: sa.Connection) -> Iterator[None]:
     """Lift the time budget of ``conn`` for a read known to scan a whole game (linear in its rows on a checked file)."""
     seconds = conn.info.get("gamedb_budget")

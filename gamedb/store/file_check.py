@@ -281,4 +281,11 @@ def driver_error_message(exc: BaseException) -> str | None:
     reason = getattr(exc, "orig", None) or exc
     if str(reason) == "interrupted":  # (sqlite3's progress handler stopped it)
         return budget_message()
-    return f"database error: {str(reason).splitlines()[0]}"
+    return f"database error: {str(reason).splitlines()[0]}{SERVER_HINTS.get(getattr(reason, 'sqlstate', None) or '', '')}"
+
+
+#: what a server's error code adds to its one line, for the errors a user meets (keyed by SQLSTATE)
+SERVER_HINTS = {
+    "42501": " (the server's role in the URL lacks this privilege: grant it, or use a role that may write gamedb's tables)",
+    "57P01": " (the server was stopped or restarted: run the command again once it is up; a solve resumes)",
+}

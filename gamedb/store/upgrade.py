@@ -19,7 +19,7 @@ from .sqlite_file import check_sqlite_version
 
 @dataclass
 class UpgradeReport:
-    location: str
+    location: str  # the database as it may be shown: a URL with its password hidden
     before: str | None
     after: str
     backup: str | None
@@ -50,19 +50,19 @@ def upgrade_database(db: str) -> UpgradeReport:
             try:
                 before = _revision(conn, where)
             except sa.exc.DatabaseError as exc:
-                raise DatabaseError(f"cannot open {db} as a gamedb database: {exc.orig}") from None
+                raise DatabaseError(f"cannot open {where} as a gamedb database: {exc.orig}") from None
         head = head_revision()
         if before is None:
-            raise DatabaseError(f"{db} is not a gamedb database (no schema version); nothing to upgrade")
+            raise DatabaseError(f"{where} is not a gamedb database (no schema version); nothing to upgrade")
         if before == head:
-            return UpgradeReport(str(db), before, head, None)
+            return UpgradeReport(where, before, head, None)
         from alembic.script import ScriptDirectory
 
         from .database import alembic_config
 
         known = {rev.revision for rev in ScriptDirectory.from_config(alembic_config()).walk_revisions()}
         if before not in known:
-            raise DatabaseError(f"{db} has schema revision {before}, newer than this gamedb knows ({head}); upgrade gamedb")
+            raise DatabaseError(f"{where} has schema revision {before}, newer than this gamedb knows ({head}); upgrade gamedb")
         if path is not None:
             from .sqlite_schema import objects_at
 
@@ -74,7 +74,7 @@ def upgrade_database(db: str) -> UpgradeReport:
         if path is not None:  # a revision that rebuilt a table left the old one's pages free
             with engine.connect() as conn:
                 conn.exec_driver_sql("VACUUM")
-        return UpgradeReport(str(db), before, head, str(backup) if backup else None)
+        return UpgradeReport(where, before, head, str(backup) if backup else None)
     finally:
         engine.dispose()
 
