@@ -42,3 +42,11 @@ def test_the_upgrade_command_names_the_file_as_a_shell_takes_it(tmp_path: Path) 
 
     assert upgrade_command("old.sqlite") == "gamedb --db old.sqlite db upgrade"  # (without --db: ./gamedb.sqlite)
     assert upgrade_command(tmp_path / "my games.duckdb") == f"gamedb --db '{tmp_path}/my games.duckdb' db upgrade"
+
+
+def test_the_upgrade_advice_for_a_server_says_where_its_hidden_password_goes() -> None:
+    from gamedb.store.location import upgrade_advice
+
+    shown = locate("postgresql://me:secret@127.0.0.1/games").shown
+    assert "secret" not in shown and upgrade_advice(shown).endswith("db upgrade` with the password in place of ***")
+    assert upgrade_advice("old.sqlite") == "run `gamedb --db old.sqlite db upgrade`"

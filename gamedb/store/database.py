@@ -249,9 +249,9 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         raise DatabaseError(
             f"this database has schema revision {found}, newer than this gamedb knows ({head}); upgrade gamedb"
         )
-    from .location import upgrade_command
+    from .location import upgrade_advice
 
-    raise DatabaseError(f"this database has an older schema revision ({found}, newest is {head}); run `{upgrade_command(where)}`")
+    raise DatabaseError(f"this database has an older schema revision ({found}, newest is {head}); {upgrade_advice(where)}")
 
 
 def refresh_statistics(engine: sa.Engine, tables: tuple[str, ...] = ("position", "move", "token_move", "solve_counter", "solve_queue")) -> None:

@@ -84,6 +84,12 @@ def upgrade_command(where: str | os.PathLike[str]) -> str:
     return f"gamedb --db {shlex.quote(os.fspath(where))} db upgrade"
 
 
+def upgrade_advice(where: str | os.PathLike[str]) -> str:
+    """``run `gamedb --db ... db upgrade` `` for a message; a server URL is shown without its password: said where it goes."""
+    hidden = " with the password in place of ***" if ":***@" in os.fspath(where) else ""
+    return f"run `{upgrade_command(where)}`{hidden}"
+
+
 def remove_file(path: Path) -> None:
     """A database file removed, and the :data:`COMPANIONS` beside it (those there)."""
     for leftover in (path, *(path.with_name(path.name + end) for end in COMPANIONS)):
