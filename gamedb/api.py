@@ -105,14 +105,20 @@ class Database:
         return engine
 
     @contextmanager
-    def _removed_if_left_without_a_game(self) -> Iterator[None]:
+    def _removed_if_left_without_a_game(self, *, once_done: bool = False) -> Iterator[None]:
         """A write into this database: the file this Database made (``create=True``, not there before) removed when the
-        write leaves it without a game -- refused, failed, interrupted, or nothing to copy -- so no empty database is
-        left behind; the next use makes it again. A game begun stays, to resume."""
+        write fails leaving it without a game -- refused, failed, interrupted -- or, ``once_done``, when it ends so (a copy
+        of nothing), so no empty database is left behind; the next use makes it again. A game begun stays, to resume. A
+        solve that ends holds its game: the file is kept without a read to ask."""
         try:
             yield
-        finally:
+        except BaseException:
             self._remove_if_without_a_game()
+            raise
+        if once_done:
+            self._remove_if_without_a_game()
+        else:
+            self._made = None
 
     def _remove_if_without_a_game(self) -> None:
         made = self._made
@@ -374,7 +380,7 @@ class Database:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL; a file ``other`` made
         (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed."""
         from .store.transfer import copy_games
-        with other._removed_if_left_without_a_game():
+        with other._removed_if_left_without_a_game(once_done=True):
             return copy_games(self.engine, other._writer, names, force=force, progress=progress)
 
 

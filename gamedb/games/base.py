@@ -102,8 +102,11 @@ class Game(ABC):
     @classmethod
     def from_options(cls, **options: Any) -> Game:
         """Build from command-line options; raise :class:`InputError` if invalid (an option it does not take, too)."""
-        check_option_names(cls, options)
-        return cls(**options)
+        try:
+            return cls(**options)
+        except TypeError:  # (checked only then: a solve's start pays nothing)
+            check_option_names(cls, options)
+            raise
 
     @classmethod
     def from_parameters(cls, parameters: dict[str, Any]) -> Game:
@@ -221,7 +224,7 @@ class Game(ABC):
 
 def check_option_names(cls: type[Game], options: Mapping[str, Any]) -> None:
     """Refuse options the family's constructor does not take, or a required one left out, naming its options (the
-    Python API's ``make_game("nim", maxx=3)``: a TypeError of ``Nim.__init__`` before)."""
+    Python API's ``make_game("nim", maxx=3)``: a TypeError of ``Nim.__init__`` before); nothing if they fit it."""
     import inspect
 
     signature = inspect.signature(cls)

@@ -161,7 +161,7 @@ def page(request: Request) -> FileResponse:
 def create_app(db: str) -> Starlette:
     """The explorer of database ``db``: a SQLite file (opened read-only) or a SQLAlchemy URL."""
     location = locate(db)
-    # each request's reads are short, and read the SQLite file at the path then (one moved into its place is read from then on)
+    # each request's reads are short, and read the file at the path then (SQLite or DuckDB) (one moved into its place is read from then on)
     database = Database(location, readonly=location.is_file or location.is_duckdb, budget=read_budget(), follow_path=True)
     explorer = Explorer(database)
     app = Starlette(
