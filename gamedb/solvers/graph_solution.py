@@ -13,7 +13,7 @@ from ..games.base import Game, TokenMoves
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import Column, LabelColumn, Sink, now, rows_in, scattered
+from ..store.sink import Column, LabelColumn, Sink, now, null_where_negative, rows_in, scattered
 from ..store.status import SOLVED
 from .array_levels import Levels, reverse_moves
 from .capabilities import move_lists
@@ -158,7 +158,7 @@ def position_columns(graph: GameGraph, solution: Solution, order: np.ndarray) ->
         has_best = np.flatnonzero(best >= 0)
         best_col = scattered(len(idx), has_best, _labels(graph, idx[has_best], offset[idx[has_best]] + best[has_best]))
         remoteness = solution.remoteness[idx]
-        values = (pcodes, texts, graph.player[idx], solution.result[idx], np.ma.masked_less(remoteness, 0), offset[idx + 1] - offset[idx], best_col)
+        values = (pcodes, texts, graph.player[idx], solution.result[idx], null_where_negative(remoteness), offset[idx + 1] - offset[idx], best_col)
         yield as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored)
 
 

@@ -25,7 +25,7 @@ from ..games.base import Game
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, stores_texts
-from ..store.sink import LabelColumn, Sink, scattered
+from ..store.sink import LabelColumn, Sink, null_where_negative, scattered
 from . import capabilities
 from .graph_solution import MOVE_COLUMNS, POSITION_COLUMNS, begin_fresh, finish_solved, token_labels, token_rows
 from .protocol import Solved, TooLarge
@@ -266,7 +266,7 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
             first = hit[first_of_runs(parent[hit])]
             best = scattered(len(code), parent[first], labels_of(code, exp, parent, first))
             texts = rules.texts(code) if texts_stored else None
-            values = (code, texts, exp.player, result, np.ma.masked_less(remoteness, 0), exp.degree, best)
+            values = (code, texts, exp.player, result, null_where_negative(remoteness), exp.degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
                 labels = labels_of(code, exp, parent, np.arange(len(parent)))

@@ -25,7 +25,7 @@ from ..games.tier_rules import TierArrayRules
 from ..progress import Progress
 from ..store.disk_full import is_disk_full
 from ..store.rows import as_written, columns_except, stores_texts
-from ..store.sink import LabelColumn, Sink, joined_columns
+from ..store.sink import LabelColumn, Sink, joined_columns, null_where_negative
 from ..store.sqlite_file import file_of
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ def tier_columns(
         labels = np.full(len(page), None, dtype=object)
         if has.any():
             labels[has] = rules.labels(page[has], best[has])
-    values = (page, text, player, result, np.ma.masked_less(remoteness, 0), degree, labels)
+    values = (page, text, player, result, null_where_negative(remoteness), degree, labels)
     return as_written(dict(zip(_COLUMNS, values, strict=True)), texts_stored)
 
 

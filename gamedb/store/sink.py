@@ -143,6 +143,15 @@ def joined_columns(batches: Sequence[Mapping[str, Column]]) -> Mapping[str, Colu
     return joined
 
 
+def null_where_negative(values: np.ndarray) -> np.ma.MaskedArray:
+    """``values`` (not copied) with its negative entries NULL: a remoteness column (-1: a draw's, none). Made directly, not
+    by ``np.ma.masked_less``, which copies and checks its input: 100 µs a block of 16,384 positions against 5 µs (cat-mouse's
+    2·10^6 rows: 12 ms of the solver's thread as the rows are written)."""
+    import numpy as np
+
+    return np.ma.MaskedArray(values, mask=values < 0, copy=False)
+
+
 def scattered(length: int, at: np.ndarray, labels: LabelColumn | Sequence[str]) -> Column:
     """A column of ``length`` NULL labels but ``labels`` at ``at`` (a :class:`LabelColumn` kept one)."""
     import numpy as np
