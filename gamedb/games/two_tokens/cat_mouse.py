@@ -132,16 +132,12 @@ def validate_graph(graph: Any) -> list[list[int]]:
 
 
 def _check_symmetric(graph: list[list[int]]) -> None:
-    """Every edge a-b listed at a is listed at b too (the edges and their reverses, sorted, are the same)."""
-    import numpy as np
+    """Every edge a-b listed at a is listed at b too (the edges and their reverses, as sets of numbers, are the same; else
+    the first entry, in list order, whose reverse is missing is named). Sets, not numpy: a `query` of a stored game builds
+    its rules, and importing numpy for this took 0.05 s of a 0.14 s `gamedb query cat-mouse`."""
     n = len(graph)
-    degree = np.fromiter((len(nbrs) for nbrs in graph), dtype=np.int64, count=n)
-    heads = np.repeat(np.arange(n, dtype=np.int64), degree)
-    tails = np.fromiter((b for nbrs in graph for b in nbrs), dtype=np.int64, count=int(degree.sum()))
-    forward, backward = heads * n + tails, tails * n + heads
-    if np.array_equal(np.sort(forward), np.sort(backward)):
+    edges = {a * n + b for a, nbrs in enumerate(graph) for b in nbrs}
+    if edges == {b * n + a for a, nbrs in enumerate(graph) for b in nbrs}:
         return
-    first = int(np.flatnonzero(~np.isin(backward, forward))[0])  # the first edge, in list order, whose reverse is missing
-    a, b = int(heads[first]), int(tails[first])
-    j = first - int(degree[:a].sum())
+    a, j, b = next((a, j, b) for a, nbrs in enumerate(graph) for j, b in enumerate(nbrs) if b * n + a not in edges)
     raise GraphError(f"graph[{a}][{j}] = {b}: edge {a}-{b} is listed one way only ({a} missing from graph[{b}])")
