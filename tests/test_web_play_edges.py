@@ -1,7 +1,9 @@
 """The page's play against the computer at its edges (`gamedb serve`, Chromium headless): a loopy game that
-comes back to a position ends as a draw by repetition."""
+comes back to a position ends as a draw by repetition, and a heap game opens where `gamedb play` does."""
 
 from __future__ import annotations
+
+from urllib.parse import quote
 
 import pytest
 import test_web_browser as shared
@@ -65,3 +67,30 @@ def test_exploring_both_sides_walks_on_past_a_repetition(page, server):
     assert page.locator("#play-status").is_hidden()
     assert page.problems == []
 
+
+@pytest.mark.parametrize("game", ["nim", "subtraction-1,2,5", "octal-0.77", "grundy"])
+def test_a_heap_game_opens_where_gamedb_play_starts(page, server, game, cli, web_db):
+    # the stored start of a heap game is one heap of --max (the end of the solved range, 12 here, 1000 by
+    # default); the page opens, as `gamedb play` does, at heaps 3 4 5, each at most --max
+    started = cli("play", game, db=web_db[0], input="").stdout
+    opening = started.split("position   ", 1)[1].splitlines()[0]
+    info = api(server, f"api/games/{quote(game, safe='')}")
+    assert info["play_start"] == opening == " ".join(str(min(n, info["parameters"]["max"])) for n in (3, 4, 5))
+    open_url(page, f"{server.url}?game={quote(game, safe='')}")
+    assert page.inner_text("#position-text") == opening
+    assert page.url.endswith("&position=" + opening.replace(" ", "+"))
+    page.fill("#position-input", "5 2")  # another position can still be typed
+    page.press("#position-input", "Enter")
+    settle(page)
+    assert page.inner_text("#position-text") == "5 2"
+    page.click("#restart")  # Start: back where the page opened
+    settle(page)
+    assert page.inner_text("#position-text") == opening
+    assert page.problems == []
+
+
+def test_the_api_names_where_play_starts(server):
+    assert api(server, "api/games/tictactoe")["play_start"] == "........."
+    assert api(server, "api/games/cat-mouse")["play_start"] == "mouse=1,cat=2,turn=mouse"
+    # without a position the API still answers the stored start, as `gamedb query NAME` does
+    assert api(server, "api/games/nim/positions")["position"] == "5"

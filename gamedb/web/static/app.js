@@ -164,7 +164,9 @@ async function showGame(game, line, index) {
   document.title = `${game} - gamedb`;
   let loaded;
   try {
-    loaded = await Promise.all(line.map((position) => answerFor(game, position)));
+    // no position (a link to the game, Start): where play starts, as `gamedb play` does (a heap game's stored start is
+    // one heap of --max, the end of its solved range); the stored start when the rules are not available here
+    loaded = await Promise.all(line.map((position) => answerFor(game, position ?? view.info.play_start ?? null)));
   } catch (error) {
     if (mine === generation) {
       failed(error);
