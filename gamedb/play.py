@@ -82,11 +82,14 @@ class PlaySession:
         return replace(answer, player=self.game.player_name(mover), winner=None if winner is None else self.game.player_name(winner))
 
     def play(self, answer: Answer, typed: str) -> Answer:
-        """Apply the move the user typed (a move label); raise InputError if it is not legal."""
+        """Apply the move the user typed (a move label, in any case); raise InputError if it is not legal."""
         if self.repeated_from() is not None:
             raise InputError(f"{typed.strip()!r} is not a legal move here: the game is over, a draw by repetition")
         state = self.game.parse(answer.position)
         label = self.game.parse_move(state, typed)
+        if label is None:  # a label typed in another case (B4B3, c*b2), when no other move is spelled so
+            alike = [m.move for m in answer.moves if m.move.casefold() == typed.strip().casefold()]
+            label = alike[0] if len(alike) == 1 else None
         chosen = next((m for m in answer.moves if m.move == label), None)
         if chosen is None:
             raise InputError(f"{typed.strip()!r} is not a legal move here")

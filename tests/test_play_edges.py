@@ -58,3 +58,17 @@ def test_back_at_the_start(cat_mouse):
     # new: the same start again, and the cat answers it as before
     assert positions_shown(run.stdout)[-2:] == ["mouse=3,cat=2,turn=cat", "mouse=3,cat=5,turn=mouse"]
     assert computer_moves(run.stdout) == ["5", "2", "5"]
+
+
+def test_a_move_typed_in_another_case_is_played(cli):
+    # the commands are read in any case (HINT); a move label too, when no other move is spelled so
+    assert cli("solve", "dobutsu", "--pieces", "", "-q").exit_code == 0
+    run = cli("play", "dobutsu-lions", input="B4B3\n")
+    assert run.exit_code == 0, run.stderr
+    assert "not a legal move" not in run.stdout
+    assert positions_shown(run.stdout)[:2] == [".l./.../.../.L. - first", ".l./.../.L./... - second"]
+
+
+def test_an_illegal_move_still_lists_the_legal_ones(cat_mouse):
+    run = cat_mouse("play", "cat-mouse", input="4\nX\n")
+    assert run.stdout.count("is not a legal move here (legal: 3; help lists the commands)") == 2
