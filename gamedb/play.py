@@ -55,6 +55,21 @@ class PlaySession:
             return ply % 2
         return self.game.to_move(self.game.parse(self.history[ply]))
 
+    def repeated_from(self) -> int | None:
+        """The earlier ply at which the current position was reached too (a draw by repetition ends the game), or None.
+
+        The rules of the loopy families (cat and mouse, Dōbutsu) make a repeated position a draw: the value the store
+        gives play that goes on forever. An impartial position does not say who is to move: it repeats at a ply of the
+        same parity only.
+        """
+        now = len(self.history) - 1
+        step = 2 if self.record.impartial else 1
+        return next((ply for ply in range(now - step, -1, -step) if self.history[ply] == self.position), None)
+
+    def over(self, answer: Answer) -> bool:
+        """No move can be played from here: the game has ended, or its position has been reached before."""
+        return not answer.moves or self.repeated_from() is not None
+
     def humans_turn(self, answer: Answer) -> bool:
         return self.mover() == self.human
 
@@ -67,9 +82,14 @@ class PlaySession:
         return replace(answer, player=self.game.player_name(mover), winner=None if winner is None else self.game.player_name(winner))
 
     def play(self, answer: Answer, typed: str) -> Answer:
-        """Apply the move the user typed (a move label); raise InputError if it is not legal."""
+        """Apply the move the user typed (a move label, in any case); raise InputError if it is not legal."""
+        if self.repeated_from() is not None:
+            raise InputError(f"{typed.strip()!r} is not a legal move here: the game is over, a draw by repetition")
         state = self.game.parse(answer.position)
         label = self.game.parse_move(state, typed)
+        if label is None:  # a label typed in another case (B4B3, c*b2), when no other move is spelled so
+            alike = [m.move for m in answer.moves if m.move.casefold() == typed.strip().casefold()]
+            label = alike[0] if len(alike) == 1 else None
         chosen = next((m for m in answer.moves if m.move == label), None)
         if chosen is None:
             raise InputError(f"{typed.strip()!r} is not a legal move here")
@@ -78,7 +98,7 @@ class PlaySession:
 
     def perfect_move(self, answer: Answer) -> str:
         """The stored best move, played by the computer."""
-        if answer.best_move is None:
+        if answer.best_move is None or self.repeated_from() is not None:
             raise GamedbError(f"no move from {answer.position!r}: the game is over")
         return answer.best_move
 

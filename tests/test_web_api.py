@@ -139,7 +139,7 @@ def test_game_whose_rules_cannot_load_answers_from_its_rows(web_db, monkeypatch)
         info = client.get("/api/games/takeaway")  # the game's own page: its stored players, and why no rules
         assert info.status_code == 200, info.text
         assert info.json()["players"] == ["alice", "bob"] and "gamedb_takeaway" in info.json()["rules_missing"]
-        assert info.json()["position_syntax"] is None
+        assert info.json()["position_syntax"] is None and info.json()["play_start"] is None
 
 
 def test_postgresql_answers_as_sqlite(client, pg_url):

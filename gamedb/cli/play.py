@@ -107,7 +107,11 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
         if not shown:
             show_position(answer, shown=MOVES_SHOWN)
             shown = True
-            if not answer.moves:
+            repeated = session.repeated_from()
+            if repeated is not None:
+                when = "at the start" if repeated == 0 else f"after move {repeated}"
+                out(f"Game over: {answer.position} was reached {when} too: a draw by repetition. {_after_the_end(session)}")
+            elif not answer.moves:
                 verdict = ("You win!" if answer.winner == human else f"{answer.winner} wins.") if answer.winner else f"A {answer.result}."
                 out(f"Game over. {verdict} {_after_the_end(session)}")
             elif not session.humans_turn(answer):
@@ -115,20 +119,21 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
                 out(f"{answer.player} plays {move}")
                 answer, shown = session.play(answer, move), False
                 continue
+        over = session.over(answer)
         try:
-            typed = input(escaped(f"{answer.player} to move> " if answer.moves else "game over> "))
+            typed = input(escaped("game over> " if over else f"{answer.player} to move> "))
         except EOFError:
             out("")
             return
         word, _, rest = typed.strip().partition(" ")
-        command = None if typed.strip() in {m.move for m in answer.moves} else _command(word)
+        command = None if not over and typed.strip() in {m.move for m in answer.moves} else _command(word)
         if command == "quit":
             return
         if command == "help":
             for line in command_help():
                 out(line)
         elif command == "hint":
-            if answer.best_move is None:
+            if answer.best_move is None or over:
                 out("No move: the game is over.")
             else:
                 out(f"hint: {answer.best_move} ({value_text(answer.result, answer.remoteness)} for {answer.player})")
@@ -144,6 +149,8 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
                 answer, shown = session.new_game(rest.strip() or None), False
             except GamedbError as exc:
                 out(f"{exc} (the game in progress goes on)")
+        elif typed.strip() and over:
+            out(f"{typed.strip()!r} is not a legal move here: the game is over (help lists the commands)")
         elif typed.strip():
             try:
                 answer, shown = session.play(answer, typed), False

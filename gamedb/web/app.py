@@ -2,7 +2,7 @@
 
     GET /                                        the page (static/index.html)
     GET /api/games                               `gamedb list --json`, with counts by result and the start value
-    GET /api/games/{name}                        one game: family, parameters, players, position syntax
+    GET /api/games/{name}                        one game: family, parameters, players, position syntax, play start
     GET /api/games/{name}/positions?position=T   `gamedb query NAME T --json` (the start without T)
 
 A mistake is a 4xx whose JSON ``error`` is the message the CLI prints after ``Error:``.
@@ -107,6 +107,7 @@ class Explorer:
                 "players": players,
                 "position_syntax": None,
                 "summary": None,
+                "play_start": None,
                 "rules_missing": str(exc),
             }
         return {
@@ -116,6 +117,9 @@ class Explorer:
             "players": [rules.player_name(0), rules.player_name(1)],
             "position_syntax": rules.position_syntax,
             "summary": rules.summary,
+            # where the page opens and `gamedb play` starts: a heap game's stored start is one heap of --max (the end of
+            # the solved range, heap 1000 by default), not an opening; its play start is heaps 3 4 5
+            "play_start": rules.format(rules.play_start()),
         }
 
     def position(self, request: Request) -> dict[str, Any]:

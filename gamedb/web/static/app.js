@@ -164,7 +164,9 @@ async function showGame(game, line, index) {
   document.title = `${game} - gamedb`;
   let loaded;
   try {
-    loaded = await Promise.all(line.map((position) => answerFor(game, position)));
+    // no position (a link to the game, Start): where play starts, as `gamedb play` does (a heap game's stored start is
+    // one heap of --max, the end of its solved range); the stored start when the rules are not available here
+    loaded = await Promise.all(line.map((position) => answerFor(game, position ?? view.info.play_start ?? null)));
   } catch (error) {
     if (mine === generation) {
       failed(error);
@@ -208,7 +210,7 @@ function render(loaded) {
   const values = shown ? moveValues(answer) : hiddenValues(moveValues(answer));
   const winner = answer.winner ? ` (${answer.winner} wins)` : "";
   const grundy = answer.grundy !== undefined && answer.grundy !== null ? `, grundy ${answer.grundy}` : "";
-  const over = gameOver(answer) ? " Game over." : "";
+  const over = gameOver(answer) || repeatedAt(view.index) !== null ? " Game over." : "";
   const best = !answer.moves.length && answer.best_move !== null && shown && !over ? ` Best move: ${answer.best_move}.` : "";
   const limit = answer.turn_limit ? ` Within ${answer.turn_limit} turns the mouse ${answer.mouse_wins_within_limit ? "wins" : "does not win"}.` : "";
   $("status").textContent = shown
@@ -218,7 +220,7 @@ function render(loaded) {
   $("position-input").value = answer.position;
   const lastMove = view.index > 0 ? moveBetween(loaded[view.index - 1], answer) : null;
   $("board").replaceChildren(drawBoard(view.info, answer, values, { lastMove }));
-  $("board").classList.toggle("waiting", computerToMove(answer));
+  $("board").classList.toggle("waiting", computerToMove(answer) || repeatedAt(view.index) !== null);
   showPlayed(loaded);
   showPlayStatus(answer);
   const body = $("moves").querySelector("tbody");
@@ -233,7 +235,7 @@ function render(loaded) {
     button.className = `v-${value.result}${value.best ? " best" : ""}`;
     button.textContent = m.move;
     button.title = `play ${m.move}: ${valueText(value.result, value.remoteness)}`;
-    button.disabled = computerToMove(answer);
+    button.disabled = computerToMove(answer) || repeatedAt(view.index) !== null;
     row.insertCell().append(button);
     row.insertCell().textContent = shown ? `${shortValue(value.result, value.remoteness)} ${valueText(value.result, value.remoteness)}` : "";
     row.insertCell().textContent = value.best ? "\u2605 best" : "";
@@ -301,7 +303,18 @@ function gameOver(answer) {
 }
 
 function computerToMove(answer) {
-  return view.side !== null && answer.moves.length > 0 && view.index === view.line.length - 1 && playerAt(answer, view.index) !== view.side;
+  return view.side !== null && answer.moves.length > 0 && view.index === view.line.length - 1 && playerAt(answer, view.index) !== view.side
+    && repeatedAt(view.index) === null;
+}
+
+// playing against the computer, a position reached before in the line ends the game as a draw by repetition
+// (the rule of the loopy families, cat and mouse and Dobutsu): the earlier ply it was reached at, else null.
+// An impartial position does not say who is to move: it repeats at a ply of the same parity only.
+function repeatedAt(ply) {
+  if (view.side === null || !view.info) return null;
+  const step = view.info.impartial ? 2 : 1;
+  for (let earlier = ply - step; earlier >= 0; earlier -= step) if (view.line[earlier] === view.line[ply]) return earlier;
+  return null;
 }
 
 function chooseSides() {
@@ -316,7 +329,12 @@ function showPlayStatus(answer) {
   status.hidden = view.side === null;
   if (status.hidden) return;
   const mine = playerAt(answer, view.index) === view.side;
-  if (!gameOver(answer) && !answer.moves.length) {
+  const repeated = repeatedAt(view.index);
+  if (repeated !== null) {
+    const when = repeated === 0 ? "at the start" : `after move ${repeated}`;
+    status.textContent = `Game over: a draw by repetition (${answer.position} was reached ${when} too).`;
+    status.dataset.outcome = "draw";
+  } else if (!gameOver(answer) && !answer.moves.length) {
     status.textContent = "No move can be played from here: the file does not list them.";
     delete status.dataset.outcome;
   } else if (gameOver(answer)) {
@@ -370,7 +388,7 @@ function navigate(line, index) {
 function play(label) {
   const answer = answers.get(`${view.game}\n${view.line[view.index]}`);
   const move = answer && answer.moves.find((m) => m.move === label);
-  if (!move || computerToMove(answer)) return;
+  if (!move || computerToMove(answer) || repeatedAt(view.index) !== null) return;
   navigate([...view.line.slice(0, view.index + 1), move.position], view.index + 1);
 }
 
