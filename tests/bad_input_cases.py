@@ -56,6 +56,8 @@ def case(id, args, code, message, *, xfail=None, sqlite_version=None):
     return pytest.param(Case(tuple(args), code, message, sqlite_version), id=id, marks=marks)
 
 
+#: a server URL whose port is no number, with a password that must never be shown
+PG_NOTAPORT = "postgresql+psycopg://u:secret@localhost:notaport/db"
 G = lambda text: ["solve", "graph", "--file", text]  # noqa: E731  (an inline game file)
 CM = lambda graph: ["solve", "cat-mouse", "--graph", graph]  # noqa: E731
 
@@ -294,6 +296,15 @@ CASES = [
     case("list-missing-database", ["--db", "{missing}", "list"], 1, "no database at"),
     case("list-directory", ["--db", "{dir}", "list"], 1, "is a directory"),
     case("list-unknown-url", ["--db", "bogus://x", "list"], 1, "no driver for 'bogus'"),
+    # --- server URLs: a port that is no number --------------------------------------------------------------------------
+    case("query-port-not-a-number", ["--db", PG_NOTAPORT, "query", "x"], 2,
+         "the port 'notaport' in postgresql+psycopg://u:***@localhost:notaport/db is not a number"),
+    case("list-port-not-a-number", ["--db", PG_NOTAPORT, "list"], 2, "is not a number"),
+    case("upgrade-port-not-a-number", ["--db", PG_NOTAPORT, "db", "upgrade"], 2, "is not a number"),
+    case("copy-into-port-not-a-number", ["copy", "{db}", PG_NOTAPORT], 2, "is not a number"),
+    case("list-port-out-of-range", ["--db", "postgresql://u@localhost:99999/db", "list"], 2,
+         "the port 99999 in postgresql://u@localhost:99999/db is not between 1 and 65535"),
+    case("list-port-zero", ["--db", "postgresql://u@localhost:0/db", "list"], 2, "is not between 1 and 65535"),
     # a new file in a folder that is not there (SQLite said "unable to open database file"), an empty --db
     case("solve-into-missing-folder", ["--db", "{missing}/x.sqlite", "solve", "tictactoe", "-q"], 1, "there is no folder"),
     case("solve-into-missing-folder-duckdb", ["--db", "{missing}/x.duckdb", "solve", "tictactoe", "-q"], 1, "there is no folder"),

@@ -50,3 +50,13 @@ def test_the_upgrade_advice_for_a_server_says_where_its_hidden_password_goes() -
     shown = locate("postgresql://me:secret@127.0.0.1/games").shown
     assert "secret" not in shown and upgrade_advice(shown).endswith("db upgrade` with the password in place of ***")
     assert upgrade_advice("old.sqlite") == "run `gamedb --db old.sqlite db upgrade`"
+
+
+def test_a_url_gamedb_cannot_read_still_hides_its_password() -> None:
+    from gamedb.store.server_url import hide_password
+
+    assert hide_password("postgresql://me:secret@localhost:notaport/db") == "postgresql://me:***@localhost:notaport/db"
+    assert hide_password("postgresql://me:se@cr/et@h:x/db?a=1") == "postgresql://me:***@h:x/db?a=1"  # to the last @
+    assert hide_password("postgresql://me@localhost:notaport/db") == "postgresql://me@localhost:notaport/db"
+    assert hide_password("postgresql://localhost:notaport/db") == "postgresql://localhost:notaport/db"
+
