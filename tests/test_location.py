@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gamedb.store.location import DEFAULT_PATH, locate
 
 
@@ -60,3 +62,10 @@ def test_a_url_gamedb_cannot_read_still_hides_its_password() -> None:
     assert hide_password("postgresql://me@localhost:notaport/db") == "postgresql://me@localhost:notaport/db"
     assert hide_password("postgresql://localhost:notaport/db") == "postgresql://localhost:notaport/db"
 
+
+@pytest.mark.parametrize("scheme", ["sqlite", "sqlite+pysqlite", "SQLite"])
+def test_sqlite_urls_with_its_own_driver_solve_and_answer(cli, tmp_path: Path, scheme: str) -> None:
+    url = f"{scheme}:///{tmp_path / 'g.sqlite'}"
+    assert cli("solve", "nim", "--max", "3", "-q", db=url).exit_code == 0
+    assert cli("query", "nim", "2", db=url).exit_code == 0
+    assert cli("list", db=tmp_path / "g.sqlite").stdout.split("\n")[1].startswith("nim")

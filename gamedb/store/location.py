@@ -76,7 +76,8 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
 
     check_url(text)  # a kind of database, a driver and a port gamedb can use, or one line that says why not
     scheme, rest = text.split("://", 1)
-    url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
+    scheme = scheme.lower()  # (SQLAlchemy finds its dialects by lowercase name)
+    url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else f"{scheme}://{rest}"
     named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
     return Location(text, "url", url, named)
 

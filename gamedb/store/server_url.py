@@ -1,7 +1,9 @@
-"""A database URL checked before anything is opened: a port that is a port; each mistake said in one line, the URL shown
-without its password."""
+"""A database URL checked before anything is opened: a kind of database gamedb stores games in, a driver it reaches it
+through, a port that is a port; each mistake said in one line, the URL shown without its password."""
 
 from __future__ import annotations
+
+import difflib
 
 from ..errors import InputError
 
@@ -10,6 +12,16 @@ FORMS = (
     "give a file path (games.sqlite, or games.duckdb for DuckDB), sqlite:///PATH, duckdb:///PATH "
     "or postgresql://USER[:PASSWORD]@HOST[:PORT]/DBNAME"
 )
+STORES = f"SQLite or DuckDB files or a PostgreSQL server: {FORMS}"
+#: the URL schemes gamedb reaches a database through (``postgresql``/``postgres``: psycopg, version 3)
+SCHEMES = ("sqlite", "sqlite+pysqlite", "duckdb", "postgresql", "postgres", "postgresql+psycopg")
+#: SQLAlchemy's other dialects, by the name a message gives them
+OTHERS = {
+    "mysql": "MySQL", "mariadb": "MariaDB", "oracle": "Oracle", "mssql": "Microsoft SQL Server", "sybase": "Sybase",
+    "firebird": "Firebird", "db2": "Db2", "ibm_db_sa": "Db2", "snowflake": "Snowflake", "bigquery": "BigQuery",
+    "redshift": "Amazon Redshift", "cockroachdb": "CockroachDB", "clickhouse": "ClickHouse", "trino": "Trino",
+    "hana": "SAP HANA", "teradatasql": "Teradata", "access": "Microsoft Access", "mongodb": "MongoDB",
+}
 
 
 def hide_password(text: str) -> str:
@@ -29,8 +41,24 @@ def check_url(text: str) -> None:
     scheme = text.split("://", 1)[0]
     lowered = scheme.lower()
     shown = hide_password(text)
-    if lowered.startswith("postgres"):
-        _check_port(text, shown)
+    if lowered in SCHEMES:
+        if lowered.startswith("postgres"):
+            _check_port(text, shown)
+        return
+    dialect, _plus, driver = lowered.partition("+")
+    if dialect in ("postgresql", "postgres"):
+        raise InputError(f"{shown}: gamedb reaches PostgreSQL through psycopg (version 3), not {driver}: begin the URL with "
+                         "postgresql:// (or postgresql+psycopg://)")
+    if dialect == "sqlite":
+        raise InputError(f"{shown}: gamedb opens SQLite files with Python's sqlite3, not {driver}: write sqlite:///PATH, "
+                         "or the file's path itself")
+    if dialect in OTHERS:
+        raise InputError(f"{shown}: gamedb does not store games in {OTHERS[dialect]}, only in {STORES}")
+    if lowered == "file":
+        raise InputError(f"{shown}: give the file's path itself, or sqlite:///PATH (duckdb:///PATH for a DuckDB file)")
+    near = difflib.get_close_matches(lowered, ["postgresql", "postgres", "sqlite", "duckdb"], n=1, cutoff=0.6)
+    meant = f" (did you mean {'postgresql' if near[0] == 'postgres' else near[0]}://?)" if near else ""
+    raise InputError(f"'{scheme}://' is no kind of database gamedb knows{meant}; it stores games only in {STORES}")
 
 
 def _check_port(text: str, shown: str) -> None:
