@@ -56,6 +56,8 @@ def case(id, args, code, message, *, xfail=None, sqlite_version=None):
     return pytest.param(Case(tuple(args), code, message, sqlite_version), id=id, marks=marks)
 
 
+#: a server URL whose port is no number, with a password that must never be shown
+PG_NOTAPORT = "postgresql+psycopg://u:secret@localhost:notaport/db"
 G = lambda text: ["solve", "graph", "--file", text]  # noqa: E731  (an inline game file)
 CM = lambda graph: ["solve", "cat-mouse", "--graph", graph]  # noqa: E731
 
@@ -282,7 +284,7 @@ CASES = [
     case("copy-into-text-file", ["copy", "{db}", "{text}"], 1, "file is not a database"),
     case("copy-into-foreign-sqlite", ["copy", "{db}", "{foreign}"], 1, "not a gamedb database"),
     case("copy-into-directory", ["copy", "{db}", "{dir}"], 1, "is a directory"),
-    case("copy-into-unknown-url", ["copy", "{db}", "bogus://x"], 1, "no driver for 'bogus'"),
+    case("copy-into-unknown-url", ["copy", "{db}", "bogus://x"], 2, "'bogus://' is no kind of database gamedb knows"),
     case("copy-from-text-file", ["copy", "{text}", "{dir}/copy.sqlite"], 1, "notes.txt as a gamedb database: file is not a database"),
     case("copy-from-missing-database", ["copy", "{missing}", "{dir}/copy.sqlite"], 1, "SRC, the database to copy from, must exist"),  # (copy takes no --db)
     case("list-extra-argument", ["list", "--json", "extra"], 2, "unexpected extra argument"),
@@ -293,7 +295,30 @@ CASES = [
     case("list-foreign-sqlite", ["--db", "{foreign}", "list"], 1, "not a gamedb database"),
     case("list-missing-database", ["--db", "{missing}", "list"], 1, "no database at"),
     case("list-directory", ["--db", "{dir}", "list"], 1, "is a directory"),
-    case("list-unknown-url", ["--db", "bogus://x", "list"], 1, "no driver for 'bogus'"),
+    case("list-unknown-url", ["--db", "bogus://x", "list"], 2, "'bogus://' is no kind of database gamedb knows"),
+    # --- server URLs: a port that is no number, a backend gamedb does not store games in, a typo, another driver --------
+    case("query-port-not-a-number", ["--db", PG_NOTAPORT, "query", "x"], 2,
+         "the port 'notaport' in postgresql+psycopg://u:***@localhost:notaport/db is not a number"),
+    case("list-port-not-a-number", ["--db", PG_NOTAPORT, "list"], 2, "is not a number"),
+    case("upgrade-port-not-a-number", ["--db", PG_NOTAPORT, "db", "upgrade"], 2, "is not a number"),
+    case("copy-into-port-not-a-number", ["copy", "{db}", PG_NOTAPORT], 2, "is not a number"),
+    case("list-port-out-of-range", ["--db", "postgresql://u@localhost:99999/db", "list"], 2,
+         "the port 99999 in postgresql://u@localhost:99999/db is not between 1 and 65535"),
+    case("list-port-zero", ["--db", "postgresql://u@localhost:0/db", "list"], 2, "is not between 1 and 65535"),
+    case("list-mysql", ["--db", "mysql://u@h/db", "list"], 2, "mysql://u@h/db: gamedb does not store games in MySQL"),
+    case("list-mysql-says-the-forms", ["--db", "mysql://u@h/db", "list"], 2, "SQLite or DuckDB files or a PostgreSQL server: give a file path"),
+    case("solve-into-mysql", ["--db", "mysql+pymysql://u:secret@h/db", "solve", "nim", "--max", "3"], 2,
+         "mysql+pymysql://u:***@h/db: gamedb does not store games in MySQL"),
+    case("upgrade-mysql", ["--db", "mysql://u@h/db", "db", "upgrade"], 2, "gamedb does not store games in MySQL"),
+    case("copy-into-mysql", ["copy", "{db}", "mysql://u@h/db"], 2, "gamedb does not store games in MySQL"),
+    case("list-oracle", ["--db", "oracle://u@h/db", "list"], 2, "gamedb does not store games in Oracle"),
+    case("list-mssql", ["--db", "mssql+pyodbc://u@h/db", "list"], 2, "gamedb does not store games in Microsoft SQL Server"),
+    case("list-postgres-typo", ["--db", "postgress://u@h/db", "list"], 2, "'postgress://' is no kind of database gamedb knows (did you mean postgresql://?)"),
+    case("list-sqlite-typo", ["--db", "sqlite3:///{dir}/games.sqlite", "list"], 2, "(did you mean sqlite://?)"),
+    case("list-file-url", ["--db", "file:///{dir}/games.sqlite", "list"], 2, "give the file's path itself, or sqlite:///PATH"),
+    case("list-psycopg2", ["--db", "postgresql+psycopg2://u:secret@h/db", "list"], 2,
+         "postgresql+psycopg2://u:***@h/db: gamedb reaches PostgreSQL through psycopg (version 3), not psycopg2: begin the URL with postgresql://"),
+    case("list-sqlite-other-driver", ["--db", "sqlite+aiosqlite:///{dir}/games.sqlite", "list"], 2, "gamedb opens SQLite files with Python's sqlite3"),
     # a new file in a folder that is not there (SQLite said "unable to open database file"), an empty --db
     case("solve-into-missing-folder", ["--db", "{missing}/x.sqlite", "solve", "tictactoe", "-q"], 1, "there is no folder"),
     case("solve-into-missing-folder-duckdb", ["--db", "{missing}/x.duckdb", "solve", "tictactoe", "-q"], 1, "there is no folder"),

@@ -160,6 +160,7 @@ def assert_untouched(pristine: Path, folder: Path) -> None:
 
 def check_one_line_error(exit_code: int, stdout: str, stderr: str, c: Case) -> None:
     assert "Traceback" not in stdout + stderr
+    assert "secret" not in stdout + stderr, "a password in a URL was shown"
     assert exit_code == c.code, f"exit {exit_code}, expected {c.code}; stderr: {stderr!r} stdout: {stdout[-300:]!r}"
     lines = [line for line in stderr.splitlines() if line.strip()]
     assert len(lines) == 1, f"expected one line on stderr, got {lines!r}"
@@ -192,7 +193,7 @@ def test_bad_input(c: Case, pristine: Path, workdir: Path, monkeypatch):
     assert_untouched(pristine, workdir)
 
 
-REAL_ENTRY_POINT = ["tictactoe-two-more-x", "subtraction-empty-entry", "list-foreign-sqlite", "grid-bare-rows"]
+REAL_ENTRY_POINT = ["tictactoe-two-more-x", "subtraction-empty-entry", "list-foreign-sqlite", "grid-bare-rows", "query-port-not-a-number", "list-mysql"]
 
 
 @pytest.mark.parametrize("case_id", REAL_ENTRY_POINT)

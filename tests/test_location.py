@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from gamedb.store.location import DEFAULT_PATH, locate
 
 
@@ -50,3 +52,20 @@ def test_the_upgrade_advice_for_a_server_says_where_its_hidden_password_goes() -
     shown = locate("postgresql://me:secret@127.0.0.1/games").shown
     assert "secret" not in shown and upgrade_advice(shown).endswith("db upgrade` with the password in place of ***")
     assert upgrade_advice("old.sqlite") == "run `gamedb --db old.sqlite db upgrade`"
+
+
+def test_a_url_gamedb_cannot_read_still_hides_its_password() -> None:
+    from gamedb.store.server_url import hide_password
+
+    assert hide_password("postgresql://me:secret@localhost:notaport/db") == "postgresql://me:***@localhost:notaport/db"
+    assert hide_password("postgresql://me:se@cr/et@h:x/db?a=1") == "postgresql://me:***@h:x/db?a=1"  # to the last @
+    assert hide_password("postgresql://me@localhost:notaport/db") == "postgresql://me@localhost:notaport/db"
+    assert hide_password("postgresql://localhost:notaport/db") == "postgresql://localhost:notaport/db"
+
+
+@pytest.mark.parametrize("scheme", ["sqlite", "sqlite+pysqlite", "SQLite"])
+def test_sqlite_urls_with_its_own_driver_solve_and_answer(cli, tmp_path: Path, scheme: str) -> None:
+    url = f"{scheme}:///{tmp_path / 'g.sqlite'}"
+    assert cli("solve", "nim", "--max", "3", "-q", db=url).exit_code == 0
+    assert cli("query", "nim", "2", db=url).exit_code == 0
+    assert cli("list", db=tmp_path / "g.sqlite").stdout.split("\n")[1].startswith("nim")

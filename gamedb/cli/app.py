@@ -216,7 +216,7 @@ def main_options(
     ctx: typer.Context,
     db: Annotated[str, typer.Option(
         "--db", metavar="PATH|URL", envvar="GAMEDB_DB",
-        help="Database: a SQLite file path, a DuckDB file (*.duckdb) or a SQLAlchemy URL (postgresql+psycopg://...). Also GAMEDB_DB.")] = DEFAULT_PATH,
+        help="Database: a SQLite file path, a DuckDB file (*.duckdb) or a server URL (postgresql://USER@HOST/DBNAME). Also GAMEDB_DB.")] = DEFAULT_PATH,
     version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")] = None,
 ) -> None:
     """The root options (its help is the app's)."""

@@ -231,6 +231,10 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
             raise DatabaseError(f"{where} is not a gamedb database (it has tables or views but no gamedb schema version)")
         if not create:
             raise DatabaseError("the database is empty: no game has been solved in it")
+        if conn.dialect.name not in ("sqlite", "duckdb"):
+            from .server_check import check_may_create
+
+            check_may_create(conn, where)  # (PostgreSQL 15's schema public: its owner's alone)
         if conn.dialect.name == "sqlite":
             create_schema(conn)
         elif conn.dialect.name == "duckdb":

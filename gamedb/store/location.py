@@ -51,7 +51,9 @@ class Location:
         try:
             return sa.engine.make_url(self.text).render_as_string(hide_password=True)
         except (sa.exc.ArgumentError, ValueError):
-            return self.text.split("://", 1)[0] + "://..."
+            from .server_url import hide_password
+
+            return hide_password(self.text)
 
 
 def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
@@ -70,8 +72,12 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     if "://" not in text:
         path = Path(text).expanduser().absolute()
         return Location(text, "file", f"sqlite:///{path}", path)
+    from .server_url import check_url
+
+    check_url(text)  # a kind of database, a driver and a port gamedb can use, or one line that says why not
     scheme, rest = text.split("://", 1)
-    url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else text
+    scheme = scheme.lower()  # (SQLAlchemy finds its dialects by lowercase name)
+    url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else f"{scheme}://{rest}"
     named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
     return Location(text, "url", url, named)
 

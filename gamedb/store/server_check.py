@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from ..errors import DatabaseError
 from ..safe_text import shown
 from .file_check import head_objects, refuse
 
@@ -45,3 +46,34 @@ def check_server_schema(conn: sa.Connection, where: str) -> None:
         problems.append(f"it has a {kind} {shown(name)} on {shown(table)}, which gamedb never creates")
     if problems:
         raise refuse(where, problems)
+
+
+_MAY_CREATE = sa.text(
+    "SELECT current_user, current_schema(), current_setting('search_path'), "
+    "current_schema() IS NOT NULL AND has_schema_privilege(current_schema(), 'CREATE')"
+)
+
+
+def check_may_create(conn: sa.Connection, where: str) -> None:
+    """Refuse, in words that say what to do, a server database where the role may not create gamedb's tables: since
+    PostgreSQL 15 only a database's owner may create in its schema public unless granted; or no schema to create in."""
+    role, schema, search_path, may = conn.execute(_MAY_CREATE).one()
+    role = _name(role)
+    if schema is None:
+        raise DatabaseError(
+            f"{where}: no schema of the search_path ({search_path}) exists, so gamedb has nowhere to create its tables: "
+            f"create one, or run ALTER ROLE {role} SET search_path = public"
+        )
+    if not may:
+        raise DatabaseError(
+            f"the role {role} may not create gamedb's tables in schema {_name(schema)} of {where} (since PostgreSQL 15 "
+            f"only the database's owner may): as its owner run GRANT CREATE ON SCHEMA {_name(schema)} TO {role}, or "
+            "use a database the role owns"
+        )
+
+
+def _name(identifier: str) -> str:
+    """An SQL identifier as it is typed in a statement (quoted unless plain lowercase)."""
+    import re
+
+    return identifier if re.fullmatch(r"[a-z_][a-z0-9_$]*", identifier) else '"' + identifier.replace('"', '""') + '"'
