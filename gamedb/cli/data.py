@@ -23,7 +23,7 @@ def copy_command(
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
-    from ..errors import GamedbError, NoDatabase
+    from ..errors import GamedbError, NoDatabase, marked_text
     from ..store.location import locate
 
     source_at, there = locate(src), locate(dst).path
@@ -33,7 +33,7 @@ def copy_command(
     try:
         source = Database(source_at, readonly=source_at.kind in ("file", "duckdb"))
     except NoDatabase as exc:  # (not the usual advice: copy takes no --db)
-        raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
+        raise GamedbError(f"{marked_text(exc)}: SRC, the database to copy from, must exist (check its path)") from None
     for name in games or ():  # an unknown or unfinished game is refused before the destination is created
         source.game(name).require_solved()
     target = Database(dst, create=True)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..answers import value_text
-from ..errors import BeyondSolvedRange, GamedbError, InputError
+from ..errors import BeyondSolvedRange, GamedbError, InputError, marked_text
 from ..games import family, family_names
 from ..safe_text import NOTE_LIMIT
 from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
@@ -151,7 +151,7 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
     (answer,) = answer_batch([position])
     if isinstance(answer, BeyondSolvedRange) and answer.holders:  # another stored game holds it: the command that answers it
         asked = f" {shlex.quote(position)}" if position is not None else ""
-        raise BeyondSolvedRange(f"{answer}: gamedb query {answer.holders[0]}{asked}", answer.holders)
+        raise BeyondSolvedRange(f"{marked_text(answer)}: gamedb query {answer.holders[0]}{asked}", answer.holders)
     if isinstance(answer, GamedbError):
         raise answer
     assert not isinstance(answer, str), "lines only for a stream"

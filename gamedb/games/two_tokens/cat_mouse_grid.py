@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...errors import GraphError, PositionError
+from ...errors import GraphError, PositionError, param, said_as
 from ...values import LOSE, WIN
 from ..base import Estimate, Examples, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
@@ -207,7 +207,8 @@ def _load_grid(value: Any) -> Any:
         text = value.strip() if isinstance(value, str) else ""
         if text and set(text) <= set(CELL_CHARS + ", \n") and not Path(text).exists():
             rows = json.dumps(text.replace(",", " ").split(), separators=(",", ":"))
-            raise GraphError(f"--grid: {text!r} is not a file; give the rows as a JSON list, e.g. --grid '{rows}'") from None
+            example = said_as(f"grid='{rows}'", f"--grid '{rows}'")
+            raise GraphError(f"{param('grid')}: {text!r} is not a file; give the rows as a JSON list, e.g. {example}") from None
         raise
 
 
