@@ -105,6 +105,10 @@ class BeyondSolvedRange(PositionNotFound):
         self.holders = holders
 
 
+class DatabaseClosed(GamedbError):
+    """A :class:`~gamedb.api.Database` used after :meth:`~gamedb.api.Database.close` (or after its ``with`` block)."""
+
+
 class DatabaseError(GamedbError):
     """The file is not a usable gamedb database (wrong format, version, SQLite too old)."""
 
