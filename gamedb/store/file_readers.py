@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeAlias
 
 from .file_connections import FileConnections
 from .location import Location
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from .duckdb_follow import FollowedDuckDBFile
 
     #: the connections of a file read without SQLAlchemy
-    Files = FileConnections | DuckDBConnections | FollowedDuckDBFile
+    Files: TypeAlias = FileConnections | DuckDBConnections | FollowedDuckDBFile
 
 
 def file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> Files | None:
