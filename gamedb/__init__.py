@@ -22,7 +22,7 @@ from typing import Any
 from .version import __version__
 
 _ERRORS = ("GamedbError", "InputError", "GraphError", "PositionError", "UnknownFamily", "FamilyLoadError", "GameNotFound",
-           "PositionNotFound", "DatabaseError", "GameExists", "VerifyError")
+           "PositionNotFound", "DatabaseError", "DatabaseClosed", "GameExists", "VerifyError")
 _PUBLIC = ("Database", "make_game", "Game", "Answer", "MoveValue", *_ERRORS)
 
 

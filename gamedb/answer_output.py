@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, TypeVar, cast
 
 from .answers import COMPACT_JSON, Answer, answer_lines, value_text
-from .errors import GamedbError, PositionError
+from .errors import GamedbError, PositionError, command_line_text
 from .safe_text import escaped, json_escaped
 
 FORMATS = ("table", "json", "jsonl", "csv")
@@ -71,13 +71,13 @@ def write_many(
         if fmt == "jsonl" and not errors:  # the usual stream: every line ended at the join
             out = "\n".join([answer if isinstance(answer, str) else answer.json_line() for answer in cast(list[Answer | str], answers)]) + "\n"
         elif fmt == "jsonl":
-            out = "".join([(COMPACT_JSON.encode({"position": text, "error": str(answer)}) if isinstance(answer, GamedbError)
+            out = "".join([(COMPACT_JSON.encode({"position": text, "error": command_line_text(answer)}) if isinstance(answer, GamedbError)
                             else answer if isinstance(answer, str) else answer.json_line()) + "\n" for text, answer in zip(texts, answers, strict=True)])
         else:
             parts = []
             for text, answer in zip(texts, cast(list[Answered], answers), strict=True):  # lines only come for jsonl
                 if fmt == "json":
-                    item = {"position": text, "error": str(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
+                    item = {"position": text, "error": command_line_text(answer)} if isinstance(answer, GamedbError) else answer.to_dict()
                     parts.append(("\n" if first else ",\n") + _LISTED.encode(item))
                 elif fmt == "csv":
                     parts.append((csv_line(CSV_COLUMNS) if first else "") + csv_line(_csv_row(answer, text)))
@@ -106,7 +106,7 @@ def _answer_lines(answer_batch: Callable[[Sequence[str]], list[Answered | str]],
 def _csv_row(answer: Answered, text: str) -> list[object]:
     """The CSV row of an answer, or of the error of position ``text``."""
     if isinstance(answer, GamedbError):
-        return [text, "", "", "", "", "", "", "", str(answer)]
+        return [text, "", "", "", "", "", "", "", command_line_text(answer)]
     grundy = "" if answer.grundy is None else answer.grundy
     remoteness = "" if answer.remoteness is None else answer.remoteness
     return [answer.position, answer.player, answer.result, answer.winner or "", remoteness, answer.degree, answer.best_move or "", grundy, ""]
@@ -121,7 +121,7 @@ def csv_line(values: Iterable[object]) -> str:
 
 def _table_line(text: str, answer: Answered) -> str:
     if isinstance(answer, GamedbError):
-        return f"{text}  Error: {answer}\n"
+        return f"{text}  Error: {command_line_text(answer)}\n"
     who = answer.outcome if answer.impartial else f"{answer.player} to move"
     winner = f" ({answer.winner} wins)" if answer.winner and not answer.impartial else ""
     best = answer.best_move if answer.best_move is not None else "-"

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from itertools import repeat
 from typing import Any
 
+from .plural import counted
 from .values import DRAW, FOR_MOVER, LOSE, WIN
 
 #: an impartial position's outcome class by its result for the player to move
@@ -217,7 +218,7 @@ def move_lines(answer: Answer) -> list[str]:
         plies = None if m.remoteness is None else m.remoteness + 1
         lines.append(f"  {m.move:<{mw}}  {m.position:<{pw}}  {value_text(m.move_value, plies)}{grundy}")
     if not answer.moves_complete:
-        lines.append(f"  ... {answer.degree:,} moves in all; only the best is listed")
+        lines.append(f"  ... {counted(answer.degree, 'move')} in all; only the best is listed")
     return lines
 
 

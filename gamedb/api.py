@@ -18,12 +18,11 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from .answer_output import batches
 from .answers import Answer
-from .errors import BeyondSolvedRange, GamedbError, InputError, PositionNotFound
+from .errors import BeyondSolvedRange, DatabaseClosed, GamedbError, InputError, PositionNotFound
 from .games.base import Game
 from .query import answer_positions, name_holders
 from .safe_text import shown
 from .stats import positions, stats
-from .store.file_connections import FileConnections
 from .store.location import DEFAULT_PATH, Location, locate
 from .store.record import GameRecord, record_from_mapping
 from .store.rows import Reader
@@ -38,12 +37,8 @@ if TYPE_CHECKING:  # SQLAlchemy, solving, verifying and sharing are imported whe
     from .solvers.protocol import Cluster
     from .solvers.solve import SolveReport
     from .store.compact import CompactReport
-    from .store.duckdb_file import DuckDBConnections
-    from .store.duckdb_follow import FollowedDuckDBFile
+    from .store.file_readers import Files
     from .store.transfer import CopyReport
-
-    #: the connections of a file read without SQLAlchemy
-    Files = FileConnections | DuckDBConnections | FollowedDuckDBFile
 
 
 class Database:
@@ -53,7 +48,8 @@ class Database:
     ``game_classes``: the ``module:Class`` rules the caller trusts a stored game to name; ``budget``: seconds one
     statement may run; ``follow_path`` (a long-lived reader of a file, as ``gamedb serve``): each read reads the
     file at the path then, so a file moved into its place is checked and read from then on. Threads may read at once;
-    writing methods run one at a time per database."""
+    writing methods run one at a time per database. Once closed (:meth:`close`, or the end of its ``with`` block), every
+    method raises :class:`~gamedb.errors.DatabaseClosed`."""
 
     def __init__(
         self, db: str | os.PathLike[str] | Location = DEFAULT_PATH, *, create: bool = False, readonly: bool = False,
@@ -63,6 +59,7 @@ class Database:
         self.location = where.text
         self.game_classes = set(game_classes)  # replaced, never changed in place: threads read it
         self._where, self._readonly, self._budget, self._create = where, readonly, budget, create
+        self._closed = False
         self._engine: sa.Engine | None = None
         self._engine_lock = threading.Lock()
         #: the file this Database made, while no game is known to be in it (:meth:`_removed_if_left_without_a_game`)
@@ -70,7 +67,9 @@ class Database:
         self._files: Files | None = None
         # a writer uses the engine alone: an idle sqlite3 connection beside it would hold the file in WAL mode
         if (where.is_file or where.is_duckdb) and readonly and not create and "mode=memory" not in where.url:
-            self._files = _file_at_newest(where, budget=budget, follow_path=follow_path)
+            from .store.file_readers import file_at_newest
+
+            self._files = file_at_newest(where, budget=budget, follow_path=follow_path)
         if self._files is None:  # a server, a new file, or a file the full check must refuse (in its words)
             self._engine = self._open_engine()
         # building the rules (a large graph validated) costs more than a query: kept while the game row is unchanged
@@ -80,6 +79,7 @@ class Database:
     @property
     def engine(self) -> sa.Engine:
         """The SQLAlchemy engine of the database (built on first use)."""
+        self._require_open()
         if self._engine is None:
             with self._engine_lock:
                 if self._engine is None:
@@ -90,9 +90,16 @@ class Database:
     def _writer(self) -> sa.Engine:
         """The engine, for a method that writes: refused, as a :class:`~gamedb.errors.GamedbError`, by a Database opened with
         ``readonly=True``."""
+        self._require_open()
         if self._readonly:
             raise GamedbError(f"{self._where.shown} is opened read-only (Database(..., readonly=True)): open it without readonly to write to it")
         return self.engine
+
+    def _require_open(self) -> None:
+        """Raise :class:`~gamedb.errors.DatabaseClosed` once :meth:`close` was called (the engine would open the file again)."""
+        if self._closed:
+            raise DatabaseClosed(f"the database {self._where.shown} is closed (Database.close(), or the end of its with block): "
+                                 "open a new Database to use it again")
 
     def _open_engine(self) -> sa.Engine:
         """The engine of the database (``create``: its file made if missing, and remembered as made here)."""
@@ -141,6 +148,7 @@ class Database:
     @contextmanager
     def read(self, *, scan: bool = False) -> Iterator[Reader]:
         """A :class:`~gamedb.store.rows.Reader` on this thread's own connection; ``scan``: without the time budget."""
+        self._require_open()
         if self._files is not None:
             with self._files.reading(scan=scan) as conn:
                 yield Reader(conn, game_rows=self._files.game_rows)
@@ -151,12 +159,15 @@ class Database:
             yield reader_of(sa_conn)
 
     def close(self) -> None:
+        """Close the database's connections; using it afterwards raises :class:`~gamedb.errors.DatabaseClosed`."""
+        self._closed = True
         if self._files is not None:
             self._files.close()
         if self._engine is not None:
             self._engine.dispose()
 
     def __enter__(self) -> Database:
+        self._require_open()
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -221,6 +232,7 @@ class Database:
 
             warnings.warn("Database.solve(engine=...) is deprecated; use strategy=...", DeprecationWarning, stacklevel=2)
             strategy = engine
+        self._require_open()
         with self._removed_if_left_without_a_game():  # (an argument refused here too)
             if not isinstance(game, Game):  # (a family's name: AttributeError 'str' object has no attribute 'family', deep in the solve)
                 raise InputError(f"solve takes a game's rules, a gamedb.games.Game such as make_game('nim', max=10); got "
@@ -280,6 +292,7 @@ class Database:
         >>> [a.result for a in db.probe_many("tictactoe", ["XX.OO....", "........."])]
         ['win', 'tie']
         """
+        self._require_open()  # (now, not at the first answer)
         if errors not in ("raise", "return"):
             raise InputError(f"errors must be 'raise' or 'return', got {errors!r}")
         if isinstance(positions, (str, bytes)):  # (iterated, each character a position)
@@ -383,18 +396,3 @@ class Database:
         with other._removed_if_left_without_a_game(once_done=True):
             return copy_games(self.engine, other._writer, names, force=force, progress=progress)
 
-
-def _file_at_newest(where: Location, *, budget: float | None, follow_path: bool = False) -> Files | None:
-    """The file's connections when it holds gamedb's newest schema; else None (the full check then says why)."""
-    from .store.sqlite_file import readable
-    files: Files
-    if where.is_duckdb:
-        from .store.duckdb_file import DuckDBConnections
-        from .store.duckdb_follow import FollowedDuckDBFile
-        files = FollowedDuckDBFile(where, budget=budget) if follow_path else DuckDBConnections(where, budget=budget)
-    else:
-        files = FileConnections(where, budget=budget, follow_path=follow_path)
-    if readable(files.revision):  # the newest, or an older one the readers know (checked against its own objects)
-        return files
-    files.close()
-    return None

@@ -5,7 +5,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Literal, overload
 
 from .answers import Answer, MoveValue, set_delta_remoteness
-from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionError, PositionNotFound
+from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionError, PositionNotFound, marked_text
 from .games.base import Game
 from .safe_text import shown
 from .solvers.choice import answered_by
@@ -77,7 +77,7 @@ def name_holders(
                 if isinstance(answer_positions(reader, other, game, reason, [position], boards=False)[0], Answer)
             ]
             if holders:
-                answer = BeyondSolvedRange(holders_message(str(answer), record, holders), tuple(g.name for g in holders))
+                answer = BeyondSolvedRange(holders_message(marked_text(answer), record, holders), tuple(g.name for g in holders))
         named.append(answer)
     return named
 

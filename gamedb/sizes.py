@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import re
 
-from .errors import InputError
+from .errors import InputError, param
 from .safe_text import shown
 
 #: the largest --memory-limit taken (1 PiB): beyond it a number is a typo, not a machine
@@ -17,21 +17,21 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 def parse_size(text: str | int) -> int:
     """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB`` or a plain number of bytes (more than 0)."""
     if isinstance(text, bool) or not isinstance(text, (int, str)):
-        raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {text!r}")
+        raise InputError(f"{param('memory_limit')} must be a size such as 2G, 512M or 300000000, got {text!r}")
     if isinstance(text, int):
         size = text
     else:
         match = _SIZE.match(text)
         if not match:
-            raise InputError(f"--memory-limit must be a size such as 2G, 512M or 300000000, got {shown(text)}")
+            raise InputError(f"{param('memory_limit')} must be a size such as 2G, 512M or 300000000, got {shown(text)}")
         from fractions import Fraction  # exact: a number of 400 digits is not a float overflow
 
         number, unit = Fraction(match.group(1)), match.group(2).lower()
         size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
     if size <= 0:
-        raise InputError(f"--memory-limit must be more than 0 bytes, got {shown(text)}")
+        raise InputError(f"{param('memory_limit')} must be more than 0 bytes, got {shown(text)}")
     if size > MAX_MEMORY_LIMIT:
-        raise InputError(f"--memory-limit must be at most {human_size(MAX_MEMORY_LIMIT)}, got {shown(text)}")
+        raise InputError(f"{param('memory_limit')} must be at most {human_size(MAX_MEMORY_LIMIT)}, got {shown(text)}")
     return size
 
 

@@ -268,7 +268,7 @@ BAD_GRIDS = [
     ('["M.C", "..."]', "grid has no 'F' (food)"),
     ('["M.C", "C.F"]', "grid has 2 'C' (cat) cells, at row 0 column 2, row 1 column 0"),
     ('["..C", "..F"]', "grid has no 'M' (mouse)"),
-    ('["M.C", "..F"', "--grid: bad JSON in inline value"),
+    ('["M.C", "..F"', "grid=: bad JSON in inline value"),
     (json.dumps(["MCF" + "." * (MAX_CELLS - 3), "." * MAX_CELLS]), f"at most {MAX_CELLS} cells"),
 ]
 
@@ -281,7 +281,7 @@ def test_bad_grids(grid, message):
 
 
 def test_bare_rows_get_a_hint():
-    with pytest.raises(GraphError, match=r"""'M.C,..F' is not a file; give the rows as a JSON list, e.g. --grid '\["M.C","..F"\]'"""):
+    with pytest.raises(GraphError, match=r"""'M.C,..F' is not a file; give the rows as a JSON list, e.g. grid='\["M.C","..F"\]'"""):
         make_game("cat-mouse-grid", grid="M.C,..F")
 
 
@@ -295,9 +295,9 @@ def test_grid_file_holding_one_string(tmp_path):
 @pytest.mark.parametrize(
     "options,message",
     [
-        ({"cat_jump": 0}, "--cat-jump must be at least 1"),
-        ({"mouse_jump": "far"}, "--mouse-jump must be a whole number"),
-        ({"turn_limit": 0}, "--turn-limit must be at least 1"),
+        ({"cat_jump": 0}, "cat_jump= must be at least 1"),
+        ({"mouse_jump": "far"}, "mouse_jump= must be a whole number"),
+        ({"turn_limit": 0}, "turn_limit= must be at least 1"),
     ],
 )
 def test_bad_options(options, message):

@@ -20,7 +20,7 @@ from distributed.scheduler import KilledWorker
 
 from gamedb import Database
 from gamedb.cli.render import ProgressBars
-from gamedb.errors import GamedbError
+from gamedb.errors import GamedbError, command_line_text
 from gamedb.games import family
 from gamedb.games.stone_ix import StoneIX
 from gamedb.games.vector import LOSE, WIN
@@ -402,7 +402,8 @@ def test_a_local_worker_restarted_after_a_crash_is_tuned_too():
 def test_a_slice_out_of_memory_names_the_option_to_lower(error):
     with pytest.raises(GamedbError) as caught, dask_client.said_as_memory(4096):
         raise error
-    assert "lower --slice-size (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+    assert "lower slice_size= (it is 4,096 positions)" in str(caught.value) and "\n" not in str(caught.value)
+    assert "lower --slice-size (it is 4,096 positions)" in command_line_text(caught.value)
 
 
 def test_a_cluster_stopped_aside_is_stopped_before_the_solve_returns():

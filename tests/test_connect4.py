@@ -156,9 +156,9 @@ def test_wide_boards_separate_moves_with_commas():
     [
         ({"width": 9, "height": 7}, "a 9x7 board is too large"),
         ({"width": 7, "height": 9}, "a 7x9 board is too large"),
-        ({"width": 0}, "--width must be at least 1"),
-        ({"height": "x"}, "--height must be a whole number"),
-        ({"connect": 5}, "--connect 5 cannot fit on a 4x4 board"),
+        ({"width": 0}, "width= must be at least 1"),
+        ({"height": "x"}, "height= must be a whole number"),
+        ({"connect": 5}, "connect=5 cannot fit on a 4x4 board"),
     ],
 )
 def test_refused_options(options, message):

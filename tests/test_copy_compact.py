@@ -198,13 +198,13 @@ def test_cli_copy(cli, tmp_path):
     assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_1), "-q", db=src).exit_code == 0
     run = cli("copy", str(src), str(dst), "tictactoe", "-q")
     assert run.exit_code == 0, run.stderr
-    assert run.stdout.strip() == "Copied 1 game(s) (tictactoe): 5,478 positions, 16,167 moves."
+    assert run.stdout.strip() == "Copied 1 game (tictactoe): 5,478 positions, 16,167 moves."
     args = ["query", "tictactoe", "X...O....", "--json"]
     assert cli(*args, db=dst).stdout == cli(*args, db=src).stdout
     # copying everything again: the game copied before is there as it is here, so it is left (a killed copy resumes)
     again = cli("copy", str(src), str(dst), "-q")
     assert again.exit_code == 0 and "Already in the destination, as copied before: tictactoe." in again.stderr
-    assert again.stdout.strip() == "Copied 1 game(s) (cat-mouse): 28 positions, 0 moves."
+    assert again.stdout.strip() == "Copied 1 game (cat-mouse): 28 positions, 0 moves."
     # another game of the same name is refused
     other = tmp_path / "other.sqlite"
     assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "-q", db=other).exit_code == 0

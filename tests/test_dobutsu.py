@@ -91,7 +91,7 @@ def test_bad_positions(text, phrase):
 
 
 def test_bad_options():
-    with pytest.raises(InputError, match="--pieces"):
+    with pytest.raises(InputError, match="pieces="):
         make_game("dobutsu", pieces="GX")
     assert make_game("dobutsu", pieces="cg").parameters() == {"pieces": "GC"}
 

@@ -22,7 +22,7 @@ import pytest
 
 from gamedb import Database, make_game
 from gamedb.answer_output import MAX_LINE
-from gamedb.errors import GamedbError
+from gamedb.errors import GamedbError, command_line_text
 
 from oracles.impartial import remoteness_by_search, subtraction_children
 
@@ -73,7 +73,7 @@ def test_every_line_is_the_one_position_answer(solved, name):
             try:
                 expected = db.query_json(name, text)
             except GamedbError as exc:
-                expected = {"position": text, "error": str(exc)}
+                expected = {"position": text, "error": command_line_text(exc)}  # (the command line names --max, Python max=)
             assert line == expected, text
     for text, line in list(zip(sample, lines, strict=True))[-3:]:  # the command a user types, for a few of them
         one = _gamedb(SCRIPT, "--db", str(solved), "query", name, "--json", "--", text)

@@ -202,7 +202,7 @@ def test_stone_ix_past_max_names_the_game_that_has_it(tmp_path):
     with Database(tmp_path / "s.sqlite", create=True) as db:
         db.solve(make_game("stone-ix", max=2), "small")
         db.solve(make_game("stone-ix", max=4), "large")
-        with pytest.raises(KeyError, match=r"has 3 stones of residue 0; this game was solved with --max 2; the game 'large' \(max=4\) has it$"):
+        with pytest.raises(KeyError, match=r"has 3 stones of residue 0; this game was solved with max=2; the game 'large' \(max=4\) has it$"):
             db.probe("small", "c0=3,c1=1,c2=0,sum=0,turn=alice")
 
 

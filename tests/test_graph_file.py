@@ -342,7 +342,7 @@ def test_a_key_given_twice_is_refused(tmp_path):
                     '"t": {"player": "b", "value": "lose"}, "t": {"player": "b", "value": "win"}}}')
     with pytest.raises(GraphError) as err:
         make_game("graph", file=str(path))
-    assert str(err.value) == (f'--file: bad JSON in {path}: the key "t" is given twice in one object '
+    assert str(err.value) == (f'file=: bad JSON in {path}: the key "t" is given twice in one object '
                               "(JSON keeps only the last: rename or remove one)")
 
 

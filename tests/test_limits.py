@@ -153,7 +153,7 @@ def test_zero_memory_limit_is_malformed(cli, db_path, stored, limit):
 def test_memory_limit_values():
     assert parse_size("2G") == 2 << 30 and parse_size(4096) == 4096
     for bad in (0, -1, "0", "", "-5M", "lots", True, 1.5):
-        with pytest.raises(InputError, match="--memory-limit"):
+        with pytest.raises(InputError, match="memory_limit="):
             parse_size(bad)
 
 

@@ -145,7 +145,7 @@ def test_engine_option_is_checked(fresh_db):
     db = fresh_db()
     with pytest.raises(InputError, match="auto, tiers, retrograde, memory, sql"):
         db.solve(make_game("tictactoe"), strategy="fast")
-    with pytest.raises(InputError, match="memory-limit"):
+    with pytest.raises(InputError, match="memory_limit="):
         db.solve(make_game("tictactoe"), memory_limit="lots")
 
 

@@ -236,7 +236,7 @@ def test_stone_ix_stones_list(stones, brackets, sep):
     text = f"[{text}]" if brackets else text
     counts = tuple(sum(1 for v in stones if v % 3 == r) for r in range(3))
     if max(counts) > STONE_IX.max_count:
-        with pytest.raises(PositionNotFound, match="--max 3"):
+        with pytest.raises(PositionNotFound, match="solved with max=3 "):
             STONE_IX.parse(text)
         return
     state = STONE_IX.parse(text)

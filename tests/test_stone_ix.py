@@ -65,7 +65,7 @@ def test_bad_and_unsolved_positions(stone_db):
         stone_db.probe("stone-ix", "c0=1,c1=1,c2=1,sum=0,turn=bob")
     with pytest.raises(PositionError):
         stone_db.probe("stone-ix", "five stones")
-    with pytest.raises(PositionNotFound, match="--max 20"):
+    with pytest.raises(PositionNotFound, match="solved with max=20 "):
         stone_db.probe("stone-ix", ",".join(["1"] * 21))
 
 

@@ -41,7 +41,7 @@ COMMANDS = [
     (["play", "heaps"], 1, "pass --game evilmod:Evil"),
     (["query", "heaps", "--game", "gamedb.games.heaps.nim:Nim"], 0, "pass --game evilmod:Evil"),  # another class is not the one named
     (["verify", "heaps", "--game", "gamedb.games.heaps.nim:Nim"], 1, "pass --game evilmod:Evil"),
-    (["copy", "{db}", "{copy}"], 0, "Copied 1 game(s)"),
+    (["copy", "{db}", "{copy}"], 0, "Copied 1 game ("),
     (["compact", "heaps"], 0, "Compacted heaps"),
 ]
 

@@ -98,7 +98,7 @@ def test_a_killed_copy_resumes_with_the_same_command(tmp_path):
     again = _gamedb("copy", str(src), str(dst), "-q")
     assert again.returncode == 0, again.stderr
     assert "Already in the destination, as copied before: cat-mouse." in again.stderr
-    assert again.stdout.strip() == "Copied 1 game(s) (tictactoe): 5,478 positions, 16,167 moves."
+    assert again.stdout.strip() == "Copied 1 game (tictactoe): 5,478 positions, 16,167 moves."
     for name, position in (("tictactoe", "X...O...."), ("cat-mouse", "mouse=3,cat=2,turn=cat")):
         args = ["query", name, position, "--json"]
         assert _gamedb("--db", str(dst), *args).stdout == _gamedb("--db", str(src), *args).stdout

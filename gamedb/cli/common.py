@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional, TypeVar
 
 import typer
 
-from ..errors import GamedbError, NoDatabase
+from ..errors import GamedbError, NoDatabase, command_line_text
 from ..safe_text import cut_middle, escaped, json_escaped
 from ..store.location import DEFAULT_PATH, locate
 
@@ -87,10 +87,10 @@ def report_failure(exc: BaseException, interrupted: str = INTERRUPTED) -> int | 
     """Say on stderr, in one line, why a command failed, and return its exit code; None: a bug, left to raise;
     ``interrupted``: the line for Ctrl+C."""
     if isinstance(exc, NoDatabase):  # the library names no command-line option; the command line does
-        err(f"Error: {exc} (solve a game first, or pass --db)")
+        err(f"Error: {command_line_text(exc)} (solve a game first, or pass --db)")
         return exc.exit_code
-    if isinstance(exc, GamedbError):
-        err(f"Error: {exc}")
+    if isinstance(exc, GamedbError):  # its parameters named as flags (the library names them as Python does)
+        err(f"Error: {command_line_text(exc)}")
         return exc.exit_code
     if isinstance(exc, KeyboardInterrupt):
         err(interrupted)

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..plural import counted
 from .common import GameClassOption, err, handle_errors, handle_write_errors, open_database, out, show_json, stored_name
 from .render import ProgressBars
 
@@ -23,7 +24,7 @@ def copy_command(
 ) -> None:
     """Copy solved games with all their positions and moves from one database to another (SQLite, PostgreSQL, DuckDB, either way). --db is not used."""
     from ..api import Database
-    from ..errors import GamedbError, NoDatabase
+    from ..errors import GamedbError, NoDatabase, marked_text
     from ..store.location import locate
 
     source_at, there = locate(src), locate(dst).path
@@ -33,7 +34,7 @@ def copy_command(
     try:
         source = Database(source_at, readonly=source_at.kind in ("file", "duckdb"))
     except NoDatabase as exc:  # (not the usual advice: copy takes no --db)
-        raise GamedbError(f"{exc}: SRC, the database to copy from, must exist (check its path)") from None
+        raise GamedbError(f"{marked_text(exc)}: SRC, the database to copy from, must exist (check its path)") from None
     for name in games or ():  # an unknown or unfinished game is refused before the destination is created
         source.game(name).require_solved()
     target = Database(dst, create=True)
@@ -52,7 +53,8 @@ def copy_command(
         if not report.already:
             out("No solved games to copy.")
         return
-    out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
+    out(f"Copied {counted(len(report.games), 'game')} ({', '.join(report.games)}): {counted(report.positions, 'position')}, "
+        f"{counted(report.moves, 'move')}.")
 
 
 @handle_write_errors
@@ -75,7 +77,7 @@ def compact_command(
         return
     before, after = report.bytes_before, report.bytes_after
     size = f"; file {human_size(before)} -> {human_size(after)}" if before is not None and after is not None else ""
-    out(f"Compacted {report.game}: dropped {report.moves_removed:,} moves{size}.")
+    out(f"Compacted {report.game}: dropped {counted(report.moves_removed, 'move')}{size}.")
 
 
 @handle_errors
@@ -108,7 +110,7 @@ def export_command(
         for line in lines:
             handle.write(line)
             count += 1
-    out(f"Wrote {count + (1 if fmt.lower() == 'jsonl' else 0):,} positions of {name} to {output}.")
+    out(f"Wrote {counted(count + (1 if fmt.lower() == 'jsonl' else 0), 'position')} of {name} to {output}.")
 
 
 def register(app: typer.Typer) -> None:

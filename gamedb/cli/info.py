@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Annotated, Any, Optional
 import typer
 
 from ..answers import value_text
-from ..errors import BeyondSolvedRange, GamedbError, InputError
+from ..errors import BeyondSolvedRange, GamedbError, InputError, marked_text
 from ..games import family, family_names
+from ..plural import counted
 from ..safe_text import NOTE_LIMIT
 from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
 from .render import ProgressBars
@@ -146,12 +147,12 @@ def run_query(db: Database, name: str, position: str | None, fmt: str, stdin: bo
         done, failed = write_many(answer_batch, read_positions(sys.stdin), fmt, sys.stdout.write)
         sys.stdout.flush()
         if failed:
-            raise GamedbError(f"{failed:,} of {done:,} positions could not be answered")
+            raise GamedbError(f"{failed:,} of {counted(done, 'position')} could not be answered")
         return
     (answer,) = answer_batch([position])
     if isinstance(answer, BeyondSolvedRange) and answer.holders:  # another stored game holds it: the command that answers it
         asked = f" {shlex.quote(position)}" if position is not None else ""
-        raise BeyondSolvedRange(f"{answer}: gamedb query {answer.holders[0]}{asked}", answer.holders)
+        raise BeyondSolvedRange(f"{marked_text(answer)}: gamedb query {answer.holders[0]}{asked}", answer.holders)
     if isinstance(answer, GamedbError):
         raise answer
     assert not isinstance(answer, str), "lines only for a stream"
@@ -221,7 +222,7 @@ def verify_command(
     if as_json:
         show_json({"game": report.game, "positions": report.positions, "ok": True})
         return
-    out(f"OK: {report.positions:,} positions of {report.game} agree with the rules.")
+    out(f"OK: {counted(report.positions, 'position')} of {report.game} {'agrees' if report.positions == 1 else 'agree'} with the rules.")
 
 
 def register(app: typer.Typer) -> None:

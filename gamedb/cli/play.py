@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Optional
 import typer
 
 from ..answers import value_text
-from ..errors import GamedbError, InputError
+from ..errors import GamedbError, InputError, command_line_text
 from ..safe_text import escaped
 from .common import GameClassOption, handle_errors, open_database, out, stored_name
 from .render import show_position
@@ -148,14 +148,15 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
             try:
                 answer, shown = session.new_game(rest.strip() or None), False
             except GamedbError as exc:
-                out(f"{exc} (the game in progress goes on)")
+                out(f"{command_line_text(exc)} (the game in progress goes on)")
         elif typed.strip() and over:
             out(f"{typed.strip()!r} is not a legal move here: the game is over (help lists the commands)")
         elif typed.strip():
             try:
                 answer, shown = session.play(answer, typed), False
             except InputError as exc:
-                out(f"{exc} ({_legal_summary(answer)}; help lists the commands)" if answer.moves else f"{exc}: the game is over (help lists the commands)")
+                said = command_line_text(exc)
+                out(f"{said} ({_legal_summary(answer)}; help lists the commands)" if answer.moves else f"{said}: the game is over (help lists the commands)")
 
 
 def register(app: typer.Typer) -> None:

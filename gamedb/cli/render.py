@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import IO, TYPE_CHECKING, Any
 
 from ..answers import Answer, move_lines, value_text
+from ..plural import counted
 from .common import out
 
 if TYPE_CHECKING:
@@ -92,5 +93,5 @@ def show_position(answer: Answer, shown: int | None = None) -> None:
         for line in move_lines(replace(answer, moves=listed)):
             out(line)
         if len(listed) < len(answer.moves):
-            out(f"  ... and {len(answer.moves) - len(listed):,} more ({answer.degree:,} moves in all): type moves to list them all")
+            out(f"  ... and {len(answer.moves) - len(listed):,} more ({counted(answer.degree, 'move')} in all): type moves to list them all")
 

@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..plural import counted
 from .common import err, out
 from .render import ProgressBars
 
@@ -89,7 +90,7 @@ def run_solve(
                 f"(--name chooses the name; --name {taken} --force replaces {taken} with this game)."
             )
         if report.already_solved:
-            out(f"{report.name} is already solved in {locate(db).shown} ({report.positions:,} positions); --force solves it again.")
+            out(f"{report.name} is already solved in {locate(db).shown} ({counted(report.positions, 'position')}); --force solves it again.")
             return
         if stores_texts(report.positions) and not locate(db).is_duckdb and "ix_position_text" in database.missing_indexes():  # (DuckDB never has it)
             err("Note: this large tier solve left the position table's text index out; `gamedb db index` builds it for lookups by text in plain SQL.")
@@ -132,5 +133,5 @@ def solved_line(report: SolveReport, start: Answer, reachable: int | None = None
     ``reachable``, when more than the positions stored (symmetry), is said too."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
     stored = f" (one per symmetry class of {reachable:,} reachable)" if reachable is not None and reachable != report.positions else ""
-    return (f"Solved {report.name}: {report.positions:,} positions{stored}, {report.moves:,} moves in {report.seconds:.2f} s. "
+    return (f"Solved {report.name}: {counted(report.positions, 'position')}{stored}, {counted(report.moves, 'move')} in {report.seconds:.2f} s. "
             f"Start {start.position}: {start.player} to move, {value}.")

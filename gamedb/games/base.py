@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from ..errors import InputError
+from ..errors import InputError, param
 
 if TYPE_CHECKING:
     from .tier_rules import TierArrayRules
@@ -237,15 +237,16 @@ def check_option_names(cls: type[Game], options: Mapping[str, Any]) -> None:
 
 
 def require_int(name: str, value: Any, low: int | None = None, high: int | None = None) -> int:
-    """Validate an integer option, with a message naming it."""
+    """Validate an integer option, with a message naming it (``name`` as Python or the command line spells it)."""
+    option = param(name.replace("-", "_"))
     try:
         number = int(value)
     except (TypeError, ValueError):
-        raise InputError(f"--{name} must be a whole number, got {value!r}") from None
+        raise InputError(f"{option} must be a whole number, got {value!r}") from None
     if low is not None and number < low:
-        raise InputError(f"--{name} must be at least {low}, got {number}")
+        raise InputError(f"{option} must be at least {low}, got {number}")
     if high is not None and number > high:
-        raise InputError(f"--{name} must be at most {high}, got {number}")
+        raise InputError(f"{option} must be at most {high}, got {number}")
     return number
 
 

@@ -10,7 +10,7 @@ import re
 from math import comb
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, PositionError
+from ..errors import InputError, PositionError, param
 from ..values import LOSE, TIE
 from .base import Capabilities, Estimate, Examples, Game, Param, bounded_int, require_int, short_number
 
@@ -57,7 +57,7 @@ class Connect4(Game):
             raise InputError(f"a {w}x{h} board is too large: positions are stored as 63-bit integers, "
                              f"which needs width x (height + 1) <= {MAX_BITS} (here {w * (h + 1)})")
         if k > max(w, h):
-            raise InputError(f"--connect {k} cannot fit on a {w}x{h} board (at most {max(w, h)})")
+            raise InputError(f"{param('connect', k)} cannot fit on a {w}x{h} board (at most {max(w, h)})")
         self._stride = s = h + 1
         self._bottom = [1 << (c * s) for c in range(w)]
         self._top = [1 << (c * s + h - 1) for c in range(w)]

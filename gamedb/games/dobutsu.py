@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from ..errors import InputError, PositionError
+from ..errors import InputError, PositionError, param
 from ..values import LOSE, WIN
 from .base import Capabilities, Estimate, Examples, Game, Param
 from .dobutsu_board import CHARS, CHICK, HAND, HAND_KINDS, HEN, LION, SECOND, TURN, hand_kind, mirrored, rotated, square_name, steps, target
@@ -59,7 +59,7 @@ class Dobutsu(Game):
 
     def __init__(self, pieces: str = "GEC") -> None:
         if not isinstance(pieces, str) or any(ch not in HAND_KINDS for ch in pieces.upper()):
-            raise InputError(f"--pieces must be letters among G, E, C, got {pieces!r}")
+            raise InputError(f"{param('pieces')} must be letters among G, E, C, got {pieces!r}")
         self.pieces = "".join(ch for ch in HAND_KINDS if ch in pieces.upper())
         board, rest = START.split(" ", 1)
         self._start = self.parse(re.sub(f"[^Ll./{self.pieces}{self.pieces.lower()}]", ".", board) + " " + rest)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from ..errors import GraphError, InputError, PositionError
+from ..errors import GraphError, InputError, PositionError, param
 from ..values import LOSE, TIE, WIN
 from .base import Examples, Game, Param
 from .json_option import load_json_option
@@ -62,7 +62,7 @@ class GraphGame(Game):
 
     def __init__(self, file: Any = None):
         if file is None:
-            raise InputError("--file is required: a game file (path or inline JSON), see docs/graph-game.schema.json")
+            raise InputError(f"{param('file')} is required: a game file (path or inline JSON), see docs/graph-game.schema.json")
         if isinstance(file, os.PathLike):
             file = os.fspath(file)
         source = file.strip() if isinstance(file, str) and file.strip()[:1] not in ("[", "{") else None

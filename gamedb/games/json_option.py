@@ -8,7 +8,7 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
-from ..errors import GraphError
+from ..errors import GraphError, param
 from ..safe_text import shown
 
 #: the largest JSON file an option reads (a graph of a million edges takes some 10 MB)
@@ -40,36 +40,36 @@ def load_json_option(value: Any, option: str) -> Any:
                                 "(gamedb stores the data, and opens no file that a database names)")
     text = value.strip()
     if not text:
-        raise GraphError(f"--{option} is empty")
+        raise GraphError(f"{param(option)} is empty")
     if text[0] not in "[{":
         path = Path(text).expanduser()
         if not path.exists():
-            raise GraphError(f"--{option}: no such file {text!r} (give a file path or inline JSON)")
+            raise GraphError(f"{param(option)}: no such file {text!r} (give a file path or inline JSON)")
         if path.is_dir():
-            raise GraphError(f"--{option}: {text!r} is a directory")
+            raise GraphError(f"{param(option)}: {text!r} is a directory")
         try:
             with open(path, "rb") as handle:  # bounded: `--graph /dev/zero` must not read forever
                 data = handle.read(MAX_JSON_BYTES + 1)
             if len(data) > MAX_JSON_BYTES:
-                raise GraphError(f"--{option}: {shown(path)} is larger than {MAX_JSON_BYTES >> 20} MiB")
+                raise GraphError(f"{param(option)}: {shown(path)} is larger than {MAX_JSON_BYTES >> 20} MiB")
             text = data.decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            raise GraphError(f"--{option}: cannot read {shown(path)}: {exc}") from None
+            raise GraphError(f"{param(option)}: cannot read {shown(path)}: {exc}") from None
         if not text.strip():  # (json said "Expecting value at line 1 column 1")
-            raise GraphError(f"--{option}: {shown(path)} is empty (it should hold the JSON)")
+            raise GraphError(f"{param(option)}: {shown(path)} is empty (it should hold the JSON)")
         where = str(path)
     else:
         where = "inline value"
     try:
         return json.loads(text, object_pairs_hook=_keys_once)
     except _KeyTwice as exc:
-        raise GraphError(f"--{option}: bad JSON in {where}: the key {json.dumps(exc.args[0], ensure_ascii=False)} is given twice in one "
+        raise GraphError(f"{param(option)}: bad JSON in {where}: the key {json.dumps(exc.args[0], ensure_ascii=False)} is given twice in one "
                          "object (JSON keeps only the last: rename or remove one)") from None
     except json.JSONDecodeError as exc:
-        raise GraphError(f"--{option}: bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
+        raise GraphError(f"{param(option)}: bad JSON in {where}: {exc.msg} at line {exc.lineno} column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a number of thousands of digits, or nesting too deep
         reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc).split(";")[0]
-        raise GraphError(f"--{option}: bad JSON in {where}: {reason}") from None
+        raise GraphError(f"{param(option)}: bad JSON in {where}: {reason}") from None
 
 
 class _KeyTwice(ValueError):

@@ -6,7 +6,7 @@ import re
 from itertools import product
 from typing import Any, NamedTuple
 
-from ..errors import LARGER_MAX, BeyondSolvedRange, PositionError
+from ..errors import LARGER_MAX, BeyondSolvedRange, PositionError, param
 from ..values import LOSE, WIN
 from .base import Capabilities, Examples, Game, Param, bounded_int, require_int, short_number
 
@@ -110,7 +110,7 @@ class StoneIX(Game):
                 if count is None:
                     raise BeyondSolvedRange(f"stone-ix position {_shorten(text)!r} has {short_number(match.group(residue + 1).lstrip('0'))} "
                                             f"stones of residue {residue}; "
-                                            f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
+                                            f"this game was solved with {param('max', self.max_count)} ({LARGER_MAX})")
                 counts.append(count)
             removed = bounded_int(match.group(4), 2)
             turn, over = _NAMES.index(match.group(5).lower()), bool(match.group(6))
@@ -136,5 +136,5 @@ class StoneIX(Game):
         for residue, count in enumerate(state.counts):
             if count > self.max_count:
                 raise BeyondSolvedRange(f"stone-ix position {self.format(state)!r} has {count} stones of residue {residue}; "
-                                        f"this game was solved with --max {self.max_count} ({LARGER_MAX})")
+                                        f"this game was solved with {param('max', self.max_count)} ({LARGER_MAX})")
         return state

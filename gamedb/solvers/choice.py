@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, cast
 
-from ..errors import InputError
+from ..errors import InputError, param
 from ..games.base import Game
 from ..safe_text import shown
 from ..store.damage import damaged
@@ -306,7 +306,7 @@ def answered_by(record: GameRecord, game: Game) -> ModuleType:
 def check_choice(choice: str) -> None:
     """Refuse a ``--strategy`` that names no strategy."""
     if choice not in CHOICES:
-        raise InputError(f"--strategy must be one of {', '.join(CHOICES)}, got {choice!r}")
+        raise InputError(f"{param('strategy')} must be one of {', '.join(CHOICES)}, got {choice!r}")
 
 
 def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
@@ -343,7 +343,7 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> l
     if taking:
         return taking
     raise InputError(f"an unfinished solve of this game by the {begun.name} strategy is stored; "
-                     f"use --strategy {begun.choice or AUTO} (or {AUTO}), or --force")
+                     f"use {param('strategy', begun.choice or AUTO)} (or {AUTO}), or {param('force', True)}")
 
 
 def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | None = None) -> int:
@@ -354,12 +354,12 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
         stored = record.symmetry
         if wanted is not None and wanted != (stored > 1):
             raise InputError(f"an unfinished solve of this game {'with' if stored > 1 else 'without'} symmetry is stored; "
-                             f"run it again {'without --no-symmetry' if stored > 1 else 'without --symmetry'}, or use --force")
+                             f"run it again without {param('symmetry', stored <= 1)}, or use {param('force', True)}")
         return stored
     if wanted is False or (wanted is None and group == 1):
         return 1
     if group == 1:
-        raise InputError(f"--symmetry: the {game.family} family declares no symmetries")
+        raise InputError(f"{param('symmetry', True)}: the {game.family} family declares no symmetries")
     strategy = candidates(game, choice)[0]
     needs = strategy.symmetry_needs
     if strategy.symmetry and (needs is None or getattr(game.capabilities, needs)):
@@ -367,7 +367,8 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
     if wanted:
         using = f"symmetries are used by {', '.join(s.name for s in STRATEGIES.values() if s.symmetry)}" if needs is None else \
             f"it uses symmetries with {needs.replace('_', ' ')}"
-        raise InputError(f"--symmetry: the {strategy.name} strategy stores every position of this {game.family} game ({using}); use --no-symmetry")
+        raise InputError(f"{param('symmetry', True)}: the {strategy.name} strategy stores every position of this {game.family} game ({using}); "
+                         f"use {param('symmetry', False)}")
     return 1
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..errors import GamedbError, InputError
+from ..errors import GamedbError, InputError, param, said_as
 from ..games.base import Game
 from ..safe_text import shown
 from .protocol import Cluster
@@ -15,18 +15,19 @@ from .tiers import by_classes, rules_of
 def check_cluster(cluster: Cluster, strategy: str) -> None:
     """Refuse options of a cluster solve that cannot work, before anything is read."""
     if cluster.workers is not None and cluster.scheduler is not None:
-        raise InputError("--workers starts a local cluster and --scheduler uses another one: give one of them")
-    for option, value in (("--workers", cluster.workers), ("--slice-size", cluster.slice_size)):  # (the Python API: Cluster(workers="2"))
+        raise InputError(f"{param('workers')} starts a local cluster and {param('scheduler')} uses another one: give one of them")
+    for option, value in ((param("workers"), cluster.workers), (param("slice_size"), cluster.slice_size)):  # (the Python API: Cluster(workers="2"))
         if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
             raise InputError(f"{option} must be a whole number, got {shown(repr(value), 40, quotes=False)}")
     if cluster.workers is not None and cluster.workers < 1:
-        raise InputError(f"--workers must be 1 or more, got {cluster.workers}")
+        raise InputError(f"{param('workers')} must be 1 or more, got {cluster.workers}")
     if cluster.slice_size is not None and cluster.slice_size < 1:
-        raise InputError(f"--slice-size must be 1 or more positions, got {cluster.slice_size}")
+        raise InputError(f"{param('slice_size')} must be 1 or more positions, got {cluster.slice_size}")
     if cluster.work_dir is not None:
         _check_work_dir(cluster.work_dir)
     if strategy not in ("auto", "tiers"):
-        raise InputError(f"a solve on a cluster runs the tier solver: --strategy {strategy} cannot go with --workers or --scheduler")
+        raise InputError(f"a solve on a cluster runs the tier solver: {param('strategy', strategy)} cannot go with "
+                         f"{said_as('a cluster', '--workers or --scheduler')}")
     try:
         import distributed  # noqa: F401
     except ImportError:
@@ -45,7 +46,7 @@ def _check_work_dir(work_dir: str) -> None:
         here = here.parent
     if not here.is_dir():
         where = "" if here == Path(work_dir).absolute() else f" ({shown(here, 200)} is one)"
-        raise GamedbError(f"--work-dir {shown(work_dir, 200)} must be a folder, made if missing, not a file or under one{where}")
+        raise GamedbError(f"{param('work_dir')} {shown(work_dir, 200)} must be a folder, made if missing, not a file or under one{where}")
 
 
 def cluster_group(game: Game, wanted: bool | None) -> int:
@@ -63,6 +64,6 @@ def cluster_symmetry(game: Game, group: int, wanted: bool | None) -> int:
     if group == 1 or by_classes(game, rules_of(game)):
         return group
     if wanted:
-        raise InputError(f"--symmetry: a solve of this {game.family} game on a cluster stores every position (a class at a time "
-                         "needs rules that count the classes, and a game of 10^6 positions or more, stored without texts); use --no-symmetry")
+        raise InputError(f"{param('symmetry', True)}: a solve of this {game.family} game on a cluster stores every position (a class at a time "
+                         f"needs rules that count the classes, and a game of 10^6 positions or more, stored without texts); use {param('symmetry', False)}")
     return 1

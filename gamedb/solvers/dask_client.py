@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-from ..errors import GamedbError
+from ..errors import GamedbError, param
 from .protocol import Cluster
 
 #: Dask's nannies set MALLOC_TRIM_THRESHOLD_ in their workers, which turns off glibc's adaptive mmap threshold: every large
@@ -230,7 +230,7 @@ def said_as_memory(size: int) -> Iterator[None]:
     """A slice that ran out of memory (raised in it, or its worker killed over and over) said as one line."""
     from distributed.scheduler import KilledWorker
 
-    advice = f"lower --slice-size (it is {size:,} positions)"
+    advice = f"lower {param('slice_size')} (it is {size:,} positions)"
     try:
         yield
     except MemoryError:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import param
 from ..games.base import Game
 from ..sizes import human_size
 from . import graph_verify
@@ -19,7 +20,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
         return None
     need = estimate_game_bytes(game, estimate.positions, estimate.moves)
     words = f"{name} needs up to {estimate.positions:,} positions and {estimate.moves:,} moves (~{human_size(need)} of memory in the in-memory solver)"
-    return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
+    return need, words, f"use {param('strategy', 'sql')} (or auto), or a larger {param('memory_limit')}"
 
 
 class GraphMemory:

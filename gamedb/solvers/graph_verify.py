@@ -10,6 +10,7 @@ import sqlalchemy as sa
 
 from ..errors import VerifyError
 from ..games.base import Expanded, Game
+from ..plural import counted
 from ..progress import Progress
 from ..safe_text import shown
 from ..store.record import GameRecord
@@ -61,7 +62,7 @@ def verify_graph(conn: sa.Connection, record: GameRecord, game: Game, *, batch: 
             progress("verify", checked, record.positions)
     if failures:
         row, problem = _culprit(failures, record.impartial)
-        more = f" ({len(failures) - 1} more positions disagree)" if len(failures) > 1 else ""
+        more = f" ({counted(len(failures) - 1, 'more position')} {'disagrees' if len(failures) == 2 else 'disagree'})" if len(failures) > 1 else ""
         raise VerifyError(f"{record.name}: position {text_of(row, game)!r}: {problem}{more}")
     return _counted(record, checked)
 
@@ -99,7 +100,7 @@ def _expanded(game: Game, record: GameRecord, row: PositionRow) -> Expanded:
 def _counted(record: GameRecord, checked: int) -> int:
     """The number of positions checked, once it is the game row's."""
     if record.positions is not None and checked != record.positions:
-        raise VerifyError(f"{record.name}: {checked} positions stored, the game row says {record.positions}")
+        raise VerifyError(f"{record.name}: {counted(checked, 'position')} stored, the game row says {record.positions}")
     return checked
 
 
@@ -144,7 +145,7 @@ def _check_row(row: PositionRow, expanded: Expanded, values: dict[int, PositionR
     if player != row.player:
         fail(f"stored player {row.player!r}, the rules say {player}", own=True)
     if row.degree != len(moves):
-        fail(f"stored degree {row.degree!r}, the rules give {len(moves)} moves", own=True)
+        fail(f"stored degree {row.degree!r}, the rules give {counted(len(moves), 'move')}", own=True)
     malformed = value_problem(row.result, row.remoteness)
     if malformed:
         fail(malformed, own=True)
@@ -265,4 +266,4 @@ def _check_token_moves(conn: sa.Connection, record: GameRecord, game: Game) -> N
                 f"{record.name}: move {order} of {game.player_name(player)} at node {node} is stored as {got[3:]}, the rules say {want[3:]}"
             )
     if len(stored) != len(expected):
-        raise VerifyError(f"{record.name}: {len(stored)} moves are stored in the move lists, the rules have {len(expected)}")
+        raise VerifyError(f"{record.name}: the move lists store {counted(len(stored), 'move')}, the rules have {len(expected)}")

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..errors import param
 from ..games.base import Game
 from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, ranks_within
 from ..progress import Progress
@@ -114,7 +115,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
         return None
     need = least_bytes(capabilities.declares_vector_rules(game), estimate.positions, estimate.moves)  # the rules are not built for it
     words = f"{name} needs up to {estimate.positions:,} positions (~{human_size(need)} of memory in the retrograde solver)"
-    return need, words, "use --strategy sql (or auto), or a larger --memory-limit"
+    return need, words, f"use {param('strategy', 'sql')} (or auto), or a larger {param('memory_limit')}"
 
 
 def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | None = None, symmetry: int = 1) -> Solved:

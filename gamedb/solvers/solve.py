@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
-from ..errors import GamedbError, InputError
+from ..errors import GamedbError, InputError, param
 from ..games.base import Game
 from ..progress import Progress
 from ..store.sink import check_name
@@ -101,11 +101,12 @@ def solve(
 
         group = cluster_group(game, symmetry)
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
-        raise InputError(f"--memory-limit must be a number of bytes more than 0, got {memory_limit!r}")
+        raise InputError(f"{param('memory_limit')} must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
         return _into_new_file(db, game, game.default_name() if name is None else name, progress, group)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
-        raise InputError("the SQL strategy does not run on a DuckDB file (far too slow there): use --strategy auto, tiers or memory, or a SQLite file")
+        raise InputError(f"the SQL strategy does not run on a DuckDB file (far too slow there): use {param('strategy', 'auto')}, tiers or memory, "
+                         "or a SQLite file")
     from ..sizes import default_memory_limit
     from ..store.catalog import free_name, stored_for
     from ..store.locking import finish, solving
@@ -257,4 +258,4 @@ def _limit_words(limit: int, chosen: bool) -> str:
     """The memory limit as a refusal names it: the user's ``--memory-limit`` or the default."""
     from ..sizes import human_size
 
-    return f"--memory-limit is {human_size(limit)}" if chosen else f"the memory limit is {human_size(limit)} (half the available memory)"
+    return f"{param('memory_limit')} is {human_size(limit)}" if chosen else f"the memory limit is {human_size(limit)} (half the available memory)"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..errors import param
 from ..games.base import Game
 from ..sizes import human_size
 
@@ -42,7 +43,7 @@ def memory_need(game: Game, name: str) -> tuple[int, str, str] | None:
         return None
     need, largest, second = estimate
     words = f"{name} needs up to ~{human_size(need)} of memory in the tier solver (tiers of up to {largest:,} and {second:,} positions)"
-    return need, words, "use a larger --memory-limit"
+    return need, words, f"use a larger {param('memory_limit')}"
 
 
 def memory_note(game: Game, limit: int) -> str | None:

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import GamedbError
+from ..errors import GamedbError, said_as
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..store.part_files import write_parquet, write_part
@@ -263,5 +263,5 @@ def rows_part(game: Game, path: str, name: str, rows: dict[int, tuple[int, int]]
 def _inner(game: Game, t: int) -> GamedbError:
     return GamedbError(
         f"a move of {game.family} stays inside tier {t}: a solve on a cluster needs every move to reach a later tier; "
-        "solve without --workers and --scheduler"
+        f"solve {said_as('with cluster=None', 'without --workers and --scheduler')}"
     )

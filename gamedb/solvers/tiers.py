@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ..errors import GamedbError
+from ..errors import GamedbError, param
 from ..games.base import Game
 from ..games.tier_rules import PositionRules, TierArrayRules
 from ..games.vector import Expansion
@@ -221,7 +221,7 @@ def enumerate_tiers(
         if need > memory_limit:
             raise TooLarge(
                 f"the tier solver needs ~{human_size(need)} at tier {t} ({len(codes):,} positions), more than the memory limit "
-                f"{human_size(memory_limit)}; use a larger --memory-limit"
+                f"{human_size(memory_limit)}; use a larger {param('memory_limit')}"
             )
         if paths:
             assert keys is not None  # (kept with the paths)

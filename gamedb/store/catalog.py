@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..errors import GameExists
+from ..errors import GameExists, marked_text, param
 from ..games.base import Game
 from .damage import DamagedGame
 from .record import GameRecord
@@ -36,9 +36,10 @@ def stored_for(conn: sa.Connection, name: str, game: Game, *, force: bool) -> Ga
     try:
         record = reader_of(conn).find(name, damaged=force)
     except DamagedGame as exc:
-        raise DamagedGame(f"{exc}; --force replaces it") from None
+        raise DamagedGame(f"{marked_text(exc)}; {param('force', True)} replaces it") from None
     if record is not None and not force and not same_game(record, game):
-        raise GameExists(f"a different game named {name!r} is already stored ({record.family}); choose another --name, or --force to replace it")
+        raise GameExists(f"a different game named {name!r} is already stored ({record.family}); "
+                         f"choose another {param('name')}, or {param('force', True)} to replace it")
     return record
 
 

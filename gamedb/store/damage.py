@@ -6,6 +6,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from .. import plural
 from ..errors import VerifyError
 from ..safe_text import shown
 from ..values import RESULT_CODES, RESULTS
@@ -270,7 +271,7 @@ def _draws_only(columns: dict[str, tuple[Any, ...]]) -> bool:
 def counted_positions(game_name: str, stored: int | None, counted: int) -> None:
     """A solved game's row says how many positions it has; rows deleted from (or added to) the file show here."""
     if stored is not None and counted != stored:
-        raise damaged(game_name, f"{counted:,} positions are stored, the game row says {stored:,}")
+        raise damaged(game_name, f"{plural.counted(counted, 'position')} {'is' if counted == 1 else 'are'} stored, the game row says {stored:,}")
 
 
 def missing_child(game_name: str, text: str, label: str) -> DamagedGame:

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-from ..errors import DatabaseError, NoDatabase
+from ..errors import DatabaseError, NoDatabase, param
 from .file_check import check_file, check_schema, set_budget
 from .location import Location, upgrade_command
 from .sqlite_file import check_sqlite_version, readable, readonly_uri
@@ -135,7 +135,7 @@ def file_at(path: os.PathLike[str], shown: str) -> tuple[int, int]:
     try:
         found = os.stat(path)
     except FileNotFoundError:
-        raise NoDatabase(f"the database file {shown} was removed while it was being read (put it back, or start again with another --db)") from None
+        raise NoDatabase(f"the database file {shown} was removed while it was being read (put it back, or start again with another {param('db')})") from None
     return found.st_dev, found.st_ino
 
 

@@ -63,12 +63,12 @@ class GameRecord:
 
     def rules(self, game_classes: Collection[str] = ()) -> Game:
         """The game's rules, rebuilt from the stored parameters."""
-        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
+        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily, marked_text
 
         try:
             cls = self._family(game_classes)
         except (StoredCodeRefused, UnknownFamily, FamilyLoadError) as exc:
-            raise type(exc)(f"game {shown(self.name)}: {exc}") from None
+            raise type(exc)(f"game {shown(self.name)}: {marked_text(exc)}") from None
         return self._from_parameters(cls)
 
     def rules_or_reason(self, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:

@@ -11,7 +11,7 @@ from contextlib import AbstractContextManager
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any, NamedTuple, Protocol, Union
 
-from ..errors import InputError
+from ..errors import InputError, param
 from ..version import __version__
 from .rows import TEXT_LEFT_OUT_FROM
 from .status import ENUMERATING
@@ -230,7 +230,7 @@ def now() -> str:
 def check_name(name: str) -> None:
     """Refuse a name no one could type back: empty, or spaces only."""
     if not isinstance(name, str) or not name.strip():
-        raise InputError(f"a game's name (--name) must not be empty or blank, got {name!r}")
+        raise InputError(f"a game's name ({param('name')}) must not be empty or blank, got {name!r}")
 
 
 def new_game_row(name: str, game: Game, strategy: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from ..errors import GamedbError, GameExists
+from ..errors import GamedbError, GameExists, param
 from ..progress import Progress
 from . import catalog
 from .duckdb_file import path_of
@@ -83,7 +83,7 @@ def copy_games(
     if taken and not force:
         raise GameExists(
             f"the destination already holds {', '.join(repr(n) for n in taken)}; "
-            "--force replaces them, or name the games to copy"
+            f"{param('force', True)} replaces them, or name the games to copy"
         )
     total = sum(r.positions or 0 for r in records)
     for record in records:

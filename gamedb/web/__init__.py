@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import GamedbError, InputError
+from ..plural import counted
 from .connections import ACCEPT_BURST, GatedSocket
 
 
@@ -99,7 +100,7 @@ def serve(
     uvicorn_log.addFilter(guard)
     try:  # from the announcement on, Ctrl+C is the normal end
         every = ", listening on every address of this machine" if rule.any_address else ""
-        announce(f"Serving {count} game(s) from {web_app.state.location} at {url} (read-only{every}; Ctrl+C stops)")
+        announce(f"Serving {counted(count, 'game')} from {web_app.state.location} at {url} (read-only{every}; Ctrl+C stops)")
         if open_browser:
             threading.Thread(target=open_page, args=(url, announce), daemon=True).start()
         asyncio.run(run())

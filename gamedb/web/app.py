@@ -22,7 +22,17 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..api import Database
-from ..errors import DatabaseError, FamilyLoadError, GamedbError, GameNotFound, InputError, PositionNotFound, StoredCodeRefused, UnknownFamily
+from ..errors import (
+    DatabaseError,
+    FamilyLoadError,
+    GamedbError,
+    GameNotFound,
+    InputError,
+    PositionNotFound,
+    StoredCodeRefused,
+    UnknownFamily,
+    command_line_text,
+)
 from ..stats import stats
 from ..store.damage import DamagedGame
 from ..store.file_check import driver_error_message, read_budget
@@ -45,11 +55,11 @@ def answers(fn: Callable[..., Any]) -> Callable[[Request], JSONResponse]:
         try:
             return JSONResponse(fn(request))
         except (GameNotFound, PositionNotFound) as exc:
-            return JSONResponse({"error": str(exc)}, status_code=404)
+            return JSONResponse({"error": command_line_text(exc)}, status_code=404)
         except DatabaseError as exc:  # the file served is gone or unreadable (removed, replaced by another): not the request's fault
-            return JSONResponse({"error": str(exc)}, status_code=503)
+            return JSONResponse({"error": command_line_text(exc)}, status_code=503)
         except GamedbError as exc:  # malformed input (exit 2 in the CLI) or a game not usable (exit 1)
-            return JSONResponse({"error": str(exc)}, status_code=400 if exc.exit_code == 2 else 409)
+            return JSONResponse({"error": command_line_text(exc)}, status_code=400 if exc.exit_code == 2 else 409)
         except Exception as exc:  # noqa: BLE001 - the database's errors answered as the CLI says them, any other re-raised
             said = driver_error_message(exc)
             if said is None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any, ClassVar
 
-from ...errors import InputError, PositionError
+from ...errors import InputError, PositionError, param
 from ...values import LOSE
 from ..base import Capabilities, Game, Param, State, require_int, short_number
 
@@ -65,7 +65,7 @@ class HeapGame(Game):
         self.order_span = max(len(self.rules), 1) * self.stride
         self.max_remoteness = 2 * self.max_heap + 2
         if (self.max_remoteness + 2) * self.order_span >= 2**62:
-            raise InputError(f"--max {self.max_heap} is too large for {len(self.rules)} move rules")
+            raise InputError(f"{param('max', self.max_heap)} is too large for {len(self.rules)} move rules")
 
     @property
     def theorem_applies(self) -> bool:

@@ -6,7 +6,7 @@ Dawson's chess. Heaps of any size are answered once the periodicity theorem (Guy
 import re
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, param
 from ..base import Examples, Param
 from . import HeapGame, max_param, octal_rules
 
@@ -41,14 +41,14 @@ def parse_code(code: object) -> tuple[str, list[int]]:
     text = str(code)
     match = _CODE.match(text)
     if not match or not (match.group(1) or match.group(2)):
-        raise InputError(f"--code {text!r} is not an octal code such as 0.77 (digits 0-7 around one point)")
+        raise InputError(f"{param('code', text, quote=True)} is not an octal code such as 0.77 (digits 0-7 around one point)")
     whole, frac = match.group(1) or "0", match.group(2).rstrip("0")
     bad = [ch for ch in whole + frac if ch not in "01234567"]
     if bad:
-        raise InputError(f"--code {text!r}: {bad[0]!r} is not an octal digit (0-7)")
+        raise InputError(f"{param('code', text, quote=True)}: {bad[0]!r} is not an octal digit (0-7)")
     if len(whole.lstrip("0")) > 1:
-        raise InputError(f"--code {text!r}: one digit before the point (0 or 4)")
+        raise InputError(f"{param('code', text, quote=True)}: one digit before the point (0 or 4)")
     d0 = int(whole)
     if d0 not in (0, 4):
-        raise InputError(f"--code {text!r}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)")
+        raise InputError(f"{param('code', text, quote=True)}: the digit before the point may only be 0 or 4 (split a heap without taking tokens)")
     return f"{d0}.{frac}" if frac else f"{d0}.0", [d0] + [int(ch) for ch in frac]

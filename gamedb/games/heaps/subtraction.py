@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ...errors import InputError
+from ...errors import InputError, param
 from ..base import Examples, Param, bounded_int, short_number
 from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 
@@ -33,22 +33,22 @@ def parse_set(value: object) -> list[int]:
     else:
         text = str(value)
         if not text.strip():
-            raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
+            raise InputError(f"{param('set')} is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
         entries = text.split(",")
     items = []
     for position, entry in enumerate(entries, 1):
         words = entry.split()
         if not words:
-            raise InputError(f"--set {value!r}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)")
+            raise InputError(f"{param('set', value, quote=True)}: entry {position} is empty (expected numbers separated by commas, e.g. 1,2,5)")
         items.extend(words)
     takes = set()
     for text in items:
         if not (text.isascii() and text.isdigit()) or not text.strip("0"):
-            raise InputError(f"--set: {text!r} is not a positive whole number (expected e.g. 1,2,5)")
+            raise InputError(f"{param('set')}: {text!r} is not a positive whole number (expected e.g. 1,2,5)")
         take = bounded_int(text, MAX_HEAP_LIMIT)
         if take is None:
-            raise InputError(f"--set: {short_number(text)} is larger than {MAX_HEAP_LIMIT}")
+            raise InputError(f"{param('set')}: {short_number(text)} is larger than {MAX_HEAP_LIMIT}")
         takes.add(take)
     if not takes:
-        raise InputError("--set is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
+        raise InputError(f"{param('set')} is empty: give the numbers of tokens a move may remove, e.g. 1,2,5")
     return sorted(takes)

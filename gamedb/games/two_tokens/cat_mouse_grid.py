@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from ...errors import GraphError, PositionError
+from ...errors import GraphError, PositionError, param, said_as
+from ...plural import counted
 from ...values import LOSE, WIN
 from ..base import Estimate, Examples, Game, Param, bounded_int, require_int
 from ..json_option import load_json_option
@@ -207,7 +208,8 @@ def _load_grid(value: Any) -> Any:
         text = value.strip() if isinstance(value, str) else ""
         if text and set(text) <= set(CELL_CHARS + ", \n") and not Path(text).exists():
             rows = json.dumps(text.replace(",", " ").split(), separators=(",", ":"))
-            raise GraphError(f"--grid: {text!r} is not a file; give the rows as a JSON list, e.g. --grid '{rows}'") from None
+            example = said_as(f"grid='{rows}'", f"--grid '{rows}'")
+            raise GraphError(f"{param('grid')}: {text!r} is not a file; give the rows as a JSON list, e.g. {example}") from None
         raise
 
 
@@ -225,7 +227,7 @@ def validate_grid(grid: Any) -> list[str]:
         if not row:
             raise GraphError(f"grid row {r} is empty")
         if len(row) != len(grid[0]):
-            raise GraphError(f"grid row {r} has {len(row)} cells but row 0 has {len(grid[0])}: the grid must be rectangular")
+            raise GraphError(f"grid row {r} has {counted(len(row), 'cell')} but row 0 has {len(grid[0])}: the grid must be rectangular")
         for c, char in enumerate(row):
             if char not in CELL_CHARS:
                 raise GraphError(

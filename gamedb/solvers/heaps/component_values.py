@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ...errors import LARGER_MAX, BeyondSolvedRange, PositionNotFound
+from ...errors import LARGER_MAX, BeyondSolvedRange, PositionNotFound, param
 from ...games.heaps import HeapGame
 from ...store.damage import checked_heap_info, checked_position, damaged
 from ...store.record import GameRecord
@@ -143,7 +143,7 @@ class ComponentValues:
 
     def _beyond(self, n: int) -> str:
         game, per = self.game, self.periodicity
-        what = f"{game.component_name} {n} is larger than --max {self.top} of game {self.record.name!r}"
+        what = f"{game.component_name} {n} is larger than {param('max', self.top)} of game {self.record.name!r}"
         if not game.theorem_applies:
             why = f"the {THEOREM} does not apply to {game.rules_name}, so only components up to {self.top} are known"
         elif per is None:
@@ -151,7 +151,8 @@ class ComponentValues:
         else:
             why = f"the values of {game.rules_name} were not proven periodic within 0..{self.top}"
             if per.candidate_period:
-                why += f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod}; the proof needs --max {per.needs_max})"
+                why += (f" (they seem to repeat with period {per.candidate_period} from {per.candidate_preperiod}; "
+                        f"the proof needs {param('max', per.needs_max)})")
         return f"{what}, and {why}; {LARGER_MAX}"
 
 

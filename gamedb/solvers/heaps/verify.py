@@ -8,6 +8,7 @@ import sqlalchemy as sa
 
 from ...errors import VerifyError
 from ...games.heaps import HeapGame
+from ...plural import counted
 from ...progress import Progress
 from ...store.record import GameRecord
 from ...store.rows import PositionRow, read_range
@@ -56,7 +57,7 @@ def verify_heaps(conn: sa.Connection, record: GameRecord, game: HeapGame, *, pro
     if (found.to_dict() if found else None) != stored:
         fail(f"stored period {stored} differs from what the stored values show: {found.to_dict() if found else None}")
     if record.positions is not None and len(rows) != record.positions:
-        fail(f"{len(rows)} positions stored, the game row says {record.positions}")
+        fail(f"{counted(len(rows), 'position')} stored, the game row says {record.positions}")
     return len(rows)
 
 
@@ -69,7 +70,7 @@ def _check_heap(
     if row.player != 0:
         return f"stored player {row.player}, impartial positions are stored with player 0"
     if row.degree != game.heap_degree(n):
-        return f"stored degree {row.degree!r}, the rules give {game.heap_degree(n)} moves"
+        return f"stored degree {row.degree!r}, the rules give {counted(game.heap_degree(n), 'move')}"
     # malformed values first: the rows of larger heaps read this one's grundy, remoteness and degree
     if not is_remoteness(row.grundy):
         return f"stored grundy {row.grundy!r} is not a non-negative integer"
