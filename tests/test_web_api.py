@@ -126,6 +126,18 @@ def test_bad_name_or_position_is_a_4xx_with_the_clis_message(client, gamedb, nam
     assert (response.status_code == 400) == (run.exit_code == 2)  # malformed input: 400 and exit 2
 
 
+@pytest.mark.parametrize("name", ["nim", "tictactoe", "cat-mouse", "flip"])
+@pytest.mark.parametrize("position", ["", " "])
+def test_an_empty_position_says_to_leave_it_out_for_the_start(client, gamedb, name, position):
+    # ?position= (a form's empty box) was the family's message alone ("empty heap position ''"): the start is without it
+    run = gamedb("query", name, "--position", position, "--json")
+    assert run.exit_code == 2
+    response = client.get(f"/api/games/{name}/positions", params={"position": position})
+    assert response.status_code == 400
+    assert response.json()["error"] == f"{run.stderr.removeprefix('Error: ').strip()}; for the game's start leave position out"
+    assert client.get("/api/games/nope/positions", params={"position": position}).status_code == 404  # no such game first
+
+
 def test_game_whose_rules_cannot_load_answers_from_its_rows(web_db, monkeypatch):
     from gamedb.web.app import create_app
 

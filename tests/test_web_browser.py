@@ -289,3 +289,32 @@ def test_a_game_answered_from_rows_without_moves_is_not_over(page, web_db):
         assert [problem for problem in page.problems if not problem.startswith(f"request to {rows_only.url}")] == []  # the page's server is this one
     finally:
         rows_only.stop()
+
+
+@pytest.mark.parametrize("position", ["", "+"])  # ?position= and a blank one (a space): the start, as without it
+def test_a_link_with_an_empty_position_opens_the_start(page, server, position):
+    # was "Error: empty heap position ''" and no board
+    open_url(page, f"{server.url}?game=nim&position={position}")
+    start = api(server, "api/games/nim")["play_start"]
+    assert page.is_hidden("#error") and page.inner_text("#position-text") == start == "3 4 5"
+    assert parse_qs(urlsplit(page.url).query) == {"game": ["nim"], "position": [start]}  # the start's text in the address
+    assert page.locator("#board [data-move]").count() > 0
+    assert page.problems == []
+
+
+def test_an_empty_position_box_goes_to_the_start(page, server):
+    # Go with the box emptied did nothing at all (no message, no move)
+    open_url(page, server.url + "?game=tictactoe&position=X...O....")
+    page.fill("#position-input", "XXXX")
+    page.press("#position-input", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    for typed in ("", "   "):
+        page.fill("#position-input", typed)
+        page.press("#position-input", "Enter")
+        page.wait_for_selector("#error", state="hidden")
+        settle(page)
+        assert page.inner_text("#position-text") == "........." and page.url.endswith("position=.........")
+        assert page.input_value("#position-input") == "........."
+        page.click('#board [data-move="5"]')
+        settle(page)
+    assert all("status of 400" in problem for problem in page.problems)  # only XXXX, refused

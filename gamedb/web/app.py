@@ -129,7 +129,13 @@ class Explorer:
         given = request.query_params.getlist("position")
         if len(given) > 1:  # (the last one was answered, as if the others were not there)
             raise InputError(f"position is given {len(given)} times: give one (each answer is one request)")
-        return self.database.query_json(request.path_params["name"], given[0] if given else None)
+        text = given[0] if given else None
+        try:
+            return self.database.query_json(request.path_params["name"], text)
+        except InputError as exc:  # (position= empty, as a form's empty box sends it: the family's message alone did not say)
+            if text is None or text.strip():
+                raise
+            raise InputError(f"{exc}; for the game's start leave position out") from None
 
 
 API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"

@@ -399,7 +399,8 @@ function go(index) {
 async function typedPosition(event) {
   event.preventDefault();
   const text = $("position-input").value.trim();
-  if (!text || !view.info) return;
+  if (!view.info) return;
+  if (!text) return navigate([null], 0); // nothing typed: the start, as the Start button (and a link's empty position=)
   await busy(async () => {
     try {
       const answer = await answerFor(view.game, text);
@@ -424,7 +425,8 @@ function route() {
     if (saved && saved.game === game && Array.isArray(saved.line) && saved.line.length) {
       return showGame(game, saved.line, saved.index);
     }
-    return showGame(game, [params.get("position")], 0);
+    const position = params.get("position"); // an empty or blank position= (a form's empty box): the start
+    return showGame(game, [position && position.trim() ? position : null], 0);
   });
 }
 
