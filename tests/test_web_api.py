@@ -65,6 +65,21 @@ def test_games_lists_what_gamedb_list_knows_with_counts_and_start_value(client, 
         assert game["impartial"] == (game["family"] in ("flip", "nim", "subtraction", "octal", "grundy"))
 
 
+def test_games_list_the_start_the_page_opens_at_with_its_value(client):
+    # the list showed a heap game's stored start (one heap of --max: nim's "5") while its page opens at heaps 3 4 5
+    for game in client.get("/api/games").json():
+        info = client.get(f"/api/games/{game['name']}").json()
+        assert game["play_start"] == (info["play_start"] or game["start"]), game["name"]
+        answer = client.get(f"/api/games/{game['name']}/positions", params={"position": game["play_start"]}).json()
+        assert game["play_start_value"] == {"result": answer["result"], "remoteness": answer["remoteness"]}, game["name"]
+        if game["family"] in ("nim", "subtraction", "octal", "grundy"):
+            assert (game["start"], game["play_start"]) == ("5" if game["family"] == "nim" else "12", "3 4 5"), game["name"]
+        elif game["family"] == "flip":  # one run of --max + also
+            assert game["start"] == "+" * 12 and game["play_start"] == info["play_start"] != game["start"]
+        else:
+            assert (game["play_start"], game["play_start_value"]) == (game["start"], game["start_value"]), game["name"]
+
+
 @pytest.mark.parametrize(
     "name, position",
     [

@@ -97,6 +97,28 @@ def test_list_then_tictactoe(page, server, web_db):
     assert page.problems == []
 
 
+def test_the_lists_start_is_where_the_game_opens(page, server):
+    # nim's row showed its stored start, heap 5 (win in 1), while a click opened heaps 3 4 5 (another value)
+    open_url(page, server.url)
+    games = {game["name"]: game for game in api(server, "api/games")}
+    for name in ("nim", "grundy", "tictactoe"):
+        cell = page.locator(f'#games tr:has(a[data-game="{name}"]) td').nth(4)
+        game = games[name]
+        value = api(server, f"api/games/{name}/positions?position={urllib.request.quote(game['play_start'])}")
+        said = value["result"] if value["remoteness"] is None else f"{value['result']} in {value['remoteness']}"
+        assert cell.locator(".swatch").get_attribute("class") == f"swatch v-{value['result']}", name
+        assert cell.inner_text().split(maxsplit=1)[1] == f"{said} {value['position']}", name
+        assert cell.locator("code").inner_text() == game["play_start"] == value["position"], name
+        heap = name != "tictactoe"
+        assert (cell.get_attribute("title") or "").startswith("where the game opens") == heap, name
+        if heap:
+            assert game["start"] in cell.get_attribute("title") and game["play_start"] == "3 4 5"
+    page.click('#games a[data-game="nim"]')
+    settle(page)
+    assert page.inner_text("#position-text") == games["nim"]["play_start"]
+    assert page.problems == []
+
+
 def test_winning_move_undo_redo_and_back(page, server):
     # a shared link: X to move, and 3 wins at once
     open_url(page, server.url + "?game=tictactoe&position=XX.OO....")

@@ -77,7 +77,7 @@ class Explorer:
         cached = self._summaries.get(record.name)
         if cached is not None and cached[0] == key:
             return cached[1]
-        summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
+        summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None, "play_start": None, "play_start_value": None}
         if record.solved:
             try:
                 with self.database.read(scan=True) as reader:  # a scan of the game: as long as it is large
@@ -87,8 +87,27 @@ class Explorer:
             else:
                 summary["results"] = data["results"]
                 summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
+                summary.update(self._play_start(record, summary["start_value"]))
         self._summaries[record.name] = (key, summary)
         return summary
+
+    def _play_start(self, record: GameRecord, start_value: dict[str, Any]) -> dict[str, Any]:
+        """Where the page opens the game (as ``gamedb play``: a heap game's stored start is one heap of --max, its play start
+        heaps 3 4 5) and its value, for the list to show the position a click on the game opens; the stored start without rules."""
+        try:
+            _, rules = self.database.rules(record.name)
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError):
+            return {"play_start": record.start_position, "play_start_value": start_value}
+        play_start = rules.format(rules.play_start())
+        if play_start == record.start_position:
+            return {"play_start": play_start, "play_start_value": start_value}
+        try:
+            answer = self.database.query_json(record.name, play_start)
+        except DatabaseError:
+            raise
+        except GamedbError:  # (the page says why when it opens the game)
+            return {"play_start": play_start, "play_start_value": None}
+        return {"play_start": play_start, "play_start_value": {k: answer[k] for k in ("result", "remoteness")}}
 
     def game(self, request: Request) -> dict[str, Any]:
         name = request.path_params["name"]
