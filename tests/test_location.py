@@ -69,3 +69,30 @@ def test_sqlite_urls_with_its_own_driver_solve_and_answer(cli, tmp_path: Path, s
     assert cli("solve", "nim", "--max", "3", "-q", db=url).exit_code == 0
     assert cli("query", "nim", "2", db=url).exit_code == 0
     assert cli("list", db=tmp_path / "g.sqlite").stdout.split("\n")[1].startswith("nim")
+
+
+@pytest.mark.parametrize("url", ["sqlite:///rel.sqlite", "sqlite+pysqlite:///rel.sqlite", "SQLite:///rel.sqlite?timeout=5"])
+def test_a_relative_path_in_a_sqlite_url_is_made_absolute_as_a_plain_path(tmp_path: Path, monkeypatch, url: str) -> None:
+    # the URL's path was kept relative (messages said `no database at rel.sqlite`), a plain path's made absolute
+    monkeypatch.chdir(tmp_path)
+    where = locate(url)
+    assert where.path == locate("rel.sqlite").path == tmp_path / "rel.sqlite"
+    assert where.url == url.split(":", 1)[0].lower() + f":///{tmp_path / 'rel.sqlite'}" + url.partition("?")[1] + url.partition("?")[2]
+    assert where.shown == url and not where.is_file and where.is_sqlite
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert locate("sqlite:///~/g.sqlite").path == tmp_path / "home" / "g.sqlite"
+    assert locate("sqlite:///:memory:").url == "sqlite:///:memory:" and locate("sqlite://").path is None
+    assert locate("sqlite:///file:g.sqlite?mode=ro&uri=true").url == "sqlite:///file:g.sqlite?mode=ro&uri=true"
+
+
+@pytest.mark.parametrize("db", ["rel.sqlite", "sqlite:///rel.sqlite", "sqlite+pysqlite:///rel.sqlite", "duckdb:///rel.duckdb", "rel.duckdb"])
+def test_no_database_names_the_files_absolute_path_for_a_path_or_a_url(tmp_path: Path, monkeypatch, db: str) -> None:
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-m", "gamedb", "--db", db, "list"], cwd=tmp_path, capture_output=True, text=True)
+    name = "rel.duckdb" if "duckdb" in db else "rel.sqlite"
+    assert (run.returncode, run.stdout) == (1, "")
+    assert run.stderr == f"Error: no database at {tmp_path / name} (solve a game first, or pass --db)\n"
+    solved = subprocess.run([sys.executable, "-m", "gamedb", "--db", db, "solve", "nim", "--max", "3", "-q"], cwd=tmp_path, capture_output=True, text=True)
+    assert solved.returncode == 0 and (tmp_path / name).is_file(), solved.stderr

@@ -72,3 +72,31 @@ def test_a_move_typed_in_another_case_is_played(cli):
 def test_an_illegal_move_still_lists_the_legal_ones(cat_mouse):
     run = cat_mouse("play", "cat-mouse", input="4\nX\n")
     assert run.stdout.count("is not a legal move here (legal: 3; help lists the commands)") == 2
+
+
+def blocks(stdout: str) -> list[list[str]]:
+    """The lines shown for each position: from its `position` line to the next prompt."""
+    found = []
+    for part in re.split(r"^position   ", stdout, flags=re.M)[1:]:
+        found.append(part.split("> ")[0].splitlines())
+    return found
+
+
+def test_a_game_over_by_repetition_lists_no_moves(cat_mouse, cli):
+    # the repeated position listed its moves with their values ('moves' too) as if they could be played
+    run = cat_mouse("play", "cat-mouse", input="3\n4\n3\nmoves\n")
+    assert run.exit_code == 0, run.stderr
+    repeated, listed = blocks(run.stdout)[-2:]
+    assert repeated == [
+        "mouse=3,cat=2,turn=cat", "to move    cat: draw",
+        "Game over: mouse=3,cat=2,turn=cat was reached after move 1 too: a draw by repetition. "
+        "Type new for another game, undo to take back your move, or quit.",
+        "game over",
+    ]
+    assert listed == ["mouse=3,cat=2,turn=cat", "to move    cat: draw", "game over"]
+    # as a game that ends by its rules: the position, its value, the verdict
+    assert cli("solve", "tictactoe", "-q").exit_code == 0
+    won = cli("play", "tictactoe", input="1\n4\n2\nmoves\n")
+    ended = blocks(won.stdout)[-2]
+    assert ended[0] == "XXOXO.O.." and ended[-3:] == [
+        "to move    X: lose in 0 (O wins)", "Game over. O wins. Type new for another game, undo to take back your move, or quit.", "game over"]

@@ -80,3 +80,42 @@ def test_a_role_whose_search_path_names_no_schema_is_told_so(role_url, tmp_path)
     assert run.returncode == 1, line
     assert "no schema of the search_path (nowhere) exists" in line and f"ALTER ROLE {role} SET search_path = public" in line
     assert _tables(owner_url) == []
+
+
+def _as_owner(owner_url: str, *statements: str) -> None:
+    engine = sa.create_engine(owner_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:
+        for statement in statements:
+            conn.exec_driver_sql(statement)
+    engine.dispose()
+
+
+def test_a_role_that_may_not_read_or_write_gamedbs_tables_is_told_what_to_grant(role_url, tmp_path):
+    # the tables exist (made by their owner), the role may not use them: was 'cannot open URL as a gamedb database:
+    # permission denied for table alembic_version' (or 'database error: permission denied for table position') alone
+    url, role, owner_url = role_url
+    assert typed("--db", owner_url, "solve", "nim", "--max", "5", "-q", cwd=tmp_path).returncode == 0
+    read = f"(permission denied): as their owner, GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"
+    write = (f"(permission denied): as their owner, GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}; "
+             f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {role}")
+    where = f"in postgresql+psycopg://{role}:***@"
+    for args in (["list"], ["query", "nim", "3"], ["stats", "nim"], ["serve", "--port", "0"]):
+        line = _one_line(run := typed("--db", url, *args, cwd=tmp_path))
+        assert run.returncode == 1 and line.startswith(f"Error: cannot read gamedb's table 'alembic_version' (and 9 more) {where}")
+        assert line.endswith(read), line
+    _as_owner(owner_url, f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"', f'REVOKE SELECT ON position FROM "{role}"')
+    line = _one_line(run := typed("--db", url, "query", "nim", "3", cwd=tmp_path))
+    assert run.returncode == 1 and line.startswith(f"Error: cannot read gamedb's table 'position' {where}") and line.endswith(read)
+    _as_owner(owner_url, f'GRANT SELECT ON position TO "{role}"')  # as the message says: reads work, a solve is told what more
+    assert typed("--db", url, "query", "nim", "3", cwd=tmp_path).returncode == 0
+    for args in (["--db", url, "solve", "tictactoe", "-q"], ["copy", owner_url, url, "--force"]):
+        line = _one_line(run := typed(*args, cwd=tmp_path))
+        assert run.returncode == 1 and line.startswith(f"Error: cannot write gamedb's table 'game' (and 9 more) {where}")
+        assert line.endswith(write), line
+    _as_owner(owner_url, f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "{role}"')
+    line = _one_line(run := typed("--db", url, "solve", "tictactoe", "-q", cwd=tmp_path))
+    assert run.returncode == 1 and line.startswith(f"Error: cannot write gamedb's sequence 'game_id_seq' {where}")
+    _as_owner(owner_url, f'GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO "{role}"')
+    run = typed("--db", url, "solve", "tictactoe", "-q", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert "tictactoe" in typed("--db", url, "list", cwd=tmp_path).stdout

@@ -65,6 +65,21 @@ def test_games_lists_what_gamedb_list_knows_with_counts_and_start_value(client, 
         assert game["impartial"] == (game["family"] in ("flip", "nim", "subtraction", "octal", "grundy"))
 
 
+def test_games_list_the_start_the_page_opens_at_with_its_value(client):
+    # the list showed a heap game's stored start (one heap of --max: nim's "5") while its page opens at heaps 3 4 5
+    for game in client.get("/api/games").json():
+        info = client.get(f"/api/games/{game['name']}").json()
+        assert game["play_start"] == (info["play_start"] or game["start"]), game["name"]
+        answer = client.get(f"/api/games/{game['name']}/positions", params={"position": game["play_start"]}).json()
+        assert game["play_start_value"] == {"result": answer["result"], "remoteness": answer["remoteness"]}, game["name"]
+        if game["family"] in ("nim", "subtraction", "octal", "grundy"):
+            assert (game["start"], game["play_start"]) == ("5" if game["family"] == "nim" else "12", "3 4 5"), game["name"]
+        elif game["family"] == "flip":  # one run of --max + also
+            assert game["start"] == "+" * 12 and game["play_start"] == info["play_start"] != game["start"]
+        else:
+            assert (game["play_start"], game["play_start_value"]) == (game["start"], game["start_value"]), game["name"]
+
+
 @pytest.mark.parametrize(
     "name, position",
     [
@@ -124,6 +139,18 @@ def test_bad_name_or_position_is_a_4xx_with_the_clis_message(client, gamedb, nam
     assert status is None or response.status_code == status
     assert run.stderr == f"Error: {response.json()['error']}\n"
     assert (response.status_code == 400) == (run.exit_code == 2)  # malformed input: 400 and exit 2
+
+
+@pytest.mark.parametrize("name", ["nim", "tictactoe", "cat-mouse", "flip"])
+@pytest.mark.parametrize("position", ["", " "])
+def test_an_empty_position_says_to_leave_it_out_for_the_start(client, gamedb, name, position):
+    # ?position= (a form's empty box) was the family's message alone ("empty heap position ''"): the start is without it
+    run = gamedb("query", name, "--position", position, "--json")
+    assert run.exit_code == 2
+    response = client.get(f"/api/games/{name}/positions", params={"position": position})
+    assert response.status_code == 400
+    assert response.json()["error"] == f"{run.stderr.removeprefix('Error: ').strip()}; for the game's start leave position out"
+    assert client.get("/api/games/nope/positions", params={"position": position}).status_code == 404  # no such game first
 
 
 def test_game_whose_rules_cannot_load_answers_from_its_rows(web_db, monkeypatch):

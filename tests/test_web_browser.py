@@ -97,6 +97,28 @@ def test_list_then_tictactoe(page, server, web_db):
     assert page.problems == []
 
 
+def test_the_lists_start_is_where_the_game_opens(page, server):
+    # nim's row showed its stored start, heap 5 (win in 1), while a click opened heaps 3 4 5 (another value)
+    open_url(page, server.url)
+    games = {game["name"]: game for game in api(server, "api/games")}
+    for name in ("nim", "grundy", "tictactoe"):
+        cell = page.locator(f'#games tr:has(a[data-game="{name}"]) td').nth(4)
+        game = games[name]
+        value = api(server, f"api/games/{name}/positions?position={urllib.request.quote(game['play_start'])}")
+        said = value["result"] if value["remoteness"] is None else f"{value['result']} in {value['remoteness']}"
+        assert cell.locator(".swatch").get_attribute("class") == f"swatch v-{value['result']}", name
+        assert cell.inner_text().split(maxsplit=1)[1] == f"{said} {value['position']}", name
+        assert cell.locator("code").inner_text() == game["play_start"] == value["position"], name
+        heap = name != "tictactoe"
+        assert (cell.get_attribute("title") or "").startswith("where the game opens") == heap, name
+        if heap:
+            assert game["start"] in cell.get_attribute("title") and game["play_start"] == "3 4 5"
+    page.click('#games a[data-game="nim"]')
+    settle(page)
+    assert page.inner_text("#position-text") == games["nim"]["play_start"]
+    assert page.problems == []
+
+
 def test_winning_move_undo_redo_and_back(page, server):
     # a shared link: X to move, and 3 wins at once
     open_url(page, server.url + "?game=tictactoe&position=XX.OO....")
@@ -289,3 +311,32 @@ def test_a_game_answered_from_rows_without_moves_is_not_over(page, web_db):
         assert [problem for problem in page.problems if not problem.startswith(f"request to {rows_only.url}")] == []  # the page's server is this one
     finally:
         rows_only.stop()
+
+
+@pytest.mark.parametrize("position", ["", "+"])  # ?position= and a blank one (a space): the start, as without it
+def test_a_link_with_an_empty_position_opens_the_start(page, server, position):
+    # was "Error: empty heap position ''" and no board
+    open_url(page, f"{server.url}?game=nim&position={position}")
+    start = api(server, "api/games/nim")["play_start"]
+    assert page.is_hidden("#error") and page.inner_text("#position-text") == start == "3 4 5"
+    assert parse_qs(urlsplit(page.url).query) == {"game": ["nim"], "position": [start]}  # the start's text in the address
+    assert page.locator("#board [data-move]").count() > 0
+    assert page.problems == []
+
+
+def test_an_empty_position_box_goes_to_the_start(page, server):
+    # Go with the box emptied did nothing at all (no message, no move)
+    open_url(page, server.url + "?game=tictactoe&position=X...O....")
+    page.fill("#position-input", "XXXX")
+    page.press("#position-input", "Enter")
+    page.wait_for_selector("#error:not([hidden])")
+    for typed in ("", "   "):
+        page.fill("#position-input", typed)
+        page.press("#position-input", "Enter")
+        page.wait_for_selector("#error", state="hidden")
+        settle(page)
+        assert page.inner_text("#position-text") == "........." and page.url.endswith("position=.........")
+        assert page.input_value("#position-input") == "........."
+        page.click('#board [data-move="5"]')
+        settle(page)
+    assert all("status of 400" in problem for problem in page.problems)  # only XXXX, refused

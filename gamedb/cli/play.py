@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Optional
 
 import typer
@@ -100,14 +101,20 @@ def _after_the_end(session: PlaySession) -> str:
     return "Type new for another game, or quit."
 
 
+def _playable(session: PlaySession, answer: Answer) -> Answer:
+    """The answer as the position is shown: a position reached again ends the game, so its moves are not listed (as at
+    the end of a game, where there are none)."""
+    return answer if session.repeated_from() is None else replace(answer, moves=[])
+
+
 def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
     """Turns until quit or the end of input: the computer's moves, the human's moves and commands."""
     shown = False
     while True:
         if not shown:
-            show_position(answer, shown=MOVES_SHOWN)
-            shown = True
             repeated = session.repeated_from()
+            show_position(_playable(session, answer), shown=MOVES_SHOWN)
+            shown = True
             if repeated is not None:
                 when = "at the start" if repeated == 0 else f"after move {repeated}"
                 out(f"Game over: {answer.position} was reached {when} too: a draw by repetition. {_after_the_end(session)}")
@@ -138,7 +145,7 @@ def _conversation(session: PlaySession, answer: Answer, human: str) -> None:
             else:
                 out(f"hint: {answer.best_move} ({value_text(answer.result, answer.remoteness)} for {answer.player})")
         elif command == "moves":
-            show_position(answer)
+            show_position(_playable(session, answer))
         elif command == "undo":
             if session.undo():
                 answer, shown = session.answer(), False

@@ -219,9 +219,10 @@ def _check_schema(conn: sa.Connection, where: str, *, create: bool, budget: floa
         found = check_catalog(conn.connection.driver_connection, where)
         occupied = bool(found) or bool(catalog(conn.connection.driver_connection))
     else:
-        from .server_check import check_server_schema
+        from .server_check import check_privileges, check_server_schema
 
         check_server_schema(conn, where)  # before alembic_version is read: it is a table, with nothing attached
+        check_privileges(conn, where, write=create)  # (a table the role may not read was 'permission denied' alone)
         found = current_revision(conn)
         occupied = found is not None or bool(sa.inspect(conn).get_table_names())
     if found == head:

@@ -78,7 +78,14 @@ def locate(db: str | os.PathLike[str] | Location = DEFAULT_PATH) -> Location:
     scheme, rest = text.split("://", 1)
     scheme = scheme.lower()  # (SQLAlchemy finds its dialects by lowercase name)
     url = f"postgresql+psycopg://{rest}" if scheme in ("postgresql", "postgres") else f"{scheme}://{rest}"
-    named = Path(url.split("///", 1)[1].split("?", 1)[0]) if url.startswith(("sqlite", "duckdb")) and "///" in url else None
+    named = None
+    if url.startswith(("sqlite", "duckdb")) and "///" in url:
+        head, tail = url.split("///", 1)
+        file, mark, query = tail.partition("?")
+        named = Path(file)
+        if file and file != ":memory:" and not file.startswith("file:"):  # a file, as a plain path: ~ expanded, made absolute
+            named = Path(file).expanduser().absolute()
+            url = f"{head}///{named}{mark}{query}"
     return Location(text, "url", url, named)
 
 

@@ -72,6 +72,49 @@ def check_may_create(conn: sa.Connection, where: str) -> None:
         )
 
 
+#: gamedb's tables and the sequences of their ids in the current schema, and what the role may do with each: read
+#: (SELECT), write (a table: INSERT, UPDATE, DELETE; a sequence: USAGE, for a new row's id)
+_PRIVILEGES = sa.text(
+    "SELECT current_user, current_schema(), c.relname, c.relkind = 'S', "
+    "c.relkind = 'S' OR has_table_privilege(c.oid, 'SELECT'), "
+    "CASE WHEN c.relkind = 'S' THEN has_sequence_privilege(c.oid, 'USAGE') "
+    "ELSE has_table_privilege(c.oid, 'INSERT') AND has_table_privilege(c.oid, 'UPDATE') AND has_table_privilege(c.oid, 'DELETE') END "
+    "FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+    "WHERE n.nspname = current_schema() AND ("
+    "(c.relkind IN ('r', 'p') AND c.relname = ANY(:names)) OR (c.relkind = 'S' AND EXISTS ("
+    "SELECT 1 FROM pg_depend d JOIN pg_class t ON t.oid = d.refobjid WHERE d.objid = c.oid AND d.deptype IN ('a', 'i') "
+    "AND t.relnamespace = n.oid AND t.relname = ANY(:names)))) "
+    "ORDER BY c.relkind = 'S', c.relname"
+)
+
+
+def check_privileges(conn: sa.Connection, where: str, *, write: bool) -> None:
+    """Refuse, in words that say what to grant, a server database whose gamedb tables the role may not read (a table
+    without SELECT was 'permission denied for table X' alone), or when ``write`` not write (nor take ids from their
+    sequences)."""
+    tables = sorted(name for kind, name in head_objects() if kind == "table" and not name.startswith("sqlite_"))
+    rows = conn.execute(_PRIVILEGES, {"names": tables}).all()
+    if not rows:
+        return
+    role, schema = _name(rows[0][0]), _name(rows[0][1])
+    unread = [f"table {shown(name)}" for _, _, name, sequence, may_read, _ in rows if not sequence and not may_read]
+    unwritten = [  # (alembic_version: written by `gamedb db upgrade` alone, which needs the tables' owner anyway)
+        f"{'sequence' if sequence else 'table'} {shown(name)}" for _, _, name, sequence, _, may_write in rows
+        if write and not may_write and name != "alembic_version"
+    ]
+    if not unread and not unwritten:
+        return
+    grants = [f"GRANT {'SELECT, INSERT, UPDATE, DELETE' if write else 'SELECT'} ON ALL TABLES IN SCHEMA {schema} TO {role}"]
+    if write:
+        grants.append(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA {schema} TO {role}")
+    missing = unread or unwritten
+    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    raise DatabaseError(
+        f"cannot {'read' if unread else 'write'} gamedb's {missing[0]}{more} in {where} (permission denied): as their owner, "
+        f"{'; '.join(grants)}"
+    )
+
+
 def _name(identifier: str) -> str:
     """An SQL identifier as it is typed in a statement (quoted unless plain lowercase)."""
     import re

@@ -87,7 +87,7 @@ class Explorer:
         cached = self._summaries.get(record.name)
         if cached is not None and cached[0] == key:
             return cached[1]
-        summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None}
+        summary = {**row, "impartial": bool(record.impartial), "results": None, "start_value": None, "play_start": None, "play_start_value": None}
         if record.solved:
             try:
                 with self.database.read(scan=True) as reader:  # a scan of the game: as long as it is large
@@ -97,8 +97,27 @@ class Explorer:
             else:
                 summary["results"] = data["results"]
                 summary["start_value"] = {k: data["start"][k] for k in ("result", "remoteness")}
+                summary.update(self._play_start(record, summary["start_value"]))
         self._summaries[record.name] = (key, summary)
         return summary
+
+    def _play_start(self, record: GameRecord, start_value: dict[str, Any]) -> dict[str, Any]:
+        """Where the page opens the game (as ``gamedb play``: a heap game's stored start is one heap of --max, its play start
+        heaps 3 4 5) and its value, for the list to show the position a click on the game opens; the stored start without rules."""
+        try:
+            _, rules = self.database.rules(record.name)
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError):
+            return {"play_start": record.start_position, "play_start_value": start_value}
+        play_start = rules.format(rules.play_start())
+        if play_start == record.start_position:
+            return {"play_start": play_start, "play_start_value": start_value}
+        try:
+            answer = self.database.query_json(record.name, play_start)
+        except DatabaseError:
+            raise
+        except GamedbError:  # (the page says why when it opens the game)
+            return {"play_start": play_start, "play_start_value": None}
+        return {"play_start": play_start, "play_start_value": {k: answer[k] for k in ("result", "remoteness")}}
 
     def game(self, request: Request) -> dict[str, Any]:
         name = request.path_params["name"]
@@ -139,7 +158,13 @@ class Explorer:
         given = request.query_params.getlist("position")
         if len(given) > 1:  # (the last one was answered, as if the others were not there)
             raise InputError(f"position is given {len(given)} times: give one (each answer is one request)")
-        return self.database.query_json(request.path_params["name"], given[0] if given else None)
+        text = given[0] if given else None
+        try:
+            return self.database.query_json(request.path_params["name"], text)
+        except InputError as exc:  # (position= empty, as a form's empty box sends it: the family's message alone did not say)
+            if text is None or text.strip():
+                raise
+            raise InputError(f"{exc}; for the game's start leave position out") from None
 
 
 API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"

@@ -100,14 +100,20 @@ async function showList() {
     count.textContent = game.positions === null ? "-" : game.positions.toLocaleString("en");
     const bars = row.insertCell();
     if (game.results) bars.append(drawResultBars(game.results));
+    // the position the game opens at, as `gamedb play` (a heap game's stored start, one heap of --max, is what
+    // `gamedb list` and `stats` show: said in the cell's title)
     const start = row.insertCell();
-    if (game.start_value && game.start_value.result) {
-      const v = game.start_value;
+    const v = game.play_start_value;
+    if (v && v.result) {
       const badge = document.createElement("span");
       badge.className = `swatch v-${v.result}`;
       badge.textContent = shortValue(v.result, null);
       start.append(badge, ` ${valueText(v.result, v.remoteness)} `);
-      start.append(shortCode(game.start));
+      start.append(shortCode(game.play_start));
+      if (game.play_start !== game.start && game.start_value) {
+        const stored = game.start_value;
+        start.title = `where the game opens, as gamedb play; the stored start (gamedb list, stats) is ${game.start}: ${valueText(stored.result, stored.remoteness)}`;
+      }
     }
   }
   $("no-games").hidden = games.length > 0;
@@ -399,7 +405,8 @@ function go(index) {
 async function typedPosition(event) {
   event.preventDefault();
   const text = $("position-input").value.trim();
-  if (!text || !view.info) return;
+  if (!view.info) return;
+  if (!text) return navigate([null], 0); // nothing typed: the start, as the Start button (and a link's empty position=)
   await busy(async () => {
     try {
       const answer = await answerFor(view.game, text);
@@ -424,7 +431,8 @@ function route() {
     if (saved && saved.game === game && Array.isArray(saved.line) && saved.line.length) {
       return showGame(game, saved.line, saved.index);
     }
-    return showGame(game, [params.get("position")], 0);
+    const position = params.get("position"); // an empty or blank position= (a form's empty box): the start
+    return showGame(game, [position && position.trim() ? position : null], 0);
   });
 }
 
