@@ -58,6 +58,7 @@ def bench_graph(nodes: int, edges: int, seed: int = GRAPH_SEED) -> list[list[int
 
 def job_gamedb(args) -> dict:
     from gamedb import Database, make_game
+    from gamedb.solvers.retrograde_rules import LEVEL_PHASE
 
     server = "://" in args.db  # a SQLAlchemy URL (PostgreSQL) rather than a file
     db_path = None if server else Path(args.db)
@@ -68,7 +69,7 @@ def job_gamedb(args) -> dict:
     clock = [time.perf_counter(), None]
 
     def progress(phase, done, total):
-        if phase != clock[1]:
+        if phase != clock[1] and phase != LEVEL_PHASE:  # (within a level: counted with its level)
             now = time.perf_counter()
             if clock[1] is not None:
                 phases[clock[1]] = phases.get(clock[1], 0) + now - clock[0]

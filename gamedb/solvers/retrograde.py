@@ -152,12 +152,12 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
             if progress:
                 progress("count children", int(block[-1]) + 1, slots.size)
     if source == "un-moves":
-        edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state)
+        edges: Callable[..., Any] = partial(by_unmoves, rules, slots, state, progress=progress)
     elif index is not None:
         index.build(slots.size)
-        edges = partial(index.edges, rules, slots, state)
+        edges = partial(index.edges, rules, slots, state, progress=progress)
     else:
-        edges = partial(by_expanding, rules, slots, state)
+        edges = partial(by_expanding, rules, slots, state, progress=progress)
     winlose = levels(state, edges, (WIN, LOSE), "win/lose levels", progress)
     ties = levels(state, edges, (TIE,), "tie levels", progress)
     del index, edges

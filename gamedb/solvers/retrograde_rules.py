@@ -201,19 +201,31 @@ def distinct_degree(exp: Expansion, *, moves: bool = True) -> tuple[tuple[np.nda
     return (parent, child), np.bincount(parent, minlength=len(degree))
 
 
-def frontier_scan(remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Iterator[np.ndarray]:
-    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time (one scan of the array)."""
+#: the progress phase within a level: its positions whose parents have been looked up, of all of them (Dōbutsu's first
+#: level, the un-moves of 147·10^6 positions over at once, took 15 minutes that showed no progress)
+LEVEL_PHASE = "this level"
+
+
+def frontier_scan(
+    remoteness: np.ndarray, wanted: Callable[[np.ndarray], np.ndarray], k: int, progress: Progress | None = None
+) -> Iterator[np.ndarray]:
+    """The slots decided at level ``k`` whose result is ``wanted``, a block at a time (one scan of the array); ``progress``
+    told of each block once it is done (:data:`LEVEL_PHASE`)."""
     slots = np.flatnonzero(remoteness == k)
     slots = slots[wanted(slots)]
     for a in range(0, len(slots), BLOCK):
         yield slots[a : a + BLOCK]
+        if progress:
+            progress(LEVEL_PHASE, min(a + BLOCK, len(slots)), len(slots))
 
 
-def by_unmoves(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
+def by_unmoves(
+    rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int, progress: Progress | None = None
+) -> Edges:
     """The moves into the level, by the family's un-moves (:meth:`VectorRules.parents`)."""
     child: list[np.ndarray] = []
     parent: list[np.ndarray] = []
-    for frontier in frontier_scan(state.remoteness, wanted, k):
+    for frontier in frontier_scan(state.remoteness, wanted, k, progress):
         which, codes = rules.parents(slots.code(frontier))
         child.append(frontier[which])
         parent.append(codes)
@@ -253,15 +265,20 @@ class ReverseIndex:
         np.bitwise_and(key, 0xFFFFFFFF, out=key)
         self.parent = key.astype(np.int32)
 
-    def edges(self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
-        for frontier in frontier_scan(state.remoteness, wanted, k):
+    def edges(
+        self, rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int, progress: Progress | None = None
+    ) -> Edges:
+        for frontier in frontier_scan(state.remoteness, wanted, k, progress):
             starts, lengths = self.offset[frontier], self.offset[frontier + 1] - self.offset[frontier]
             yield np.repeat(frontier, lengths), self.parent[np.repeat(starts, lengths) + ranks_within(lengths)]
 
 
-def by_expanding(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int) -> Edges:
-    """The moves into the level, found by expanding every undecided position again (no memory per move)."""
-    for block, code in slots.blocks():
+def by_expanding(
+    rules: VectorRules, slots: Slots, state: Any, wanted: Callable[[np.ndarray], np.ndarray], k: int, progress: Progress | None = None
+) -> Edges:
+    """The moves into the level, found by expanding every undecided position again (no memory per move; ``progress``: the
+    positions looked at, of all of them, :data:`LEVEL_PHASE`)."""
+    for i, (block, code) in enumerate(slots.blocks(BLOCK)):
         open_ = state.result[block] == UNDECIDED
         block, code = block[open_], code[open_]
         (parent, child), _ = distinct_degree(rules.expand(code))
@@ -269,3 +286,5 @@ def by_expanding(rules: VectorRules, slots: Slots, state: Any, wanted: Callable[
         into = state.remoteness[child] == k
         into[into] = wanted(child[into])
         yield child[into], block[parent[into]]
+        if progress:
+            progress(LEVEL_PHASE, min((i + 1) * BLOCK, slots.size), slots.size)
