@@ -80,3 +80,22 @@ def test_a_role_whose_search_path_names_no_schema_is_told_so(role_url, tmp_path)
     assert run.returncode == 1, line
     assert "no schema of the search_path (nowhere) exists" in line and f"ALTER ROLE {role} SET search_path = public" in line
     assert _tables(owner_url) == []
+
+
+def test_a_role_that_may_not_read_the_tables_is_told_what_to_grant(role_url, tmp_path):
+    """Tables made by their owner, read by another role: `permission denied for table alembic_version` alone did not say
+    what to do; the line says which GRANT lets the role read, and once it is run the same commands answer."""
+    url, role, owner_url = role_url
+    assert typed("--db", owner_url, "solve", "nim", "--max", "3", "-q", cwd=tmp_path).returncode == 0
+    for args in (["--db", url, "list"], ["--db", url, "query", "nim", "3"], ["copy", url, str(tmp_path / "copy.sqlite")]):
+        run = typed(*args, cwd=tmp_path)
+        line = _one_line(run)
+        assert run.returncode == 1, line
+        assert "permission denied for table alembic_version" in line
+        assert f"the role {role} may not read gamedb's tables here" in line and f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}" in line
+    engine = sa.create_engine(owner_url, isolation_level="AUTOCOMMIT", poolclass=sa.pool.NullPool)
+    with engine.connect() as conn:  # what the message says to do, done
+        conn.exec_driver_sql(f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"')
+    engine.dispose()
+    run = typed("--db", url, "query", "nim", "3", "--json", cwd=tmp_path)
+    assert run.returncode == 0 and '"result": "win"' in run.stdout, run.stderr

@@ -202,7 +202,12 @@ def open_engine(
     except sa.exc.DatabaseError as exc:
         engine.dispose()
         reason = str(exc.orig) if getattr(exc, "orig", None) is not None else str(exc)
-        raise DatabaseError(f"cannot open {where.shown} as a gamedb database: {reason.splitlines()[0] if reason else reason}") from None
+        hint = ""
+        if getattr(getattr(exc, "orig", None), "sqlstate", None) == "42501":  # (a server's role that may not read the tables)
+            from .server_check import read_advice
+
+            hint = read_advice(engine.url.username)
+        raise DatabaseError(f"cannot open {where.shown} as a gamedb database: {reason.splitlines()[0] if reason else reason}{hint}") from None
     return engine
 
 

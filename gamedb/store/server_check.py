@@ -72,6 +72,14 @@ def check_may_create(conn: sa.Connection, where: str) -> None:
         )
 
 
+def read_advice(role: str | None) -> str:
+    """What a role that may not read gamedb's tables (``permission denied for table alembic_version``, the first one read)
+    is told to do: they belong to the role that made them, which grants the others what they may do."""
+    who = _name(role) if role else "ROLE"
+    return (f" (the role {who} may not read gamedb's tables here: as their owner, the role that made them, run "
+            f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {who}, or use that role)")
+
+
 def _name(identifier: str) -> str:
     """An SQL identifier as it is typed in a statement (quoted unless plain lowercase)."""
     import re
