@@ -365,9 +365,12 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
     if strategy.symmetry and (needs is None or getattr(game.capabilities, needs)):
         return group
     if wanted:
-        using = f"symmetries are used by {', '.join(s.name for s in STRATEGIES.values() if s.symmetry)}" if needs is None else \
-            f"it uses symmetries with {needs.replace('_', ' ')}"
-        raise InputError(f"--symmetry: the {strategy.name} strategy stores every position of this {game.family} game ({using}); use --no-symmetry")
+        keeping = [str(s.choice) for s in STRATEGIES.values() if s.symmetry and s.choice and s.accepts(game)
+                   and (s.symmetry_needs is None or getattr(game.capabilities, s.symmetry_needs))]
+        using = "; ".join([*([f"it uses symmetries only with {needs.replace('_', ' ')}"] if needs is not None else []),
+                           f"one per symmetry class: --strategy {' or '.join(keeping)}" if keeping else "no strategy keeps one per class"])
+        who = f"--strategy {choice}" if strategy.choice == choice else f"the {strategy.name} strategy"  # (as typed)
+        raise InputError(f"--symmetry: {who} stores every position of this {game.family} game ({using}); use --no-symmetry")
     return 1
 
 
