@@ -132,5 +132,6 @@ def solved_line(report: SolveReport, start: Answer, reachable: int | None = None
     ``reachable``, when more than the positions stored (symmetry), is said too."""
     value = start.result if start.remoteness is None else f"{start.result} in {start.remoteness}"
     stored = f" (one per symmetry class of {reachable:,} reachable)" if reachable is not None and reachable != report.positions else ""
-    return (f"Solved {report.name}: {report.positions:,} positions{stored}, {report.moves:,} moves in {report.seconds:.2f} s. "
+    positions, moves = (f"{n:,} {word}{'' if n == 1 else 's'}" for n, word in ((report.positions, "position"), (report.moves, "move")))
+    return (f"Solved {report.name}: {positions}{stored}, {moves} in {report.seconds:.2f} s. "
             f"Start {start.position}: {start.player} to move, {value}.")
