@@ -49,7 +49,8 @@ def _run_solve(
     run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit, cluster, symmetry)
 
 
-@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
+@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game gamedb_takeaway:TakeAway --set matches=21    "
+                        "(in examples/plugin/ of gamedb's source, or with it on PYTHONPATH)")
 @handle_write_errors
 def solve_plugin(
     ctx: typer.Context,
@@ -58,7 +59,8 @@ def solve_plugin(
         typer.Option("--game", metavar="MODULE:CLASS", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
     ] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")] = None,
-    name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: its family name).")] = None,
+    name: Annotated[Optional[str], typer.Option(
+        "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
 ) -> None:
