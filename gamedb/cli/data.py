@@ -48,9 +48,8 @@ def copy_command(
     if as_json:
         show_json({key: getattr(report, key) for key in ("games", "skipped", "already", "damaged", "positions", "moves")})
         return
-    if not report.games:
-        if not report.already:
-            out("No solved games to copy.")
+    if not report.games:  # (still a line on stdout, the command's result, as for solve of a game already solved)
+        out("Copied nothing: every game is in the destination already." if report.already else "No solved games to copy.")
         return
     out(f"Copied {len(report.games)} game(s) ({', '.join(report.games)}): {report.positions:,} positions, {report.moves:,} moves.")
 
