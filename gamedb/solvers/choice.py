@@ -316,7 +316,7 @@ def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
     if chosen is not None and not chosen.accepts(game):
         missing = [need.capability for need in chosen.needs if need.required and not getattr(game.capabilities, need.capability)]
         why = f"the {game.family} family declares no {', '.join(missing)}" if missing else "it takes no impartial game"
-        raise InputError(f"the {chosen.name} strategy cannot solve this game ({why})")
+        raise InputError(f"--strategy {choice} cannot solve this game ({why})")  # (as typed: not the name the game row records)
     for strategy in STRATEGIES.values():
         if strategy.exclusive and strategy.accepts(game):
             return [strategy]
