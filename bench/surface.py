@@ -130,7 +130,7 @@ def measure_jsonl(db: Path, count: int = 100_000) -> dict | None:
 
 def run(work: Path) -> None:
     compileall.compile_dir(str(ROOT / "gamedb"), quiet=1)  # bytecode, as an installed package has it
-    print("\n4. what a user meets first: whole processes")
+    print("\n5. what a user meets first: whole processes")
     print(f"  (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs: seconds scale with it, ratios much less)")
     q = measure_query_process(work)
     line(f"`gamedb query` process, median of {QUERY_RUNS}", f"{q['query']:.3f} s", verdict(q["query"] <= TARGET_QUERY_SECONDS, f"<= {TARGET_QUERY_SECONDS} s"))

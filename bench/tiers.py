@@ -6,7 +6,7 @@
     python bench/run.py --tiers --big --huge --only 6x4   # only the boards named (repeatable)
     bash .ci/postgres.sh sh -c '.venv/bin/python bench/run.py --tiers --only 5x4 --postgres "$GAMEDB_TEST_PG"'   # also on PostgreSQL
 
-Every board is solved end to end (``--engine tiers``, a new SQLite file) in
+Every board is solved end to end (``--strategy tiers``, a new SQLite file) in
 a child process of its own, so its peak memory is its own, and compared
 with the published count of positions and value of the start (John
 Tromp's). Printed: seconds, positions per second, peak memory, bytes per
@@ -112,7 +112,7 @@ def run_tiers(args, work: Path, run_child, line, verdict) -> None:
     if args.only:
         wanted = {tuple(int(x) for x in text.lower().split("x")) for text in args.only}
         boards = {board: figures for board, figures in {**BOARDS, **BIG_EXTRA}.items() if board in wanted}
-    print("\n4. the tier solver on Connect-Four (--engine tiers)")
+    print("\n6. the tier solver on Connect-Four (--strategy tiers)")
     for (width, height), (known, value, rem, t_target, mb_target, b_target) in boards.items():
         db = work / f"c4-{width}x{height}.sqlite"
         print(f"  Connect-Four {width}x{height} ({load()})")

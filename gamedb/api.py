@@ -183,7 +183,11 @@ class Database:
             return reader.all_games()
 
     def game(self, name: str) -> GameRecord:
-        """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`."""
+        """The stored game ``name`` (its ``game`` row); raises :class:`~gamedb.errors.GameNotFound`.
+
+        >>> db.game("nim").status
+        'solved'
+        """
         with self.read() as reader:
             return reader.get(name)
 
@@ -197,7 +201,12 @@ class Database:
             return reader.stored_name(name)
 
     def rules(self, name: str) -> tuple[GameRecord, Game]:
-        """The stored game and its rules (kept between calls while the game row is unchanged)."""
+        """The stored game and its rules (kept between calls while the game row is unchanged).
+
+        >>> record, game = db.rules("tictactoe")
+        >>> record.positions, game.format(game.start())
+        (765, '.........')
+        """
         with self.read() as reader:
             record, game, _ = self._rules_on(reader, name)
         return record, game if game is not None else record.rules(self.game_classes)  # raises, saying why
@@ -223,7 +232,12 @@ class Database:
     ) -> SolveReport:
         """Solve ``game``; ``strategy`` is one of :data:`gamedb.solvers.choice.CHOICES` (``engine``: its deprecated name);
         ``cluster``: on a Dask cluster (:class:`gamedb.solvers.protocol.Cluster`, the ``cluster`` extra); ``symmetry`` False
-        stores every position of a family that declares symmetries (None: where the strategy uses them)."""
+        stores every position of a family that declares symmetries (None: where the strategy uses them).
+
+        >>> from gamedb import make_game
+        >>> Database("nim.sqlite", create=True).solve(make_game("nim", max=5)).positions
+        6
+        """
         from .sizes import parse_size
         from .solvers.solve import solve
         from .store import catalog
@@ -258,7 +272,12 @@ class Database:
 
     def answerer(self, name: str, *, boards: bool = True, lines: bool = False) -> Callable[[Sequence[str | None]], list[Answer | GamedbError | str]]:
         """What answers a batch of positions of the solved game ``name``, each error in its place (checked solved now);
-        ``lines``: each answer as its JSON line (:meth:`~gamedb.answers.Answer.json_line`)."""
+        ``lines``: each answer as its JSON line (:meth:`~gamedb.answers.Answer.json_line`).
+
+        >>> answer = db.answerer("nim")
+        >>> [getattr(a, "result", type(a).__name__) for a in answer(["3 5", "0", "x"])]
+        ['win', 'lose', 'PositionError']
+        """
         with self.read() as reader:
             self._rules_on(reader, name)[0].require_solved()
         return lambda batch: self._answer_batch(name, list(batch), "return", boards, lines)
@@ -367,19 +386,35 @@ class Database:
 
     def compact(self, name: str) -> CompactReport:
         """Drop the solved game's move rows (queries and verify do not read them) and reclaim the space; a DuckDB file is
-        written afresh, its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`)."""
+        written afresh, its position rows in the dense order (:mod:`gamedb.store.duckdb_rewrite`).
+
+        >>> from gamedb import make_game
+        >>> mine = Database("moves.sqlite", create=True)
+        >>> mine.solve(make_game("tictactoe"), strategy="memory").moves   # the memory strategy keeps move rows
+        16167
+        >>> mine.compact("tictactoe").moves_removed
+        16167
+        """
         from .store.compact import compact
         return compact(self._writer, self.game(name), self._where.path if self._where.is_duckdb else None)
 
     def missing_indexes(self) -> list[str]:
-        """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them)."""
+        """The names of the indexes a large tier solve left out (:meth:`build_indexes` builds them).
+
+        >>> db.missing_indexes()     # a small game: none left out
+        []
+        """
         from .store.bulk import missing_indexes
         from .store.schema import metadata
         with self.engine.connect() as conn:
             return [str(index.name) for index in missing_indexes(conn, list(metadata.sorted_tables))]
 
     def build_indexes(self) -> list[str]:
-        """Build the indexes a large tier solve left out; return their names."""
+        """Build the indexes a large tier solve left out; return their names.
+
+        >>> db.build_indexes()
+        []
+        """
         from .store.bulk import create_missing_indexes
         from .store.locking import solve_settings
         from .store.schema import metadata
@@ -391,7 +426,12 @@ class Database:
         self, other: Database, names: Iterable[str] | None = None, *, force: bool = False, progress: Progress | None = None
     ) -> CopyReport:
         """Copy solved games (all, or those named) into another database, e.g. SQLite -> PostgreSQL; a file ``other`` made
-        (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed."""
+        (``create=True``) that the copy leaves without a game (refused, or nothing to copy) is removed.
+
+        >>> report = db.copy_to(Database("copy.sqlite", create=True), ["nim"])
+        >>> report.games, report.positions
+        (['nim'], 10)
+        """
         from .store.transfer import copy_games
         with other._removed_if_left_without_a_game(once_done=True):
             return copy_games(self.engine, other._writer, names, force=force, progress=progress)

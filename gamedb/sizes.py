@@ -11,11 +11,11 @@ from .safe_text import shown
 #: the largest --memory-limit taken (1 PiB): beyond it a number is a typo, not a machine
 MAX_MEMORY_LIMIT = 1 << 50
 
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgtp]?)i?b?\s*$", re.IGNORECASE)
 
 
 def parse_size(text: str | int) -> int:
-    """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB`` or a plain number of bytes (more than 0)."""
+    """Bytes from ``2G``, ``512M``, ``300k``, ``1.5GiB``, ``1P`` or a plain number of bytes (more than 0)."""
     if isinstance(text, bool) or not isinstance(text, (int, str)):
         raise InputError(f"{param('memory_limit')} must be a size such as 2G, 512M or 300000000, got {text!r}")
     if isinstance(text, int):
@@ -27,11 +27,11 @@ def parse_size(text: str | int) -> int:
         from fractions import Fraction  # exact: a number of 400 digits is not a float overflow
 
         number, unit = Fraction(match.group(1)), match.group(2).lower()
-        size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}[unit])
+        size = int(number * {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40, "p": 1 << 50}[unit])
     if size <= 0:
         raise InputError(f"{param('memory_limit')} must be more than 0 bytes, got {shown(text)}")
     if size > MAX_MEMORY_LIMIT:
-        raise InputError(f"{param('memory_limit')} must be at most {human_size(MAX_MEMORY_LIMIT)}, got {shown(text)}")
+        raise InputError(f"{param('memory_limit')} must be at most 1P (1 PiB, 1024T), got {shown(text)}")
     return size
 
 

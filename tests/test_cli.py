@@ -1,6 +1,7 @@
 """The CLI as a user types it: solve, query, list, stats, verify, games, and the mistakes users make."""
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -12,7 +13,10 @@ from conftest import SEED_GRAPH_1, SEED_GRAPH_2
 def test_solve_and_query_cat_mouse_inline_graph(cli):
     run = cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "--quiet")
     assert run.exit_code == 0, run.stderr
-    assert "Solved cat-mouse" in run.stdout
+    assert re.match(r"Solved cat-mouse: 2 positions, 1 move in [\d.]+ s\. ", run.stdout), run.stdout  # (was '1 moves')
+    over = {"players": ["a", "b"], "start": "s", "positions": {"s": {"player": "a", "value": "lose"}}}
+    nothing = cli("solve", "graph", "--file", json.dumps(over), "--name", "over")
+    assert re.match(r"Solved over: 1 position, 0 moves in [\d.]+ s\. ", nothing.stdout), nothing.stdout
     q = cli("query", "cat-mouse", "--json")
     assert q.exit_code == 0
     data = json.loads(q.stdout)

@@ -277,6 +277,12 @@ def test_every_help_example_runs_as_written(cli, monkeypatch):
         example = re.search(r"Example:\s+gamedb (.+)", cli("solve", fam, "--help").stdout).group(1)
         run = cli(*shlex.split(example), "-q")
         assert run.exit_code == 0, (example, run.stderr)
+    # the plugin's (it named mypackage.games:TakeAway, no module anywhere), from the folder it says
+    example = re.search(r"Example:\s+gamedb (.+?)\s+\(in examples/plugin/", " ".join(cli("solve", "--help").stdout.split())).group(1)
+    monkeypatch.chdir(Path(__file__).resolve().parents[1] / "examples" / "plugin")
+    run = cli(*shlex.split(example), "-q")
+    assert run.exit_code == 0 and run.stdout.startswith("Solved takeaway: "), (example, run.stderr)
+    monkeypatch.chdir(Path(__file__).resolve().parents[1])
     for command in ("games", "query", "stats", "verify", "export", "compact"):
         example = re.search(r"Examples?:\s+gamedb (.+)", cli(command, "--help").stdout).group(1)
         args = shlex.split(example.split(">")[0])

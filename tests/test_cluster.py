@@ -333,7 +333,8 @@ def test_bad_cluster_options(cli, tmp_path, monkeypatch):
     assert r.exit_code == 2 and "--work-dir and --slice-size go with --workers or --scheduler" in r.stderr
     r = cli("solve", "tictactoe", "--workers", "1", "--scheduler", "tcp://127.0.0.1:1")
     assert r.exit_code == 2 and "give one of them" in r.stderr
-    for refused, why in ((["nim"], "the tiers strategy cannot solve this game (the nim family declares no tiers)"),
+    for refused, why in ((["nim"], "a solve on a cluster (--workers, --scheduler) runs the tier solver, which cannot solve this game "
+                                       "(the nim family declares no tiers): solve it without --workers and --scheduler"),
                          (["tictactoe", "--symmetry"], "--symmetry: a solve of this tictactoe game on a cluster stores every position")):
         r = cli("solve", *refused, "--workers", "2")  # refused before the cluster's note, and before any cluster starts
         assert r.exit_code == 2 and r.stderr.startswith("Error: " + why) and r.stderr.count("\n") == 1, r.stderr

@@ -205,6 +205,9 @@ def test_cli_copy(cli, tmp_path):
     again = cli("copy", str(src), str(dst), "-q")
     assert again.exit_code == 0 and "Already in the destination, as copied before: tictactoe." in again.stderr
     assert again.stdout.strip() == "Copied 1 game (cat-mouse): 28 positions, 0 moves."
+    third = cli("copy", str(src), str(dst), "-q")  # nothing left to copy: stdout still says so (it was empty)
+    assert third.exit_code == 0 and third.stdout == "Copied nothing: every game is in the destination already.\n"
+    assert "Already in the destination, as copied before: cat-mouse, tictactoe." in third.stderr
     # another game of the same name is refused
     other = tmp_path / "other.sqlite"
     assert cli("solve", "cat-mouse", "--graph", json.dumps(SEED_GRAPH_2), "-q", db=other).exit_code == 0

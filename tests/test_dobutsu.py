@@ -153,14 +153,16 @@ def test_the_oracle_reads_the_rules_as_the_family():
         assert sorted(oracle.text(c) for c in oracle.children(position)) == sorted(GAME.format(c) for _, c in GAME.moves(code))
 
 
-def test_query_and_play_on_the_command_line(tmp_path):
+def test_query_and_play_on_the_command_line(tmp_path, monkeypatch):
     runner = CliRunner()
+    monkeypatch.chdir(tmp_path)  # (GAMEDB, no variable gamedb reads, left every command on ./gamedb.sqlite: the cwd's file)
     where = str(tmp_path / "d.sqlite")
-    result = runner.invoke(app, ["solve", "dobutsu", "--pieces", "", "-q"], env={"GAMEDB": where})
+    result = runner.invoke(app, ["solve", "dobutsu", "--pieces", "", "-q"], env={"GAMEDB_DB": where})
     assert result.exit_code == 0, result.output
-    result = runner.invoke(app, ["query", "dobutsu-lions", ".l./.../.../.L. - first"], env={"GAMEDB": where})
+    result = runner.invoke(app, ["query", "dobutsu-lions", ".l./.../.../.L. - first"], env={"GAMEDB_DB": where})
     assert result.exit_code == 0 and "win in 5" in result.output and "b4a3" in result.output, result.output
-    result = runner.invoke(app, ["query", "dobutsu-lions", ".l./.../.../.L. first"], env={"GAMEDB": where})
+    result = runner.invoke(app, ["query", "dobutsu-lions", ".l./.../.../.L. first"], env={"GAMEDB_DB": where})
     assert result.exit_code == 2 and "Error: bad dobutsu position" in result.output
-    result = runner.invoke(app, ["play", "dobutsu-lions"], input="b4a3\nq\n", env={"GAMEDB": where})
+    result = runner.invoke(app, ["play", "dobutsu-lions"], input="b4a3\nq\n", env={"GAMEDB_DB": where})
     assert "b4a3" in result.output, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["d.sqlite"]  # nothing in the working directory's gamedb.sqlite

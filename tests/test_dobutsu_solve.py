@@ -48,17 +48,18 @@ def test_every_stored_value_is_the_oracles(fresh_db, pieces, family):
         assert text == game.format(code) and (result, remoteness) == want[text], text
 
 
-def test_query_of_a_position_that_is_not_its_class_representative(tmp_path):
+def test_query_of_a_position_that_is_not_its_class_representative(tmp_path, monkeypatch):
     runner = CliRunner()
+    monkeypatch.chdir(tmp_path)  # (GAMEDB, no variable gamedb reads, left every command on ./gamedb.sqlite: the cwd's file)
     where = str(tmp_path / "d.sqlite")
-    assert runner.invoke(app, ["solve", "dobutsu", "--pieces", "C", "--strategy", "retrograde", "-q"], env={"GAMEDB": where}).exit_code == 0
+    assert runner.invoke(app, ["solve", "dobutsu", "--pieces", "C", "--strategy", "retrograde", "-q"], env={"GAMEDB_DB": where}).exit_code == 0
     game = Dobutsu("C")
     want = oracle.solve(game.format(game.start()))
     typed = [t for t in sorted(want) if game.canonical(game.parse(t)) != game.parse(t) and want[t][0] != "draw" and want[t][1]][:40:8]
     typed += [t for t in sorted(want) if t.endswith("second") and game.format(game.canonical(game.parse(t))).endswith("first") and want[t][1]][:3]
     assert len(typed) == 8
     for text in typed + [game.format(game.start())]:
-        result = runner.invoke(app, ["query", "dobutsu-C", text, "--json"], env={"GAMEDB": where})
+        result = runner.invoke(app, ["query", "dobutsu-C", text, "--json"], env={"GAMEDB_DB": where})
         assert result.exit_code == 0, result.output
         answer = json.loads(result.output)
         assert answer["position"] == text and (answer["result"], answer["remoteness"]) == want[text]
@@ -70,6 +71,7 @@ def test_query_of_a_position_that_is_not_its_class_representative(tmp_path):
         best = next(move for move in answer["moves"] if move["move"] == answer["best_move"])
         assert best["remoteness"] == answer["remoteness"] - 1 and best["result"] != answer["result"]
         assert best["move"] == next(label for label in children if want[children[label]] == (best["result"], best["remoteness"]))
+    assert [p.name for p in tmp_path.iterdir()] == ["d.sqlite"]  # nothing in the working directory's gamedb.sqlite
 
 
 @pytest.mark.parametrize("index_bytes", [None, 1 << 40], ids=["reverse index", "re-expansion"])

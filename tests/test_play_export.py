@@ -73,6 +73,17 @@ def test_export_csv_and_jsonl(solved, tmp_path):
     assert len(won) == 390 and all(w["winner"] == w["player"] for w in won)
 
 
+def test_export_format_follows_the_output_name(solved, tmp_path):
+    """`export NAME -o rows.jsonl` wrote CSV into rows.jsonl; without --format the file's name chooses now."""
+    for name, first in (("t.jsonl", "{"), ("t.NDJSON", "{"), ("t.csv", "position,"), ("t.txt", "position,")):
+        run = solved("export", "tictactoe", "-o", str(tmp_path / name))
+        assert run.exit_code == 0 and "Wrote 765 positions" in run.stdout, run.stderr
+        assert (tmp_path / name).read_text().startswith(first), name
+    run = solved("export", "tictactoe", "-o", str(tmp_path / "forced.jsonl"), "--format", "csv")  # --format, when given, decides
+    assert run.exit_code == 0 and (tmp_path / "forced.jsonl").read_text().startswith("position,")
+    assert solved("export", "tictactoe").stdout.startswith("position,")  # stdout: CSV, as before
+
+
 def test_export_bad_format_and_unknown_game(solved):
     bad = solved("export", "tictactoe", "-f", "xml")
     assert bad.exit_code == 2 and "unknown export format" in bad.stderr and bad.stdout == ""

@@ -146,3 +146,23 @@ def test_a_postgresql_database_at_0005_answers_alike_after_db_upgrade(cli, pg_ur
         engine.dispose()
     assert stored == {"nim": "heaps", "tictactoe": "graph-sql", "cat-mouse": "graph-sql"}
     assert [cli("query", name, "--json", db=pg_url).stdout for name, _, _ in SOLVES[:3]] == before
+
+
+def test_strategy_memory_limit_and_symmetry_with_game_and_before_the_family(cli, db_path, monkeypatch):
+    """`gamedb solve --game module:Class --strategy memory` was 'No such option: --strategy' (a plugin game could not keep
+    its move rows, as the README says to), and so was `gamedb solve --strategy memory tictactoe`; both take it now."""
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[1] / "examples" / "plugin"))
+    run = cli("solve", "--game", "gamedb_takeaway:TakeAway", "--set", "matches=5", "--name", "mine", "--strategy", "memory", "-q")
+    assert run.exit_code == 0, run.stderr
+    run = cli("solve", "--strategy", "memory", "--no-symmetry", "tictactoe", "-q")
+    assert run.exit_code == 0, run.stderr
+    assert _stored(db_path) == {"mine": "graph-memory", "tictactoe": "graph-memory"}
+    with sqlite3.connect(db_path) as con:  # the move rows the memory strategy keeps
+        assert con.execute("SELECT count(*) FROM moves WHERE game = 'mine'").fetchone()[0] == 18
+    con.close()
+    run = cli("solve", "--strategy", "memory", "tictactoe", "--strategy", "sql", "--name", "t3")
+    assert run.exit_code == 2 and "two values of --strategy" in run.stderr
+    run = cli("solve", "--game", "gamedb_takeaway:TakeAway", "--memory-limit", "lots")
+    assert run.exit_code == 2 and "--memory-limit must be a size" in run.stderr
+    run = cli("solve", "--strategy", "memory", "nim", "--max", "3")  # the strategy as typed, not the game row's name for it
+    assert run.exit_code == 2 and "Error: --strategy memory cannot solve this game (it takes no impartial game)" in run.stderr

@@ -49,9 +49,8 @@ def copy_command(
     if as_json:
         show_json({key: getattr(report, key) for key in ("games", "skipped", "already", "damaged", "positions", "moves")})
         return
-    if not report.games:
-        if not report.already:
-            out("No solved games to copy.")
+    if not report.games:  # (still a line on stdout, the command's result, as for solve of a game already solved)
+        out("Copied nothing: every game is in the destination already." if report.already else "No solved games to copy.")
         return
     out(f"Copied {counted(len(report.games), 'game')} ({', '.join(report.games)}): {counted(report.positions, 'position')}, "
         f"{counted(report.moves, 'move')}.")
@@ -84,7 +83,10 @@ def compact_command(
 def export_command(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(metavar="NAME", help="Name of a solved game.")],
-    fmt: Annotated[str, typer.Option("--format", "-f", metavar="[csv|jsonl]", help="csv (with a header line) or jsonl (one JSON object per line).")] = "csv",
+    fmt: Annotated[Optional[str], typer.Option(
+        "--format", "-f", metavar="[csv|jsonl]",
+        help="csv (with a header line) or jsonl (one JSON object per line); default: jsonl for an --output FILE ending in .jsonl, else csv.",
+        show_default=False)] = None,
     output: Annotated[Optional[str], typer.Option("--output", "-o", metavar="FILE", help="Write to this file instead of stdout (-: stdout).")] = None,
     game_class: GameClassOption = None,
 ) -> None:
@@ -93,6 +95,8 @@ def export_command(
     from .output_file import checked_output, written_whole
 
     output = None if output == "-" else output  # (-: stdout, as query reads positions from - as stdin)
+    if fmt is None:  # (-o rows.jsonl wrote CSV into it)
+        fmt = "jsonl" if output is not None and output.lower().endswith((".jsonl", ".ndjson")) else "csv"
     path = None if output is None else checked_output(output)  # before the database is read
     db = open_database(ctx, readonly=True, game_class=game_class)
     name = stored_name(db, name)

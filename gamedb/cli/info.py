@@ -186,8 +186,10 @@ def stats_command(
         ("positions", f"{positions:,} ({data['primitive'] or 0:,} primitive){so_far}"),
         # (the stored positions': classes, with symmetry; None: not decided yet, an unfinished solve)
         *((f"  {'not decided yet' if result is None else result}", f"{count:,}") for result, count in data["results"].items()),
-        *([("reachable", f"{data['reachable']:,} (one position stored per class of {data['symmetries']} symmetries)")]
-          if data["symmetries"] > 1 and data["reachable"] is not None else []),
+        *([("reachable", f"{data['reachable']:,} (one position stored per class of {data['symmetries']} symmetries)"
+            if data["reachable"] is not None else  # (the retrograde solver enumerates classes only: Dōbutsu)
+            f"not counted (one position stored per class of {data['symmetries']} symmetries)")]
+          if data["symmetries"] > 1 else []),
         ("moves", moves),
     ]
     start = data["start"]

@@ -49,7 +49,8 @@ def _run_solve(
     run_solve(settings(ctx).db, game, name, force, quiet, strategy, memory_limit, cluster, symmetry)
 
 
-@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game mypackage.games:TakeAway --set matches=21")
+@solve_app.callback(invoke_without_command=True, epilog="Example:  gamedb solve --game gamedb_takeaway:TakeAway --set matches=21    "
+                        "(in examples/plugin/ of gamedb's source, or with it on PYTHONPATH)")
 @handle_write_errors
 def solve_plugin(
     ctx: typer.Context,
@@ -58,9 +59,17 @@ def solve_plugin(
         typer.Option("--game", metavar="MODULE:CLASS", help="Solve a game written in Python: package.module:ClassName (a gamedb.games.base.Game subclass)."),
     ] = None,
     settings: Annotated[Optional[list[str]], typer.Option("--set", metavar="KEY=VALUE", help="Option of that game as KEY=VALUE (repeatable).")] = None,
-    name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="Name to store the game under (default: its family name).")] = None,
+    name: Annotated[Optional[str], typer.Option(
+        "--name", metavar="NAME", help="Name to store the game under (default: the family name, with the options that distinguish it).")] = None,
     force: Annotated[bool, typer.Option("--force", help="Replace a stored game of the same name.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    strategy: Annotated[Optional[StrategyChoice], typer.Option(
+        "--strategy", metavar=f"[{'|'.join(CHOICES)}]", show_default=False,
+        help="The strategy (default: auto; a family's --help lists them); before a family's name or after it.")] = None,
+    memory_limit: Annotated[Optional[str], typer.Option(
+        "--memory-limit", metavar="SIZE", help="Memory the solve may use, e.g. 2G (default: half the available memory).")] = None,
+    symmetry: Annotated[Optional[bool], typer.Option(
+        "--symmetry/--no-symmetry", show_default=False, help="Store one position per symmetry class (default: where the strategy uses them).")] = None,
 ) -> None:
     """Solve a game: enumerate every reachable position and store its value. One subcommand per family."""
     if ctx.invoked_subcommand is not None:
@@ -79,7 +88,7 @@ def solve_plugin(
     except UnknownFamily as exc:  # a --game value that names no game class: a bad option (a family that fails to load is exit 1)
         raise InputError(str(exc)) from None
     options = _parse_settings(cls, settings or [])
-    _run_solve(ctx, cls.from_options(**options), name, force, quiet)
+    _run_solve(ctx, cls.from_options(**options), name, force, quiet, AUTO if strategy is None else strategy.value, memory_limit, None, symmetry)
 
 
 def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool) -> tuple[str | None, bool, bool]:
@@ -92,6 +101,17 @@ def group_options(ctx: typer.Context, name: str | None, force: bool, quiet: bool
     if before is not None and name is not None and before != name:
         raise InputError(f"two names given: --name {before} before the family and --name {name} after it")
     return name if name is not None else before, force or bool(group.get("force")), quiet or bool(group.get("quiet"))
+
+
+def group_value(ctx: typer.Context, key: str, option: str, value: Any, default: Any) -> Any:
+    """``--strategy``, ``--memory-limit`` or ``--symmetry`` given before the family's name (``gamedb solve --strategy memory nim``,
+    as with ``--game``), else its own ``value``; two different values, one on each side, refused."""
+    before = (ctx.parent.params if ctx.parent is not None else {}).get(key)
+    if before is None:
+        return value
+    if value != default and value != before:
+        raise InputError(f"two values of {option}: one before the family's name and another after it")
+    return before
 
 
 def _parse_settings(cls: type[Game], settings: list[str]) -> dict[str, Any]:
@@ -158,7 +178,9 @@ def _solve_command(app: typer.Typer, fam: str) -> None:
         if engine is not None:
             err(ENGINE_DEPRECATED)
             strategy = engine
-        memory_limit, symmetry = kwargs.pop("memory_limit"), kwargs.pop("symmetry")
+        strategy = group_value(ctx, "strategy", "--strategy", strategy, StrategyChoice(AUTO))
+        memory_limit = group_value(ctx, "memory_limit", "--memory-limit", kwargs.pop("memory_limit"), None)
+        symmetry = group_value(ctx, "symmetry", "--symmetry/--no-symmetry", kwargs.pop("symmetry"), None)
         cluster = {k: kwargs.pop(k) for k in CLUSTER_OPTIONS}
         if cluster["workers"] is None and cluster["scheduler"] is None:
             if cluster["work_dir"] is not None or cluster["slice_size"] is not None:

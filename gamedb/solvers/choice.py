@@ -316,7 +316,7 @@ def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
     if chosen is not None and not chosen.accepts(game):
         missing = [need.capability for need in chosen.needs if need.required and not getattr(game.capabilities, need.capability)]
         why = f"the {game.family} family declares no {', '.join(missing)}" if missing else "it takes no impartial game"
-        raise InputError(f"the {chosen.name} strategy cannot solve this game ({why})")
+        raise InputError(f"--strategy {choice} cannot solve this game ({why})")  # (as typed: not the name the game row records)
     for strategy in STRATEGIES.values():
         if strategy.exclusive and strategy.accepts(game):
             return [strategy]
@@ -365,9 +365,13 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
     if strategy.symmetry and (needs is None or getattr(game.capabilities, needs)):
         return group
     if wanted:
-        using = f"symmetries are used by {', '.join(s.name for s in STRATEGIES.values() if s.symmetry)}" if needs is None else \
-            f"it uses symmetries with {needs.replace('_', ' ')}"
-        raise InputError(f"{param('symmetry', True)}: the {strategy.name} strategy stores every position of this {game.family} game ({using}); "
+        keeping = [str(s.choice) for s in STRATEGIES.values() if s.symmetry and s.choice and s.accepts(game)
+                   and (s.symmetry_needs is None or getattr(game.capabilities, s.symmetry_needs))]
+        using = "; ".join([*([f"it uses symmetries only with {needs.replace('_', ' ')}"] if needs is not None else []),
+                           f"one per symmetry class: {' or '.join(param('strategy', k) for k in keeping)}" if keeping
+                           else "no strategy keeps one per class"])
+        who = param("strategy", choice) if strategy.choice == choice else f"the {strategy.name} strategy"  # (as typed)
+        raise InputError(f"{param('symmetry', True)}: {who} stores every position of this {game.family} game ({using}); "
                          f"use {param('symmetry', False)}")
     return 1
 
