@@ -161,7 +161,7 @@ def test_memory_limit_up_to_one_pib_as_the_error_writes_it():
     """`--memory-limit 2000T` said 'must be at most 1.1 PB', a size it refused when typed ('1P' was no size)."""
     assert parse_size("1P") == parse_size("1024T") == parse_size("1PiB") == 1 << 50
     for too_large in ("2P", "1025T", str((1 << 50) + 1)):
-        with pytest.raises(InputError, match=r"--memory-limit must be at most 1P \(1 PiB, 1024T\), got"):
+        with pytest.raises(InputError, match=r"memory_limit= must be at most 1P \(1 PiB, 1024T\), got"):
             parse_size(too_large)
 
 
