@@ -114,10 +114,9 @@ def _heaps_into(sink: Sink, job: SolveJob) -> Solved:
 
 
 def _heaps_small(game: Game) -> bool:
-    """A heap game of at most one write batch."""
     from .heaps.solver import WRITE_BATCH
 
-    return cast("HeapGame", game).max_heap + 1 <= WRITE_BATCH
+    return cast("HeapGame", game).max_heap + 1 <= WRITE_BATCH  # (a heap game of at most one write batch)
 
 
 def _tier_solver() -> Solver:
@@ -174,9 +173,8 @@ def _graph_into(sink: Sink, job: SolveJob) -> Solved:
     return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
 
 
-def _graph_small(game: Game) -> bool:
-    """A game with an estimate, of any size: solved in memory and written in one commit, it has nothing to resume."""
-    return game.estimate() is not None
+def _graph_small(game: Game) -> bool:  # a game with an estimate, of any size: solved in memory and written in one commit
+    return game.estimate() is not None  # (it has nothing to resume)
 
 
 def _retrograde_solver() -> Solver:
@@ -360,19 +358,17 @@ def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | 
         return 1
     if group == 1:
         raise InputError(f"{param('symmetry', True)}: the {game.family} family declares no symmetries")
-    strategy = candidates(game, choice)[0]
-    needs = strategy.symmetry_needs
+    needs = (strategy := candidates(game, choice)[0]).symmetry_needs
     if strategy.symmetry and (needs is None or getattr(game.capabilities, needs)):
         return group
     if wanted:
-        keeping = [str(s.choice) for s in STRATEGIES.values() if s.symmetry and s.choice and s.accepts(game)
+        keeping = [param("strategy", s.choice) for s in STRATEGIES.values() if s.symmetry and s.choice and s.accepts(game)
                    and (s.symmetry_needs is None or getattr(game.capabilities, s.symmetry_needs))]
-        using = "; ".join([*([f"it uses symmetries only with {needs.replace('_', ' ')}"] if needs is not None else []),
-                           f"one per symmetry class: {' or '.join(param('strategy', k) for k in keeping)}" if keeping
-                           else "no strategy keeps one per class"])
+        using = ([] if needs is None else [f"it uses symmetries only with {needs.replace('_', ' ')}"]) + \
+            [f"one per symmetry class: {' or '.join(keeping)}" if keeping else "no strategy keeps one per class"]
         who = param("strategy", choice) if strategy.choice == choice else f"the {strategy.name} strategy"  # (as typed)
-        raise InputError(f"{param('symmetry', True)}: {who} stores every position of this {game.family} game ({using}); "
-                         f"use {param('symmetry', False)}")
+        raise InputError(f"{param('symmetry', True)}: {who} stores every position of this {game.family} game "
+                         f"({'; '.join(using)}); use {param('symmetry', False)}")
     return 1
 
 

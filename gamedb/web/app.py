@@ -106,7 +106,7 @@ class Explorer:
         heaps 3 4 5) and its value, for the list to show the position a click on the game opens; the stored start without rules."""
         try:
             _, rules = self.database.rules(record.name)
-        except (StoredCodeRefused, UnknownFamily, FamilyLoadError):
+        except (StoredCodeRefused, UnknownFamily, FamilyLoadError, DamagedGame):  # (the page says why when it opens the game)
             return {"play_start": record.start_position, "play_start_value": start_value}
         play_start = rules.format(rules.play_start())
         if play_start == record.start_position:
