@@ -30,16 +30,20 @@ WAYS = {
 }
 
 
-@pytest.mark.parametrize("way", WAYS)
-@pytest.mark.parametrize("family,options", GAMES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(GAMES)])
-def test_every_way_writes_the_sql_engines_rows(fresh_db, monkeypatch, way, family, options):
-    settings = WAYS[way]
+def _use_way(monkeypatch, settings: dict) -> None:
+    """The solver made to take one of :data:`WAYS` to the moves into a level."""
     if "has_parents" in settings:
         monkeypatch.setattr(retrograde, "has_parents", lambda rules: False)
     if "INDEX_BYTES_PER_MOVE" in settings:
         monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", settings["INDEX_BYTES_PER_MOVE"])
     if "DENSE_CODES_PER_POSITION" in settings:
         monkeypatch.setattr(retrograde, "DENSE_CODES_PER_POSITION", 0)
+
+
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("family,options", GAMES, ids=[f"{f}-{i}" for i, (f, _) in enumerate(GAMES)])
+def test_every_way_writes_the_sql_engines_rows(fresh_db, monkeypatch, way, family, options):
+    _use_way(monkeypatch, WAYS[way])
     game = make_game(family, **options)
     sql_db, db = fresh_db(), fresh_db()
     sql_db.solve(game, "g", strategy="sql")
@@ -51,13 +55,7 @@ def test_every_way_writes_the_sql_engines_rows(fresh_db, monkeypatch, way, famil
 def test_a_level_tells_its_progress_as_it_goes(fresh_db, monkeypatch, way):
     """Within each level, every way of finding its moves says how many of its positions are done, up to all of them
     (a first level of 10^8 positions over at once took 15 minutes that showed nothing)."""
-    settings = WAYS.get(way, {})
-    if "has_parents" in settings:
-        monkeypatch.setattr(retrograde, "has_parents", lambda rules: False)
-    if "INDEX_BYTES_PER_MOVE" in settings:
-        monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", settings["INDEX_BYTES_PER_MOVE"])
-    if "DENSE_CODES_PER_POSITION" in settings:
-        monkeypatch.setattr(retrograde, "DENSE_CODES_PER_POSITION", 0)
+    _use_way(monkeypatch, WAYS.get(way, {}))
     monkeypatch.setattr(retrograde_rules, "BLOCK", 64)  # (several blocks a level; re-expansion: 2^14 positions a block)
     seen: list[tuple[str, int, int | None]] = []
     game = make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(7), 100, 0.03)))
