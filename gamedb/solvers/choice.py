@@ -82,8 +82,12 @@ class Strategy:
     symmetry_needs: str | None = None
 
     def accepts(self, game: Game) -> bool:
-        declared = game.capabilities
-        return all(getattr(declared, need.capability) for need in self.needs if need.required) and (self.impartial or not game.impartial)
+        return self.refusal(game) is None
+
+    def refusal(self, game: Game) -> str | None:  # why it cannot solve ``game`` (None: it can)
+        missing = ", ".join(need.capability for need in self.needs if need.required and not getattr(game.capabilities, need.capability))
+        impartial = None if self.impartial or not game.impartial else "it takes no impartial game"
+        return f"the {game.family} family declares no {missing}" if missing else impartial
 
 
 # --- the hooks: each imports its module when it runs ----------------------------------------
@@ -201,8 +205,7 @@ def _graph_sql_solver() -> Solver:
     return GraphSql()
 
 
-#: what a solver does when a game offers no array rules of either kind
-ONE_BY_ONE = "positions are expanded one by one in Python (Game.expand)"
+ONE_BY_ONE = "positions are expanded one by one in Python (Game.expand)"  # (a game with no array rules of either kind)
 
 #: every strategy, in the order ``--strategy auto`` tries them
 STRATEGIES: dict[str, Strategy] = {
@@ -311,10 +314,8 @@ def candidates(game: Game, choice: str, *, new: bool = True) -> list[Strategy]:
     """The strategies ``game`` is solved with under ``--strategy choice``, in order (one that gives way passes it on)."""
     check_choice(choice)
     chosen = next((s for s in STRATEGIES.values() if s.choice == choice), None)
-    if chosen is not None and not chosen.accepts(game):
-        missing = [need.capability for need in chosen.needs if need.required and not getattr(game.capabilities, need.capability)]
-        why = f"the {game.family} family declares no {', '.join(missing)}" if missing else "it takes no impartial game"
-        raise InputError(f"--strategy {choice} cannot solve this game ({why})")  # (as typed: not the name the game row records)
+    if chosen is not None and (why := chosen.refusal(game)) is not None:  # (said as typed: not the name the game row records)
+        raise InputError(f"{param('strategy', choice)} cannot solve this game ({why})")
     for strategy in STRATEGIES.values():
         if strategy.exclusive and strategy.accepts(game):
             return [strategy]
@@ -345,8 +346,7 @@ def plan(db: sa.Engine, record: GameRecord | None, game: Game, choice: str) -> l
 
 
 def symmetry(game: Game, choice: str, wanted: bool | None, record: GameRecord | None = None) -> int:
-    """The symmetry group a solve of ``game`` stores through (1: none): ``--symmetry`` (``wanted``; None: on for a family
-    that declares symmetries, where the strategy uses them), or the unfinished solve's in ``record``."""
+    """The symmetry group a solve stores through (1: none): ``wanted`` (None: where the strategy uses them), or ``record``'s."""
     group = symmetry_group(game)
     if record is not None:
         stored = record.symmetry

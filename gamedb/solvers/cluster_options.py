@@ -54,12 +54,10 @@ def cluster_group(game: Game, wanted: bool | None) -> int:
     ``--symmetry`` (``wanted``) it cannot keep, refused (before anything is read or said)."""
     from . import choice
 
-    try:
-        choice.candidates(game, "tiers")
-    except InputError as exc:  # (said as for --strategy tiers, which the user did not type)
-        why = str(exc).partition(" cannot solve this game ")[2]  # ("(the nim family declares no tiers)")
-        raise InputError(f"a solve on a cluster (--workers, --scheduler) runs the tier solver, which cannot solve this game {why}: "
-                         "solve it without --workers and --scheduler") from None
+    why = choice.STRATEGIES["tiers"].refusal(game)
+    if why is not None:  # (not said as for --strategy tiers, which the user did not type)
+        raise InputError(f"a solve on a cluster ({said_as('cluster=', '--workers, --scheduler')}) runs the tier solver, which cannot "
+                         f"solve this game ({why}): solve it without {said_as('cluster=', '--workers and --scheduler')}")
     return cluster_symmetry(game, choice.symmetry(game, "tiers", wanted), wanted)
 
 

@@ -58,7 +58,8 @@ def check_may_create(conn: sa.Connection, where: str) -> None:
     """Refuse, in words that say what to do, a server database where the role may not create gamedb's tables: since
     PostgreSQL 15 only a database's owner may create in its schema public unless granted; or no schema to create in."""
     role, schema, search_path, may = conn.execute(_MAY_CREATE).one()
-    role = _name(role)
+    quote = conn.dialect.identifier_preparer.quote  # (quoted only where the server needs it)
+    role = quote(role)
     if schema is None:
         raise DatabaseError(
             f"{where}: no schema of the search_path ({search_path}) exists, so gamedb has nowhere to create its tables: "
@@ -66,8 +67,8 @@ def check_may_create(conn: sa.Connection, where: str) -> None:
         )
     if not may:
         raise DatabaseError(
-            f"the role {role} may not create gamedb's tables in schema {_name(schema)} of {where} (since PostgreSQL 15 "
-            f"only the database's owner may): as its owner run GRANT CREATE ON SCHEMA {_name(schema)} TO {role}, or "
+            f"the role {role} may not create gamedb's tables in schema {quote(schema)} of {where} (since PostgreSQL 15 "
+            f"only the database's owner may): as its owner run GRANT CREATE ON SCHEMA {quote(schema)} TO {role}, or "
             "use a database the role owns"
         )
 
@@ -96,7 +97,8 @@ def check_privileges(conn: sa.Connection, where: str, *, write: bool) -> None:
     rows = conn.execute(_PRIVILEGES, {"names": tables}).all()
     if not rows:
         return
-    role, schema = _name(rows[0][0]), _name(rows[0][1])
+    quote = conn.dialect.identifier_preparer.quote
+    role, schema = quote(rows[0][0]), quote(rows[0][1])
     unread = [f"table {shown(name)}" for _, _, name, sequence, may_read, _ in rows if not sequence and not may_read]
     unwritten = [  # (alembic_version: written by `gamedb db upgrade` alone, which needs the tables' owner anyway)
         f"{'sequence' if sequence else 'table'} {shown(name)}" for _, _, name, sequence, _, may_write in rows
@@ -114,9 +116,3 @@ def check_privileges(conn: sa.Connection, where: str, *, write: bool) -> None:
         f"{'; '.join(grants)}"
     )
 
-
-def _name(identifier: str) -> str:
-    """An SQL identifier as it is typed in a statement (quoted unless plain lowercase)."""
-    import re
-
-    return identifier if re.fullmatch(r"[a-z_][a-z0-9_$]*", identifier) else '"' + identifier.replace('"', '""') + '"'

@@ -32,6 +32,7 @@ from ..errors import (
     StoredCodeRefused,
     UnknownFamily,
     command_line_text,
+    marked_text,
 )
 from ..stats import stats
 from ..store.damage import DamagedGame
@@ -164,7 +165,7 @@ class Explorer:
         except InputError as exc:  # (position= empty, as a form's empty box sends it: the family's message alone did not say)
             if text is None or text.strip():
                 raise
-            raise InputError(f"{exc}; for the game's start leave position out") from None
+            raise InputError(f"{marked_text(exc)}; for the game's start leave position out") from None
 
 
 API = "/api/games, /api/games/NAME, /api/games/NAME/positions?position=TEXT (NAME percent-encoded, / as %2F)"
