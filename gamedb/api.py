@@ -149,7 +149,7 @@ class Database(Upkeep):
         self._require_open()
         if self._files is not None:
             with self._files.reading(scan=scan) as conn:
-                yield Reader(conn, game_rows=self._files.game_rows)
+                yield Reader(conn, game_rows=self._files.game_rows, revision=self._files.revision)
             return
         from .store.database import dropped_if_lost, without_budget
         from .store.rows import reader_of

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from gamedb.store.schema import game, metadata
+from gamedb.store.schema import game, metadata, move_label
 
 #: game columns that differ between two solves of the same game (ids, clocks, the strategy that wrote the rows:
 #: tests/test_strategies.py checks that one)
@@ -20,16 +20,20 @@ def game_row(db, name: str, *, ignore: tuple[str, ...] = ("id",)) -> dict:
 def game_rows(db, name: str) -> dict:
     """The game's rows in every per-game table but the solver's working ones, without its id.
 
-    Ordered by primary key: positions by code, moves by (parent, ord), ...
+    Ordered by primary key: positions by code, moves by (parent, ord), ... A position's best move is its label: writers
+    number a game's labels each their own way (``move_label``, left out: the SQL solver numbers every move's label in
+    name order, a solver on arrays those it hands over as first met; tests/test_move_labels.py checks them).
     """
     with db.engine.connect() as conn:
         gid = conn.execute(sa.select(game.c.id).where(game.c.name == name)).scalar_one()
         found = {}
+        labels = {i: label for i, label in conn.execute(sa.select(move_label.c.id, move_label.c.name).where(move_label.c.game_id == gid))}
         for table in metadata.sorted_tables:
-            if "game_id" not in table.c or table.name in ("solve_queue", "solve_counter"):
+            if "game_id" not in table.c or table.name in ("solve_queue", "solve_counter", "move_label"):
                 continue
             query = sa.select(table).where(table.c.game_id == gid).order_by(*table.primary_key.columns)
-            found[table.name] = [tuple(v for k, v in r._mapping.items() if k != "game_id") for r in conn.execute(query)]
+            found[table.name] = [tuple(labels.get(v, ("no label", v)) if k == "best_move" and v is not None else v
+                                       for k, v in r._mapping.items() if k != "game_id") for r in conn.execute(query)]
         return found
 
 

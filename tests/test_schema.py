@@ -167,7 +167,7 @@ def test_the_new_file_ddl_is_generated_from_the_tables():
 
     assert GENERATED.read_text() == generated_text(), "the tables changed: run `python -m gamedb.store.sqlite_schema`"
     assert new_file_statements() == compiled_statements()
-    assert len(compiled_statements()) == 18  # 9 tables, 5 indexes, 3 views, alembic_version
+    assert len(compiled_statements()) == 20  # 10 tables, 6 indexes, 3 views, alembic_version
 
 
 def test_a_column_is_the_schema_one_revision_and_the_row_type(tmp_path):

@@ -70,10 +70,11 @@ class ListSink:
         self.tables.clear()
 
     def stored(self) -> dict[str, list[tuple]]:
-        """Its rows as tests/tables.game_rows gives a database's: by primary key, without the game id."""
+        """Its rows as tests/tables.game_rows gives a database's: by primary key, without the game id (a best move as
+        its label: a database numbers them in ``move_label``, left out)."""
         found = {}
         for table in metadata.sorted_tables:
-            if "game_id" in table.c and table.name not in ("solve_queue", "solve_counter"):
+            if "game_id" in table.c and table.name not in ("solve_queue", "solve_counter", "move_label"):
                 names = [c.name for c in table.columns if c.name != "game_id"]
                 key = [names.index(c.name) for c in table.primary_key.columns if c.name != "game_id"]
                 rows = [tuple(row.get(n) for n in names) for row in self.tables[table.name]]

@@ -281,11 +281,10 @@ def test_a_name_that_is_not_utf8_spoils_only_its_game(db, tmp_path):
 
 
 def test_control_characters_of_stored_text_are_escaped_in_every_output(db):
-    sql(
-        db,
-        "UPDATE position SET text = 'evil' || char(27) || ']0;pwned' || char(7) || char(10) || 'x', best_move = char(27) || '[2J' "
-        "WHERE game_id = (SELECT id FROM game WHERE name = 'cm') AND code = (SELECT start_code FROM game WHERE name = 'cm')",
-    )
+    start = "game_id = (SELECT id FROM game WHERE name = 'cm') AND code = (SELECT start_code FROM game WHERE name = 'cm')"
+    sql(db, f"UPDATE position SET text = 'evil' || char(27) || ']0;pwned' || char(7) || char(10) || 'x' WHERE {start}")
+    sql(db, "UPDATE move_label SET name = char(27) || '[2J' WHERE game_id = (SELECT id FROM game WHERE name = 'cm') "
+            f"AND id = (SELECT best_move FROM position WHERE {start})")  # the start's best move's label
     outputs = {
         "export csv": invoke("--db", db, "export", "cm", "--format", "csv").stdout,
         "export jsonl": invoke("--db", db, "export", "cm", "--format", "jsonl").stdout,

@@ -138,7 +138,8 @@ def test_names_from_a_file_are_shown_escaped(cli, db_path):
     name = "ttt" + ESCAPES
     with sqlite3.connect(db_path) as con:
         con.execute("UPDATE game SET name = ?, start_position = ?", (name, "start" + ESCAPES))
-        con.execute("UPDATE position SET text = ?, best_move = ? WHERE text = '.........'", ("board" + ESCAPES, "5" + ESCAPES))
+        con.execute("UPDATE move_label SET name = ? WHERE id = (SELECT best_move FROM position WHERE text = '.........')", ("5" + ESCAPES,))
+        con.execute("UPDATE position SET text = ? WHERE text = '.........'", ("board" + ESCAPES,))
     con.close()
     runs = {
         "list": cli("list"),

@@ -28,7 +28,9 @@ MOVE_ROWS = {
     "out_join": "CROSS JOIN move m",
     "out_where": "AND m.game_id = :g AND m.parent = p.code",
     "child": "m.child",
-    "label": "(SELECT b.label FROM move b WHERE b.game_id = :g AND b.parent = w.code AND b.ord = w.ord)",
+    "label": "(SELECT l.id FROM move b JOIN move_label l ON l.game_id = b.game_id AND l.name = b.label "
+    "WHERE b.game_id = :g AND b.parent = w.code AND b.ord = w.ord)",
+    "labels": "SELECT DISTINCT label FROM move WHERE game_id = :g",
 }
 
 TOKEN_MOVES = {
@@ -39,12 +41,13 @@ TOKEN_MOVES = {
     "out_join": "CROSS JOIN token_move m",
     "out_where": f"AND m.game_id = :g AND m.player = p.player AND m.node = {token_moves.mover_token_sql('p')}",
     "child": token_moves.child_sql("p", "m.target"),
-    "label": "(SELECT b.label FROM token_move b WHERE b.game_id = :g "
+    "label": "(SELECT l.id FROM token_move b JOIN move_label l ON l.game_id = b.game_id AND l.name = b.label WHERE b.game_id = :g "
     f"AND b.player = position.player AND b.node = {token_moves.mover_token_sql('position')} AND b.ord = w.ord)",
+    "labels": "SELECT DISTINCT label FROM token_move WHERE game_id = :g",
 }
 
 # best move of each parent of the frontier: its lowest-ordered move into it (driven from the frontier through
-# the index on the moves' child; the label is read only for the parents that are decided)
+# the index on the moves' child; the label's id is read only for the parents that are decided)
 _RANKED_INTO_FRONTIER = """
     SELECT {parent} AS code, MIN(m.ord) AS ord
     FROM position c {c_hint} {into_join} {extra_join}
@@ -114,6 +117,12 @@ def statements(dialect: str, moves: dict[str, str] | None = None) -> dict[str, s
     return {name: sa.text(text) for name, text in sql.items()}
 
 
+# the game's move labels numbered in name order (position.best_move holds their ids: revision 0008)
+_LABELS = """
+INSERT INTO move_label (game_id, id, name)
+SELECT :g, row_number() OVER (ORDER BY d.label) - 1, d.label FROM ({labels}) AS d
+"""
+
 START_COUNTERS = sa.text(
     """
 INSERT INTO solve_counter (game_id, code, pending)
@@ -136,6 +145,8 @@ def propagate(engine: sa.Engine, game_id: int, *, progress: Progress | None = No
         if "phase" not in state:
             conn.execute(sa.text("DELETE FROM solve_counter WHERE game_id = :g"), {"g": game_id})
             conn.execute(START_COUNTERS, {"g": game_id})
+            conn.execute(sa.text("DELETE FROM move_label WHERE game_id = :g"), {"g": game_id})
+            conn.execute(sa.text(_LABELS.format(labels=(TOKEN_MOVES if move_lists else MOVE_ROWS)["labels"])), {"g": game_id})
             state = {"phase": "winlose", "level": 0}
             save_progress(conn, game_id, state)
     refresh_statistics(engine)

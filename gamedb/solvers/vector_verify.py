@@ -36,13 +36,10 @@ _ROWS = position_select("game_id = ? AND code > ? ORDER BY code LIMIT ?")
 #: a DuckDB page: the rows of a range of row numbers (written in code order), as the readers select them, put in code
 #: order here (ORDER BY there took 0.14 s a page of 5x6's file, the page without it 0.013 s)
 _ROW_RANGE_WHERE = "game_id = ? AND rowid >= ? AND rowid < ?"
-_ROW_RANGE = position_select(_ROW_RANGE_WHERE)
-#: the same with the result as its stored code and the best move as 1 + its index in the game's labels (a parameter
-#: before the others; 0: none, -1: not among them): no Python object per row
-_TYPED = {"result": "result", "best_move": "CASE WHEN best_move IS NULL THEN 0 ELSE coalesce(list_position(?, best_move), -1) END AS best_move"}
-_ROW_RANGE_TYPED = f"SELECT {', '.join(_TYPED.get(name, name) for name in POSITION_COLUMNS)} FROM position WHERE {_ROW_RANGE_WHERE}"
-#: distinct best moves of a game up to which a DuckDB page gives them as ids (more: as texts)
-_LABELS = 1 << 16
+#: the game's move labels: name, id
+_LABELS = "SELECT name, id FROM move_label WHERE game_id = ?"
+#: the same with the result as its stored code: no Python object per row (the best move, on every back end: its label's id)
+_ROW_RANGE_TYPED = f"SELECT {', '.join(POSITION_COLUMNS)} FROM position WHERE {_ROW_RANGE_WHERE}"
 
 
 def fits(rows: int | None, memory_limit: int | None = None) -> bool:
@@ -170,14 +167,11 @@ def _read(conn: sa.Connection, game_id: int, vector: VectorRules, total: int, pr
     driver = conn.connection.driver_connection
     assert driver is not None  # an open connection
     with closing(driver.cursor()) as cursor:
+        cursor.execute(_LABELS if duck or conn.dialect.paramstyle == "qmark" else _LABELS.replace("?", "%s"), (game_id,))
+        table.label_ids = {name: i for name, i in cursor.fetchall() if type(name) is str and type(i) is int}
         if duck:  # pages by row number: each a range of the table, where one by code and LIMIT scans the rest of it
-            cursor.execute("SELECT DISTINCT best_move FROM position WHERE game_id = ? AND best_move IS NOT NULL ORDER BY best_move", (game_id,))
-            labels = [label for (label,) in cursor.fetchmany(_LABELS + 1)]
-            typed = len(labels) <= _LABELS
-            if typed:
-                table.label_ids = {label: i for i, label in enumerate(labels)}
             for first in range(0, row_numbers(cursor, game_id), CHUNK):
-                cursor.execute(*((_ROW_RANGE_TYPED, (labels, game_id, first, first + CHUNK)) if typed else (_ROW_RANGE, (game_id, first, first + CHUNK))))
+                cursor.execute(_ROW_RANGE_TYPED, (game_id, first, first + CHUNK))
                 columns = by_code(cursor.fetchnumpy())
                 if len(columns["code"]):  # (the order by code across pages is checked: a file written otherwise is the exact pass's)
                     _read_page(table, vector, columns)
@@ -312,15 +306,17 @@ class _Reached:
 
 
 def _best_ids(table: _Table | _Spill, bests: Column) -> np.ndarray:
-    """The best move of each row of a page as its id in ``table.label_ids`` (-1: none): DuckDB gives 1 + the id (0: none)."""
-    if isinstance(bests, np.ndarray) and bests.dtype.kind in "iu":
-        ids = np.ma.getdata(bests).astype(np.int64)
-        require(not np.ma.is_masked(bests) and bool((ids >= 0).all()))  # (-1: a label not among the game's, read before)
-        return (ids - 1).astype(np.int32)
-    found = objects(bests)
-    require(set(map(type, found)) <= {str, type(None)})
-    labels = table.label_ids
-    return np.array([-1 if b is None else labels.setdefault(b, len(labels)) for b in found], dtype=np.int32)
+    """The best move of each row of a page, a label id stored (-1: none), each one of ``table.label_ids``."""
+    if isinstance(bests, np.ndarray) and bests.dtype.kind in "iu":  # (DuckDB's typed column)
+        stored, ids = ~np.ma.getmaskarray(bests), np.ma.getdata(bests).astype(np.int64)
+    else:
+        found = objects(bests)
+        require(set(map(type, found)) <= {int, type(None)})
+        stored = np.array([b is not None for b in found], dtype=bool)
+        ids = np.array([-1 if b is None else b for b in found], dtype=np.int64)
+    known = np.fromiter(table.label_ids.values(), dtype=np.int64, count=len(table.label_ids))
+    require(bool(np.isin(ids[stored], known).all()))  # (an id none of the game's labels has)
+    return np.where(stored, ids, -1).astype(np.int32)
 
 
 def _check_values(

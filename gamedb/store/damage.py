@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import plural
 from ..errors import VerifyError
@@ -188,6 +188,13 @@ def checked_game_row(data: dict[str, Any]) -> dict[str, Any]:
 
 # --- position rows ---------------------------------------------------------------------------
 
+class UnknownLabel(NamedTuple):
+    """A stored best move that names none of the game's move labels (a ``move_label`` id none has, or no id), as the
+    readers give it in place of a label (``rows.Reader``): :func:`checked_position` says so."""
+
+    stored: Any
+
+
 def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> dict[str, Any]:
     """The columns of a stored position row, checked as a solved game stores them; raises :class:`DamagedGame`."""
     text = row.get("text")
@@ -205,6 +212,8 @@ def checked_position(game_name: str, impartial: bool, row: dict[str, Any]) -> di
         if "degree" in row:
             _integer(row["degree"], "degree", least=0)
         if "best_move" in row:
+            if isinstance(row["best_move"], UnknownLabel):
+                raise ValueError(f"best_move {shown(row['best_move'].stored, 40)} is the id of none of the game's move labels")
             _text(row["best_move"], "best_move", nullable=True)
         if "grundy" in row:
             _integer(row["grundy"], "grundy", nullable=True, least=0)

@@ -132,7 +132,7 @@ class NewDuckdbFile(NewSqliteFile):
         (appends of 2^17 rows as they came, two in flight: 1.25 s; a second DuckDB thread or a second connection appending
         beside it while the solver runs: no faster); the rows still waiting at the end shared by two connections
         (:meth:`_append_in_two`): 1.22 -> 1.01 s."""
-        self._waiting.setdefault(table, []).append(columns)
+        self._waiting.setdefault(table, []).append(self._with_label_ids(table, columns))
         waiting = sum(rows_in(b) for b in self._waiting[table])
         if waiting >= APPEND_ROWS and (all(f.done() for f in self._pending) or waiting >= GATHER_ROWS):
             self._wait(0)

@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from .location import remove_file
+from .move_labels import MoveLabels, with_label_ids
 from .sink import DEFER_INDEXES_FROM, JSON_COLUMNS, LEAVE_INDEXES_FROM, Begun, Column, column_inserts, new_game_row, player_rows
 from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
@@ -48,6 +49,7 @@ class NewSqliteFile:
         self._id: int | None = None
         self._updates: dict[str, Any] = {}  # the game row's columns to set at finish()
         self._staged: dict[str, str] = {}  # table -> the temporary table its load goes into first
+        self._labels = MoveLabels()  # the game's move labels (a new file holds no other game)
 
     @property
     def conn(self) -> Any:
@@ -89,6 +91,9 @@ class NewSqliteFile:
         return Begun(self._id, row["status"], {}, False)
 
     def clear(self, tables: Sequence[str]) -> None:
+        if "position" in tables:  # (their best moves' labels go with them)
+            tables = [*tables, "move_label"]
+            self._labels = MoveLabels()
         for name in tables:
             self.conn.execute(f"DELETE FROM {name} WHERE game_id = ?", (self.game_id,))
 
@@ -102,8 +107,14 @@ class NewSqliteFile:
         return False
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        for sql, rows in column_inserts(self._staged.get(table, table), columns, {"game_id": self.game_id}):
+        for sql, rows in column_inserts(self._staged.get(table, table), self._with_label_ids(table, columns), {"game_id": self.game_id}):
             self.conn.executemany(sql, rows)
+
+    def _with_label_ids(self, table: str, columns: Mapping[str, Column]) -> Mapping[str, Column]:
+        """``columns`` with the best moves as label ids, the labels met first in them written (:mod:`.move_labels`)."""
+        columns = with_label_ids(self._labels, table, columns)
+        self.rows("move_label", self._labels.unwritten(self.game_id))
+        return columns
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return self._loading(table, rows, notes)

@@ -19,7 +19,7 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .duckdb_file import label_of, quoted
+from .duckdb_file import quoted
 from .duckdb_rewrite import ROW_GROUP  # (a part's row groups: DuckDB's; the writer skips those outside its code range)
 from .sink import Column, LabelColumn, column_inserts
 
@@ -62,6 +62,24 @@ def write_part(path: Path, columns: Mapping[str, Column]) -> None:
     tmp.replace(path)
 
 
+#: the labels of a part's best moves (text) that the game has no id for yet, numbered on from its last (in name order)
+_NEW_LABELS = """INSERT INTO move_label (game_id, id, name)
+SELECT {g}, (SELECT coalesce(max(id) + 1, 0) FROM move_label WHERE game_id = {g}) + row_number() OVER (ORDER BY name) - 1, name
+FROM (SELECT DISTINCT best_move AS name FROM {source} WHERE best_move IS NOT NULL{within}
+      EXCEPT SELECT name FROM move_label WHERE game_id = {g}) AS d"""
+#: a part's best move (text) as the id of its label
+_LABEL_ID = "(SELECT l.id FROM move_label l WHERE l.game_id = {g} AND l.name = best_move)"
+
+
+def _labels_numbered(execute: Any, names: Sequence[str], source: str, within: str, game_id: int) -> list[str]:
+    """What to select of each of a part's columns ``names`` in ``source`` (the rows ``within``: `` AND ...``): a best move
+    given as text numbered among the game's labels (revision 0008) and read as its id; the others as they are."""
+    if "best_move" not in names:
+        return list(names)
+    execute(_NEW_LABELS.format(g=int(game_id), source=source, within=within))
+    return [_LABEL_ID.format(g=int(game_id)) if name == "best_move" else name for name in names]
+
+
 @contextmanager
 def part_loaded(conn: sa.Connection, table: str, path: Path, game_id: int) -> Iterator[int]:
     """Insert the rows of the part file ``path`` into ``table`` as game ``game_id``'s, uncommitted, and give their count: the
@@ -71,8 +89,10 @@ def part_loaded(conn: sa.Connection, table: str, path: Path, game_id: int) -> It
     raw.execute("ATTACH DATABASE ? AS gamedb_part", (str(path),))
     raw.execute("PRAGMA foreign_keys = OFF")  # every row's game_id is the game's: no lookup a row (0.53 -> 0.45 µs a row)
     try:
-        names = ", ".join(row[1] for row in raw.execute(f"PRAGMA gamedb_part.table_info({PART_TABLE})"))
-        yield conn.exec_driver_sql(f"INSERT INTO {table} (game_id, {names}) SELECT {int(game_id)}, {names} FROM gamedb_part.{PART_TABLE}").rowcount
+        names = [row[1] for row in raw.execute(f"PRAGMA gamedb_part.table_info({PART_TABLE})")]
+        source = f"gamedb_part.{PART_TABLE}"
+        values = _labels_numbered(conn.exec_driver_sql, names, source, "", game_id)
+        yield conn.exec_driver_sql(f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM {source}").rowcount
     finally:
         if not conn.invalidated:  # (SQLAlchemy closes a connection a Ctrl-C interrupted: the attachment went with it)
             if raw.in_transaction:  # (an error before the caller's commit: what the part wrote is dropped)
@@ -115,11 +135,12 @@ def _parquet_writer(folder: Path) -> Any:
 
 @contextmanager
 def parquet_loaded(
-    conn: sa.Connection, table: str, paths: Sequence[Path], codes: tuple[int, int], game_id: int, labels: Sequence[str] = ()
+    conn: sa.Connection, table: str, paths: Sequence[Path], codes: tuple[int, int], game_id: int, label_ids: Sequence[int] | None = None
 ) -> Iterator[int]:
     """Insert the rows of the Parquet parts ``paths`` whose code is in ``codes`` (low, high: high excluded) into ``table`` as
     game ``game_id``'s, in code order, uncommitted, and give their count (the connection must be allowed to read them:
-    :func:`~.duckdb_file.reading`). ``labels``: the parts' ``best_move`` is the id of one of them (-1: none)."""
+    :func:`~.duckdb_file.reading`). ``label_ids``: the parts' ``best_move`` is an index into them (-1: none), which gives
+    its label's id; else it is the label, numbered among the game's here."""
     if not paths:
         yield 0
         return
@@ -128,9 +149,12 @@ def parquet_loaded(
     names = [row[0] for row in raw.execute(f"DESCRIBE SELECT * FROM read_parquet({quoted(paths[0])})").fetchall()]
     listed = ", ".join(quoted(p) for p in paths)
     low, high = (int(c) for c in codes)
-    best, parameter = label_of("best_move", labels) if labels else ("best_move", {})  # (a worker wrote strings at 0.04 µs a row more)
-    values = [best if name == "best_move" else name for name in names]
+    source, within = f"read_parquet([{listed}])", f" AND code >= {low} AND code < {high}"
+    if label_ids is not None:  # (a worker wrote strings at 0.04 µs a row more)
+        values = ["(SELECT CAST($label_ids AS INTEGER[]))[best_move + 1]" if name == "best_move" else name for name in names]
+    else:
+        values = _labels_numbered(raw.execute, names, source, within, game_id)
     (count,) = raw.execute(
-        f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM read_parquet([{listed}]) "
-        f"WHERE code >= {low} AND code < {high} ORDER BY code", parameter or None).fetchone()
+        f"INSERT INTO {table} (game_id, {', '.join(names)}) SELECT {int(game_id)}, {', '.join(values)} FROM {source} "
+        f"WHERE true{within} ORDER BY code", {"label_ids": list(label_ids)} if label_ids is not None else None).fetchone()
     yield int(count)

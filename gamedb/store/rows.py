@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..errors import GameNotFound
 from ..values import result_word_sql
-from .damage import checked_position, checked_positions, stored_as_written
+from .damage import UnknownLabel, checked_position, checked_positions, stored_as_written
 from .record import GameRecord, record_from_mapping, record_or_damaged
 
 if TYPE_CHECKING:
@@ -87,8 +87,13 @@ def columns_except(*left_out: str) -> tuple[str, ...]:
     return tuple(name for name in POSITION_COLUMNS if name not in left_out)
 
 
+#: the revisions whose ``position.best_move`` holds the label itself (from 0008: the id of a ``move_label`` row)
+LABELS_IN_ROWS = ("0006", "0007")
+
+
 def selected(name: str, table: str = "") -> str:
-    """A position column as every reader selects it: the result as its word, from a code or an older file's word."""
+    """A position column as every reader selects it: the result as its word, from a code or an older file's word (the
+    best move as stored: :meth:`Reader.select` names it)."""
     column = f"{table}.{name}" if table else name
     return f"{result_word_sql(column, older_words=True)} AS {name}" if name == "result" else column
 
@@ -114,8 +119,11 @@ _MOVES = (
 class Reader:
     """The lookups of stored games over a DB-API connection: ``sqlite3`` (``?``) or psycopg (``%s``)."""
 
-    def __init__(self, connection: Any, *, paramstyle: str = "qmark", game_rows: dict[str, dict[str, Any]] | None = None):
+    def __init__(self, connection: Any, *, paramstyle: str = "qmark", game_rows: dict[str, dict[str, Any]] | None = None,
+                 revision: str | None = None):
         self.connection = connection
+        #: a file at an older revision the readers answer from, whose rows hold their best moves' labels (None: the newest)
+        self.labels_in_rows = revision in LABELS_IN_ROWS
         #: game rows read before on a file no one can write while it is open (a DuckDB file read-only): name -> row
         self.game_rows = game_rows
         self.format = paramstyle in ("format", "pyformat")
@@ -138,10 +146,29 @@ class Reader:
     def select(self, record: GameRecord, where: str, params: Sequence[object], *, checked: bool = True) -> list[PositionRow]:
         """The rows of ``record``'s game :func:`position_select` ``where`` (``?`` placeholders) finds, ``checked`` or not."""
         found, _ = self._execute(position_select(where), params)
-        rows: list[PositionRow] = list(map(_position_row, found))
+        rows: list[PositionRow] = self._named(record, list(map(_position_row, found)))
         if checked:
             checked_positions(record.name, record.impartial, rows)
         return rows
+
+    def _named(self, record: GameRecord, rows: list[PositionRow]) -> list[PositionRow]:
+        """``rows`` with their best moves' label ids as the labels (one query for all of them); an id the game has no
+        label for as an :class:`~.damage.UnknownLabel`, which the damage check names (an older file's labels as stored)."""
+        ids: set[Any] = {row.best_move for row in rows if row.best_move is not None}  # (ids as stored, not labels yet)
+        if self.labels_in_rows or not ids:
+            return rows
+        wanted = sorted(i for i in ids if type(i) is int)
+        names: dict[Any, Any] = {}
+        for i in range(0, len(wanted), CHUNK):
+            chunk = wanted[i : i + CHUNK]
+            where = "id = ANY(?::INTEGER[])" if self.code_list else f"id IN ({', '.join('?' * len(chunk))})"
+            found, _ = self._execute(f"SELECT id, name FROM move_label WHERE game_id = ? AND {where}",
+                                     (record.id, chunk) if self.code_list else (record.id, *chunk))
+            names.update(found)
+        def label(stored: Any) -> Any:
+            return names[stored] if type(stored) is int and stored in names else UnknownLabel(stored)
+
+        return [row if row.best_move is None else row._replace(best_move=label(row.best_move)) for row in rows]
 
     def game_row(self, name: str) -> dict[str, Any] | None:
         """The ``game`` row named ``name`` as a mapping (JSON columns may still be text), or None."""
@@ -242,7 +269,8 @@ class Reader:
     def stored_moves(self, record: GameRecord, code: int) -> list[StoredMove]:
         """The stored move rows of one position, with their children's rows (checked), in move order."""
         rows, _ = self._execute(_MOVES, (record.id, code))
-        moves = [StoredMove(row[0], row[1], PositionRow._make(row[2:])) for row in rows]
+        children = self._named(record, [PositionRow._make(row[2:]) for row in rows])
+        moves = [StoredMove(row[0], row[1], child) for row, child in zip(rows, children, strict=True)]
         checked_positions(record.name, record.impartial, [move.child for move in moves])
         return moves
 

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
+from .move_labels import MoveLabels, stored_labels, with_label_ids
 from .part_files import parquet_loaded, part_loaded, parts_for
 from .record import GameRecord
 from .schema import metadata
@@ -27,6 +28,7 @@ class SqlSink:
         self._resumed = resumed
         self.conn: sa.Connection  # set on entering the with block
         self.record: GameRecord  # set by begin()
+        self._labels: MoveLabels | None = None  # the game's move labels, read when first needed (a solve resumed has some)
 
     def __enter__(self) -> SqlSink:
         self.conn = self.engine.connect()
@@ -37,6 +39,9 @@ class SqlSink:
         return Begun(record.id, record.status, dict(record.progress or {}), self._resumed)
 
     def clear(self, tables: Sequence[str]) -> None:
+        if "position" in tables:  # (their best moves' labels go with them)
+            tables = [*tables, "move_label"]
+            self._labels = None
         for name in tables:
             self.conn.execute(sa.text(f"DELETE FROM {name} WHERE game_id = :g"), {"g": self.record.id})
 
@@ -44,7 +49,24 @@ class SqlSink:
         insert_rows(self.conn, metadata.tables[table], rows)
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
+        if table == "position" and "best_move" in columns:
+            columns = with_label_ids(self._stored_labels(), table, columns)
+            self._write_labels()
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
+
+    def _stored_labels(self) -> MoveLabels:
+        """The game's move labels (:mod:`.move_labels`): those stored, read when first needed (a resumed solve has some)."""
+        if self._labels is None:
+            found = self.conn.execute(sa.text("SELECT id, name FROM move_label WHERE game_id = :g"), {"g": self.record.id}).all()
+            self._labels = MoveLabels(stored_labels(found))
+        return self._labels
+
+    def _write_labels(self) -> None:
+        """The labels met since the last call written (as columns: DuckDB's executemany runs a statement a row)."""
+        assert self._labels is not None
+        new = self._labels.unwritten(self.record.id)
+        if new:
+            copy_columns(self.conn, metadata.tables["move_label"], {k: [row[k] for row in new] for k in ("id", "name")}, game_id=self.record.id)
 
     @property
     def parts(self) -> str | None:
@@ -57,8 +79,14 @@ class SqlSink:
         high excluded, ``best_move`` the id of one of ``labels`` if given) inserted into ``table``, their count given to the
         block, which commits them."""
         if self.parts == "parquet":
-            return parquet_loaded(self.conn, table, paths, codes, self.record.id, labels)
+            ids = None
+            if labels:  # (their ids: the game's labels' ids, each written before the rows that name it)
+                ids = self._stored_labels().mapping(labels)[:-1].tolist()
+                self._write_labels()
+            self._labels = None  # (labels given as text are numbered by the load: read again when next needed)
+            return parquet_loaded(self.conn, table, paths, codes, self.record.id, ids)
         (path,) = paths
+        self._labels = None
         return part_loaded(self.conn, table, path, self.record.id)
 
     @property

@@ -67,6 +67,17 @@ CREATE TABLE move (
 
 CREATE INDEX ix_move_child ON move (game_id, child);
 
+CREATE TABLE move_label (
+    game_id INTEGER NOT NULL,
+    id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    CONSTRAINT pk_move_label PRIMARY KEY (game_id, id),
+    CONSTRAINT fk_move_label_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
+)
+ WITHOUT ROWID;
+
+CREATE UNIQUE INDEX ix_move_label_name ON move_label (game_id, name);
+
 CREATE TABLE player (
     game_id INTEGER NOT NULL,
     idx SMALLINT NOT NULL,
@@ -83,7 +94,7 @@ CREATE TABLE position (
     result SMALLINT,
     remoteness INTEGER,
     degree INTEGER NOT NULL,
-    best_move TEXT,
+    best_move INTEGER,
     grundy INTEGER,
     CONSTRAINT pk_position PRIMARY KEY (game_id, code),
     CONSTRAINT fk_position_game_id_game FOREIGN KEY(game_id) REFERENCES game (id) ON DELETE CASCADE
@@ -138,23 +149,6 @@ JOIN position a ON a.game_id = r.game_id AND a.code >= 1 AND a.code <= (p.code -
 JOIN position b ON b.game_id = r.game_id AND b.code = p.code - r.take - a.code
 WHERE r.parts = 2;
 
-CREATE VIEW positions AS
-SELECT g.name AS game,
-       p.text AS position,
-       CASE WHEN g.impartial THEN 'next' ELSE pl.name END AS player,
-       CASE p.result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' WHEN 3 THEN 'tie' WHEN 4 THEN 'draw' END AS result,
-       CASE p.result WHEN 1 THEN CASE WHEN g.impartial THEN 'next' ELSE pl.name END
-                     WHEN 2 THEN CASE WHEN g.impartial THEN 'previous' ELSE op.name END END AS winner,
-       p.remoteness AS remoteness,
-       p.degree AS degree,
-       p.best_move AS best_move,
-       p.grundy AS grundy,
-       p.code AS code
-FROM position p
-JOIN game g ON g.id = p.game_id
-JOIN player pl ON pl.game_id = p.game_id AND pl.idx = p.player
-JOIN player op ON op.game_id = p.game_id AND op.idx = 1 - p.player;
-
 CREATE VIEW moves AS
 SELECT g.name AS game,
        pp.text AS position,
@@ -178,6 +172,23 @@ JOIN position pc ON pc.game_id = pp.game_id
      AND pc.code = CASE pp.player WHEN 0 THEN (t.target * b.nodes + pp.code / 2 - pp.code / 2 / b.nodes * b.nodes) * 2 + 1
                                   ELSE (pp.code / 2 / b.nodes * b.nodes + t.target) * 2 END
 WHERE pp.degree > 0;
+
+CREATE VIEW positions AS
+SELECT g.name AS game,
+       p.text AS position,
+       CASE WHEN g.impartial THEN 'next' ELSE pl.name END AS player,
+       CASE p.result WHEN 1 THEN 'win' WHEN 2 THEN 'lose' WHEN 3 THEN 'tie' WHEN 4 THEN 'draw' END AS result,
+       CASE p.result WHEN 1 THEN CASE WHEN g.impartial THEN 'next' ELSE pl.name END
+                     WHEN 2 THEN CASE WHEN g.impartial THEN 'previous' ELSE op.name END END AS winner,
+       p.remoteness AS remoteness,
+       p.degree AS degree,
+       (SELECT l.name FROM move_label l WHERE l.game_id = p.game_id AND l.id = p.best_move) AS best_move,
+       p.grundy AS grundy,
+       p.code AS code
+FROM position p
+JOIN game g ON g.id = p.game_id
+JOIN player pl ON pl.game_id = p.game_id AND pl.idx = p.player
+JOIN player op ON op.game_id = p.game_id AND op.idx = 1 - p.player;
 
 CREATE TABLE alembic_version (
     version_num VARCHAR(32) NOT NULL,

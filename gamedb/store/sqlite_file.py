@@ -25,9 +25,11 @@ STAMP = "INSERT INTO alembic_version (version_num) VALUES (?)"
 GENERATED = Path(__file__).with_name("sqlite_ddl.sql")
 
 #: revisions below the newest whose files are answered without an upgrade (read-only commands: the readers decode both
-#: the words these store and the codes of 0007); each one's objects, as the migrations make them, are generated beside
-#: this module (``sqlite_ddl_REV.sql``) and a file of it is checked against them as a newest one is against GENERATED
-READABLE_OLDER = ("0006",)
+#: the result words 0006 stores and the codes of 0007 on, and read the best moves' labels from the rows of both
+#: (``rows.LABELS_IN_ROWS``) and from ``move_label`` from 0008); each one's objects, as the migrations make them, are
+#: generated beside this module (``sqlite_ddl_REV.sql``) and a file of it is checked against them as a newest one is
+#: against GENERATED
+READABLE_OLDER = ("0006", "0007")
 
 
 def older_ddl(revision: str) -> Path:
