@@ -311,6 +311,9 @@ CASES = [
          "mysql+pymysql://u:***@h/db: gamedb does not store games in MySQL"),
     case("upgrade-mysql", ["--db", "mysql://u@h/db", "db", "upgrade"], 2, "gamedb does not store games in MySQL"),
     case("copy-into-mysql", ["copy", "{db}", "mysql://u@h/db"], 2, "gamedb does not store games in MySQL"),
+    # `games` opens no database, yet refuses one it could never open, as every other command does (it exited 0)
+    case("games-mysql", ["--db", "mysql://u@h/db", "games"], 2, "mysql://u@h/db: gamedb does not store games in MySQL"),
+    case("games-port-not-a-number", ["--db", PG_NOTAPORT, "games", "--json"], 2, "is not a number"),
     case("list-oracle", ["--db", "oracle://u@h/db", "list"], 2, "gamedb does not store games in Oracle"),
     case("list-mssql", ["--db", "mssql+pyodbc://u@h/db", "list"], 2, "gamedb does not store games in Microsoft SQL Server"),
     case("list-postgres-typo", ["--db", "postgress://u@h/db", "list"], 2, "'postgress://' is no kind of database gamedb knows (did you mean postgresql://?)"),
@@ -324,6 +327,7 @@ CASES = [
     case("solve-into-missing-folder-duckdb", ["--db", "{missing}/x.duckdb", "solve", "tictactoe", "-q"], 1, "there is no folder"),
     case("list-empty-db", ["--db", "", "list"], 2, "the database is given as an empty path"),
     case("solve-empty-db", ["--db", "", "solve", "tictactoe", "-q"], 2, "the database is given as an empty path"),
+    case("games-empty-db", ["--db", "", "games"], 2, "the database is given as an empty path"),
     # a DuckDB file named .sqlite, a SQLite file named .duckdb: the path's ending chooses the backend, and the message says so
     case("list-duckdb-named-sqlite", ["--db", "{duckassqlite}", "list"], 1, "is a DuckDB file, but only a path ending in .duckdb"),
     case("query-duckdb-named-sqlite", ["--db", "{duckassqlite}", "query", "tictactoe"], 1, "rename it to duck.duckdb"),

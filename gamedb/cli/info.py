@@ -14,7 +14,8 @@ from ..errors import BeyondSolvedRange, GamedbError, InputError, marked_text
 from ..games import family, family_names
 from ..plural import counted
 from ..safe_text import NOTE_LIMIT
-from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
+from ..store.location import locate
+from .common import GameClassOption, command_args, err, handle_errors, open_database, out, settings, show_json, stored_name
 from .render import ProgressBars
 
 if TYPE_CHECKING:
@@ -23,9 +24,13 @@ if TYPE_CHECKING:
 
 @handle_errors
 def games_command(
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """List the game families, their options and position syntax."""
+    # no database is opened, but a --db (or GAMEDB_DB) no command could open is refused as every other command refuses it
+    # (exit 2, one line) rather than passed over in silence; locate() reads the text only (no driver, no SQLAlchemy for a file)
+    locate(settings(ctx).db)
     rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
