@@ -102,7 +102,7 @@ def query_command(
         Optional[str],
         typer.Argument(
             metavar="POSITION",
-            help="Position text; omitted means the start position; - reads positions one per line from stdin. "
+            help="Position text; omitted or empty means the start position; - reads positions one per line from stdin. "
             "Text that starts with - goes after -- or in --position (after --, - alone is a position too).",
         ),
     ] = None,
@@ -130,6 +130,8 @@ def query_command(
     typed = command_args(ctx)  # after --, `-` is a position (Connect-Four's start), not stdin
     stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed))
     position = position_option if position_option is not None else position
+    if position is not None and not position.strip():  # '' or blanks: the start, as the web page takes an empty box or position=
+        position = None  # (a family's own message for it, such as the heap games' "write 0", answers another question)
     if as_json and fmt not in (None, "json"):
         raise InputError(f"--json and --format {fmt} ask for different formats")
     fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")
