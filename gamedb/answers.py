@@ -77,7 +77,15 @@ class Answer:
     impartial: bool = False
     #: a family's own reading of the value (cat-mouse-grid: LeetCode's turn limit)
     verdict: dict[str, Any] = field(default_factory=dict)
+    #: why the rules were not used (answered from the stored rows), in a Python caller's words (``game_classes=``)
     rules_missing: str | None = None
+    #: :attr:`rules_missing` in the command line's words (``--game``), which the JSON object, its line and the CLI's note
+    #: give, as ``gamedb query --json`` and ``gamedb serve`` print them; None: the same words
+    rules_missing_flags: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def _rules_missing_said(self) -> str | None:
+        return self.rules_missing if self.rules_missing_flags is None else self.rules_missing_flags
 
     @property
     def outcome(self) -> str | None:
@@ -111,7 +119,7 @@ class Answer:
         if self.verdict:
             data.update(self.verdict)
         if self.rules_missing is not None:
-            data["rules_missing"] = self.rules_missing
+            data["rules_missing"] = self._rules_missing_said
         return data
 
     def to_json(self, indent: int | None = 2) -> str:
@@ -130,7 +138,7 @@ class Answer:
         middle = json_fields({"outcome": OUTCOME_CLASS.get(self.result), "grundy": self.grundy} if impartial else
                              {"grundy": self.grundy} if self.grundy is not None else {})
         tail = json_fields({**({} if self.moves_complete else {"moves_complete": False}), **self.verdict,
-                            **({} if self.rules_missing is None else {"rules_missing": self.rules_missing})})
+                            **({} if self.rules_missing is None else {"rules_missing": self._rules_missing_said})})
         return json_lines(self.game, [self.position], [self.player], [self.result], [self.winner], [self.remoteness], [self.degree],
                           [self.best_move], [middle], [",".join(objects)], [tail])[0]
 
@@ -260,4 +268,4 @@ def verdict_lines(verdict: dict[str, Any]) -> list[str]:
 
 def rules_missing_note(answer: Answer) -> str | None:
     """The message plain output gives (on stderr) when the rules were not available."""
-    return None if answer.rules_missing is None else f"Note: {answer.rules_missing}"
+    return None if answer.rules_missing is None else f"Note: {answer._rules_missing_said}"

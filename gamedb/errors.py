@@ -43,7 +43,12 @@ def marked_text(exc: BaseException) -> str:
 
 def command_line_text(exc: BaseException) -> str:
     """The message of ``exc`` as the command line shows it: its parameters named by their flags."""
-    return _SAID.sub(r"\2", marked_text(exc))
+    return command_line_words(marked_text(exc))
+
+
+def command_line_words(text: str) -> str:
+    """``text`` (with :func:`said_as` marks) as the command line reads it."""
+    return _SAID.sub(r"\2", text)
 
 
 #: what a position past a solved game's bounds advises when no other stored game holds it

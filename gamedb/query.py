@@ -5,7 +5,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Literal, overload
 
 from .answers import Answer, MoveValue, set_delta_remoteness
-from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionError, PositionNotFound, marked_text
+from .errors import LARGER_MAX, BeyondSolvedRange, GamedbError, PositionError, PositionNotFound, command_line_words, marked_text, python_text
 from .games.base import Game
 from .safe_text import shown
 from .solvers.choice import answered_by
@@ -14,7 +14,23 @@ from .store.record import GameRecord, record_from_mapping
 from .store.rows import Reader, result_of
 from .values import move_sort_key
 
-__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
+__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules", "rules_or_reason"]
+
+
+def rules_or_reason(record: GameRecord, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:
+    """:meth:`GameRecord.rules_or_reason <gamedb.store.record.GameRecord.rules_or_reason>` with the reason's parameter
+    marks kept (:func:`gamedb.errors.said_as`): a position the stored rows cannot answer is refused naming what to pass
+    in the caller's words (``game_classes=`` in Python, ``--game`` on the command line); the record's reason is
+    ``str(error)``, the Python words alone. The family is looked up again only when its rules are not available."""
+    from .games import stored_family
+
+    game, reason = record.rules_or_reason(game_classes)
+    if reason is not None:
+        try:
+            stored_family(record.family, game_classes)
+        except GamedbError as exc:
+            reason = marked_text(exc)
+    return game, reason
 
 
 @overload
@@ -131,7 +147,8 @@ def probe_without_rules(reader: Reader, record: GameRecord, positions: Iterable[
         answer.moves = [MoveValue(m.label, m.child.text or f"#{m.child.code}", result_of(m.child), m.child.remoteness, m.child.grundy) for m in listed]
         set_delta_remoteness(answer.moves)
         answer.moves_complete = len(answer.moves) == row.degree
-        answer.rules_missing = _without_rules_note(record, reason, row.degree, len(answer.moves))
+        note = _without_rules_note(record, reason, row.degree, len(answer.moves))  # (the reason's marks kept: said_as)
+        answer.rules_missing, answer.rules_missing_flags = python_text(note), command_line_words(note)
         answers.append(answer)
     return answers
 

@@ -193,7 +193,10 @@ def test_bad_input(c: Case, pristine: Path, workdir: Path, monkeypatch):
     assert_untouched(pristine, workdir)
 
 
-REAL_ENTRY_POINT = ["tictactoe-two-more-x", "subtraction-empty-entry", "list-foreign-sqlite", "grid-bare-rows", "query-port-not-a-number", "list-mysql"]
+REAL_ENTRY_POINT = [
+    "tictactoe-two-more-x", "subtraction-empty-entry", "list-foreign-sqlite", "grid-bare-rows", "query-port-not-a-number", "list-mysql",
+    "games-mysql",
+]
 
 
 @pytest.mark.parametrize("case_id", REAL_ENTRY_POINT)

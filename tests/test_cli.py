@@ -61,6 +61,18 @@ def test_query_text_output_shows_board(cli):
     assert "X . ." in run.stdout and "tie in 7" in run.stdout
 
 
+@pytest.mark.parametrize("given", [("",), ("   ",), ("--position", ""), ("--", "")])
+def test_an_empty_position_answers_the_start(cli, given):
+    # as the web page and `gamedb query NAME` take it (was "bad tic-tac-toe position ''", exit 2)
+    cli("solve", "tictactoe", "-q")
+    cli("solve", "nim", "--max", "5", "-q")
+    for name in ("tictactoe", "nim"):  # (nim's own message for '' asks for 0, the heaps all taken: not what is asked here)
+        for fmt in ((), ("--json",)):
+            start, empty = cli("query", name, *fmt), cli("query", name, *fmt, *given)
+            assert (empty.exit_code, empty.stdout, empty.stderr) == (0, start.stdout, start.stderr) and start.stdout
+    assert "omitted or empty means the start position" in " ".join(cli("query", "--help").stdout.split())
+
+
 def test_list_and_games(cli):
     cli("solve", "tictactoe", "-q")
     listed = json.loads(cli("list", "--json").stdout)

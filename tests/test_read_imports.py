@@ -59,6 +59,7 @@ def _imported(*args: str, input: str | None = None) -> tuple[subprocess.Complete
         ["query", "nim", "3 5"],
         ["query", "tictactoe", "-"],
         ["export", "nim", "--format", "jsonl"],
+        ["games"],  # which checks --db (a path here), and opens no database
     ],
 )
 def test_a_read_imports_no_sqlalchemy(solved, args):

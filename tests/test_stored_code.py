@@ -109,6 +109,31 @@ def test_the_users_own_game_option_loads_the_class(crafted, tmp_path):
     assert _digest(folder / "shared.sqlite") == before
 
 
+def test_a_python_caller_is_told_game_classes_not_the_flag(crafted, tmp_path):
+    """The advice names what the caller can pass: ``game_classes=`` to a Python caller, who has no ``--game`` (the
+    command line's words stay --game: test_a_file_never_runs_code); a sum still needs the rules, the stored rows answer."""
+    from gamedb.errors import PositionNotFound, StoredCodeRefused, command_line_text
+
+    folder = tmp_path / "share"
+    shutil.copytree(crafted, folder)
+    with Database(folder / "shared.sqlite", readonly=True) as db:
+        for call, error in ((lambda: db.verify("heaps"), StoredCodeRefused), (lambda: db.rules("heaps"), StoredCodeRefused),
+                            (lambda: db.probe("heaps", "3 4"), PositionNotFound)):  # (a sum: not stored, it needs the rules)
+            with pytest.raises(error) as refused:
+                call()
+            assert "pass game_classes=['evilmod:Evil'] to Database" in str(refused.value) and "--game" not in str(refused.value)
+            assert "pass --game evilmod:Evil" in command_line_text(refused.value) and "game_classes" not in command_line_text(refused.value)
+        answer = db.probe("heaps", "3")  # answered from the stored rows, the note saying why: in the caller's words too
+        assert "pass game_classes=['evilmod:Evil'] to Database" in answer.rules_missing and "--game" not in answer.rules_missing
+        assert "pass --game evilmod:Evil" in answer.to_dict()["rules_missing"]  # the object `gamedb query --json` prints
+    with Database(folder / "shared.sqlite", readonly=True, game_classes=["gamedb.games.heaps.nim:Nim"]) as db:
+        with pytest.raises(StoredCodeRefused) as refused:
+            db.verify("heaps")
+        assert "(game_classes=['gamedb.games.heaps.nim:Nim'] names another class)" in str(refused.value)
+        assert "(--game gamedb.games.heaps.nim:Nim names another class)" in command_line_text(refused.value)
+    assert not (folder / "TRACE").exists()
+
+
 def test_a_stored_family_that_is_not_installed(crafted, tmp_path):
     folder = tmp_path / "share"
     shutil.copytree(crafted, folder)

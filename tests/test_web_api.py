@@ -143,13 +143,18 @@ def test_bad_name_or_position_is_a_4xx_with_the_clis_message(client, gamedb, nam
 
 @pytest.mark.parametrize("name", ["nim", "tictactoe", "cat-mouse", "flip"])
 @pytest.mark.parametrize("position", ["", " "])
-def test_an_empty_position_says_to_leave_it_out_for_the_start(client, gamedb, name, position):
+def test_an_empty_position_says_to_leave_it_out_for_the_start(client, gamedb, web_db, name, position):
     # ?position= (a form's empty box) was the family's message alone ("empty heap position ''"): the start is without it
-    run = gamedb("query", name, "--position", position, "--json")
-    assert run.exit_code == 2
+    from gamedb import Database
+    from gamedb.errors import InputError, command_line_text
+
+    with Database(web_db[0], readonly=True) as db, pytest.raises(InputError) as refused:
+        db.probe(name, position)  # the library's answer to the text: the family's message
     response = client.get(f"/api/games/{name}/positions", params={"position": position})
     assert response.status_code == 400
-    assert response.json()["error"] == f"{run.stderr.removeprefix('Error: ').strip()}; for the game's start leave position out"
+    assert response.json()["error"] == f"{command_line_text(refused.value)}; for the game's start leave position out"
+    # (the command line, where a script's empty "$POS" is no mistake, answers the start: test_cli)
+    assert gamedb("query", name, "--position", position, "--json").stdout == gamedb("query", name, "--json").stdout
     assert client.get("/api/games/nope/positions", params={"position": position}).status_code == 404  # no such game first
 
 

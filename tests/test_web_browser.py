@@ -308,6 +308,10 @@ def test_a_game_answered_from_rows_without_moves_is_not_over(page, web_db):
         page.select_option("#side", "0")
         settle(page)
         assert page.inner_text("#play-status") == "No move can be played from here: the file does not list them."
+        # one match left: one move, counted in the singular (was "1 moves in all")
+        assert api(rows_only, "api/games/takeaway/positions?position=matches%3D1%2Cturn%3Dbob")["degree"] == 1
+        open_url(page, rows_only.url + "?game=takeaway&position=matches%3D1%2Cturn%3Dbob")
+        assert page.inner_text("#moves-note").startswith("1 move in all; none can be listed")
         assert [problem for problem in page.problems if not problem.startswith(f"request to {rows_only.url}")] == []  # the page's server is this one
     finally:
         rows_only.stop()

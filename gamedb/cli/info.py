@@ -14,7 +14,8 @@ from ..errors import BeyondSolvedRange, GamedbError, InputError, marked_text
 from ..games import family, family_names
 from ..plural import counted
 from ..safe_text import NOTE_LIMIT
-from .common import GameClassOption, command_args, err, handle_errors, open_database, out, show_json, stored_name
+from ..store.location import locate
+from .common import GameClassOption, command_args, err, handle_errors, open_database, out, settings, show_json, stored_name
 from .render import ProgressBars
 
 if TYPE_CHECKING:
@@ -23,9 +24,13 @@ if TYPE_CHECKING:
 
 @handle_errors
 def games_command(
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")] = False,
 ) -> None:
     """List the game families, their options and position syntax."""
+    # no database is opened, but a --db (or GAMEDB_DB) no command could open is refused as every other command refuses it
+    # (exit 2, one line) rather than passed over in silence; locate() reads the text only (no driver, no SQLAlchemy for a file)
+    locate(settings(ctx).db)
     rows: list[dict[str, Any]] = []
     for name in family_names():
         cls = family(name)
@@ -97,7 +102,7 @@ def query_command(
         Optional[str],
         typer.Argument(
             metavar="POSITION",
-            help="Position text; omitted means the start position; - reads positions one per line from stdin. "
+            help="Position text; omitted or empty means the start position; - reads positions one per line from stdin. "
             "Text that starts with - goes after -- or in --position (after --, - alone is a position too).",
         ),
     ] = None,
@@ -125,6 +130,8 @@ def query_command(
     typed = command_args(ctx)  # after --, `-` is a position (Connect-Four's start), not stdin
     stdin = position_option is None and position == "-" and (typed is None or dash_reads_stdin(typed))
     position = position_option if position_option is not None else position
+    if position is not None and not position.strip():  # '' or blanks: the start, as the web page takes an empty box or position=
+        position = None  # (a family's own message for it, such as the heap games' "write 0", answers another question)
     if as_json and fmt not in (None, "json"):
         raise InputError(f"--json and --format {fmt} ask for different formats")
     fmt = "json" if as_json else fmt or ("jsonl" if stdin else "table")

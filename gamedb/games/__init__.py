@@ -7,7 +7,7 @@ import sys
 from collections.abc import Collection, Iterator
 from typing import Any
 
-from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
+from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily, said_as
 from ..safe_text import shown
 from .base import Game, Param
 from .plugin_code import note_game_code
@@ -129,9 +129,12 @@ def stored_family(name: str, allowed: Collection[str] = ()) -> type[Game]:
     if ":" in name:
         if name in allowed:
             return load_class(name)
-        passed = f" (--game {', '.join(sorted(allowed))} names another class)" if allowed else ""
+        # the class trusted is named as the caller names it: Database(game_classes=[...]) in Python, --game on the command line
+        given = said_as(f"game_classes={sorted(allowed)!r}", f"--game {', '.join(sorted(allowed))}")
+        passed = f" ({given} names another class)" if allowed else ""
+        trust = said_as(f"pass game_classes=[{shown(name)}] to Database", f"pass --game {shown(name, quotes=False)}")
         raise StoredCodeRefused(f"its rules are the Python class {shown(name)}{passed}, and a database file cannot make gamedb run code; "
-                                f"if you trust that class, pass --game {shown(name, quotes=False)}")
+                                f"if you trust that class, {trust}")
     raise UnknownFamily(f"its family {shown(name)} is neither built in nor an installed plugin (known: {', '.join(family_names())})")
 
 

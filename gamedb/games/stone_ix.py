@@ -34,7 +34,7 @@ class State(NamedTuple):
 
 
 class StoneIX(Game):
-    examples = Examples(options={"max": 3}, positions=["5,1,2,4,3"], bad_positions=[("", "no stones"), ("1,-2,3", "not negative")])
+    examples = Examples(options={"max": 3}, positions=["5,1,2,4,3"], bad_positions=[("[]", "no stones"), ("1,-2,3", "not negative")])
     capabilities = Capabilities(tiers=True)
     family = "stone-ix"
     summary = "Stone game IX (LeetCode 2029): Alice and Bob remove stones; a sum divisible by 3 loses"

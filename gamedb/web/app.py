@@ -138,7 +138,7 @@ class Explorer:
                 "position_syntax": None,
                 "summary": None,
                 "play_start": None,
-                "rules_missing": str(exc),
+                "rules_missing": command_line_text(exc),  # (in the command line's words, as the page's errors)
             }
         return {
             **record.list_json(),

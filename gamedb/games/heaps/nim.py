@@ -8,7 +8,7 @@ from . import MAX_HEAP_LIMIT, HeapGame, HeapRule, max_param
 class Nim(HeapGame):
     family = "nim"
     summary = "Nim: remove any number of tokens from one heap; sums of heaps answered by XOR"
-    examples = Examples(options={"max": 7}, positions=["3 5 7", "1 2 3", "0"], bad_positions=[("3.5", "is not a heap size"), ("", "empty heap position")])
+    examples = Examples(options={"max": 7}, positions=["3 5 7", "1 2 3", "0"], bad_positions=[("3.5", "is not a heap size"), (", ,", "empty heap position")])
     params = (max_param(100),)
     periodic_rules = False
     rules_name = "Nim"

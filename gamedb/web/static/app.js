@@ -33,6 +33,8 @@ async function api(path) {
   return body;
 }
 
+// "1 move", "2 moves": a count and its noun, singular for 1 (as gamedb/plural.py words the CLI's counts)
+const counted = (count, noun) => `${count.toLocaleString("en")} ${noun}${count === 1 ? "" : "s"}`;
 const gamePath = (name) => `/api/games/${encodeURIComponent(name)}`;
 
 async function answerFor(game, position) {
@@ -253,7 +255,7 @@ function render(loaded) {
   const note = $("moves-note");
   note.hidden = answer.moves_complete !== false;
   const rows = `the file keeps no move rows for this game${answer.rules_missing ? " and its rules are not available here" : ""}`;
-  note.textContent = `${answer.degree.toLocaleString("en")} moves in all; ${answer.moves.length ? "only the best is listed" : `none can be listed: ${rows}`}.`;
+  note.textContent = `${counted(answer.degree, "move")} in all; ${answer.moves.length ? "only the best is listed" : `none can be listed: ${rows}`}.`;
   $("undo").disabled = userPly(view.index, -1, loaded) === null;
   $("redo").disabled = view.index >= view.line.length - 1;
   for (const part of document.querySelectorAll(".values-only")) part.hidden = !shown;
