@@ -268,3 +268,19 @@ def test_the_tier_writer_hands_best_moves_as_label_ids_where_the_rules_have_a_la
         memory_db.solve(game, "c", strategy="memory")
         assert kinds == {LabelColumn}
         assert positions(tier_db, "c") == positions(memory_db, "c")
+
+
+def test_two_duckdb_files_solving_the_same_game_have_work_folders_of_their_own(tmp_path):
+    """The work folder of a tier solve into an existing DuckDB file lies beside that file: a DuckDB engine's URL is
+    ``duckdb://`` whatever its file, so two files solving the same game at once shared one temporary folder and each
+    removed the other's arrays (FileNotFoundError: codes-6.npy). Both solves then hold the same rows."""
+    pytest.importorskip("duckdb")
+    folders = []
+    for name in ("a", "b"):
+        path = tmp_path / f"{name}.duckdb"
+        with Database(path, create=True) as db:
+            db.solve(make_game("nim", max=3))  # (the file exists now: the next solve goes through the database's engine)
+            folders.append(TierFolder.for_game(db.engine, "tictactoe", "key").path)
+            db.solve(make_game("tictactoe"), strategy="tiers")
+    assert folders[0] != folders[1] and [f.parent for f in folders] == [tmp_path, tmp_path]
+    assert [f.name.split(".tiers-")[0] for f in folders] == ["a.duckdb", "b.duckdb"]

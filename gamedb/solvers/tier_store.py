@@ -44,8 +44,15 @@ class TierFolder:
 
     @classmethod
     def for_game(cls, engine: sa.Engine, name: str, key: str) -> TierFolder:
-        """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made."""
-        return cls.for_file(file_of(engine), engine.url.render_as_string(hide_password=True), name, key)
+        """The folder of game ``name`` in this database (``key``: its rules and parameters), found before the game's row is made:
+        beside a SQLite or DuckDB file (a DuckDB engine's URL is ``duckdb://`` whatever its file: two files solving the same
+        game at once shared one folder in the temporary folder, each removing the other's arrays)."""
+        file = file_of(engine)
+        if file is None and engine.dialect.name == "duckdb":
+            from ..store.duckdb_file import path_of
+
+            file = path_of(engine)
+        return cls.for_file(file, engine.url.render_as_string(hide_password=True), name, key)
 
     @classmethod
     def for_file(cls, file: Path | None, url: str, name: str, key: str) -> TierFolder:
