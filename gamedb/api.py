@@ -20,7 +20,7 @@ from .answer_output import batches
 from .answers import Answer
 from .errors import BeyondSolvedRange, DatabaseClosed, GamedbError, InputError, PositionNotFound
 from .games.base import Game
-from .query import answer_positions, name_holders, rules_or_reason
+from .query import answer_positions, name_holders
 from .safe_text import shown
 from .stats import positions, stats
 from .store.location import DEFAULT_PATH, Location, locate
@@ -220,7 +220,7 @@ class Database(Upkeep):
                 cached = self._rules.get(name)  # built by another thread meanwhile?
                 if cached is None or cached[0] != key:
                     record = record_from_mapping(row)
-                    cached = self._rules[name] = (key, record, *rules_or_reason(record, key[-1]))
+                    cached = self._rules[name] = (key, record, *record.rules_or_reason(key[-1]))
         return cached[1], cached[2], cached[3]
 
     def solve(

@@ -14,23 +14,7 @@ from .store.record import GameRecord, record_from_mapping
 from .store.rows import Reader, result_of
 from .values import move_sort_key
 
-__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules", "rules_or_reason"]
-
-
-def rules_or_reason(record: GameRecord, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:
-    """:meth:`GameRecord.rules_or_reason <gamedb.store.record.GameRecord.rules_or_reason>` with the reason's parameter
-    marks kept (:func:`gamedb.errors.said_as`): a position the stored rows cannot answer is refused naming what to pass
-    in the caller's words (``game_classes=`` in Python, ``--game`` on the command line); the record's reason is
-    ``str(error)``, the Python words alone. The family is looked up again only when its rules are not available."""
-    from .games import stored_family
-
-    game, reason = record.rules_or_reason(game_classes)
-    if reason is not None:
-        try:
-            stored_family(record.family, game_classes)
-        except GamedbError as exc:
-            reason = marked_text(exc)
-    return game, reason
+__all__ = ["Answer", "MoveValue", "answer_positions", "probe", "probe_many", "probe_without_rules"]
 
 
 @overload

@@ -68,12 +68,12 @@ SET grundy = t.mex,
         WHEN t.mex > 0 THEN CASE WHEN t.zero_unknown = 0 THEN 1 + t.zero_fast / :span END
         WHEN t.unknown = 0 THEN 1 + :rmax - t.slow / :span
     END,
-    best_move = CAST(CASE
+    best_move = CASE  -- (a move's key, an integer: decoded to its label below)
         WHEN t.n_values = 0 THEN NULL
         WHEN t.mex > 0 THEN CASE WHEN t.zero_unknown = 0 THEN t.zero_fast % :span ELSE t.zero_first END
         WHEN t.unknown = 0 THEN t.slow % :span
         ELSE t.first
-    END AS TEXT)
+    END
 FROM ({_SUMMARY}) AS t
 WHERE position.game_id = :g AND position.code = :n
 """

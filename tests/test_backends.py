@@ -299,7 +299,7 @@ def test_a_role_that_may_only_read_is_told_why_a_solve_fails(cli, pg_url, pg_ser
         assert cli("list", db=reader).exit_code == 0  # (it may read)
         run = cli("solve", "nim", "--max", "3", "-q", db=reader)
         assert run.exit_code == 1 and "Traceback" not in run.stderr
-        assert run.stderr.startswith("Error: cannot write gamedb's table 'game' (and 9 more) in postgresql+psycopg://")  # before any work
+        assert run.stderr.startswith("Error: cannot write gamedb's table 'game' (and 10 more) in postgresql+psycopg://")  # before any work
         assert f"as their owner, GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}; " in run.stderr
     finally:
         pg_server.drop(pg_url)  # (the role owns grants in it)

@@ -101,7 +101,7 @@ def test_a_role_that_may_not_read_or_write_gamedbs_tables_is_told_what_to_grant(
     where = f"in postgresql+psycopg://{role}:***@"
     for args in (["list"], ["query", "nim", "3"], ["stats", "nim"], ["serve", "--port", "0"]):
         line = _one_line(run := typed("--db", url, *args, cwd=tmp_path))
-        assert run.returncode == 1 and line.startswith(f"Error: cannot read gamedb's table 'alembic_version' (and 9 more) {where}")
+        assert run.returncode == 1 and line.startswith(f"Error: cannot read gamedb's table 'alembic_version' (and 10 more) {where}")
         assert line.endswith(read), line
     _as_owner(owner_url, f'GRANT SELECT ON ALL TABLES IN SCHEMA public TO "{role}"', f'REVOKE SELECT ON position FROM "{role}"')
     line = _one_line(run := typed("--db", url, "query", "nim", "3", cwd=tmp_path))
@@ -110,7 +110,7 @@ def test_a_role_that_may_not_read_or_write_gamedbs_tables_is_told_what_to_grant(
     assert typed("--db", url, "query", "nim", "3", cwd=tmp_path).returncode == 0
     for args in (["--db", url, "solve", "tictactoe", "-q"], ["copy", owner_url, url, "--force"]):
         line = _one_line(run := typed(*args, cwd=tmp_path))
-        assert run.returncode == 1 and line.startswith(f"Error: cannot write gamedb's table 'game' (and 9 more) {where}")
+        assert run.returncode == 1 and line.startswith(f"Error: cannot write gamedb's table 'game' (and 10 more) {where}")
         assert line.endswith(write), line
     _as_owner(owner_url, f'GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO "{role}"')
     line = _one_line(run := typed("--db", url, "solve", "tictactoe", "-q", cwd=tmp_path))

@@ -72,13 +72,15 @@ class GameRecord:
         return self._from_parameters(cls)
 
     def rules_or_reason(self, game_classes: Collection[str] = ()) -> tuple[Game | None, str | None]:
-        """(rules, None), or (None, why not) when the family is not available here."""
-        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily
+        """(rules, None), or (None, why not) when the family is not available here: the reason with its parameter marks
+        (:func:`~gamedb.errors.said_as`), so the advice names what to pass in the caller's words (``game_classes=`` in
+        Python, ``--game`` on the command line) wherever it is said."""
+        from ..errors import FamilyLoadError, StoredCodeRefused, UnknownFamily, marked_text
 
         try:
             cls = self._family(game_classes)
         except (StoredCodeRefused, UnknownFamily, FamilyLoadError) as exc:
-            return None, str(exc)
+            return None, marked_text(exc)
         return self._from_parameters(cls), None
 
     def _family(self, game_classes: Collection[str]) -> type[Game]:
