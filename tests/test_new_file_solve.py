@@ -283,6 +283,37 @@ def test_a_failure_half_way_leaves_no_file(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
+def test_the_summary_reads_the_start_on_the_writers_connection(tmp_path, monkeypatch, capsys, suffix):
+    """The line of a solve into a new file says the start's stored value, read as `gamedb query` reads it but on the
+    writer's connection before it closes the file (no second open of it, checked as anyone's file); a failure of that
+    read is the solve's: nothing is linked."""
+    if suffix == "duckdb":
+        pytest.importorskip("duckdb")
+    from gamedb import api
+
+    def no_second_open(*args, **kwargs):
+        raise AssertionError("the new file was opened again to read its start")
+
+    monkeypatch.setattr(api.Database, "probe", no_second_open)
+    path, game = tmp_path / f"g.{suffix}", make_game("cat-mouse", graph="[[2,5],[3],[0,4,5],[1,4,5],[2,3],[0,2,3]]")
+    assert new_file(str(path), game) is not None
+    run_solve(str(path), game, None, False, True)
+    out = capsys.readouterr().out
+    assert out.startswith("Solved cat-mouse: 28 positions, 42 moves in ") and out.endswith(" s. Start mouse=1,cat=2,turn=mouse: mouse to move, draw.\n")
+    monkeypatch.undo()
+    with Database(path, readonly=True) as db:
+        start = db.probe("cat-mouse")
+        assert (start.position, start.result, start.remoteness, start.player) == ("mouse=1,cat=2,turn=mouse", "draw", None, "mouse")
+
+    def unreadable(reader):
+        raise OSError(5, "Input/output error")
+
+    with pytest.raises(OSError):
+        solve(NewFile(tmp_path / f"h.{suffix}", _revision(), suffix == "duckdb"), game, "t", read_back=unreadable)
+    assert not (tmp_path / f"h.{suffix}").exists() and sorted(os.listdir(tmp_path)) == [f"g.{suffix}"]
+
+
 def test_two_solves_of_one_new_file_at_once(tmp_path):
     args = [sys.executable, "-m", "gamedb", "--db", "g.sqlite", "solve", "octal", "--code", "0.77", "--max", "400"]
     runs = [subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from ..errors import GamedbError, InputError, param
 from ..games.base import Game
@@ -18,6 +19,7 @@ from .protocol import Cluster, SolveJob, TooLarge
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
+    from ..store.rows import Reader
     from .protocol import DatabaseSolver
 
 
@@ -31,6 +33,8 @@ class SolveReport:
     resumed: bool = False
     #: the strategy that solved it (empty when it was already solved)
     strategy: str = ""
+    #: what ``read_back`` gave (:func:`solve` into a :class:`NewFile`), else None
+    read: Any = None
 
 
 class NewFile(NamedTuple):
@@ -82,10 +86,12 @@ def solve(
     memory_limit: int | None = None,
     cluster: Cluster | None = None,
     symmetry: bool | None = None,
+    read_back: Callable[[Reader], Any] | None = None,
 ) -> SolveReport:
     """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
     ``cluster``: by the tier solver on a Dask cluster; ``symmetry`` (None: where the family and strategy have it) stores
-    one position per symmetry class."""
+    one position per symmetry class; ``read_back`` (a :class:`NewFile`): what reads the complete file before its writer
+    closes it, its result in the report's ``read``."""
     if isinstance(db, NewFile):
         strategy = db.strategy
     if cluster is not None:
@@ -103,7 +109,7 @@ def solve(
     if memory_limit is not None and (isinstance(memory_limit, bool) or not isinstance(memory_limit, int) or memory_limit <= 0):
         raise InputError(f"{param('memory_limit')} must be a number of bytes more than 0, got {memory_limit!r}")
     if isinstance(db, NewFile):
-        return _into_new_file(db, game, game.default_name() if name is None else name, progress, group)
+        return _into_new_file(db, game, game.default_name() if name is None else name, progress, group, read_back)
     if db.dialect.name == "duckdb" and [s.name for s in strategies] == ["graph-sql"]:  # (300 s for tic-tac-toe there)
         raise InputError(f"the SQL strategy does not run on a DuckDB file (far too slow there): use {param('strategy', 'auto')}, tiers or memory, "
                          "or a SQLite file")
@@ -162,7 +168,8 @@ def solve(
         return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, resumed=resumed, strategy=chosen.name)
 
 
-def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: int) -> SolveReport:
+def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: int,
+                   read_back: Callable[[Reader], Any] | None = None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile
@@ -179,7 +186,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
     t0 = time.perf_counter()
     job = SolveJob(name, game, None, None, memory_limit=target.memory_limit or default_memory_limit(), batch=0, progress=progress, strategy=chosen.name,
                    new_file=target.path, symmetry=symmetry)
-    with sink_class(target.path, target.revision, name, game, chosen.name) as sink:
+    with sink_class(target.path, target.revision, name, game, chosen.name, read_back) as sink:
         solved = chosen.into_sink(sink, job)
     if target.duckdb:
         from ..store.duckdb_rewrite import DENSE_FROM, rewrite
@@ -190,7 +197,7 @@ def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | 
             rewrite(target.path, job.memory_limit)
             if progress:
                 progress("file written afresh (dense order)", 1, 1)
-    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name)
+    return SolveReport(name, solved.positions, solved.moves, time.perf_counter() - t0, strategy=chosen.name, read=sink.read)
 
 
 # --- size limits ------------------------------------------------------------------------

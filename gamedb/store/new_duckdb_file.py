@@ -204,4 +204,5 @@ class NewDuckdbFile(NewSqliteFile):
         self._update_game()  # (after the rows: set first, it waited for the thread's last job alone, 0.02-0.03 s of cat-mouse)
         self.conn.execute("COMMIT")
         self.conn.execute("CHECKPOINT")  # everything in the file, nothing in its write-ahead log
+        self._read_back()
         self.conn.close()
