@@ -28,9 +28,6 @@ class MoveLabels:
         self._new: list[tuple[int, str]] = []
         self._mapped: list[tuple[Sequence[str], np.ndarray]] = []  # (names, their ids and -1 after them)
 
-    def __len__(self) -> int:
-        return len(self._ids)
-
     def id_of(self, name: str) -> int:
         """The id of ``name``, given it now if it has none."""
         found = self._ids.get(name)
