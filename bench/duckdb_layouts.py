@@ -6,6 +6,8 @@
 A contiguous sample of the file's position rows in code order is copied once into a scratch file, then into a fresh
 file per variant (one thread; one transaction unless the variant commits every N rows); each prints the file's bytes
 a row and the median time of looking up 16 random codes at once and of one code (the files in turn). FILE is only read.
+It was measured on a file from before schema revision 0008, whose best moves were labels: a newer file's ``best_move``
+holds ``move_label`` ids already, which the VARCHAR variants store as their digits (not the labels).
 """
 
 from __future__ import annotations

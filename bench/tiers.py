@@ -43,12 +43,6 @@ FLOOR_UP_TO = 20_000_000
 #: the board GamesmanPy solves for the ratio
 GAMESMANPY_BOARD = (5, 4)
 
-POSITION_TABLE = (
-    "CREATE TABLE position (game_id INTEGER NOT NULL, code BIGINT NOT NULL, text TEXT NOT NULL, player SMALLINT NOT NULL, "
-    "result TEXT, remoteness INTEGER, degree INTEGER NOT NULL, best_move TEXT, grundy INTEGER, PRIMARY KEY (game_id, code)) WITHOUT ROWID"
-)
-
-
 def job_floor_rows(args) -> dict:
     """Insert the position rows of a solved file again, bare, timing only the inserts: batches of 200,000
     rows, as many rows per ``INSERT`` statement as gamedb writes (``ROWS_PER_INSERT``), the rows
@@ -61,7 +55,10 @@ def job_floor_rows(args) -> dict:
     dst.execute("PRAGMA journal_mode = WAL")
     dst.execute("PRAGMA synchronous = NORMAL")
     dst.execute("PRAGMA cache_size = -262144")
-    dst.execute(POSITION_TABLE)
+    # the solved file's own table, so the same rows are stored alike: a copy of its types fell behind the schema (the
+    # label id of best_move kept as text since revision 0008; text NOT NULL, which every board's NULL texts failed)
+    ((table,),) = src.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'position'")
+    dst.execute(table)  # (its foreign key names a game table the floor has not: SQLite checks none unless asked)
     columns = "game_id, code, text, player, result, remoteness, degree, best_move"
     rows = src.execute(f"SELECT {columns} FROM position ORDER BY game_id, code")
     width = len(columns.split(", "))

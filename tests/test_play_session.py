@@ -174,6 +174,17 @@ def test_nim_start_is_clipped_to_max(cli):
     assert positions_shown(run.stdout) == ["2 2 2"]
 
 
+def test_an_empty_position_starts_from_the_start(nim):
+    # as `gamedb query NAME ""`: an empty or blank --position is the play start, where it was nim's parse error
+    for typed in ("", "   "):
+        run = nim("play", "nim", "--position", typed, input="")
+        assert run.exit_code == 0, run.stderr
+        assert positions_shown(run.stdout) == ["3 4 5"]
+    assert positions_shown(nim("play", "nim", "--from", "", input="").stdout) == ["3 4 5"]
+    help_text = " ".join(nim("play", "--help").stdout.split())
+    assert "default, or empty: the game's start" in help_text, help_text
+
+
 def test_flip_starts_on_three_small_runs(cli):
     assert cli("solve", "flip", "--max", "10", "-q").exit_code == 0
     run = cli("play", "flip", input="")

@@ -67,7 +67,7 @@ def play_command(
             "--position",
             "--from",
             metavar="TEXT",
-            help="Start from this position (default: the game's start; heap games: heaps 3 4 5, each at most --max).",
+            help="Start from this position (default, or empty: the game's start; heap games: heaps 3 4 5, each at most --max).",
         ),
     ] = None,
     game_class: GameClassOption = None,
@@ -87,6 +87,8 @@ def play_command(
             raise InputError(f"--as must be one of {', '.join(players)}, got {as_player!r}")
         human = lowered.index(as_player.lower())
     session = PlaySession(db, name, human)
+    if position is not None and not position.strip():  # '' or blanks: the start, as `gamedb query NAME ""` answers it
+        position = None  # (a family's own message for it, such as the heap games' "write 0", answers another question)
     answer = session.start(position)
     out(f"You play {players[human]}; gamedb plays {players[1 - human]} perfectly. Type a move, or help for the commands.")
     _conversation(session, answer, players[human])
