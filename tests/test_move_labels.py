@@ -9,13 +9,11 @@ labels; an id no label has is damage in one line; a file at 0007 (labels in the 
 from __future__ import annotations
 
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
-from test_packed_positions import GAMES, _alembic, _outputs, _process_cli, _raw
+from test_packed_positions import GAMES, _alembic, _downgrade, _outputs, _process_cli, _raw
 
 from gamedb import Database, make_game
 from gamedb.store.database import head_revision
@@ -120,20 +118,6 @@ def test_text_where_a_label_id_belongs_is_damage_too(cli, db_path):
         conn.execute("UPDATE position SET best_move = 'nowhere' WHERE text = 'XX.OO....'")
     run = cli("query", "tictactoe", "XX.OO....")
     assert run.exit_code == 1 and "best_move 'nowhere' is the id of none of the game's move labels" in run.stderr
-
-
-def _downgrade(path: Path, revision: str) -> None:
-    if path.suffix != ".duckdb":
-        _alembic(str(path), "downgrade", revision)
-        return
-    downgrade = (  # on gamedb's own connection, in a process of its own (see test_packed_positions)
-        "import sys; from alembic import command; from gamedb.store.database import alembic_config; "
-        "from gamedb.store.duckdb_file import create_engine; from gamedb.store.location import locate; "
-        "engine = create_engine(locate(sys.argv[1]), readonly=False)\n"
-        f"with engine.begin() as conn: command.downgrade(alembic_config(conn), '{revision}')"
-    )
-    run = subprocess.run([sys.executable, "-c", downgrade, str(path)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
 
 
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])

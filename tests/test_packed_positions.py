@@ -117,6 +117,23 @@ def test_a_result_code_out_of_the_table_is_damage_in_one_line(cli, db_path, code
         assert f"position 'XX.OO....': result code '{code}' is none of 1 (win), 2 (lose), 3 (tie), 4 (draw)" in run.stderr
 
 
+def _downgrade(path: Path, revision: str) -> None:
+    """A file brought down to ``revision`` by the migrations; a DuckDB file on gamedb's own connection (integer division
+    as the views were made with), in a process of its own (this one may still hold the CLI runs' read-only DuckDB
+    instance, which refuses a writer's configuration)."""
+    if path.suffix != ".duckdb":
+        _alembic(str(path), "downgrade", revision)
+        return
+    downgrade = (
+        "import sys; from alembic import command; from gamedb.store.database import alembic_config; "
+        "from gamedb.store.duckdb_file import create_engine; from gamedb.store.location import locate; "
+        "engine = create_engine(locate(sys.argv[1]), readonly=False)\n"
+        f"with engine.begin() as conn: command.downgrade(alembic_config(conn), '{revision}')"
+    )
+    run = subprocess.run([sys.executable, "-c", downgrade, str(path)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+
+
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
 def test_a_file_at_0006_answers_as_it_is_and_db_upgrade_packs_it(cli, tmp_path, suffix):
     if suffix == "duckdb":
@@ -126,17 +143,7 @@ def test_a_file_at_0006_answers_as_it_is_and_db_upgrade_packs_it(cli, tmp_path, 
     path = tmp_path / f"old.{suffix}"
     _solve(path)
     before = _outputs(cli, path)
-    if suffix == "duckdb":  # on gamedb's own connection (integer division as the views were made with), in a process of its own
-        downgrade = (  # (this process may still hold the CLI runs' read-only DuckDB instance, which refuses a writer's configuration)
-            "import sys; from alembic import command; from gamedb.store.database import alembic_config; "
-            "from gamedb.store.duckdb_file import create_engine; from gamedb.store.location import locate; "
-            "engine = create_engine(locate(sys.argv[1]), readonly=False)\n"
-            "with engine.begin() as conn: command.downgrade(alembic_config(conn), '0006')"
-        )
-        run = subprocess.run([sys.executable, "-c", downgrade, str(path)], capture_output=True, text=True, timeout=300)
-        assert run.returncode == 0, run.stderr
-    else:
-        _alembic(str(path), "downgrade", "0006")
+    _downgrade(path, "0006")
     assert _raw(path, "SELECT version_num FROM alembic_version") == [("0006",)]
     assert {r for (r,) in _raw(path, "SELECT DISTINCT result FROM position")} == {"win", "lose", "tie", "draw"}  # words, as 0006 stored
     assert _outputs(cli, path) == before  # read as it is: no upgrade asked for
