@@ -268,7 +268,7 @@ CASES = [
     case("play-unknown-player", ["play", "tictactoe", "--as", "Z"], 2, "--as must be one of X, O"),
     case("play-from-impossible-board", ["play", "tictactoe", "--from", "XXXXXXXXX"], 2, "X moves first"),
     case("play-from-unreachable-position", ["play", "cm", "--from", "mouse=4,cat=3,turn=cat"], 1, "not reachable"),
-    case("play-from-empty-stones", ["play", "stone-ix", "--from", ""], 2, "no stones"),
+    case("play-from-no-stones", ["play", "stone-ix", "--from", "[]"], 2, "no stones"),  # (an empty --from is the start)
     case("compact-unknown-game", ["compact", "nosuch"], 1, "no game named 'nosuch'"),
     case("copy-missing-destination", ["copy", "{db}"], 2, "Missing argument 'DST'"),
     case(
