@@ -8,11 +8,11 @@ import json
 import random
 
 import pytest
+from test_packed_positions import _raw
 
 from gamedb import Database, make_game
 from gamedb.solvers.graph_answer import ARRAY_BATCH
 from gamedb.store import rows
-from tests.test_packed_positions import _raw
 
 #: (name, family, options, symmetry): a symmetric family with texts stored, one stored without texts, families on
 #: vector rules (cat-mouse with a component the start never reaches, cat-mouse-grid with its verdict), nim (heaps), a
