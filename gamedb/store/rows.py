@@ -159,11 +159,8 @@ class Reader:
             return rows
         wanted = sorted(i for i in ids if type(i) is int)
         names: dict[Any, Any] = {}
-        for i in range(0, len(wanted), CHUNK):
-            chunk = wanted[i : i + CHUNK]
-            where = "id = ANY(?::INTEGER[])" if self.code_list else f"id IN ({', '.join('?' * len(chunk))})"
-            found, _ = self._execute(f"SELECT id, name FROM move_label WHERE game_id = ? AND {where}",
-                                     (record.id, chunk) if self.code_list else (record.id, *chunk))
+        for where, params in self._among("id", wanted, "INTEGER"):
+            found, _ = self._execute(f"SELECT id, name FROM move_label WHERE game_id = ? AND {where}", (record.id, *params))
             names.update(found)
         def label(stored: Any) -> Any:
             return names[stored] if type(stored) is int and stored in names else UnknownLabel(stored)
@@ -244,13 +241,19 @@ class Reader:
         """code -> stored row for those of ``codes`` that are stored, asked for in chunks."""
         wanted = sorted(set(codes))  # in order: SQLite looks them up a third faster
         found: dict[int, PositionRow] = {}
-        if self.code_list:
-            return {row.code: row for row in self.select(record, "game_id = ? AND code = ANY(?::BIGINT[])", (record.id, wanted), checked=checked)}
-        for i in range(0, len(wanted), CHUNK):
-            chunk = _padded(wanted[i : i + CHUNK])
-            where = f"game_id = ? AND code IN ({', '.join('?' * len(chunk))})"
-            found.update({row.code: row for row in self.select(record, where, (record.id, *chunk), checked=checked)})
+        for where, params in self._among("code", wanted, "BIGINT"):
+            found.update({row.code: row for row in self.select(record, f"game_id = ? AND {where}", (record.id, *params), checked=checked)})
         return found
+
+    def _among(self, column: str, values: list[int], sql_type: str) -> Iterator[tuple[str, tuple[Any, ...]]]:
+        """``column`` among ``values`` as (condition, its parameters), a chunk at a time: DuckDB one list (``= ANY``), the
+        others ``IN`` lists of at most :data:`CHUNK`, padded to a round length."""
+        if self.code_list:
+            yield f"{column} = ANY(?::{sql_type}[])", (values,)
+            return
+        for i in range(0, len(values), CHUNK):
+            chunk = _padded(values[i : i + CHUNK])
+            yield f"{column} IN ({', '.join('?' * len(chunk))})", tuple(chunk)
 
     def position_by_text(self, record: GameRecord, text: str) -> PositionRow | None:
         rows = self.select(record, "game_id = ? AND text = ?", (record.id, text))
