@@ -116,3 +116,34 @@ def test_a_step_takes_one_off_a_counter_for_every_move_into_it(marked):
     assert sorted(hit.tolist()) == [1, 3, 7, 9]
     assert state.counter.tolist() == [5, 4, 5, 2, 5, 5, 5, 3, 5, 4]
     assert retrograde.count_down(state, np.array([], dtype=np.int64)).tolist() == []
+
+
+@pytest.mark.parametrize("family,options", [GAMES[1], ("dobutsu", {"pieces": "C"})], ids=["cat-mouse", "dobutsu-C"])
+@pytest.mark.parametrize("given", [True, False], ids=["primitive given", "no primitive"])
+def test_moves_into_positions_won_at_once_are_left_out_of_the_counters(fresh_db, monkeypatch, family, options, given):
+    """With the rules' primitive values (sparse codes), level 0 looks up no parents of the positions their mover wins
+    at once (the counters left those moves out), and the rows are the SQL engine's all the same."""
+    import numpy as np
+
+    from gamedb.games.vector import WIN
+    from gamedb.solvers import capabilities
+
+    _use_way(monkeypatch, WAYS["sparse codes"])
+    if not given:
+        monkeypatch.setattr(retrograde, "has_primitive", lambda rules: False)
+    game = make_game(family, **options)
+    rules = capabilities.vector_rules(game)
+    looked_up: list[np.ndarray] = []
+    unmoves = type(rules).parents
+
+    def parents(self, codes):
+        looked_up.append(np.asarray(codes).copy())
+        return unmoves(self, codes)
+
+    monkeypatch.setattr(type(rules), "parents", parents)
+    sql_db, db = fresh_db(), fresh_db()
+    sql_db.solve(game, "g", strategy="sql")
+    db.solve(game, "g", strategy="retrograde", symmetry=False)
+    assert_same_game(sql_db, db, "g", ignore=RUN_COLUMNS)
+    won_at_once = sum(int((rules.primitive(codes) == WIN).sum()) for codes in looked_up)
+    assert (won_at_once == 0) == given

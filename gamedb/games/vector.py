@@ -60,6 +60,12 @@ class VectorRules(ABC):
         import numpy as np
         return np.full(len(texts), -1, dtype=np.int64)
 
+    def primitive(self, codes: np.ndarray) -> np.ndarray:
+        """The primitive value (``Expansion.primitive``) of every position in ``codes`` without its moves (optional: a
+        solver then counts the moves into positions the next player wins at once when it counts moves, instead of
+        visiting those positions' parents)."""
+        raise NotImplementedError
+
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Un-moves (optional): ``(which, parent)``, every position ``parent[j]`` with a legal move to
         ``codes[which[j]]``, each distinct pair once (unreachable parents allowed)."""
@@ -69,6 +75,11 @@ class VectorRules(ABC):
 def has_parents(rules: VectorRules) -> bool:
     """Whether ``rules`` implement :meth:`VectorRules.parents`."""
     return type(rules).parents is not VectorRules.parents
+
+
+def has_primitive(rules: VectorRules) -> bool:
+    """Whether ``rules`` implement :meth:`VectorRules.primitive`."""
+    return type(rules).primitive is not VectorRules.primitive
 
 
 def ranks_within(lengths: np.ndarray) -> np.ndarray:

@@ -80,6 +80,9 @@ class Classes(VectorRules):
         exp = self.rules.expand(codes)
         return Expansion(exp.player, exp.primitive, exp.degree, self.canonical_of(exp.children))
 
+    def primitive(self, codes: np.ndarray) -> np.ndarray:
+        return self.rules.primitive(codes)  # (a position's symmetric images end alike)
+
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         which, parent = self.rules.parents(codes)
         parent = self.canonical_of(parent)

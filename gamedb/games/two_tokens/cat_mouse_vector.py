@@ -29,17 +29,28 @@ class CatMouseVector(VectorRules):
         self._rev_degree = np.bincount(into, minlength=2 * n)
         self._rev_offset = np.concatenate(([0], np.cumsum(self._rev_degree)))
 
-    def expand(self, codes: np.ndarray) -> Expansion:
-        n = self.n
-        codes = np.asarray(codes, dtype=np.int64)
-        turn = codes & 1
-        rest = codes >> 1
-        mouse, cat = rest // n, rest % n
-        primitive = np.full(len(codes), UNDECIDED, dtype=np.int8)
+    def primitive(self, codes: np.ndarray) -> np.ndarray:
+        return self._primitive(*self._tokens(np.asarray(codes, dtype=np.int64)))
+
+    def _tokens(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(turn, mouse node, cat node) of every code."""
+        mouse, cat = np.divmod(codes >> 1, self.n)
+        return codes & 1, mouse, cat
+
+    @staticmethod
+    def _primitive(turn: np.ndarray, mouse: np.ndarray, cat: np.ndarray) -> np.ndarray:
+        primitive = np.full(len(turn), UNDECIDED, dtype=np.int8)
         caught = mouse == cat
         primitive[caught] = np.where(turn[caught] == CAT, WIN, LOSE)
         escaped = mouse == HOLE  # checked last: it wins over "caught" (the cat never stands on 0)
         primitive[escaped] = np.where(turn[escaped] == MOUSE, WIN, LOSE)
+        return primitive
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        n = self.n
+        codes = np.asarray(codes, dtype=np.int64)
+        turn, mouse, cat = self._tokens(codes)
+        primitive = self._primitive(turn, mouse, cat)
         row = turn * n + np.where(turn == MOUSE, mouse, cat)
         degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
         ends = np.cumsum(degree)
