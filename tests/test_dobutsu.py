@@ -123,6 +123,17 @@ def test_parents_are_the_moves_backwards():
         assert child in [c for _, c in GAME.moves(parent)], (GAME.format(parent), GAME.format(child))
 
 
+def test_primitive_values_alone_are_the_expansions():
+    """VectorRules.primitive (what the retrograde solver's counters use for every move's child) agrees with expand, on
+    positions played out and on the children of theirs whose mover wins or loses at once."""
+    rules = GAME.vector()
+    codes = np.array(playout_codes(GAME, 150, 8), dtype=np.int64)
+    codes = np.unique(np.concatenate([codes, rules.expand(codes).children]))
+    exp = rules.expand(codes)
+    assert (rules.primitive(codes) == exp.primitive).all()
+    assert len(set(exp.primitive.tolist())) == 3  # (undecided, won and lost at once: all met)
+
+
 def test_mirror_and_rotation_are_symmetries():
     rules = GAME.vector()
     codes = np.array(playout_codes(GAME, 100, 4), dtype=np.int64)

@@ -105,6 +105,17 @@ def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
     assert sorted(zip(codes[which].tolist(), parent.tolist(), strict=True)) == moves and len(set(moves)) == len(moves)
 
 
+def test_cat_mouse_primitive_values_alone_are_the_expansions():
+    import numpy as np
+
+    from gamedb.games.vector import has_primitive
+    from gamedb.solvers import capabilities
+
+    rules = capabilities.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(3), 12, 0.2))))
+    codes = np.arange(rules.code_limit)
+    assert has_primitive(rules) and (rules.primitive(codes) == rules.expand(codes).primitive).all()
+
+
 @pytest.mark.parametrize("marked", [True, False], ids=["marks (dense codes)", "sorted (sparse codes)"])
 def test_a_step_takes_one_off_a_counter_for_every_move_into_it(marked):
     import numpy as np
