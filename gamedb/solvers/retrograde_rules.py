@@ -155,7 +155,10 @@ def reachable(game: Game, rules: VectorRules, canonical: Callable[[np.ndarray], 
         if not dense:
             runs.append(frontier)
             while len(runs) > 1 and len(runs[-2]) < 2 * len(runs[-1]):
-                runs[-2:] = [np.sort(np.concatenate(runs[-2:]))]
+                merged = np.concatenate(runs[-2:])
+                del runs[-2:]  # (sorted in place once the two runs are gone: twice their size at most, not three times)
+                merged.sort()
+                runs.append(merged)
         count += len(frontier)
         if count > positions_limit:
             raise TooLarge(f"more than {positions_limit:,} positions")
