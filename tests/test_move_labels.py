@@ -36,11 +36,11 @@ def _labels_of(path: Path, game: str) -> dict[int, str]:
 def test_ids_are_given_as_labels_are_first_met_and_stored_ones_keep_theirs():
     labels = MoveLabels({"a": 0, "b": 1})
     assert labels.ids(["b", None, "c", "a", "c"]) == [1, None, 2, 0, 2]
-    assert labels.unwritten(7) == [{"game_id": 7, "id": 2, "name": "c"}]
+    assert labels.unwritten() == {"id": [2], "name": ["c"]}  # (columns, as every sink writes them)
     names = ["x", "c", "y"]  # a label table: all its names numbered at once, in its order
     column = labels.ids(LabelColumn(np.array([2, -1, 0, 1]), names))
     assert column.tolist() == [4, None, 3, 2]
-    assert [row["name"] for row in labels.unwritten(7)] == ["x", "y"] and labels.unwritten(7) == []
+    assert labels.unwritten() == {"id": [3, 4], "name": ["x", "y"]} and labels.unwritten() is None
     assert labels.mapping(names) is labels.mapping(names)  # worked out once for a table given with every batch
     names.append("z")  # a table the solver added to
     assert labels.mapping(names).tolist() == [3, 2, 4, 5, -1]

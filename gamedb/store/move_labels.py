@@ -66,11 +66,14 @@ class MoveLabels:
             return column
         return [None if v is None else self.id_of(v) for v in values]
 
-    def unwritten(self, game_id: int) -> list[dict[str, Any]]:
-        """The ``move_label`` rows of the labels met since the last call (written by the caller now)."""
-        rows = [{"game_id": game_id, "id": i, "name": name} for i, name in self._new]
+    def unwritten(self) -> dict[str, list[Any]] | None:
+        """The ``move_label`` columns (``id``, ``name``; the caller adds the game's id) of the labels met since the last
+        call, written by the caller now; None if there are none."""
+        if not self._new:
+            return None
+        ids, names = zip(*self._new, strict=True)
         self._new = []
-        return rows
+        return {"id": list(ids), "name": list(names)}
 
 
 def with_label_ids(labels: MoveLabels, table: str, columns: Mapping[str, Column]) -> Mapping[str, Column]:

@@ -119,8 +119,15 @@ class NewSqliteFile:
     def _with_label_ids(self, table: str, columns: Mapping[str, Column]) -> Mapping[str, Column]:
         """``columns`` with the best moves as label ids, the labels met first in them written (:mod:`.move_labels`)."""
         columns = with_label_ids(self._labels, table, columns)
-        self.rows("move_label", self._labels.unwritten(self.game_id))
+        new = self._labels.unwritten()
+        if new is not None:  # (most batches meet no new label)
+            self._labels_written(new)
         return columns
+
+    def _labels_written(self, new: Mapping[str, Column]) -> None:
+        """The ``move_label`` columns ``new`` written (few rows: a statement for them all)."""
+        for sql, rows in column_inserts("move_label", new, {"game_id": self.game_id}):
+            self.conn.executemany(sql, rows)
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return self._loading(table, rows, notes)

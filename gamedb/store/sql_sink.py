@@ -64,9 +64,9 @@ class SqlSink:
     def _write_labels(self) -> None:
         """The labels met since the last call written (as columns: DuckDB's executemany runs a statement a row)."""
         assert self._labels is not None
-        new = self._labels.unwritten(self.record.id)
-        if new:
-            copy_columns(self.conn, metadata.tables["move_label"], {k: [row[k] for row in new] for k in ("id", "name")}, game_id=self.record.id)
+        new = self._labels.unwritten()
+        if new is not None:
+            copy_columns(self.conn, metadata.tables["move_label"], new, game_id=self.record.id)
 
     @property
     def parts(self) -> str | None:
