@@ -23,8 +23,12 @@ from .sink import DEFER_INDEXES_FROM, JSON_COLUMNS, LEAVE_INDEXES_FROM, Begun, C
 from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
 if TYPE_CHECKING:
+    from ..answers import Answer
     from ..games.base import Game
     from .rows import Reader
+
+    #: what a new file's ``read_back`` gives the solve's summary: the start's stored answer and its stored reachable count
+    StartRead = tuple[Answer, int | None]
 
 
 class TargetTaken(Exception):
@@ -39,13 +43,13 @@ def _encoded(row: dict[str, Any]) -> tuple[Any, ...]:
 class NewSqliteFile:
     """``with NewSqliteFile(path, revision, name, game, strategy) as sink: ...``; see the module."""
 
-    def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str, read_back: Callable[[Reader], Any] | None = None) -> None:
+    def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str, read_back: Callable[[Reader], StartRead] | None = None) -> None:
         self.path = path
         #: what reads the complete file on its writer's connection before it is closed (the solve's summary: the start's
         #: stored value, read as every reader reads it, without opening the file again: 0.06 s of a cat-mouse solve);
         #: its result in :attr:`read` once :meth:`finish` is done
         self.read_back = read_back
-        self.read: Any = None
+        self.read: StartRead | None = None
         self.revision = revision
         self.name = name
         self.game = game
