@@ -45,7 +45,24 @@ def test_ids_are_given_as_labels_are_first_met_and_stored_ones_keep_theirs():
     names.append("z")  # a table the solver added to
     assert labels.mapping(names).tolist() == [3, 2, 4, 5, -1]
     ids = np.array([0, 5])
-    assert labels.ids(ids) is ids and labels.ids((1, None)) == (1, None)  # ids (a copy) go as they are
+    assert labels.ids(ids) is ids  # an integer array is ids
+    assert labels.ids(("9", None)) == [6, None]  # a sequence is labels: no value looked at to tell (a copy says it hands ids)
+
+
+def test_a_copy_says_it_hands_stored_ids_and_they_go_as_they_are(tmp_path, monkeypatch):
+    """`gamedb copy` writes the game's move_label rows, then its positions' ids as they are: the sink is told so, and
+    numbers nothing (it looked at every value of a page to tell ids from labels)."""
+    a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    _solve(a, GAMES[:1])
+
+    def numbered(self, column):
+        raise AssertionError("a copy's best moves were handed to MoveLabels")
+
+    monkeypatch.setattr(MoveLabels, "ids", numbered)
+    with Database(a) as src, Database(b, create=True) as dst:
+        src.copy_to(dst)
+    for table in ("move_label", "position"):
+        assert _raw(b, f"SELECT * FROM {table} ORDER BY 1, 2") == _raw(a, f"SELECT * FROM {table} ORDER BY 1, 2")
 
 
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])

@@ -2,7 +2,7 @@
 
 Every sink numbers labels the same way, here: the labels stored before keep their ids, and each new one gets the next
 id when first met (a :class:`~.sink.LabelColumn`'s names all at once, in their order), so a solve run twice gives the
-same ids. A column of ids (a copy of stored rows) goes as it is.
+same ids. A copy of stored rows hands ids, and says so (:class:`~.sql_sink.SqlSink`'s ``ids_given``): they go as they are.
 """
 
 from __future__ import annotations
@@ -54,17 +54,14 @@ class MoveLabels:
 
     def ids(self, column: Column) -> Column:
         """``column`` of best moves as label ids (NULL kept): a :class:`~.sink.LabelColumn` or labels (None: none) as their
-        ids, a column of ids as it is."""
+        ids; an integer array is ids already. A writer handed stored ids (a copy) says so and passes them by."""
         import numpy as np
 
         if isinstance(column, LabelColumn):
             return null_where_negative(self.mapping(column.names)[column.ids])
         if isinstance(column, np.ndarray) and column.dtype.kind in "iu":
             return column
-        values = values_of(column)
-        if not any(isinstance(v, str) for v in values):  # ids (or none at all)
-            return column
-        return [None if v is None else self.id_of(v) for v in values]
+        return [None if v is None else self.id_of(v) for v in values_of(column)]
 
     def unwritten(self) -> dict[str, list[Any]] | None:
         """The ``move_label`` columns (``id``, ``name``; the caller adds the game's id) of the labels met since the last

@@ -20,12 +20,14 @@ from .sink import LEAVE_INDEXES_FROM, Begun, Column
 
 
 class SqlSink:
-    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one)."""
+    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one).
+    ``ids_given``: the best moves handed are ids of labels already written (a copy writes ``move_label`` first), kept."""
 
-    def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool) -> None:
+    def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool, ids_given: bool = False) -> None:
         self.engine = engine
         self._begin = begin
         self._resumed = resumed
+        self._ids_given = ids_given
         self.conn: sa.Connection  # set on entering the with block
         self.record: GameRecord  # set by begin()
         self._labels: MoveLabels | None = None  # the game's move labels, read when first needed (a solve resumed has some)
@@ -49,7 +51,7 @@ class SqlSink:
         insert_rows(self.conn, metadata.tables[table], rows)
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        if table == "position" and "best_move" in columns:
+        if table == "position" and "best_move" in columns and not self._ids_given:
             columns = with_label_ids(self._stored_labels(), table, columns)
             self._write_labels()
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
