@@ -170,3 +170,20 @@ def test_a_postgresql_database_at_0007_is_upgraded_with_the_same_answers(cli, pg
     assert _outputs(cli, pg_url) == before  # type: ignore[arg-type]
     for name, _, _ in GAMES:
         assert cli("verify", name, db=pg_url).exit_code == 0
+
+
+def test_parts_labels_are_numbered_as_their_rows_in_code_order_would_be():
+    """A part's best moves index a label list it carries (gamedb.store.part_files): a table numbered whole, in its order;
+    labels met, in the order of the codes that first meet them in the range loaded (parts cut otherwise than the ranges:
+    a tier's slices), each once; a name first met past the range waits for its range."""
+    from gamedb.store.move_labels import LabelList
+    from gamedb.store.part_files import indexed
+
+    columns, met = indexed({"code": np.array([3, 5, 8, 9]), "best_move": np.array(["b", None, "a", "b"], dtype=object)})
+    assert columns["best_move"].tolist() == [0, -1, 1, 0] and met == LabelList(["b", "a"], [3, 8])
+    labels = MoveLabels({"z": 0})
+    other = LabelList(["c", "a", "z"], [4, 20, 30])
+    assert labels.in_parts([met, other], (0, 10)) == [[1, 3], [2, 3, 0]]  # b (3), c (4), a (8); z stored
+    assert labels.unwritten() == {"id": [1, 2, 3], "name": ["b", "c", "a"]}
+    assert labels.in_parts([LabelList(["d", "e"], [25, 12])], (10, 20)) == [[-1, 4]]  # d: first met past the range
+    assert labels.in_parts([LabelList(["x", "c"])], (20, 30)) == [[5, 2]]  # a table: all of it

@@ -12,8 +12,8 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
-from .move_labels import MoveLabels, stored_labels, with_label_ids
-from .part_files import parquet_loaded, part_loaded, parts_for
+from .move_labels import LabelList, MoveLabels, stored_labels, with_label_ids
+from .part_files import parquet_labels, parquet_loaded, part_labels, part_loaded, parts_for
 from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
@@ -31,6 +31,7 @@ class SqlSink:
         self.conn: sa.Connection  # set on entering the with block
         self.record: GameRecord  # set by begin()
         self._labels: MoveLabels | None = None  # the game's move labels, read when first needed (a solve resumed has some)
+        self._part_labels: dict[Path, LabelList] = {}  # the label lists of the part files loaded
 
     def __enter__(self) -> SqlSink:
         self.conn = self.engine.connect()
@@ -76,20 +77,23 @@ class SqlSink:
         slice's rows a file, read by code range), or None (none: it takes columns)."""
         return parts_for(self.engine.dialect.name)
 
-    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int], labels: Sequence[str] = ()) -> AbstractContextManager[int]:
+    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int]) -> AbstractContextManager[int]:
         """The rows of the part files ``paths`` (:attr:`parts`: one SQLite file; Parquet files, those of ``codes``, low to
-        high excluded, ``best_move`` the id of one of ``labels`` if given) inserted into ``table``, their count given to the
-        block, which commits them."""
-        if self.parts == "parquet":
-            ids = None
-            if labels:  # (their ids: the game's labels' ids, each written before the rows that name it)
-                ids = self._stored_labels().mapping(labels)[:-1].tolist()
-                self._write_labels()
-            self._labels = None  # (labels given as text are numbered by the load: read again when next needed)
+        high excluded, loaded in code order) inserted into ``table``, their count given to the block, which commits them.
+        Their best moves index the label lists they carry: numbered here among the game's labels, written before the rows."""
+        parquet = self.parts == "parquet"
+        lists = []
+        for path in paths:  # (a Parquet part is read by every range it overlaps: its footer once)
+            if path not in self._part_labels:
+                self._part_labels.update(zip(paths, parquet_labels(self.conn, paths) if parquet else [part_labels(path)], strict=True))
+            lists.append(self._part_labels[path])
+        ids = self._stored_labels().in_parts(lists, codes)
+        if parquet:
+            self._write_labels()
             return parquet_loaded(self.conn, table, paths, codes, self.record.id, ids)
         (path,) = paths
-        self._labels = None
-        return part_loaded(self.conn, table, path, self.record.id)
+        del self._part_labels[path]  # (loaded once)
+        return part_loaded(self.conn, table, path, self.record.id, ids[0], before=self._write_labels)  # (once attached)
 
     @property
     def writes_outside_gil(self) -> bool:
