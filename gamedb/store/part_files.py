@@ -102,7 +102,7 @@ def write_part(path: Path, columns: Mapping[str, Column]) -> None:
 
 def part_labels(path: Path) -> LabelList:
     """The label list of the SQLite part ``path`` (read on a connection of its own: the load attaches the part later)."""
-    with closing(sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)) as conn:
+    with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
         try:
             rows = conn.execute(f"SELECT name, first FROM {PART_LABELS} ORDER BY rowid").fetchall()
         except sqlite3.OperationalError:
