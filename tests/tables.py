@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from gamedb.store.schema import game, metadata, move_label
+from gamedb.store.schema import game, metadata, move_label, position
 
 #: game columns that differ between two solves of the same game (ids, clocks, the strategy that wrote the rows:
 #: tests/test_strategies.py checks that one)
@@ -35,6 +35,15 @@ def game_rows(db, name: str) -> dict:
             found[table.name] = [tuple(labels.get(v, ("no label", v)) if k == "best_move" and v is not None else v
                                        for k, v in r._mapping.items() if k != "game_id") for r in conn.execute(query)]
         return found
+
+
+def label_ids(db, name: str) -> tuple[list, list]:
+    """A game's ``move_label`` rows (id, name) and its positions' best moves as stored (code, label id), each by its key."""
+    with db.engine.connect() as conn:
+        gid = conn.execute(sa.select(game.c.id).where(game.c.name == name)).scalar_one()
+        labels = conn.execute(sa.select(move_label.c.id, move_label.c.name).where(move_label.c.game_id == gid).order_by(move_label.c.id)).all()
+        best = conn.execute(sa.select(position.c.code, position.c.best_move).where(position.c.game_id == gid).order_by(position.c.code)).all()
+    return [tuple(r) for r in labels], [tuple(r) for r in best]
 
 
 def assert_same_game(a, b, name: str, *, ignore: tuple[str, ...] = ("id",)) -> None:

@@ -30,7 +30,7 @@ from gamedb.store.schema import game, position
 from gamedb.values import RESULT_CODES
 
 from dask_processes import DaskProcesses
-from tables import game_row, game_rows
+from tables import game_row, game_rows, label_ids
 
 GAMEDB = str(Path(sys.executable).parent / "gamedb")
 #: the games solved, with slices small enough to make many slices per tier
@@ -63,6 +63,21 @@ def reference(tmp_path_factory):
     return rows
 
 
+@pytest.fixture(scope="module")
+def reference_ids(tmp_path_factory):
+    """The move labels and best moves' label ids of each game solved by the single-process tier solver (SQLite)."""
+    found: dict[str, tuple] = {}
+
+    def ids(game_id: str) -> tuple:
+        if game_id not in found:
+            with Database(tmp_path_factory.mktemp("ref") / "ids.sqlite", create=True) as db:
+                report = db.solve(GAMES[game_id][0](), strategy="tiers", symmetry=False)
+                found[game_id] = label_ids(db, report.name)
+        return found[game_id]
+
+    return ids
+
+
 def _cluster_solve(db: Database, dask_cluster: DaskProcesses, game_id: str, work: Path, **kw):
     make, size = GAMES[game_id]
     return db.solve(make(), cluster=Cluster(scheduler=dask_cluster.address, work_dir=str(work), slice_size=size), **kw)
@@ -83,6 +98,20 @@ def test_rows_on_the_other_backends(dask_cluster, reference, backend_db, tmp_pat
     db = backend_db()
     report = _cluster_solve(db, dask_cluster, game_id, tmp_path / "work")
     assert game_rows(db, report.name)["position"] == reference(game_id)
+
+
+@pytest.mark.parametrize("game_id", ["connect4-5x3", "tictactoe"])  # a label table, labels as texts
+@pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])  # parts of code ranges, of tier slices
+def test_label_ids_are_the_single_process_solves(dask_cluster, reference_ids, tmp_path, game_id, suffix):
+    """A part's best moves index a list of label names it carries, numbered by the writer's MoveLabels as a single process
+    numbers the rows it is handed: the same ids, whatever the cut of the parts (two slice sizes). Before, the load numbered
+    labels met as text in name order, a part's at a time (and left a label table's unused names out)."""
+    make, size = GAMES[game_id]
+    for k, slice_size in enumerate((size, size // 3)):
+        with Database(tmp_path / f"c{k}.{suffix}", create=True) as db:
+            cluster = Cluster(scheduler=dask_cluster.address, work_dir=str(tmp_path / f"work{k}"), slice_size=slice_size)
+            report = db.solve(make(), cluster=cluster)
+            assert label_ids(db, report.name) == reference_ids(game_id)
 
 
 def _position_rows(db: Database, name: str):

@@ -36,16 +36,33 @@ def _labels_of(path: Path, game: str) -> dict[int, str]:
 def test_ids_are_given_as_labels_are_first_met_and_stored_ones_keep_theirs():
     labels = MoveLabels({"a": 0, "b": 1})
     assert labels.ids(["b", None, "c", "a", "c"]) == [1, None, 2, 0, 2]
-    assert labels.unwritten(7) == [{"game_id": 7, "id": 2, "name": "c"}]
+    assert labels.unwritten() == {"id": [2], "name": ["c"]}  # (columns, as every sink writes them)
     names = ["x", "c", "y"]  # a label table: all its names numbered at once, in its order
     column = labels.ids(LabelColumn(np.array([2, -1, 0, 1]), names))
     assert column.tolist() == [4, None, 3, 2]
-    assert [row["name"] for row in labels.unwritten(7)] == ["x", "y"] and labels.unwritten(7) == []
+    assert labels.unwritten() == {"id": [3, 4], "name": ["x", "y"]} and labels.unwritten() is None
     assert labels.mapping(names) is labels.mapping(names)  # worked out once for a table given with every batch
     names.append("z")  # a table the solver added to
     assert labels.mapping(names).tolist() == [3, 2, 4, 5, -1]
     ids = np.array([0, 5])
-    assert labels.ids(ids) is ids and labels.ids((1, None)) == (1, None)  # ids (a copy) go as they are
+    assert labels.ids(ids) is ids  # an integer array is ids
+    assert labels.ids(("9", None)) == [6, None]  # a sequence is labels: no value looked at to tell (a copy says it hands ids)
+
+
+def test_a_copy_says_it_hands_stored_ids_and_they_go_as_they_are(tmp_path, monkeypatch):
+    """`gamedb copy` writes the game's move_label rows, then its positions' ids as they are: the sink is told so, and
+    numbers nothing (it looked at every value of a page to tell ids from labels)."""
+    a, b = tmp_path / "a.sqlite", tmp_path / "b.sqlite"
+    _solve(a, GAMES[:1])
+
+    def numbered(self, column):
+        raise AssertionError("a copy's best moves were handed to MoveLabels")
+
+    monkeypatch.setattr(MoveLabels, "ids", numbered)
+    with Database(a) as src, Database(b, create=True) as dst:
+        src.copy_to(dst)
+    for table in ("move_label", "position"):
+        assert _raw(b, f"SELECT * FROM {table} ORDER BY 1, 2") == _raw(a, f"SELECT * FROM {table} ORDER BY 1, 2")
 
 
 @pytest.mark.parametrize("suffix", ["sqlite", "duckdb"])
@@ -153,3 +170,20 @@ def test_a_postgresql_database_at_0007_is_upgraded_with_the_same_answers(cli, pg
     assert _outputs(cli, pg_url) == before  # type: ignore[arg-type]
     for name, _, _ in GAMES:
         assert cli("verify", name, db=pg_url).exit_code == 0
+
+
+def test_parts_labels_are_numbered_as_their_rows_in_code_order_would_be():
+    """A part's best moves index a label list it carries (gamedb.store.part_files): a table numbered whole, in its order;
+    labels met, in the order of the codes that first meet them in the range loaded (parts cut otherwise than the ranges:
+    a tier's slices), each once; a name first met past the range waits for its range."""
+    from gamedb.store.move_labels import LabelList
+    from gamedb.store.part_files import indexed
+
+    columns, met = indexed({"code": np.array([3, 5, 8, 9]), "best_move": np.array(["b", None, "a", "b"], dtype=object)})
+    assert columns["best_move"].tolist() == [0, -1, 1, 0] and met == LabelList(["b", "a"], [3, 8])
+    labels = MoveLabels({"z": 0})
+    other = LabelList(["c", "a", "z"], [4, 20, 30])
+    assert labels.in_parts([met, other], (0, 10)) == [[1, 3], [2, 3, 0]]  # b (3), c (4), a (8); z stored
+    assert labels.unwritten() == {"id": [1, 2, 3], "name": ["b", "c", "a"]}
+    assert labels.in_parts([LabelList(["d", "e"], [25, 12])], (10, 20)) == [[-1, 4]]  # d: first met past the range
+    assert labels.in_parts([LabelList(["x", "c"])], (20, 30)) == [[5, 2]]  # a table: all of it

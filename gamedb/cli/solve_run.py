@@ -77,6 +77,7 @@ def run_solve(
             if not _operational(exc):  # the general path decides (it says why, if it cannot either); a bug is raised, not
                 raise  # hidden behind a slower second solve
         else:
+            assert report.read is not None  # (a new file's solve given read_back reads its start)
             start, reachable = report.read
             _note_without_texts(report)
             out(solved_line(report, start, reachable))

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..errors import GamedbError, InputError, param
 from ..games.base import Game
@@ -19,6 +19,7 @@ from .protocol import Cluster, SolveJob, TooLarge
 if TYPE_CHECKING:
     import sqlalchemy as sa
 
+    from ..store.new_sqlite_file import StartRead
     from ..store.rows import Reader
     from .protocol import DatabaseSolver
 
@@ -34,7 +35,7 @@ class SolveReport:
     #: the strategy that solved it (empty when it was already solved)
     strategy: str = ""
     #: what ``read_back`` gave (:func:`solve` into a :class:`NewFile`), else None
-    read: Any = None
+    read: StartRead | None = None
 
 
 class NewFile(NamedTuple):
@@ -86,7 +87,7 @@ def solve(
     memory_limit: int | None = None,
     cluster: Cluster | None = None,
     symmetry: bool | None = None,
-    read_back: Callable[[Reader], Any] | None = None,
+    read_back: Callable[[Reader], StartRead] | None = None,
 ) -> SolveReport:
     """Solve ``game`` into the database ``db`` (or the :class:`NewFile`) under ``name`` (default: the family's name);
     ``cluster``: by the tier solver on a Dask cluster; ``symmetry`` (None: where the family and strategy have it) stores
@@ -169,7 +170,7 @@ def solve(
 
 
 def _into_new_file(target: NewFile, game: Game, name: str, progress: Progress | None, symmetry: int,
-                   read_back: Callable[[Reader], Any] | None = None) -> SolveReport:
+                   read_back: Callable[[Reader], StartRead] | None = None) -> SolveReport:
     """The new file's sink handed to the strategy that writes into any sink; linked into place when complete."""
     from ..sizes import default_memory_limit
     from ..store.new_sqlite_file import NewSqliteFile

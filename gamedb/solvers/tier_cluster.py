@@ -100,7 +100,7 @@ def solve_on_cluster(db: sa.Engine, job: SolveJob) -> Solved:
                 part_rows = max(min(size, PART_ROWS, -(-sum(counts.values()) // (SLICES_PER_THREAD * _threads(client)))), LEAST_SLICE)
                 loads = (functools.partial(_parts_loaded, client, job.game, sink, folder), part_rows)
             elif spans is not None:  # the slices' rows, sorted by DuckDB a code range at a time
-                loads = (functools.partial(_parquet_loaded, sink, spans, rules.label_table), max(PARQUET_RANGE, -(-sum(counts.values()) // PARQUET_RANGES)))
+                loads = (functools.partial(_parquet_loaded, sink, spans), max(PARQUET_RANGE, -(-sum(counts.values()) // PARQUET_RANGES)))
             return Solved(*finish_tiers(sink, rules, folder, counts, state, t1, progress=job.progress, loads=loads))
 
 
@@ -305,14 +305,13 @@ def _parts_loaded(
 
 
 def _parquet_loaded(
-    sink: SqlSink, spans: list[tuple[Path, int, int]], labels: tuple[str, ...], ranges: list[CodeRange], texts_stored: bool
+    sink: SqlSink, spans: list[tuple[Path, int, int]], ranges: list[CodeRange], texts_stored: bool
 ) -> Iterator[AbstractContextManager[int]]:
-    """:data:`~.tier_store.Loads` from the slices' Parquet parts (``spans``: each with its first and last code; ``labels``:
-    the rules' label table, whose ids they hold): each code range read from the parts it overlaps, sorted and inserted by
-    DuckDB on all its threads."""
+    """:data:`~.tier_store.Loads` from the slices' Parquet parts (``spans``: each with its first and last code): each code
+    range read from the parts it overlaps, sorted and inserted by DuckDB on all its threads."""
     for this in ranges:
         overlap = [part for part, first, last in spans if first < this.high and last >= this.low]
-        yield sink.part("position", overlap, (this.low, this.high), labels)
+        yield sink.part("position", overlap, (this.low, this.high))
 
 
 def _on_worker(task: Callable[..., Any], *args: Any, after: Any = None) -> tuple[Any, str]:

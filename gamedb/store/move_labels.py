@@ -2,13 +2,13 @@
 
 Every sink numbers labels the same way, here: the labels stored before keep their ids, and each new one gets the next
 id when first met (a :class:`~.sink.LabelColumn`'s names all at once, in their order), so a solve run twice gives the
-same ids. A column of ids (a copy of stored rows) goes as it is.
+same ids. A copy of stored rows hands ids, and says so (:class:`~.sql_sink.SqlSink`'s ``ids_given``): they go as they are.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .sink import Column, LabelColumn, null_where_negative, values_of
 
@@ -17,6 +17,15 @@ if TYPE_CHECKING:
 
 #: the label tables whose ids are mapped (kept: a solver gives the same one with every batch)
 _MAPPED = 4
+
+
+class LabelList(NamedTuple):
+    """The label names a part file's best moves index (:mod:`.part_files`), as the sink would have numbered them given the
+    rows: a label table (``firsts`` None: all numbered at once, in its order, as a :class:`~.sink.LabelColumn`'s), or the
+    labels its rows meet, each with the code of the first row that meets it (as labels given as text: numbered as met)."""
+
+    names: Sequence[str]
+    firsts: Sequence[int] | None = None
 
 
 class MoveLabels:
@@ -54,23 +63,38 @@ class MoveLabels:
 
     def ids(self, column: Column) -> Column:
         """``column`` of best moves as label ids (NULL kept): a :class:`~.sink.LabelColumn` or labels (None: none) as their
-        ids, a column of ids as it is."""
+        ids; an integer array is ids already. A writer handed stored ids (a copy) says so and passes them by."""
         import numpy as np
 
         if isinstance(column, LabelColumn):
             return null_where_negative(self.mapping(column.names)[column.ids])
         if isinstance(column, np.ndarray) and column.dtype.kind in "iu":
             return column
-        values = values_of(column)
-        if not any(isinstance(v, str) for v in values):  # ids (or none at all)
-            return column
-        return [None if v is None else self.id_of(v) for v in values]
+        return [None if v is None else self.id_of(v) for v in values_of(column)]
 
-    def unwritten(self, game_id: int) -> list[dict[str, Any]]:
-        """The ``move_label`` rows of the labels met since the last call (written by the caller now)."""
-        rows = [{"game_id": game_id, "id": i, "name": name} for i, name in self._new]
+    def in_parts(self, lists: Sequence[LabelList], codes: tuple[int, int]) -> list[list[int]]:
+        """The ids of each of ``lists``' names (-1: a name its part's rows of ``codes`` do not meet) for loading the code
+        range ``codes`` (low, high excluded) of parts, ranges loaded in code order: the labels met in it numbered as a
+        sink handed its rows in code order numbers them (a table's whole; each label the range's rows meet first, in the
+        order of the codes that first meet them), whatever the parts' cut (a code range or a tier's slice)."""
+        for names, firsts in lists:
+            if firsts is None:
+                self.mapping(names)
+        high = codes[1]
+        met = sorted({(first, name) for names, firsts in lists if firsts is not None
+                      for name, first in zip(names, firsts, strict=True) if first < high and name not in self._ids})
+        for _, name in met:
+            self.id_of(name)
+        return [self.mapping(names)[:-1].tolist() if firsts is None else [self._ids.get(name, -1) for name in names] for names, firsts in lists]
+
+    def unwritten(self) -> dict[str, list[Any]] | None:
+        """The ``move_label`` columns (``id``, ``name``; the caller adds the game's id) of the labels met since the last
+        call, written by the caller now; None if there are none."""
+        if not self._new:
+            return None
+        ids, names = zip(*self._new, strict=True)
         self._new = []
-        return rows
+        return {"id": list(ids), "name": list(names)}
 
 
 def with_label_ids(labels: MoveLabels, table: str, columns: Mapping[str, Column]) -> Mapping[str, Column]:

@@ -118,9 +118,16 @@ class NewDuckdbFile(NewSqliteFile):
         """Appended by the thread, after its other jobs, while the solver goes on (idle then: the players' and a token game's
         move lists took 0.02 s of the solver's thread between cat-mouse's levels and its rows)."""
         if rows:  # as columns: DuckDB's executemany runs one statement per row (17 s for cat-mouse's 4,000 token moves)
-            job = self._thread.submit(append_columns, self._conn, table, {k: [row[k] for row in rows] for k in rows[0]}, {})
-            self._pending.append(job)
-            self._rows_of[job] = 0  # (not the table the lanes share)
+            self._few(table, {k: [row[k] for row in rows] for k in rows[0]}, {})
+
+    def _labels_written(self, new: Mapping[str, Column]) -> None:
+        self._few("move_label", new, {"game_id": self.game_id})
+
+    def _few(self, table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> None:
+        """A few rows (``columns``, each with ``constants``) appended by the thread, after its other jobs."""
+        job = self._thread.submit(append_columns, self._conn, table, columns, constants)
+        self._pending.append(job)
+        self._rows_of[job] = 0  # (not the table the lanes share)
 
     @property
     def writes_outside_gil(self) -> bool:

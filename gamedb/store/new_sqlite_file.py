@@ -23,8 +23,12 @@ from .sink import DEFER_INDEXES_FROM, JSON_COLUMNS, LEAVE_INDEXES_FROM, Begun, C
 from .sqlite_file import ANALYSIS_LIMIT, STAMP, new_file_statements
 
 if TYPE_CHECKING:
+    from ..answers import Answer
     from ..games.base import Game
     from .rows import Reader
+
+    #: what a new file's ``read_back`` gives the solve's summary: the start's stored answer and its stored reachable count
+    StartRead = tuple[Answer, int | None]
 
 
 class TargetTaken(Exception):
@@ -39,13 +43,13 @@ def _encoded(row: dict[str, Any]) -> tuple[Any, ...]:
 class NewSqliteFile:
     """``with NewSqliteFile(path, revision, name, game, strategy) as sink: ...``; see the module."""
 
-    def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str, read_back: Callable[[Reader], Any] | None = None) -> None:
+    def __init__(self, path: Path, revision: str, name: str, game: Game, strategy: str, read_back: Callable[[Reader], StartRead] | None = None) -> None:
         self.path = path
         #: what reads the complete file on its writer's connection before it is closed (the solve's summary: the start's
         #: stored value, read as every reader reads it, without opening the file again: 0.06 s of a cat-mouse solve);
         #: its result in :attr:`read` once :meth:`finish` is done
         self.read_back = read_back
-        self.read: Any = None
+        self.read: StartRead | None = None
         self.revision = revision
         self.name = name
         self.game = game
@@ -119,8 +123,15 @@ class NewSqliteFile:
     def _with_label_ids(self, table: str, columns: Mapping[str, Column]) -> Mapping[str, Column]:
         """``columns`` with the best moves as label ids, the labels met first in them written (:mod:`.move_labels`)."""
         columns = with_label_ids(self._labels, table, columns)
-        self.rows("move_label", self._labels.unwritten(self.game_id))
+        new = self._labels.unwritten()
+        if new is not None:  # (most batches meet no new label)
+            self._labels_written(new)
         return columns
+
+    def _labels_written(self, new: Mapping[str, Column]) -> None:
+        """The ``move_label`` columns ``new`` written (few rows: a statement for them all)."""
+        for sql, rows in column_inserts("move_label", new, {"game_id": self.game_id}):
+            self.conn.executemany(sql, rows)
 
     def loading(self, table: str, rows: int, notes: dict[str, Any] | None = None) -> AbstractContextManager[None]:
         return self._loading(table, rows, notes)

@@ -12,23 +12,26 @@ import sqlalchemy as sa
 
 from . import catalog
 from .bulk import build_secondary_indexes, copy_columns, drop_secondary_indexes, insert_rows, rows_before_load
-from .move_labels import MoveLabels, stored_labels, with_label_ids
-from .part_files import parquet_loaded, part_loaded, parts_for
+from .move_labels import LabelList, MoveLabels, stored_labels, with_label_ids
+from .part_files import parquet_labels, parquet_loaded, part_labels, part_loaded, parts_for
 from .record import GameRecord
 from .schema import metadata
 from .sink import LEAVE_INDEXES_FROM, Begun, Column
 
 
 class SqlSink:
-    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one)."""
+    """``with SqlSink(engine, begin, resumed=...) as sink: ...``; ``begin(conn)`` gives the game row to fill (or the stored one).
+    ``ids_given``: the best moves handed are ids of labels already written (a copy writes ``move_label`` first), kept."""
 
-    def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool) -> None:
+    def __init__(self, engine: sa.Engine, begin: Callable[[sa.Connection], GameRecord], *, resumed: bool, ids_given: bool = False) -> None:
         self.engine = engine
         self._begin = begin
         self._resumed = resumed
+        self._ids_given = ids_given
         self.conn: sa.Connection  # set on entering the with block
         self.record: GameRecord  # set by begin()
         self._labels: MoveLabels | None = None  # the game's move labels, read when first needed (a solve resumed has some)
+        self._part_labels: dict[Path, LabelList] = {}  # the label lists of the part files loaded
 
     def __enter__(self) -> SqlSink:
         self.conn = self.engine.connect()
@@ -49,7 +52,7 @@ class SqlSink:
         insert_rows(self.conn, metadata.tables[table], rows)
 
     def columns(self, table: str, columns: Mapping[str, Column]) -> None:
-        if table == "position" and "best_move" in columns:
+        if table == "position" and "best_move" in columns and not self._ids_given:
             columns = with_label_ids(self._stored_labels(), table, columns)
             self._write_labels()
         copy_columns(self.conn, metadata.tables[table], columns, game_id=self.record.id)
@@ -64,9 +67,9 @@ class SqlSink:
     def _write_labels(self) -> None:
         """The labels met since the last call written (as columns: DuckDB's executemany runs a statement a row)."""
         assert self._labels is not None
-        new = self._labels.unwritten(self.record.id)
-        if new:
-            copy_columns(self.conn, metadata.tables["move_label"], {k: [row[k] for row in new] for k in ("id", "name")}, game_id=self.record.id)
+        new = self._labels.unwritten()
+        if new is not None:
+            copy_columns(self.conn, metadata.tables["move_label"], new, game_id=self.record.id)
 
     @property
     def parts(self) -> str | None:
@@ -74,20 +77,23 @@ class SqlSink:
         slice's rows a file, read by code range), or None (none: it takes columns)."""
         return parts_for(self.engine.dialect.name)
 
-    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int], labels: Sequence[str] = ()) -> AbstractContextManager[int]:
+    def part(self, table: str, paths: Sequence[Path], codes: tuple[int, int]) -> AbstractContextManager[int]:
         """The rows of the part files ``paths`` (:attr:`parts`: one SQLite file; Parquet files, those of ``codes``, low to
-        high excluded, ``best_move`` the id of one of ``labels`` if given) inserted into ``table``, their count given to the
-        block, which commits them."""
-        if self.parts == "parquet":
-            ids = None
-            if labels:  # (their ids: the game's labels' ids, each written before the rows that name it)
-                ids = self._stored_labels().mapping(labels)[:-1].tolist()
-                self._write_labels()
-            self._labels = None  # (labels given as text are numbered by the load: read again when next needed)
+        high excluded, loaded in code order) inserted into ``table``, their count given to the block, which commits them.
+        Their best moves index the label lists they carry: numbered here among the game's labels, written before the rows."""
+        parquet = self.parts == "parquet"
+        lists = []
+        for path in paths:  # (a Parquet part is read by every range it overlaps: its footer once)
+            if path not in self._part_labels:
+                self._part_labels.update(zip(paths, parquet_labels(self.conn, paths) if parquet else [part_labels(path)], strict=True))
+            lists.append(self._part_labels[path])
+        ids = self._stored_labels().in_parts(lists, codes)
+        if parquet:
+            self._write_labels()
             return parquet_loaded(self.conn, table, paths, codes, self.record.id, ids)
         (path,) = paths
-        self._labels = None
-        return part_loaded(self.conn, table, path, self.record.id)
+        del self._part_labels[path]  # (loaded once)
+        return part_loaded(self.conn, table, path, self.record.id, ids[0], before=self._write_labels)  # (once attached)
 
     @property
     def writes_outside_gil(self) -> bool:

@@ -129,7 +129,7 @@ def _copy_game(src: sa.Engine, dst: sa.Engine, record: GameRecord, *, progress: 
             dconn.execute(game_table.insert().values(**row))
             return reader_of(dconn).get(record.name)
 
-        with SqlSink(dst, begin, resumed=False) as sink:
+        with SqlSink(dst, begin, resumed=False, ids_given=True) as sink:  # (move_label is copied with the small tables)
             new_id = sink.begin().id
             for table in per_game_tables():  # player, heap_rule, ...: a few rows each
                 sink.rows(table.name, [dict(r._mapping, game_id=new_id) for r in sconn.execute(sa.select(table).where(table.c.game_id == record.id))])
