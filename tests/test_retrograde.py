@@ -116,6 +116,28 @@ def test_cat_mouse_primitive_values_alone_are_the_expansions():
     assert has_primitive(rules) and (rules.primitive(codes) == rules.expand(codes).primitive).all()
 
 
+def test_counting_with_primitive_values_a_block_of_positions_over_at_once_and_one_lost_at_once():
+    """A block whose positions are all over at once has no child (Dōbutsu's full count met one: 131,072 positions in a
+    row where a lion can be taken); a position all of whose moves go to positions won at once loses at level 1."""
+    import numpy as np
+
+    from gamedb.games.vector import LOSE, UNDECIDED, WIN, Expansion
+
+    state = retrograde.State.empty(4)
+    over = Expansion(player=np.zeros(2, dtype=np.int8), primitive=np.array([WIN, LOSE], dtype=np.int8), degree=np.zeros(2, dtype=np.int64),
+                     children=np.zeros(0, dtype=np.int64))
+    never = lambda codes: pytest.fail("no child to look at")  # noqa: E731
+    state.record(np.array([0, 1]), over, never, None, primitive=never)
+    assert state.result[:2].tolist() == [WIN, LOSE] and state.counter[:2].tolist() == [0, 0] and state.lost_at_once == 0
+    children = np.array([10, 11, 10, 12, 13])  # position 2: 10, 11 (both won at once); position 3: 10, 12, 13
+    moved = Expansion(player=np.zeros(2, dtype=np.int8), primitive=np.full(2, UNDECIDED, dtype=np.int8), degree=np.array([2, 3]),
+                      children=children)
+    won_at_once = lambda codes: np.where(codes <= 11, WIN, UNDECIDED).astype(np.int8)  # noqa: E731
+    state.record(np.array([2, 3]), moved, never, None, primitive=won_at_once)
+    assert state.result[2:4].tolist() == [LOSE, UNDECIDED] and state.remoteness[2:4].tolist() == [1, -1]
+    assert state.counter[2:4].tolist() == [0, 2] and state.lost_at_once == 1 and state.wins_counted
+
+
 @pytest.mark.parametrize("marked", [True, False], ids=["marks (dense codes)", "sorted (sparse codes)"])
 def test_a_step_takes_one_off_a_counter_for_every_move_into_it(marked):
     import numpy as np

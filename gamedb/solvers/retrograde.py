@@ -98,7 +98,9 @@ class State:
         (parent, child), degree = distinct_degree(exp, moves=index is not None or primitive is not None)
         if primitive is not None:
             self.wins_counted = True
-            won = np.concatenate([primitive(child[a : a + PRIMITIVE_CHUNK]) == WIN for a in range(0, len(child), PRIMITIVE_CHUNK)])
+            won = np.zeros(len(child), dtype=bool)  # (a block of positions all over at once has no child)
+            for a in range(0, len(child), PRIMITIVE_CHUNK):
+                won[a : a + PRIMITIVE_CHUNK] = primitive(child[a : a + PRIMITIVE_CHUNK]) == WIN
             degree = degree - np.bincount(parent[won], minlength=len(degree))
             lost = slots[(exp.primitive == UNDECIDED) & (degree == 0)]  # every move lets the other side win at once
             self.result[lost] = LOSE
