@@ -49,33 +49,31 @@ def dask_cluster(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory):
-    """The rows of each game solved by the single-process tier solver (SQLite), solved once."""
-    found: dict[str, list] = {}
+def single_process(tmp_path_factory):
+    """Each game solved once by the single-process tier solver (SQLite): its position rows, and its move labels with the
+    best moves' label ids."""
+    found: dict[str, tuple[list, tuple]] = {}
 
-    def rows(game_id: str) -> list:
+    def solved(game_id: str) -> tuple[list, tuple]:
         if game_id not in found:
             with Database(tmp_path_factory.mktemp("ref") / "ref.sqlite", create=True) as db:
                 report = db.solve(GAMES[game_id][0](), strategy="tiers", symmetry=False)  # a cluster solve stores every position
-                found[game_id] = game_rows(db, report.name)["position"]
+                found[game_id] = (game_rows(db, report.name)["position"], label_ids(db, report.name))
         return found[game_id]
 
-    return rows
+    return solved
 
 
 @pytest.fixture(scope="module")
-def reference_ids(tmp_path_factory):
-    """The move labels and best moves' label ids of each game solved by the single-process tier solver (SQLite)."""
-    found: dict[str, tuple] = {}
+def reference(single_process):
+    """The rows of each game solved by the single-process tier solver."""
+    return lambda game_id: single_process(game_id)[0]
 
-    def ids(game_id: str) -> tuple:
-        if game_id not in found:
-            with Database(tmp_path_factory.mktemp("ref") / "ids.sqlite", create=True) as db:
-                report = db.solve(GAMES[game_id][0](), strategy="tiers", symmetry=False)
-                found[game_id] = label_ids(db, report.name)
-        return found[game_id]
 
-    return ids
+@pytest.fixture(scope="module")
+def reference_ids(single_process):
+    """The move labels and best moves' label ids of each game solved by the single-process tier solver."""
+    return lambda game_id: single_process(game_id)[1]
 
 
 def _cluster_solve(db: Database, dask_cluster: DaskProcesses, game_id: str, work: Path, **kw):
