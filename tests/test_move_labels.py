@@ -187,3 +187,27 @@ def test_parts_labels_are_numbered_as_their_rows_in_code_order_would_be():
     assert labels.unwritten() == {"id": [1, 2, 3], "name": ["b", "c", "a"]}
     assert labels.in_parts([LabelList(["d", "e"], [25, 12])], (10, 20)) == [[-1, 4]]  # d: first met past the range
     assert labels.in_parts([LabelList(["x", "c"])], (20, 30)) == [[5, 2]]  # a table: all of it
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "parquet"])
+def test_a_part_without_its_label_list_asks_for_a_fresh_work_folder(tmp_path, kind):
+    """Parts a gamedb before label lists wrote (the folder of a cluster solve begun by it) stop the load in one line."""
+    from gamedb.errors import GamedbError
+    from gamedb.store.part_files import parquet_labels, part_labels
+
+    if kind == "sqlite":
+        path = tmp_path / "t0_s0_9.part"
+        with sqlite3.connect(path) as conn:
+            conn.execute("CREATE TABLE part (code, best_move)")
+        read = lambda: part_labels(path)  # noqa: E731
+    else:
+        import duckdb
+        import sqlalchemy as sa
+
+        path = tmp_path / "t0_s0_9.parquet"
+        duckdb.connect().execute(f"COPY (SELECT 1 AS code, 'a1' AS best_move) TO '{path}' (FORMAT parquet)")
+        engine = sa.create_engine("duckdb:///:memory:")
+        conn = engine.connect()
+        read = lambda: parquet_labels(conn, [path])  # noqa: E731
+    with pytest.raises(GamedbError, match=f"remove the folder {tmp_path}"):
+        read()
