@@ -27,6 +27,7 @@ WAYS = {
     "reverse index": {"has_parents": False},
     "re-expansion": {"has_parents": False, "INDEX_BYTES_PER_MOVE": 1 << 40},
     "sparse re-expansion": {"has_parents": False, "INDEX_BYTES_PER_MOVE": 1 << 40, "DENSE_CODES_PER_POSITION": 0},
+    "best moves by expansion": {"has_in_order": False},
 }
 
 
@@ -34,6 +35,8 @@ def _use_way(monkeypatch, settings: dict) -> None:
     """The solver made to take one of :data:`WAYS` to the moves into a level."""
     if "has_parents" in settings:
         monkeypatch.setattr(retrograde, "has_parents", lambda rules: False)
+    if "has_in_order" in settings:
+        monkeypatch.setattr(retrograde, "has_in_order", lambda rules: False)
     if "INDEX_BYTES_PER_MOVE" in settings:
         monkeypatch.setattr(retrograde_rules.ReverseIndex, "BYTES_PER_MOVE", settings["INDEX_BYTES_PER_MOVE"])
     if "DENSE_CODES_PER_POSITION" in settings:
@@ -103,6 +106,42 @@ def test_cat_mouse_unmoves_are_the_moves_reversed(seed):
     moves = sorted(zip(exp.children.tolist(), np.repeat(codes, exp.degree).tolist(), strict=True))
     which, parent = rules.parents(codes)
     assert sorted(zip(codes[which].tolist(), parent.tolist(), strict=True)) == moves and len(set(moves)) == len(moves)
+
+
+def test_cat_mouse_moves_in_order_are_the_expansions():
+    """``in_order``: the same player, primitive value and degree as ``expand``, and child ``k`` of every position with
+    more than ``k`` moves its ``k``-th child."""
+    import numpy as np
+
+    from gamedb.games.vector import has_in_order
+    from gamedb.solvers import capabilities
+
+    rules = capabilities.vector_rules(make_game("cat-mouse", graph=json.dumps(random_graph(random.Random(4), 12, 0.3))))
+    assert has_in_order(rules) and not has_in_order(retrograde_rules.OneByOne(make_game("tictactoe")))
+    codes = np.arange(rules.code_limit)
+    exp, ordered = rules.expand(codes), rules.in_order(codes)
+    for field in ("player", "primitive", "degree"):
+        assert (getattr(exp, field) == getattr(ordered, field)).all()
+    starts = np.cumsum(exp.degree) - exp.degree
+    assert exp.degree.max() > 2
+    for k in range(int(exp.degree.max())):
+        which = np.flatnonzero(exp.degree > k)
+        assert (ordered.child(k, which) == exp.children[starts[which] + k]).all()
+
+
+def test_the_first_move_in_order_to_a_wanted_child():
+    """:func:`retrograde.first_in_order`: each position's first move whose child has its wanted key, none for a position
+    without moves."""
+    import numpy as np
+
+    from gamedb.games.vector import MovesInOrder
+
+    children = [[5, 6, 7], [], [7, 6], [6]]  # by position, in move order
+    key = {5: 1, 6: 2, 7: 3}
+    ordered = MovesInOrder(np.zeros(4, dtype=np.int8), np.zeros(4, dtype=np.int8), np.array([len(c) for c in children]),
+                           lambda k, which: np.array([children[i][k] for i in which.tolist()], dtype=np.int64))
+    at, order = retrograde.first_in_order(ordered, np.array([3, 0, 2, 2]), lambda codes: np.array([key[c] for c in codes.tolist()]))
+    assert (at.tolist(), order.tolist()) == ([0, 2, 3], [2, 1, 0])
 
 
 def test_cat_mouse_primitive_values_alone_are_the_expansions():

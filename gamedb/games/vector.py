@@ -32,6 +32,17 @@ class Expansion:
     children: np.ndarray  # int64, child code of every move
 
 
+@dataclass
+class MovesInOrder:
+    """The rules applied to ``codes`` as :class:`Expansion`, the children asked for one move order at a time."""
+
+    player: np.ndarray  # int8, index of the player to move
+    primitive: np.ndarray  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
+    degree: np.ndarray  # int64, number of legal moves
+    #: ``child(order, which)``: the child code of move ``order`` (0 first) of each position ``codes[which]``, whose degree is above it
+    child: Callable[[int, np.ndarray], np.ndarray]
+
+
 class VectorRules(ABC):
     """A family's rules on numpy arrays of codes."""
 
@@ -66,6 +77,11 @@ class VectorRules(ABC):
         visiting those positions' parents)."""
         raise NotImplementedError
 
+    def in_order(self, codes: np.ndarray) -> MovesInOrder:
+        """:meth:`expand` with the children asked for one move order at a time (optional: a solver that looks for the
+        first move of each position to a child of some value then makes the children of the first moves only)."""
+        raise NotImplementedError
+
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Un-moves (optional): ``(which, parent)``, every position ``parent[j]`` with a legal move to
         ``codes[which[j]]``, each distinct pair once (unreachable parents allowed)."""
@@ -75,6 +91,11 @@ class VectorRules(ABC):
 def has_parents(rules: VectorRules) -> bool:
     """Whether ``rules`` implement :meth:`VectorRules.parents`."""
     return type(rules).parents is not VectorRules.parents
+
+
+def has_in_order(rules: VectorRules) -> bool:
+    """Whether ``rules`` implement :meth:`VectorRules.in_order`."""
+    return type(rules).in_order is not VectorRules.in_order
 
 
 def has_primitive(rules: VectorRules) -> bool:

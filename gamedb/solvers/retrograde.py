@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import param
 from ..games.base import Game
-from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, VectorRules, has_parents, has_primitive, ranks_within
+from ..games.vector import DRAW, LOSE, TIE, UNDECIDED, WIN, Expansion, MovesInOrder, VectorRules, has_in_order, has_parents, has_primitive, ranks_within
 from ..progress import Progress
 from ..store.rows import as_written, stores_texts
 from ..store.sink import LabelColumn, Sink, null_where_negative, scattered
@@ -197,7 +197,7 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
             sink.rows(table, rows)
     labels = partial(_labels, played) if tokens is None else _by_order(token_labels(tokens))
     write(sink, played, canonical, labels, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit),
-          progress=progress)
+          progress=progress, by_order=token_labels(tokens) if tokens is not None and has_in_order(played) else None)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
@@ -276,30 +276,42 @@ def expanded_block(memory_limit: int) -> int:
     return int(min(BIG_BLOCK, max(BLOCK, memory_limit // BYTES_PER_EXPANDED)))
 
 
+#: ``by_order(codes, orders)``: the label of move ``orders[i]`` (0 first) of each position ``codes[i]``
+ByOrder = Callable[[np.ndarray, np.ndarray], LabelColumn]
 #: ``labels(code, exp, parent, moves)``: the labels of ``moves`` (indices into ``exp.children``, whose parents are ``code[parent]``)
 Labels = Callable[[np.ndarray, Expansion, np.ndarray, np.ndarray], "list[str] | LabelColumn"]
 
 
 def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.ndarray], labels_of: Labels, slots: Slots, state: State, moves: int, *,
-          move_rows: bool, block: int, progress: Progress | None) -> None:
+          move_rows: bool, block: int, progress: Progress | None, by_order: ByOrder | None = None) -> None:
     """Every position row (and move row) in code order, with its best move, a block at a time (``rules``: the moves as
-    played; ``canonical``: a child's slot code)."""
+    played; ``canonical``: a child's slot code). With ``by_order`` (labels by move order; no move rows) the rules'
+    :meth:`~gamedb.games.vector.VectorRules.in_order` gives the children one move order at a time (:func:`first_in_order`)."""
     texts_stored = stores_texts(slots.positions)
+    if by_order is not None:  # each child's result and remoteness looked up at once (4 bytes a slot)
+        key_of = partial(_key_of, value_keys(state.result, state.remoteness), slots, canonical)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
         for slot, code in slots.blocks(block if slots.reach is None else BLOCK):  # (dense codes: no search to batch)
-            exp = rules.expand(code)
             result, remoteness = state.result[slot], state.remoteness[slot]
-            parent = np.repeat(np.arange(len(code)), exp.degree)
-            child = slots.slot(canonical(exp.children))
             # a move decides its parent when the child has the result that decides it one level lower (any draw: a draw)
-            maybe = np.flatnonzero(state.result[child] == DECIDED_BY[result][parent])
-            below = np.where(result == DRAW, -1, remoteness - 1)
-            hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
-            first = hit[first_of_runs(parent[hit])]
-            best = scattered(len(code), parent[first], labels_of(code, exp, parent, first))
+            below = np.where(result == DRAW, -1, remoteness - 1).astype(remoteness.dtype)
+            if by_order is not None:
+                ordered = rules.in_order(code)
+                player, degree = ordered.player, ordered.degree
+                at, order = first_in_order(ordered, value_keys(DECIDED_BY[result], below), key_of)
+                best = scattered(len(code), at, by_order(code[at], order))
+            else:
+                exp = rules.expand(code)
+                player, degree = exp.player, exp.degree
+                parent = np.repeat(np.arange(len(code)), exp.degree)
+                child = slots.slot(canonical(exp.children))
+                maybe = np.flatnonzero(state.result[child] == DECIDED_BY[result][parent])
+                hit = maybe[state.remoteness[child[maybe]] == below[parent[maybe]]]
+                first = hit[first_of_runs(parent[hit])]
+                best = scattered(len(code), parent[first], labels_of(code, exp, parent, first))
             texts = rules.texts(code) if texts_stored else None
-            values = (code, texts, exp.player, result, null_where_negative(remoteness), exp.degree, best)
+            values = (code, texts, player, result, null_where_negative(remoteness), degree, best)
             sink.columns("position", as_written(dict(zip(POSITION_COLUMNS, values, strict=True)), texts_stored))
             if move_rows:
                 labels = labels_of(code, exp, parent, np.arange(len(parent)))
@@ -308,6 +320,35 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
             written += len(code)
             if progress:
                 progress("write", written, slots.positions)
+
+
+def first_in_order(ordered: MovesInOrder, wanted: np.ndarray, key_of: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(position, move order) of the first move of each position with moves to a child whose key (``key_of`` its code)
+    is the position's ``wanted`` one: the first moves of every position, then the second moves of those with none yet...
+    (cat-mouse's 2·10^6 best moves: 0.13 s of CPU, where all 8·10^6 children made and looked up took 0.19 s)."""
+    order = np.full(len(wanted), -1, dtype=np.int64)
+    left = np.flatnonzero(ordered.degree)
+    k = 0
+    while len(left):
+        found = key_of(ordered.child(k, left)) == wanted[left]
+        order[left[found]] = k
+        k += 1
+        left = left[~found]
+        left = left[ordered.degree[left] > k]  # (a position with moves has a child that decides it: none runs out)
+    at = np.flatnonzero(order >= 0)
+    return at, order[at]
+
+
+def _key_of(keys: np.ndarray, slots: Slots, canonical: Callable[[np.ndarray], np.ndarray], children: np.ndarray) -> np.ndarray:
+    found: np.ndarray = keys[slots.slot(canonical(children))]
+    return found
+
+
+def value_keys(result: np.ndarray, remoteness: np.ndarray) -> np.ndarray:
+    """Each result and remoteness as one integer: a child's two looked up at once in each round of :func:`first_in_order`."""
+    if remoteness.dtype == np.int16:
+        return (result.astype(np.int32) << 16) | remoteness.view(np.uint16)
+    return (result.astype(np.int64) << 32) | (remoteness.astype(np.int64) & 0xFFFFFFFF)
 
 
 def _labels(rules: VectorRules, code: np.ndarray, exp: Expansion, parent: np.ndarray, moves: np.ndarray) -> list[str]:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..vector import LOSE, UNDECIDED, WIN, Expansion, VectorRules
+from ..vector import LOSE, UNDECIDED, WIN, Expansion, MovesInOrder, VectorRules
 from . import CAT, HOLE, MOUSE
 
 
@@ -57,6 +57,19 @@ class CatMouseVector(VectorRules):
         move = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(self._offset[row] - (ends - degree), degree)  # into the row's moves
         children = np.repeat(codes, degree) + self._step[move]
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree, children=children)
+
+    def in_order(self, codes: np.ndarray) -> MovesInOrder:
+        codes = np.asarray(codes, dtype=np.int64)
+        turn, mouse, cat = self._tokens(codes)
+        primitive = self._primitive(turn, mouse, cat)
+        row = turn * self.n + np.where(turn == MOUSE, mouse, cat)
+        first = self._offset[row]
+
+        def child(order: int, which: np.ndarray) -> np.ndarray:
+            moved: np.ndarray = codes[which] + self._step[first[which] + order]
+            return moved
+
+        return MovesInOrder(turn.astype(np.int8), primitive, np.where(primitive == UNDECIDED, self._degree[row], 0), child)
 
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
