@@ -52,6 +52,8 @@ class VectorRules(ABC):
     canonical: Callable[[np.ndarray], np.ndarray] | None = None
     #: ``class_sizes(codes)``: the positions in each canonical code's class (a solver then expands canonical positions only)
     class_sizes: Callable[[np.ndarray], np.ndarray] | None = None
+    #: whether no position has two moves to the same child (a solver then counts a position's moves as they are)
+    distinct_moves: bool = False
 
     @abstractmethod
     def expand(self, codes: np.ndarray) -> Expansion:

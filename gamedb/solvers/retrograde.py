@@ -87,7 +87,7 @@ class State:
         return cls(np.zeros(size, dtype=np.int8), np.full(size, -1, dtype=np.int16), np.zeros(size, dtype=np.uint8))
 
     def record(self, slots: np.ndarray, exp: Expansion, find: Callable[[np.ndarray], np.ndarray], index: ReverseIndex | None,
-               primitive: Callable[[np.ndarray], np.ndarray] | None = None) -> None:
+               primitive: Callable[[np.ndarray], np.ndarray] | None = None, *, distinct: bool = False) -> None:
         """Primitive values and counters of ``slots`` expanded as ``exp`` (moves into ``index``; ``find``: slots of codes).
         With ``primitive`` (the rules' :meth:`~gamedb.games.vector.VectorRules.primitive`) a counter leaves out the moves
         into positions won at once by their mover, which level 0 would take off it by visiting their parents through
@@ -95,7 +95,7 @@ class State:
         2.5 s for the primitive values of every move's child (the whole ``gamedb solve``: 26.8 -> 21.6 s, CPU 0.79x)."""
         self.result[slots] = exp.primitive
         self.remoteness[slots[exp.primitive != UNDECIDED]] = 0
-        (parent, child), degree = distinct_degree(exp, moves=index is not None or primitive is not None)
+        (parent, child), degree = distinct_degree(exp, moves=index is not None or primitive is not None, distinct=distinct)
         if primitive is not None:
             self.wins_counted = True
             won = np.zeros(len(child), dtype=bool)  # (a block of positions all over at once has no child)
@@ -165,14 +165,14 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     state = State.empty(rules.code_limit if dense else 0)
     if dense:
         state.marks = np.empty(rules.code_limit, dtype=np.int32 if rules.code_limit < 1 << 31 else np.int64)  # (pages touched by the levels)
-    visit = partial(state.record, find=lambda codes: codes, index=index) if dense else None  # codes are slots
+    visit = partial(state.record, find=lambda codes: codes, index=index, distinct=rules.distinct_moves) if dense else None  # codes are slots
     slots = reachable(game, rules, canonical, memory_limit // per_position, visit, progress)
     t1 = time.perf_counter()
     if not dense:
         state = State.empty(slots.size)
         primitive = rules.primitive if has_primitive(played) else None
         for block, code in slots.blocks(expanded_block(memory_limit)):
-            state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index, primitive)
+            state.record(block, rules.expand(code), lambda codes: slots.find(codes)[0], index, primitive, distinct=rules.distinct_moves)
             if progress:
                 progress("count children", int(block[-1]) + 1, slots.size)
     if source == "un-moves":

@@ -190,10 +190,13 @@ def reachable(game: Game, rules: VectorRules, canonical: Callable[[np.ndarray], 
     return Slots(codes, reach if dense else None)
 
 
-def distinct_degree(exp: Expansion, *, moves: bool = True) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
+def distinct_degree(exp: Expansion, *, moves: bool = True, distinct: bool = False) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray]:
     """(parent index, child code) of an expansion's distinct moves (``moves`` False: the parents left empty; in no
-    particular order when some position has moves that do not rise), and each parent's number of them."""
+    particular order when some position has moves that do not rise), and each parent's number of them; ``distinct``:
+    the rules' moves are (:attr:`~gamedb.games.vector.VectorRules.distinct_moves`), taken as they are."""
     child, degree = exp.children, exp.degree
+    if distinct:  # (cat-mouse's 2·10^6 positions: 11 ms less of their count)
+        return (np.repeat(np.arange(len(degree)), degree) if moves else child[:0], child), degree
     ends = np.cumsum(degree)[:-1]
     rises = child[1:] > child[:-1]
     rises[ends[(ends > 0) & (ends < len(child))] - 1] = True  # a position's first move after another's last

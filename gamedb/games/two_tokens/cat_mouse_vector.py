@@ -7,6 +7,8 @@ from . import CAT, HOLE, MOUSE
 
 
 class CatMouseVector(VectorRules):
+    distinct_moves = True  # (a node's neighbours are distinct: the graph's check refuses one listed twice)
+
     def __init__(self, mouse_moves: list[list[int]], cat_moves: list[list[int]], players: tuple[str, str]):
         """``mouse_moves`` and ``cat_moves``: every node's targets in move order (the family's own lists)."""
         n = self.n = len(mouse_moves)
