@@ -195,9 +195,10 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     if tokens is not None:
         for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
             sink.rows(table, rows)
-    labels = partial(_labels, played) if tokens is None else _by_order(token_labels(tokens))
+    by_order = token_labels(tokens) if tokens is not None else None
+    labels = partial(_labels, played) if by_order is None else _by_order(by_order)
     write(sink, played, canonical, labels, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit),
-          progress=progress, by_order=token_labels(tokens) if tokens is not None and has_in_order(played) else None)
+          progress=progress, by_order=by_order if has_in_order(played) else None)
     return finish_solved(sink, slots.positions, state.moves, t0, t1, {"phase": "done", "winlose_levels": winlose, "tie_levels": ties})
 
 
