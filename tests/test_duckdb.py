@@ -277,11 +277,21 @@ def test_a_reader_keeps_duckdb_to_an_eighth_of_the_memory_available(tmp_path):
     assert run.returncode == 0 and run.stdout.startswith("OK: 21 positions"), run.stderr  # the file's connections and the engine's agree
 
 
-def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_path, monkeypatch):
+@pytest.mark.parametrize("jobs", ["one a lane", "several a lane"])
+def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_path, monkeypatch, jobs):
     """The rows left when the solver is done are appended by two connections at once (the second's transaction
-    committed after the first's): the file holds the full path's rows, in code order, and verifies."""
+    committed after the first's), each its share a job at a time: the file holds the full path's rows, in code order, and verifies."""
+    from gamedb.solvers import retrograde
     from gamedb.solvers.solve import new_file, solve
     from gamedb.store import new_duckdb_file
+
+    if jobs == "several a lane":  # batches of 512 positions, jobs of 1,500 rows: 14 batches, each lane's share cut into jobs
+        monkeypatch.setattr(retrograde, "BLOCK", 512)
+        monkeypatch.setattr(new_duckdb_file, "THREAD_ROWS", 1500)
+        appended: list[int] = []
+        real_append = new_duckdb_file.append_columns
+        monkeypatch.setattr(new_duckdb_file, "append_columns", lambda conn, table, columns, *a, **k: (
+            appended.append(len(next(iter(columns.values())))) if table == "position" else None, real_append(conn, table, columns, *a, **k))[1])
 
     near = {i: {i % 59 + 1, (i - 2) % 59 + 1, (i + 6) % 59 + 1, (i - 8) % 59 + 1} for i in range(1, 60)}  # a ring of 59 with chords
     graph = json.dumps([[30]] + [sorted(near[i] | ({0} if i == 30 else set())) for i in range(1, 60)])  # the hole beside node 30
@@ -301,6 +311,8 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
     read = "SELECT code, player, result, remoteness, degree, best_move FROM position ORDER BY rowid"
     new, full = (connect(tmp_path / f"{n}.duckdb", read_only=True).execute(read).fetchall() for n in ("new", "full"))
     assert new == sorted(new) == sorted(full) and len(new) == 7_020
+    if jobs == "several a lane":
+        assert len(appended) >= 4 and max(appended) < 2 * 1500 and sum(appended) == 7_020
     with Database(tmp_path / "new.duckdb") as db:
         assert db.verify(make_game("cat-mouse", graph=graph).default_name()).positions == 7_020
 

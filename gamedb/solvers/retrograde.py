@@ -168,6 +168,15 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     visit = partial(state.record, find=lambda codes: codes, index=index, distinct=rules.distinct_moves) if dense else None  # codes are slots
     slots = reachable(game, rules, canonical, memory_limit // per_position, visit, progress)
     t1 = time.perf_counter()
+    # the rows known now written (past the last TooLarge): a new file's thread writes them while the levels run
+    game_id = begin_fresh(sink)
+    if symmetric:
+        start = int(canonical(np.array([game.encode(game.start())], dtype=np.int64))[0])
+        sink.update(start_code=start, info={"symmetry": {"group": symmetry, "reachable": None}})  # (the class sizes are not counted)
+    tokens = capabilities.move_lists(game)
+    if tokens is not None:
+        for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
+            sink.rows(table, rows)
     if not dense:
         state = State.empty(slots.size)
         primitive = rules.primitive if has_primitive(played) else None
@@ -187,14 +196,6 @@ def solve(sink: Sink, game: Game, *, memory_limit: int, progress: Progress | Non
     del index, edges
     state.marks = None
     state.result[state.result == UNDECIDED] = DRAW
-    game_id = begin_fresh(sink)
-    if symmetric:
-        start = int(canonical(np.array([game.encode(game.start())], dtype=np.int64))[0])
-        sink.update(start_code=start, info={"symmetry": {"group": symmetry, "reachable": None}})  # (the class sizes are not counted)
-    tokens = capabilities.move_lists(game)
-    if tokens is not None:
-        for table, rows in zip(("token_board", "token_move"), token_rows(game_id, tokens), strict=True):
-            sink.rows(table, rows)
     by_order = token_labels(tokens) if tokens is not None else None
     labels = partial(_labels, played) if by_order is None else _by_order(by_order)
     write(sink, played, canonical, labels, slots, state, state.moves, move_rows=tokens is None and not symmetric, block=expanded_block(memory_limit),

@@ -3,9 +3,11 @@ appended by a thread of its own while the solver goes on (DuckDB works outside P
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import sys
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -70,6 +72,18 @@ def _restore_interval() -> None:
 THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
 TWO_LANES = 1 << 18
+
+
+def _jobs(batches: list[Mapping[str, Column]]) -> Iterator[list[Mapping[str, Column]]]:
+    """``batches`` in order, in as many runs as :data:`THREAD_ROWS` rows make, of about equal rows (a batch more or less)."""
+    ends = list(itertools.accumulate(rows_in(b) for b in batches))
+    runs = -(-ends[-1] // THREAD_ROWS) if ends and ends[-1] else 1
+    first = 0
+    for k in range(1, runs + 1):  # run k ends at the first batch whose rows reach k / runs of all
+        last = len(batches) if k == runs else bisect.bisect_left(ends, k * ends[-1] // runs) + 1
+        if last > first:
+            yield batches[first:last]
+            first = last
 
 
 class NewDuckdbFile(NewSqliteFile):
@@ -168,18 +182,21 @@ class NewDuckdbFile(NewSqliteFile):
 
     def _append_in_two(self, table: str, batches: list[Mapping[str, Column]]) -> None:
         """The last rows of a table appended by two connections at once, when the solver is done and a core is free: the
-        first by the thread in its transaction, the rest by this one in a transaction of its own, committed after the
+        first batches by the thread in its transaction, the rest by this one in a transaction of its own, committed after the
         thread's (DuckDB places a transaction's rows when it commits); the thread's share less the rows of its jobs not done
-        (up to 2^18 rows: half of them 0.04 s of cat-mouse's end, a core idle)."""
-        joined = joined_columns(batches)
-        behind = sum(rows for job, rows in self._rows_of.items() if not job.done())
-        half = min(max((rows_in(joined) + behind) // 2 - behind, 0), rows_in(joined))
-        if half:
-            self._submit(table, [{k: v[:half] for k, v in joined.items()}])
+        (up to 2^18 rows: half of them 0.04 s of cat-mouse's end, a core idle). Each lane joins its batches a job at a time
+        (all of cat-mouse's last 80 batches joined first: 27-52 ms of this thread while the other one waited)."""
+        waiting = [rows for job, rows in self._rows_of.items() if not job.done()]
+        behind = sum(waiting) - (waiting[0] // 2 if waiting else 0)  # (the first is under way: half done, as likely as not)
+        ends = list(itertools.accumulate(rows_in(b) for b in batches))
+        cut = bisect.bisect_left(ends, max((ends[-1] + behind) // 2 - behind, 0)) if ends else 0
+        for job in _jobs(batches[:cut]):
+            self._submit(table, job)
         lane = self._conn.cursor()
         try:
             lane.execute("BEGIN TRANSACTION")
-            append_columns(lane, table, {k: v[half:] for k, v in joined.items()}, {"game_id": self.game_id})
+            for job in _jobs(batches[cut:]):
+                append_columns(lane, table, joined_columns(job), {"game_id": self.game_id})
             self._wait(0)
             self._conn.execute("COMMIT")
             lane.execute("COMMIT")
