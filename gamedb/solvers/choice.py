@@ -19,8 +19,8 @@ if TYPE_CHECKING:  # imported by the light read path of `gamedb query`: no SQLAl
     from ..games.heaps import HeapGame
     from ..store.record import GameRecord
     from ..store.rows import Reader
-    from ..store.sink import Sink
-    from .protocol import Solved, SolveJob, Solver
+    from .protocol import IntoSink, Solver
+
 
 #: ``--strategy auto``: the first strategy, in the table's order, that takes the game
 AUTO = "auto"
@@ -72,8 +72,8 @@ class Strategy:
     takes_over: Callable[[sa.Engine, GameRecord], bool] | None = None
     #: ``(reader, record) -> dict``: what ``gamedb stats`` adds for a game this strategy stored
     summary: Callable[[Reader, GameRecord], dict[str, Any]] | None = None
-    #: solves into any sink (:mod:`gamedb.store.sink`): the orchestration hands it the database's or a new file's
-    into_sink: Callable[[Sink, SolveJob], Solved] | None = None
+    #: imports and gives its solve into any sink (:mod:`gamedb.store.sink`): the database's, or a new file's made after
+    into_sink: Callable[[], IntoSink] | None = None
     #: ``game -> bool``: solved straight into a new file's sink (one transaction, no SQLAlchemy) when that file is new
     small: Callable[[Game], bool] | None = None
     #: stores one canonical position per symmetry class of a game that declares symmetries (``--symmetry``)
@@ -111,10 +111,10 @@ def _heap_summary(reader: Reader, record: GameRecord) -> dict[str, Any]:
     return stats_summary(reader, record)
 
 
-def _heaps_into(sink: Sink, job: SolveJob) -> Solved:
+def _heaps_into() -> IntoSink:
     from .heaps.solver import solve
 
-    return solve(sink, cast("HeapGame", job.game), progress=job.progress)
+    return lambda sink, job: solve(sink, cast("HeapGame", job.game), progress=job.progress)
 
 
 def _heaps_small(game: Game) -> bool:
@@ -141,10 +141,10 @@ def _tier_announce(game: Game, limit: int) -> str | None:
     return memory_note(game, limit)
 
 
-def _tiers_into(sink: Sink, job: SolveJob) -> Solved:
+def _tiers_into() -> IntoSink:
     from .tiers import into_new_file
 
-    return into_new_file(sink, job)
+    return into_new_file
 
 
 def _tiers_small(game: Game) -> bool:
@@ -171,10 +171,10 @@ def _nothing_enumerated(db: sa.Engine, record: GameRecord) -> bool:
     return nothing_enumerated(db, record)
 
 
-def _graph_into(sink: Sink, job: SolveJob) -> Solved:
+def _graph_into() -> IntoSink:
     from .graph_solution import solve
 
-    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
+    return lambda sink, job: solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress)
 
 
 def _graph_small(game: Game) -> bool:  # a game with an estimate, of any size: solved in memory and written in one commit
@@ -193,10 +193,10 @@ def _retrograde_memory_need(game: Game, name: str) -> tuple[int, str, str] | Non
     return memory_need(game, name)
 
 
-def _retrograde_into(sink: Sink, job: SolveJob) -> Solved:
+def _retrograde_into() -> IntoSink:
     from .retrograde import solve
 
-    return solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress, symmetry=job.symmetry)
+    return lambda sink, job: solve(sink, job.game, memory_limit=job.memory_limit, progress=job.progress, symmetry=job.symmetry)
 
 
 def _graph_sql_solver() -> Solver:

@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # TooLarge is raised by enumerations that run without SQLAlch
     import sqlalchemy as sa
 
     from ..store.record import GameRecord
+    from ..store.sink import Sink
 
 
 class TooLarge(GamedbError):
@@ -78,6 +79,10 @@ class SolveJob:
             catalog.update(conn, self.record, strategy=self.strategy)
             self.record.strategy = self.strategy
         return self.record
+
+
+#: a strategy's solve into a sink (:mod:`gamedb.store.sink`): ``(sink, job) -> Solved``
+IntoSink = Callable[["Sink", SolveJob], Solved]
 
 
 class Solver(Protocol):
