@@ -44,6 +44,7 @@ class CatMouse(TwoTokenCodes, Game):
         self._mouse_moves = [sorted(nbrs) for nbrs in self.graph]
         self._cat_moves = [sorted(b for b in nbrs if b != HOLE) for nbrs in self.graph]
         self._vector: VectorRules | None = None  # made on first use
+        self._estimate: Estimate | None = None  # (asked three times by a solve)
         self._jumps = [[[(str(b), b) for b in targets] for targets in table] for table in (self._mouse_moves, self._cat_moves)]
         rows = [(p, a, order, b, label) for p, table in enumerate(self._jumps) for a, moves in enumerate(table) for order, (label, b) in enumerate(moves)]
         self._token_moves = TokenMoves(self.n, rows)
@@ -63,6 +64,11 @@ class CatMouse(TwoTokenCodes, Game):
 
     def estimate(self) -> Estimate:
         """2 · (nodes the mouse can reach) · (nodes the cat can reach) positions, and their moves."""
+        if self._estimate is None:
+            self._estimate = self._counted()
+        return self._estimate
+
+    def _counted(self) -> Estimate:
         mouse = _reach(self._mouse_moves, 1, stop=HOLE)  # the game ends when the mouse enters the hole
         cat = _reach(self._cat_moves, 2)
         mouse_moves = sum(len(self._mouse_moves[m]) for m in mouse if m != HOLE) * len(cat)
