@@ -38,7 +38,7 @@ class MovesInOrder:
 
     player: np.ndarray  # int8, index of the player to move
     primitive: np.ndarray  # int8, UNDECIDED or WIN/LOSE/TIE for the player to move
-    degree: np.ndarray  # int64, number of legal moves
+    degree: np.ndarray  # integers (any width), number of legal moves
     #: ``child(order, which)``: the child code of move ``order`` (0 first) of each position ``codes[which]``, whose degree is above it
     child: Callable[[int, np.ndarray], np.ndarray]
 

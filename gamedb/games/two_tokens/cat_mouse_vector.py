@@ -16,6 +16,7 @@ class CatMouseVector(VectorRules):
         # one CSR table for both players: row turn * n + node
         rows = mouse_moves + cat_moves
         self._degree = np.array([len(r) for r in rows], dtype=np.int64)
+        self._degree32 = self._degree.astype(np.int32)  # (the position table's width: a row batch copied once less)
         self._offset = np.concatenate(([0], np.cumsum(self._degree)))
         self._target = np.array([b for r in rows for b in r], dtype=np.int64)
         # what each move of a row adds to the code (the mover's token from its node to the target, the turn passed):
@@ -71,7 +72,7 @@ class CatMouseVector(VectorRules):
             moved: np.ndarray = codes[which] + self._step[first[which] + order]
             return moved
 
-        return MovesInOrder(turn.astype(np.int8), primitive, np.where(primitive == UNDECIDED, self._degree[row], 0), child)
+        return MovesInOrder(turn.astype(np.int8), primitive, np.where(primitive == UNDECIDED, self._degree32[row], 0), child)
 
     def parents(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = self.n
