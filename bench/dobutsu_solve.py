@@ -47,7 +47,18 @@ def report(path: Path) -> None:
             print(f"  {RESULT_WORDS[result]}: {count:,} ({over:,} over at once, deepest {deepest})")
         print(f"  start {start}: {RESULT_WORDS[value[0]]}" + ("" if value[1] is None else f" in {value[1]}"))
         print(f"  file {path.stat().st_size:,} bytes: {path.stat().st_size / positions:.1f} bytes per row")
+        rows, total, xor = conn.execute(f"SELECT count(*), sum({FINGERPRINT}::HUGEINT), bit_xor({FINGERPRINT}) FROM position p LEFT JOIN move_label l "
+                                        "ON l.game_id = p.game_id AND l.id = p.best_move WHERE p.game_id = ?", [game_id]).fetchone()
+        same = "" if rows != RECORD22[0] else " (record22's: the same)" if (rows, total, xor) == RECORD22 else f" (record22's: {RECORD22[1:]})"
+        print(f"  rows' fingerprint: {rows:,} rows, sum {total} and XOR {xor} of {FINGERPRINT}{same}")
     conn.close()
+
+
+#: a row as one number, its best move by its label (ids may differ between files): two solves' rows compared by the
+#: count, sum and XOR of it
+FINGERPRINT = "hash(p.code, p.player, p.result, p.remoteness, p.degree, l.name)"
+#: the full game's, record22 (docs/dobutsu.md)
+RECORD22 = (246_803_167, 2276394713357938487077184922, 7648801662572492512)
 
 
 class Unreduced(Dobutsu):
