@@ -49,12 +49,15 @@ class CatMouseVector(VectorRules):
         primitive[escaped] = np.where(turn[escaped] == MOUSE, WIN, LOSE)
         return primitive
 
-    def expand(self, codes: np.ndarray) -> Expansion:
-        n = self.n
+    def _rows(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(codes as int64, turn, primitive value, the mover's row of the move table) of every code: what
+        :meth:`expand` and :meth:`in_order` share."""
         codes = np.asarray(codes, dtype=np.int64)
         turn, mouse, cat = self._tokens(codes)
-        primitive = self._primitive(turn, mouse, cat)
-        row = turn * n + np.where(turn == MOUSE, mouse, cat)
+        return codes, turn, self._primitive(turn, mouse, cat), turn * self.n + np.where(turn == MOUSE, mouse, cat)
+
+    def expand(self, codes: np.ndarray) -> Expansion:
+        codes, turn, primitive, row = self._rows(codes)
         degree = np.where(primitive == UNDECIDED, self._degree[row], 0)
         ends = np.cumsum(degree)
         move = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(self._offset[row] - (ends - degree), degree)  # into the row's moves
@@ -62,10 +65,7 @@ class CatMouseVector(VectorRules):
         return Expansion(player=turn.astype(np.int8), primitive=primitive, degree=degree, children=children)
 
     def in_order(self, codes: np.ndarray) -> MovesInOrder:
-        codes = np.asarray(codes, dtype=np.int64)
-        turn, mouse, cat = self._tokens(codes)
-        primitive = self._primitive(turn, mouse, cat)
-        row = turn * self.n + np.where(turn == MOUSE, mouse, cat)
+        codes, turn, primitive, row = self._rows(codes)
         first = self._offset[row]
 
         def child(order: int, which: np.ndarray) -> np.ndarray:
