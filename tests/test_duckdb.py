@@ -317,6 +317,27 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
         assert db.verify(make_game("cat-mouse", graph=graph).default_name()).positions == 7_020
 
 
+def test_the_last_rows_are_cut_where_both_connections_are_done_soonest(monkeypatch):
+    """The thread's share and the other connection's: even when row groups and speeds are left out; the other
+    connection's rows in whole row groups rather than a batch off them (its commit then writes no long last row group);
+    everything to the other connection when the thread is far behind; nothing to cut in no rows."""
+    from gamedb.store import new_duckdb_file
+    from gamedb.store.new_duckdb_file import lanes_cut
+
+    assert lanes_cut([], 0, 0) == 0
+    batches = [1_000 * (i + 1) for i in range(100)]  # 100 batches of 1,000 rows
+    assert lanes_cut(batches, 500_000, 0) == 0
+    with monkeypatch.context() as m:
+        m.setattr(new_duckdb_file, "ROW_GROUP", 1)
+        m.setattr(new_duckdb_file, "THREAD_SHARE", 1.0)
+        assert lanes_cut(batches, 0, 0) == 50  # (cut k: the first k batches are the thread's)
+        assert lanes_cut(batches, 20_000, 0) == 40
+    group = new_duckdb_file.ROW_GROUP
+    ends = [4_096 * (i + 1) for i in range(6 * group // 4_096)]  # six row groups in batches of 4,096 rows
+    cut = lanes_cut(ends, 0, 0)
+    assert (ends[-1] - ends[cut - 1]) % group == 0 and 0 < cut < len(ends)
+
+
 def test_two_new_files_at_once_give_back_the_switch_interval_when_both_are_done(tmp_path):
     """Each new DuckDB file shortens Python's switch interval while its thread appends; with two at once, the first done
     leaves it short for the other, and the last gives back the interval from before both."""

@@ -7,7 +7,7 @@ import bisect
 import itertools
 import sys
 import threading
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -72,6 +72,13 @@ def _restore_interval() -> None:
 THREAD_ROWS = 1 << 18
 #: rows left to append when the solver is done from which two connections append them, half each
 TWO_LANES = 1 << 18
+#: DuckDB's rows a row group: a transaction's last one is compressed and written when it commits (cat-mouse: 17 ms for
+#: a full one, while the other connection waited)
+ROW_GROUP = 122_880
+#: the time a row of a transaction's last row group takes to commit, against appending a row (cat-mouse: 17 ms, 21 ms)
+COMMIT_SHARE = 0.8
+#: the time the thread takes a row, against this one, while both append (cat-mouse's end: 0.22-0.25 us, 0.19-0.20 us)
+THREAD_SHARE = 1.2
 
 
 def _jobs(batches: list[Mapping[str, Column]]) -> Iterator[list[Mapping[str, Column]]]:
@@ -84,6 +91,23 @@ def _jobs(batches: list[Mapping[str, Column]]) -> Iterator[list[Mapping[str, Col
         if last > first:
             yield batches[first:last]
             first = last
+
+
+def lanes_cut(ends: Sequence[int], behind: int, uncommitted: int) -> int:
+    """Where the last rows are cut between the thread (``behind`` rows of its jobs still to append, its transaction
+    ``uncommitted`` rows long with them) and the other connection (the rows from the cut, in a new transaction): the batch
+    (``ends``: each batch's last row, counted from 1) at which both are done soonest, the thread's commit with its share
+    and this connection's after it, each as long as its transaction's last row group (:data:`COMMIT_SHARE`; the thread's
+    rows slower, :data:`THREAD_SHARE`). A cut by the
+    rows alone left one connection idle for 0.02-0.05 s of cat-mouse's end (the thread committed midway, and last)."""
+    total = ends[-1] if ends else 0
+
+    def done(cut: int) -> float:
+        share = ends[cut - 1] if cut else 0
+        thread = THREAD_SHARE * (behind + share + COMMIT_SHARE * ((uncommitted + share) % ROW_GROUP))
+        return max(thread, total - share) + COMMIT_SHARE * ((total - share) % ROW_GROUP)
+
+    return min(range(len(ends) + 1), key=done)
 
 
 class NewDuckdbFile(NewSqliteFile):
@@ -122,9 +146,9 @@ class NewDuckdbFile(NewSqliteFile):
             self._rows_of.pop(job, None)
             job.result()
 
-    def _submit(self, table: str, batches: list[Mapping[str, Column]]) -> None:
-        """``batches`` of ``table`` appended by the thread, after its other jobs."""
-        job = self._thread.submit(self._append, table, batches, self.game_id)
+    def _submit(self, table: str, batches: list[Mapping[str, Column]], commits: bool = True) -> None:
+        """``batches`` of ``table`` appended by the thread, after its other jobs (:meth:`_append`)."""
+        job = self._thread.submit(self._append, table, batches, self.game_id, commits)
         self._pending.append(job)
         self._rows_of[job] = sum(rows_in(b) for b in batches)
 
@@ -169,38 +193,44 @@ class NewDuckdbFile(NewSqliteFile):
         taken, self._waiting[table] = waiting[:k], waiting[k:]
         return taken
 
-    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int) -> None:
-        """The thread's job: ``batches`` appended in its transaction, committed every :data:`COMMIT_ROWS` rows."""
+    def _append(self, table: str, batches: list[Mapping[str, Column]], game_id: int, commits: bool = True) -> None:
+        """The thread's job: ``batches`` appended in its transaction, committed every :data:`COMMIT_ROWS` rows (``commits``
+        False: not before the next :meth:`_commit`)."""
         if not batches:
             return
         joined = joined_columns(batches)
         append_columns(self._conn, table, joined, {"game_id": game_id})
         self._uncommitted += rows_in(joined)
-        if self._uncommitted >= COMMIT_ROWS:
-            self._conn.execute("COMMIT; BEGIN TRANSACTION")  # the file is not in place until complete
-            self._uncommitted = 0
+        if commits and self._uncommitted >= COMMIT_ROWS:
+            self._commit()
+
+    def _commit(self) -> None:
+        """The thread's transaction committed and the next one begun (the file is not in place until complete)."""
+        self._conn.execute("COMMIT; BEGIN TRANSACTION")
+        self._uncommitted = 0
 
     def _append_in_two(self, table: str, batches: list[Mapping[str, Column]]) -> None:
-        """The last rows of a table appended by two connections at once, when the solver is done and a core is free: the
-        first batches by the thread in its transaction, the rest by this one in a transaction of its own, committed after the
-        thread's (DuckDB places a transaction's rows when it commits); the thread's share less the rows of its jobs not done
-        (up to 2^18 rows: half of them 0.04 s of cat-mouse's end, a core idle). Each lane joins its batches a job at a time
-        (all of cat-mouse's last 80 batches joined first: 27-52 ms of this thread while the other one waited)."""
+        """The last rows of a table appended by two connections at once, when the solver is done and a core is free, in
+        the rows' order (DuckDB places a transaction's rows when it commits): the first batches by the thread in its
+        transaction, which it then commits while this one still appends (:func:`lanes_cut`); the rest by this one in a
+        transaction of its own, committed after the thread's. Each lane joins its batches a job at a time (all of
+        cat-mouse's last 80 batches joined first: 27-52 ms of this thread while the other one waited)."""
         waiting = [rows for job, rows in self._rows_of.items() if not job.done()]
         behind = sum(waiting) - (waiting[0] // 2 if waiting else 0)  # (the first is under way: half done, as likely as not)
         ends = list(itertools.accumulate(rows_in(b) for b in batches))
-        cut = bisect.bisect_left(ends, max((ends[-1] + behind) // 2 - behind, 0)) if ends else 0
+        cut = lanes_cut(ends, behind, self._uncommitted + sum(waiting))
         for job in _jobs(batches[:cut]):
-            self._submit(table, job)
+            self._submit(table, job, commits=False)
+        committed = self._thread.submit(self._commit)
+        self._pending.append(committed)
+        self._rows_of[committed] = 0
         lane = self._conn.cursor()
         try:
             lane.execute("BEGIN TRANSACTION")
             for job in _jobs(batches[cut:]):
                 append_columns(lane, table, joined_columns(job), {"game_id": self.game_id})
             self._wait(0)
-            self._conn.execute("COMMIT")
             lane.execute("COMMIT")
-            self._conn.execute("BEGIN TRANSACTION")
         finally:
             lane.close()
 
