@@ -286,7 +286,7 @@ def test_a_new_files_last_rows_appended_by_two_connections_keep_their_order(tmp_
     from gamedb.store import new_duckdb_file
 
     if jobs == "several a lane":  # batches of 512 positions, jobs of 1,500 rows: 14 batches, each lane's share cut into jobs
-        monkeypatch.setattr(retrograde, "BLOCK", 512)
+        monkeypatch.setattr(retrograde, "DENSE_WRITE_BLOCK", 512)
         monkeypatch.setattr(new_duckdb_file, "THREAD_ROWS", 1500)
         appended: list[int] = []
         real_append = new_duckdb_file.append_columns

@@ -59,6 +59,9 @@ BYTES_PER_PYTHON_POSITION, BYTES_PER_PYTHON_MOVE = 200, 100
 #: positions expanded at once when their children are looked up (fewer, larger sorted lookups), at most, and
 #: the memory budget's bytes for each (an expansion of Dōbutsu takes ~5 KB a position)
 BIG_BLOCK, BYTES_PER_EXPANDED = 1 << 17, 1 << 13
+#: positions written at once when codes are dense (no search to batch: fewer calls; cat-mouse's 2·10^6 rows in 2^15s
+#: rather than 2^14s, 2 % less CPU for the whole process)
+DENSE_WRITE_BLOCK = 1 << 15
 #: children whose primitive values are worked out at once (in cache; a block's at once took twice the system time)
 PRIMITIVE_CHUNK = 1 << 15
 #: the child's result that decides a parent of each result
@@ -293,7 +296,7 @@ def write(sink: Sink, rules: VectorRules, canonical: Callable[[np.ndarray], np.n
     key_of = partial(_key_of, state, slots, canonical)
     written = 0
     with sink.loading("position", slots.positions), sink.loading("move", moves) if move_rows else nullcontext():
-        for slot, code in slots.blocks(block if slots.reach is None else BLOCK):  # (dense codes: no search to batch)
+        for slot, code in slots.blocks(block if slots.reach is None else DENSE_WRITE_BLOCK):
             result, remoteness = state.result[slot], state.remoteness[slot]
             # a move decides its parent when the child has the result that decides it one level lower (any draw: a draw)
             below = np.where(result == DRAW, -1, remoteness - 1).astype(remoteness.dtype)
