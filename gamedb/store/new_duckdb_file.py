@@ -98,8 +98,8 @@ def lanes_cut(ends: Sequence[int], behind: int, uncommitted: int) -> int:
     ``uncommitted`` rows long with them) and the other connection (the rows from the cut, in a new transaction): the batch
     (``ends``: each batch's last row, counted from 1) at which both are done soonest, the thread's commit with its share
     and this connection's after it, each as long as its transaction's last row group (:data:`COMMIT_SHARE`; the thread's
-    rows slower, :data:`THREAD_SHARE`). A cut by the
-    rows alone left one connection idle for 0.02-0.05 s of cat-mouse's end (the thread committed midway, and last)."""
+    rows slower, :data:`THREAD_SHARE`). A cut by the rows alone left one connection idle for 0.02-0.05 s of cat-mouse's
+    end (the thread committed midway, and last)."""
     total = ends[-1] if ends else 0
 
     def done(cut: int) -> float:
@@ -212,9 +212,10 @@ class NewDuckdbFile(NewSqliteFile):
     def _append_in_two(self, table: str, batches: list[Mapping[str, Column]]) -> None:
         """The last rows of a table appended by two connections at once, when the solver is done and a core is free, in
         the rows' order (DuckDB places a transaction's rows when it commits): the first batches by the thread in its
-        transaction, which it then commits while this one still appends (:func:`lanes_cut`); the rest by this one in a
-        transaction of its own, committed after the thread's. Each lane joins its batches a job at a time (all of
-        cat-mouse's last 80 batches joined first: 27-52 ms of this thread while the other one waited)."""
+        transaction, which it then commits while this one still appends (:func:`lanes_cut`; not midway: the rows waiting
+        at the end are about :data:`GATHER_ROWS` at most); the rest by this one in a transaction of its own, committed
+        after the thread's. Each lane joins its batches a job at a time (all of cat-mouse's last 80 batches joined first:
+        27-52 ms of this thread while the other one waited)."""
         waiting = [rows for job, rows in self._rows_of.items() if not job.done()]
         behind = sum(waiting) - (waiting[0] // 2 if waiting else 0)  # (the first is under way: half done, as likely as not)
         ends = list(itertools.accumulate(rows_in(b) for b in batches))
