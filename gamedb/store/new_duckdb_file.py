@@ -9,11 +9,14 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .duckdb_file import append_columns, connect, create_schema
 from .new_sqlite_file import NewSqliteFile
 from .sink import Column, joined_columns, rows_in
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 #: rows a new file's sink gathers before one INSERT (past DuckDB's row group of 122,880 rows, which it writes to the
 #: file as it goes; smaller INSERTs wait in memory: cat-mouse's 123 batches of 16,000 positions took 2.9 s, 0.4 s in 2^17s)
@@ -116,13 +119,12 @@ class NewDuckdbFile(NewSqliteFile):
     waits for that thread first."""
 
     def _create(self) -> Any:
-        from concurrent.futures import Future, ThreadPoolExecutor
+        from concurrent.futures import ThreadPoolExecutor
 
         self._waiting: dict[str, list[Mapping[str, Column]]] = {}  # column batches not yet appended, by table
         self._uncommitted = 0
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="gamedb-duckdb")
-        self._pending: list[Future[None]] = []
-        self._rows_of: dict[Future[None], int] = {}  # the rows of each job submitted to the thread
+        self._pending: dict[Future[None], int] = {}  # the thread's jobs not yet waited for, in order: the rows of each
         _shorten_interval()  # (restored by abort(), which finish() ends with)
         self._shortened = True
         return _Made(self._thread.submit(self._made))  # (made by the thread while the solver starts: 0.05 s)
@@ -142,15 +144,17 @@ class NewDuckdbFile(NewSqliteFile):
     def _wait(self, left: int) -> None:
         """Until at most ``left`` of the thread's jobs are pending; the first failure raised."""
         while len(self._pending) > left:
-            job = self._pending.pop(0)
-            self._rows_of.pop(job, None)
+            job = next(iter(self._pending))
+            del self._pending[job]
             job.result()
 
     def _submit(self, table: str, batches: list[Mapping[str, Column]], commits: bool = True) -> None:
         """``batches`` of ``table`` appended by the thread, after its other jobs (:meth:`_append`)."""
-        job = self._thread.submit(self._append, table, batches, self.game_id, commits)
-        self._pending.append(job)
-        self._rows_of[job] = sum(rows_in(b) for b in batches)
+        self._queue(self._thread.submit(self._append, table, batches, self.game_id, commits), sum(rows_in(b) for b in batches))
+
+    def _queue(self, job: Future[None], rows: int = 0) -> None:
+        """``job`` (appending ``rows`` rows of the table the lanes share) waited for in turn (:meth:`_wait`)."""
+        self._pending[job] = rows
 
     def rows(self, table: str, rows: list[dict[str, Any]]) -> None:
         """Appended by the thread, after its other jobs, while the solver goes on (idle then: the players' and a token game's
@@ -163,9 +167,7 @@ class NewDuckdbFile(NewSqliteFile):
 
     def _few(self, table: str, columns: Mapping[str, Column], constants: dict[str, int]) -> None:
         """A few rows (``columns``, each with ``constants``) appended by the thread, after its other jobs."""
-        job = self._thread.submit(append_columns, self._conn, table, columns, constants)
-        self._pending.append(job)
-        self._rows_of[job] = 0  # (not the table the lanes share)
+        self._queue(self._thread.submit(append_columns, self._conn, table, columns, constants))
 
     @property
     def writes_outside_gil(self) -> bool:
@@ -216,15 +218,13 @@ class NewDuckdbFile(NewSqliteFile):
         at the end are about :data:`GATHER_ROWS` at most); the rest by this one in a transaction of its own, committed
         after the thread's. Each lane joins its batches a job at a time (all of cat-mouse's last 80 batches joined first:
         27-52 ms of this thread while the other one waited)."""
-        waiting = [rows for job, rows in self._rows_of.items() if not job.done()]
+        waiting = [rows for job, rows in self._pending.items() if not job.done()]
         behind = sum(waiting) - (waiting[0] // 2 if waiting else 0)  # (the first is under way: half done, as likely as not)
         ends = list(itertools.accumulate(rows_in(b) for b in batches))
         cut = lanes_cut(ends, behind, self._uncommitted + sum(waiting))
         for job in _jobs(batches[:cut]):
             self._submit(table, job, commits=False)
-        committed = self._thread.submit(self._commit)
-        self._pending.append(committed)
-        self._rows_of[committed] = 0
+        self._queue(self._thread.submit(self._commit))
         lane = self._conn.cursor()
         try:
             lane.execute("BEGIN TRANSACTION")
@@ -239,7 +239,7 @@ class NewDuckdbFile(NewSqliteFile):
         thread = getattr(self, "_thread", None)
         if thread is not None:
             thread.shutdown(wait=True, cancel_futures=True)
-            self._pending, self._rows_of = [], {}
+            self._pending = {}
         if getattr(self, "_shortened", False):  # (abort() runs twice: in finish() and on leaving the with block)
             self._shortened = False
             _restore_interval()
